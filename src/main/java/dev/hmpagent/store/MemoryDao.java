@@ -1,0 +1,33 @@
+package dev.hmpagent.store;
+
+import java.util.List;
+import java.util.Objects;
+
+/** {@code llm_memory}: the LLM's notebook (context 6). */
+public final class MemoryDao {
+    private final Store store;
+
+    public MemoryDao(Store store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public long add(String title, String content, String tags, String llmId) {
+        String now = store.now();
+        return store.insert("INSERT INTO llm_memory(title, content, tags, created_at, updated_at, llm_id) VALUES (?, ?, ?, ?, ?, ?)",
+                title, content, tags, now, now, llmId);
+    }
+
+    public boolean delete(long id) {
+        return store.update("DELETE FROM llm_memory WHERE id = ?", id) > 0;
+    }
+
+    /** The newest entries first. */
+    public List<MemoryRow> latest(int limit) {
+        return store.query("SELECT id, title, content, tags, updated_at FROM llm_memory ORDER BY id DESC LIMIT ?",
+                rs -> new MemoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)), limit);
+    }
+
+    public long count() {
+        return store.queryLong("SELECT count(*) FROM llm_memory");
+    }
+}

@@ -1,0 +1,78 @@
+package dev.hmpagent.store;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+
+/** {@code process_log}: commands, their status and result, failure facts. */
+public final class ProcessLogDao {
+    private static final String COLUMNS =
+            "id, name, cmd_id, coalesce(tick_id, 0), value, status, result, coalesce(pain_level, 0), fingerprint, timestamp";
+    /** The name of rows recording a failed LLM call. */
+    public static final String LLM_CALL = "llm_call";
+    private final Store store;
+
+    public ProcessLogDao(Store store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** Records a finished command (or a failure fact) in one row. */
+    public long record(long tickId, String name, String cmdId, String value, String status, String result,
+                       double painLevel, String fingerprint) {
+        String now = store.now();
+        return store.insert("INSERT INTO process_log(name, value, status, timestamp, cmd_id, tick_id, result, "
+                        + "pain_level, fingerprint, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                name, value, status, now, cmdId, tickId, result, painLevel, fingerprint, now);
+    }
+
+    /** The newest {@code limit} rows not yet closed, oldest first (context 2). */
+    public List<ProcessRow> active(int limit) {
+        List<ProcessRow> rows = new java.util.ArrayList<>(store.query("SELECT " + COLUMNS
+                + " FROM process_log WHERE status <> 'close' ORDER BY id DESC LIMIT ?", ProcessLogDao::map, limit));
+        java.util.Collections.reverse(rows);
+        return rows;
+    }
+
+    /** Closes successful rows the LLM saw at or before {@code tickId}; returns how many. */
+    public int closeOkSeenAtOrBefore(long tickId) {
+        return store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE status = 'ok' "
+                + "AND seen_tick IS NOT NULL AND seen_tick <= ?", store.now(), tickId);
+    }
+
+    /**
+     * Finished rows no prompt has shown yet: results the LLM has not seen. Failed LLM calls
+     * ({@value #LLM_CALL}) are shown at the next call but do not by themselves wake the LLM.
+     */
+    public long unseenCount() {
+        return store.queryLong("SELECT count(*) FROM process_log WHERE seen_tick IS NULL "
+                + "AND status NOT IN ('close', 'running', 'pending') AND name <> '" + LLM_CALL + "'");
+    }
+
+    public void markSeen(Collection<Long> ids, long tickId) {
+        for (long id : ids) {
+            store.update("UPDATE process_log SET seen_tick = ? WHERE id = ? AND status NOT IN ('running', 'pending')",
+                    tickId, id);
+        }
+    }
+
+    /** Closes rows by cmd_id or numeric id; returns how many changed. */
+    public int close(String idOrCmdId) {
+        String now = store.now();
+        int n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE cmd_id = ? AND status <> 'close'",
+                now, idOrCmdId);
+        if (n == 0 && idOrCmdId.matches("\\d{1,18}")) {
+            n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE id = ? AND status <> 'close'",
+                    now, Long.parseLong(idOrCmdId));
+        }
+        return n;
+    }
+
+    public List<ProcessRow> byTick(long tickId) {
+        return store.query("SELECT " + COLUMNS + " FROM process_log WHERE tick_id = ? ORDER BY id", ProcessLogDao::map, tickId);
+    }
+
+    private static ProcessRow map(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new ProcessRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getString(5),
+                rs.getString(6), rs.getString(7), rs.getDouble(8), rs.getString(9), rs.getString(10));
+    }
+}

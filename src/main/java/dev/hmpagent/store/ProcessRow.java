@@ -1,0 +1,9 @@
+package dev.hmpagent.store;
+
+/** A row of {@code process_log}: one command or external process and what came of it. */
+public record ProcessRow(long id, String name, String cmdId, long tickId, String value, String status,
+                         String result, double painLevel, String fingerprint, String timestamp) {
+    public boolean failed() {
+        return status.equals("error") || status.equals("timeout") || status.equals("offline");
+    }
+}

@@ -1,0 +1,50 @@
+package dev.hmpagent.store;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** {@code llm_recent_responses}: the LLM's replies (context 1). */
+public final class ResponsesDao {
+    private static final String COLUMNS = "id, coalesce(tick_id, 0), content, reflection, novelty_score, "
+            + "coalesce(prompt_tokens, 0), coalesce(completion_tokens, 0), tokens_estimated, interrupted, stagnation, "
+            + "llm_id, timestamp";
+    private final Store store;
+
+    public ResponsesDao(Store store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public long add(long tickId, String content, String reflection, Double noveltyScore, int promptTokens,
+                    int completionTokens, boolean estimated, boolean interrupted, boolean stagnation, String llmId) {
+        return store.insert("INSERT INTO llm_recent_responses(timestamp, role, content, llm_id, reflection, novelty_score, "
+                        + "new_ideas, refined_ideas, discarded_ideas, tick_id, prompt_tokens, completion_tokens, "
+                        + "tokens_estimated, interrupted, stagnation) VALUES (?, 'assistant', ?, ?, ?, ?, '[]', '[]', '[]', ?, ?, ?, ?, ?, ?)",
+                store.now(), content, llmId, reflection, noveltyScore, tickId, promptTokens, completionTokens,
+                estimated, interrupted, stagnation);
+    }
+
+    /** The last {@code k} rows, oldest first. */
+    public List<ResponseRow> latest(int k) {
+        List<ResponseRow> rows = new ArrayList<>(store.query(
+                "SELECT " + COLUMNS + " FROM llm_recent_responses ORDER BY id DESC LIMIT ?", ResponsesDao::map, k));
+        Collections.reverse(rows);
+        return rows;
+    }
+
+    /** The latest full reply (not a stagnation marker), to compare the next one with. */
+    public Optional<ResponseRow> lastReply() {
+        return store.queryOne("SELECT " + COLUMNS + " FROM llm_recent_responses WHERE stagnation = 0 "
+                + "AND role = 'assistant' ORDER BY id DESC LIMIT 1", ResponsesDao::map);
+    }
+
+    private static ResponseRow map(java.sql.ResultSet rs) throws java.sql.SQLException {
+        double novelty = rs.getDouble(5);
+        Double noveltyOrNull = rs.wasNull() ? null : novelty;
+        return new ResponseRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), noveltyOrNull,
+                rs.getInt(6), rs.getInt(7), rs.getInt(8) != 0, rs.getInt(9) != 0, rs.getInt(10) != 0,
+                rs.getString(11), rs.getString(12));
+    }
+}

@@ -1,0 +1,243 @@
+package dev.hmpagent.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+
+/**
+ * One connection to the agent's SQLite file (WAL, busy_timeout, foreign keys on), migrated on
+ * open. A Store belongs to one thread at a time; each thread that writes opens its own. The
+ * DAOs in this package reach JDBC only through the helpers here.
+ */
+public final class Store implements AutoCloseable {
+    static final int BUSY_TIMEOUT_MS = 5_000;
+
+    private final Path path;
+    private final Clock clock;
+    private final Connection connection;
+    private int txDepth;
+
+    private Store(Path path, Clock clock, Connection connection) {
+        this.path = path;
+        this.clock = clock;
+        this.connection = connection;
+    }
+
+    /** Opens (creating if needed) and migrates the file. */
+    public static Store open(Path path, Clock clock) {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(clock, "clock");
+        Path absolute = path.toAbsolutePath();
+        Path parent = absolute.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new StoreException("cannot open " + path + ": directory " + parent
+                    + " does not exist; create it or choose another --db");
+        }
+        Store store = new Store(absolute, clock, connect(absolute));
+        try {
+            new Migrator(store).migrate();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static Connection connect(Path path) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        config.enforceForeignKeys(true);
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        try {
+            Connection c = config.createConnection("jdbc:sqlite:" + path);
+            c.setAutoCommit(true);
+            return c;
+        } catch (SQLException e) {
+            throw translate("open " + path, e, path);
+        }
+    }
+
+    public Path path() { return path; }
+
+    public Clock clock() { return clock; }
+
+    /** The clock's now as the ISO-8601 UTC text stored in timestamp columns. */
+    public String now() { return format(clock.instant()); }
+
+    public static String format(Instant instant) { return DateTimeFormatter.ISO_INSTANT.format(instant); }
+
+    /** Runs {@code work} in one write transaction (nested calls join the outer one). */
+    public <T> T inTransaction(Supplier<T> work) {
+        if (txDepth > 0) {
+            txDepth++;
+            try {
+                return work.get();
+            } finally {
+                txDepth--;
+            }
+        }
+        try {
+            connection.setAutoCommit(false);
+        } catch (SQLException e) {
+            throw translate("begin transaction", e, path);
+        }
+        txDepth = 1;
+        boolean committed = false;
+        try {
+            T result = work.get();
+            connection.commit();
+            committed = true;
+            return result;
+        } catch (SQLException e) {
+            throw translate("commit", e, path);
+        } finally {
+            txDepth = 0;
+            try {
+                if (!committed) connection.rollback();
+                connection.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // the connection is already failing; the first error is the one to report
+            }
+        }
+    }
+
+    public void inTransaction(Runnable work) {
+        inTransaction(() -> {
+            work.run();
+            return null;
+        });
+    }
+
+    // ---- helpers for the DAOs --------------------------------------------------------------
+
+    /** Reads one row into a value. */
+    @FunctionalInterface
+    interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    int update(String sql, Object... params) {
+        try (PreparedStatement ps = prepare(sql, params)) {
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw translate(sql, e, path);
+        }
+    }
+
+    long insert(String sql, Object... params) {
+        try (PreparedStatement ps = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
+            bind(ps, params);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                if (!keys.next()) throw new StoreException("insert returned no id: " + sql);
+                return keys.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw translate(sql, e, path);
+        }
+    }
+
+    <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) {
+        try (PreparedStatement ps = prepare(sql, params); ResultSet rs = ps.executeQuery()) {
+            List<T> rows = new ArrayList<>();
+            while (rs.next()) rows.add(mapper.map(rs));
+            return rows;
+        } catch (SQLException e) {
+            throw translate(sql, e, path);
+        }
+    }
+
+    <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... params) {
+        List<T> rows = query(sql, mapper, params);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    long queryLong(String sql, Object... params) {
+        return queryOne(sql, rs -> rs.getLong(1), params).orElse(0L);
+    }
+
+    /** Runs a script of several statements (a migration). */
+    void executeScript(String sql) {
+        try (Statement st = connection.createStatement()) {
+            for (String statement : SqlScript.split(sql)) st.execute(statement);
+        } catch (SQLException e) {
+            throw translate("migration", e, path);
+        }
+    }
+
+    boolean tableExists(String name) {
+        return queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name) > 0;
+    }
+
+    private PreparedStatement prepare(String sql, Object... params) throws SQLException {
+        PreparedStatement ps = connection.prepareStatement(sql);
+        try {
+            bind(ps, params);
+            return ps;
+        } catch (SQLException e) {
+            ps.close();
+            throw e;
+        }
+    }
+
+    private static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            if (p instanceof Boolean b) ps.setInt(i + 1, b ? 1 : 0);
+            else if (p instanceof Instant t) ps.setString(i + 1, format(t));
+            else ps.setObject(i + 1, p);
+        }
+    }
+
+    static StoreException translate(String what, SQLException e, Path path) {
+        int code = e.getErrorCode() & 0xff;
+        if (code == SQLiteErrorCode.SQLITE_BUSY.code || code == SQLiteErrorCode.SQLITE_LOCKED.code) {
+            return new StoreException(path + " stayed locked by another process for over "
+                    + BUSY_TIMEOUT_MS / 1000 + " s; the write will be retried next tick", e);
+        }
+        if (code == SQLiteErrorCode.SQLITE_FULL.code) {
+            return new StoreException("disk full while writing " + path + ": free some space; nothing was committed", e);
+        }
+        if (code == SQLiteErrorCode.SQLITE_NOTADB.code) {
+            return new StoreException(path + " is not an SQLite database: pass another file with --db", e);
+        }
+        if (code == SQLiteErrorCode.SQLITE_READONLY.code || code == SQLiteErrorCode.SQLITE_CANTOPEN.code) {
+            return new StoreException("cannot write " + path + " (" + firstLine(e.getMessage())
+                    + "): check its permissions or choose another --db", e);
+        }
+        return new StoreException("database error in " + path + " during " + firstLine(what) + ": "
+                + firstLine(e.getMessage()), e);
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        String line = nl < 0 ? s : s.substring(0, nl);
+        return line.length() > 160 ? line.substring(0, 160) + "…" : line;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing is best effort; nothing is left to save
+        }
+    }
+}

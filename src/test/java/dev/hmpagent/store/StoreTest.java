@@ -1,0 +1,117 @@
+package dev.hmpagent.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hmpagent.testing.MutableClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreTest {
+    @TempDir Path dir;
+    final MutableClock clock = MutableClock.at("2026-11-21T10:00:00Z");
+
+    @Test
+    void migrations_from_zero_create_every_hmp_table_and_record_the_version() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            for (String t : List.of("process_log", "llm_recent_responses", "llm_memory", "notes", "diary_entries",
+                    "concepts", "links", "agent_log", "config", "llm_registry", "identity", "agent_peers", "tasks",
+                    "goals", "anti_stagnation_metrics", "runner_lock", "schema_version")) {
+                assertThat(store.tableExists(t)).as(t).isTrue();
+            }
+            assertThat(store.queryLong("SELECT max(version) FROM schema_version")).isEqualTo(Migrator.known().size());
+            assertThat(store.queryOne("PRAGMA journal_mode", rs -> rs.getString(1))).contains("wal");
+            assertThat(store.queryLong("PRAGMA foreign_keys")).isEqualTo(1);
+            assertThat(store.queryLong("PRAGMA busy_timeout")).isEqualTo(Store.BUSY_TIMEOUT_MS);
+        }
+    }
+
+    @Test
+    void reopening_a_migrated_file_applies_nothing_twice() {
+        Store.open(dir.resolve("agent.db"), clock).close();
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            assertThat(store.queryLong("SELECT count(*) FROM schema_version")).isEqualTo(Migrator.known().size());
+        }
+    }
+
+    @Test
+    void a_file_with_a_newer_schema_is_refused_with_a_clear_message() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            store.update("INSERT INTO schema_version(version, description, applied_at) VALUES (999, 'future', 'x')");
+        }
+        assertThatThrownBy(() -> Store.open(dir.resolve("agent.db"), clock))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("schema version 999")
+                .hasMessageContaining("upgrade hmp-agent");
+    }
+
+    @Test
+    void a_file_that_is_not_sqlite_is_refused_naming_the_file() throws IOException {
+        Path junk = dir.resolve("junk.db");
+        Files.writeString(junk, "this is not a database, just some text that is long enough to have a header ".repeat(20));
+        assertThatThrownBy(() -> Store.open(junk, clock))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("junk.db")
+                .hasMessageContaining("not an SQLite database");
+    }
+
+    @Test
+    void a_missing_directory_is_named() {
+        assertThatThrownBy(() -> Store.open(dir.resolve("nope/agent.db"), clock))
+                .hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void a_failed_transaction_leaves_nothing_behind() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            NotesDao notes = new NotesDao(store);
+            assertThatThrownBy(() -> store.inTransaction(() -> {
+                notes.add("kept?", "user", 0, null);
+                throw new IllegalStateException("boom");
+            })).hasMessage("boom");
+            assertThat(notes.unreadCount()).isZero();
+        }
+    }
+
+    @Test
+    void every_migration_file_is_listed_in_the_index() throws IOException {
+        Path folder = Path.of("src/main/resources/db");
+        try (Stream<Path> files = Files.list(folder)) {
+            List<String> onDisk = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".sql")).sorted().toList();
+            assertThat(Migrator.known().stream().map(m -> m.resource().substring(3)).toList()).isEqualTo(onDisk);
+        }
+    }
+
+    @Test
+    void script_splitter_keeps_trigger_bodies_whole() {
+        List<String> parts = SqlScript.split("""
+                CREATE TABLE a(x); -- a comment; with a semicolon
+                CREATE TRIGGER t AFTER INSERT ON a BEGIN
+                  UPDATE a SET x = CASE WHEN x > 0 THEN 1 ELSE 0 END; INSERT INTO a VALUES (';');
+                END;
+                INSERT INTO a VALUES ('it''s; fine');
+                """);
+        assertThat(parts).hasSize(3);
+        assertThat(parts.get(1)).startsWith("CREATE TRIGGER").endsWith("END");
+        assertThat(parts.get(2)).isEqualTo("INSERT INTO a VALUES ('it''s; fine')");
+    }
+
+    @Test
+    void context_queries_use_indexes() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            String plan = String.join("\n", store.query(
+                    "EXPLAIN QUERY PLAN SELECT id FROM notes WHERE read = 0 AND source <> 'llm' AND priority >= 0 ORDER BY id LIMIT 20",
+                    rs -> rs.getString(4)));
+            assertThat(plan).contains("idx_notes_unread");
+            String plan2 = String.join("\n", store.query(
+                    "EXPLAIN QUERY PLAN SELECT id FROM process_log WHERE status <> 'close' ORDER BY id LIMIT 20",
+                    rs -> rs.getString(4)));
+            assertThat(plan2).doesNotContain("USE TEMP B-TREE");
+        }
+    }
+}
