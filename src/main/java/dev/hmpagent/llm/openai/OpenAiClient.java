@@ -1,0 +1,202 @@
+package dev.hmpagent.llm.openai;
+
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.FatalLlmException;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.llm.Usage;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okio.BufferedSource;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * An {@link LlmClient} for any OpenAI-compatible {@code /chat/completions} server (OpenAI,
+ * Ollama's {@code /v1}, llama.cpp, vLLM). Streams when asked; falls back to non-streaming for
+ * the rest of its life when a server rejects the streaming request with HTTP 400.
+ */
+public final class OpenAiClient implements LlmClient {
+    private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+    private static final long ERROR_BODY_LIMIT = 16 * 1024;
+
+    private final OpenAiSettings settings;
+    private final OkHttpClient http;
+    private final HttpUrl url;
+    private final String endpoint;
+    private final OpenAiWire wire = new OpenAiWire();
+    private final OpenAiErrors errors;
+    private final AtomicBoolean streaming;
+    private final AtomicReference<InFlight> inFlight = new AtomicReference<>();
+
+    public OpenAiClient(OpenAiSettings settings) {
+        this(settings, Clock.systemUTC());
+    }
+
+    public OpenAiClient(OpenAiSettings settings, Clock clock) {
+        this(settings, httpClient(settings), clock);
+    }
+
+    /** For tests and for sharing a connection pool; the given client's timeouts apply. */
+    public OpenAiClient(OpenAiSettings settings, OkHttpClient http, Clock clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.http = Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(clock, "clock");
+        String base = stripTrailingSlashes(settings.baseUrl().strip());
+        HttpUrl parsedBase = HttpUrl.parse(base);
+        if (parsedBase == null) {
+            throw new IllegalArgumentException("llm.base_url is not an http(s) URL: " + base);
+        }
+        this.url = HttpUrl.get(base + "/chat/completions");
+        this.endpoint = stripTrailingSlashes(parsedBase.newBuilder().username("").password("").build().toString());
+        this.errors = new OpenAiErrors(endpoint, parsedBase.host(), settings.apiKey(), settings.model(),
+                settings.readTimeout(), clock);
+        this.streaming = new AtomicBoolean(settings.stream());
+    }
+
+    /** An OkHttpClient with the settings' timeouts. */
+    static OkHttpClient httpClient(OpenAiSettings settings) {
+        return new OkHttpClient.Builder()
+                .connectTimeout(settings.connectTimeout())
+                .readTimeout(settings.readTimeout())
+                .writeTimeout(settings.readTimeout())
+                .build();
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(listener, "listener");
+        InFlight current = new InFlight();
+        inFlight.set(current);
+        try {
+            if (!streaming.get()) return send(request, listener, false, current);
+            try {
+                return send(request, listener, true, current);
+            } catch (FatalLlmException e) {
+                if (!e.kind().equals("http_400")) throw e;
+            }
+            Completion fallback = send(request, listener, false, current);
+            if (!fallback.interrupted()) streaming.set(false);
+            return fallback;
+        } finally {
+            inFlight.compareAndSet(current, null);
+        }
+    }
+
+    @Override
+    public void cancel() {
+        InFlight current = inFlight.get();
+        if (current != null) current.cancel();
+    }
+
+    @Override
+    public String endpoint() { return endpoint; }
+
+    @Override
+    public String model() { return settings.model(); }
+
+    /** Whether the next call will ask for a stream (false after a streaming fallback). */
+    boolean streaming() { return streaming.get(); }
+
+    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlight current) {
+        Call call = http.newCall(httpRequest(request, stream));
+        current.attach(call);
+        StreamAccumulator partial = new StreamAccumulator(wire);
+        try (Response response = call.execute()) {
+            if (!response.isSuccessful()) {
+                String body = response.peekBody(ERROR_BODY_LIMIT).string();
+                String message = wire.errorMessage(body);
+                throw errors.http(response.code(), response.header("Retry-After"), message != null ? message : body);
+            }
+            MediaType type = response.body().contentType();
+            boolean json = type != null && type.subtype().toLowerCase(Locale.ROOT).contains("json");
+            if (stream && !json) {
+                readStream(response.body().source(), partial, listener);
+                return completion(request, partial.reply(), false);
+            }
+            Reply reply = wire.parseReply(response.body().string());
+            if (!reply.text().isEmpty()) listener.onDelta(reply.text());
+            return completion(request, reply, false);
+        } catch (IOException e) {
+            if (current.cancelled()) return completion(request, partial.reply(), true);
+            throw errors.io(e);
+        }
+    }
+
+    private static void readStream(BufferedSource source, StreamAccumulator acc, StreamListener listener)
+            throws IOException {
+        SseEventParser sse = new SseEventParser();
+        String line;
+        while (!acc.done() && (line = source.readUtf8Line()) != null) {
+            String data = sse.line(line);
+            if (data != null) deliver(acc.accept(data), listener);
+        }
+        String rest = sse.finish();
+        if (rest != null && !acc.done()) deliver(acc.accept(rest), listener);
+    }
+
+    private static void deliver(String delta, StreamListener listener) {
+        if (!delta.isEmpty()) listener.onDelta(delta);
+    }
+
+    private Request httpRequest(LlmRequest request, boolean stream) {
+        Request.Builder builder = new Request.Builder()
+                .url(url)
+                .header("Accept", stream ? "text/event-stream" : "application/json")
+                .post(RequestBody.create(wire.requestBody(settings.model(), request, stream), JSON));
+        if (!settings.apiKey().isEmpty()) builder.header("Authorization", "Bearer " + settings.apiKey());
+        return builder.build();
+    }
+
+    private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
+        String model = reply.model().isEmpty() ? settings.model() : reply.model();
+        return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted);
+    }
+
+    /** The server's usage when it is plausible, otherwise an estimate (prompt never 0). */
+    private static Usage usage(LlmRequest request, Reply reply) {
+        ServerUsage server = reply.usage();
+        boolean plausible = server != null && server.promptTokens() > 0
+                && (server.completionTokens() > 0 || reply.text().isEmpty());
+        if (plausible) return new Usage(server.promptTokens(), server.completionTokens(), false);
+        return new Usage(Math.max(1, TokenEstimator.estimate(request.messages())),
+                TokenEstimator.estimate(reply.text()), true);
+    }
+
+    private static String stripTrailingSlashes(String s) {
+        String out = s;
+        while (out.endsWith("/")) out = out.substring(0, out.length() - 1);
+        return out;
+    }
+
+    /** The call of one {@link #complete}, and whether the user cancelled it; survives the fallback retry. */
+    private static final class InFlight {
+        private Call call;
+        private boolean cancelled;
+
+        synchronized void attach(Call next) {
+            call = next;
+            if (cancelled) next.cancel();
+        }
+
+        synchronized void cancel() {
+            cancelled = true;
+            if (call != null) call.cancel();
+        }
+
+        synchronized boolean cancelled() { return cancelled; }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.hmpagent.llm.openai;
+
+import dev.hmpagent.llm.FatalLlmException;
+import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.llm.RetryableLlmException;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Maps transport failures and HTTP statuses to the LLM exception tree. Every message is one
+ * line, names the endpoint, says what to do, and never contains the API key.
+ */
+final class OpenAiErrors {
+    static final int EXCERPT_MAX = 200;
+
+    private final String endpoint;
+    private final String host;
+    private final String apiKey;
+    private final String model;
+    private final Duration readTimeout;
+    private final Clock clock;
+
+    OpenAiErrors(String endpoint, String host, String apiKey, String model, Duration readTimeout, Clock clock) {
+        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+        this.host = Objects.requireNonNull(host, "host");
+        this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
+        this.model = Objects.requireNonNull(model, "model");
+        this.readTimeout = Objects.requireNonNull(readTimeout, "readTimeout");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** A non-2xx status; {@code serverMessage} is the server's error text (may be null or long). */
+    LlmException http(int code, String retryAfterHeader, String serverMessage) {
+        String kind = "http_" + code;
+        String detail = excerpt(serverMessage);
+        String said = detail.isEmpty() ? "" : ": " + detail;
+        if (code == 401 || code == 403) {
+            String what = apiKey.isEmpty() ? "rejected the request without an API key" : "rejected the API key";
+            return fatal(kind, "LLM endpoint " + endpoint + " " + what + " (HTTP " + code + said
+                    + "): set llm.api_key or OPENAI_API_KEY");
+        }
+        if (code == 404) {
+            return fatal(kind, "LLM endpoint " + endpoint + ": model or path not found (HTTP 404" + said
+                    + "): check llm.model \"" + model + "\" (for Ollama: \"ollama pull " + model
+                    + "\") and llm.base_url (it usually ends in /v1)");
+        }
+        if (code == 408 || code == 409 || code == 429 || code >= 500) {
+            Duration retryAfter = retryAfter(retryAfterHeader);
+            String why = code == 429 ? "is rate limiting" : code == 408 ? "timed out the request" : "failed";
+            String when = retryAfter == null ? "" : " (Retry-After " + retryAfter.toSeconds() + "s)";
+            return retryable(kind, "LLM endpoint " + endpoint + " " + why + " (HTTP " + code + said
+                    + "): will retry later" + when, retryAfter, null);
+        }
+        if (code >= 400) {
+            return fatal(kind, "LLM endpoint " + endpoint + " refused the request (HTTP " + code + said + ")");
+        }
+        return fatal(kind, "LLM endpoint " + endpoint + " answered with unexpected HTTP " + code + said
+                + ": check llm.base_url");
+    }
+
+    /** A transport failure that was not a user cancel. */
+    LlmException io(IOException e) {
+        if (e instanceof ReplyException reply) {
+            String what = ReplyException.STREAM_ERROR.equals(reply.kind()) ? "failed mid-reply" : "sent a malformed reply";
+            return retryable(reply.kind(), "LLM endpoint " + endpoint + " " + what + ": "
+                    + excerpt(reply.getMessage()), null, e);
+        }
+        if (e instanceof UnknownHostException) {
+            return retryable("dns", "LLM endpoint " + endpoint + ": host \"" + host
+                    + "\" not found (DNS lookup failed): check llm.base_url", null, e);
+        }
+        if (e instanceof ConnectException || e instanceof NoRouteToHostException || refused(e)) {
+            String why = e instanceof NoRouteToHostException ? "no route to host" : "connection refused";
+            return retryable("connect", "LLM endpoint " + endpoint + " is not reachable (" + why
+                    + "): start the server (e.g. \"ollama serve\") or set llm.base_url", null, e);
+        }
+        if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
+            String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+            if (message.contains("connect")) {
+                return retryable("timeout", "LLM endpoint " + endpoint
+                        + " did not accept the connection in time: check that the server runs and llm.base_url", null, e);
+            }
+            return retryable("timeout", "LLM endpoint " + endpoint + " did not answer within "
+                    + readTimeout.toSeconds() + "s: the model may be slow or loading; retry or raise llm.read_timeout_s",
+                    null, e);
+        }
+        return retryable("io", "LLM endpoint " + endpoint + ": network error (" + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + excerpt(e.getMessage())) + ")", null, e);
+    }
+
+    /**
+     * The Retry-After header as a delay: delta-seconds, or an HTTP-date relative to the clock
+     * (never negative). Null when absent or unreadable.
+     */
+    Duration retryAfter(String header) {
+        if (header == null || header.isBlank()) return null;
+        String value = header.strip();
+        if (value.chars().allMatch(Character::isDigit)) {
+            try {
+                return Duration.ofSeconds(Long.parseLong(value));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        try {
+            Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Duration delay = Duration.between(clock.instant(), at);
+            return delay.isNegative() ? Duration.ZERO : delay;
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** One line, at most {@value #EXCERPT_MAX} characters, without the API key; empty for null. */
+    String excerpt(String text) {
+        if (text == null) return "";
+        String line = redact(text).replaceAll("\\s+", " ").strip();
+        if (line.length() <= EXCERPT_MAX) return line;
+        return line.substring(0, EXCERPT_MAX - 1) + "…";
+    }
+
+    private static boolean refused(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && message.toLowerCase(Locale.ROOT).contains("connection refused")) return true;
+        }
+        return false;
+    }
+
+    private FatalLlmException fatal(String kind, String message) {
+        return new FatalLlmException(kind, oneLine(message), null);
+    }
+
+    private RetryableLlmException retryable(String kind, String message, Duration retryAfter, Throwable cause) {
+        return new RetryableLlmException(kind, oneLine(message), retryAfter, cause);
+    }
+
+    private String oneLine(String message) {
+        return redact(message).replaceAll("[\\r\\n]+", " ");
+    }
+
+    private String redact(String text) {
+        return apiKey.isEmpty() ? text : text.replace(apiKey, "***");
+    }
+}

@@ -1,0 +1,100 @@
+package dev.hmpagent.llm.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.Message;
+
+import java.util.Objects;
+
+/** The JSON of the OpenAI chat-completions wire format: request bodies, replies and stream chunks. */
+final class OpenAiWire {
+    private final ObjectMapper json = new ObjectMapper();
+
+    String requestBody(String model, LlmRequest request, boolean stream) {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(request, "request");
+        ObjectNode body = json.createObjectNode();
+        body.put("model", model);
+        ArrayNode messages = body.putArray("messages");
+        for (Message m : request.messages()) {
+            messages.addObject().put("role", m.role().wireName()).put("content", m.content());
+        }
+        body.put("temperature", request.temperature());
+        body.put("max_tokens", request.maxTokens());
+        body.put("stream", stream);
+        if (stream) body.putObject("stream_options").put("include_usage", true);
+        try {
+            return json.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write request JSON", e);
+        }
+    }
+
+    /** A whole non-streaming reply: {@code choices[0].message.content}, finish_reason, usage, model. */
+    Reply parseReply(String body) throws ReplyException {
+        JsonNode root = parse(body);
+        throwIfError(root, ReplyException.BAD_RESPONSE);
+        JsonNode choices = root.path("choices");
+        if (!choices.isArray() || choices.isEmpty()) {
+            throw ReplyException.malformed("reply has no choices", null);
+        }
+        JsonNode choice = choices.get(0);
+        return new Reply(text(choice.path("message").path("content")), text(root.path("model")),
+                text(choice.path("finish_reason")), usage(root.path("usage")));
+    }
+
+    /** One parsed stream chunk: its content delta (maybe empty) and what else it carried. */
+    Reply parseChunk(String data) throws ReplyException {
+        JsonNode root = parse(data);
+        throwIfError(root, ReplyException.STREAM_ERROR);
+        JsonNode choice = root.path("choices").path(0);
+        return new Reply(text(choice.path("delta").path("content")), text(root.path("model")),
+                text(choice.path("finish_reason")), usage(root.path("usage")));
+    }
+
+    /** The server's own error message ({@code error.message}, or {@code error} as a string), or null. */
+    String errorMessage(String body) {
+        try {
+            JsonNode root = json.readTree(body);
+            if (root == null) return null;
+            JsonNode error = root.path("error");
+            if (error.isTextual()) return error.asText();
+            if (error.path("message").isTextual()) return error.path("message").asText();
+            if (root.path("message").isTextual()) return root.path("message").asText();
+            return null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private JsonNode parse(String text) throws ReplyException {
+        try {
+            JsonNode root = json.readTree(text);
+            if (root == null || !root.isObject()) throw ReplyException.malformed("reply is not a JSON object", null);
+            return root;
+        } catch (JsonProcessingException e) {
+            throw ReplyException.malformed("reply is not valid JSON", e);
+        }
+    }
+
+    private static void throwIfError(JsonNode root, String kind) throws ReplyException {
+        JsonNode error = root.path("error");
+        if (error.isMissingNode() || error.isNull()) return;
+        String message = error.isTextual() ? error.asText() : error.path("message").asText("");
+        throw new ReplyException(kind, "server reported an error: " + (message.isEmpty() ? error.toString() : message), null);
+    }
+
+    private static ServerUsage usage(JsonNode usage) {
+        if (!usage.isObject()) return null;
+        return new ServerUsage(Math.max(0, usage.path("prompt_tokens").asInt(0)),
+                Math.max(0, usage.path("completion_tokens").asInt(0)));
+    }
+
+    private static String text(JsonNode node) {
+        return node.isTextual() ? node.asText() : "";
+    }
+}

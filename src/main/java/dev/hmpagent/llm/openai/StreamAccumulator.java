@@ -1,0 +1,45 @@
+package dev.hmpagent.llm.openai;
+
+import java.util.Objects;
+
+/**
+ * Collects a streamed reply chunk by chunk: the text so far, the last model and finish_reason
+ * seen, and the usage from whichever chunk carries it. Not thread-safe; one per call.
+ */
+final class StreamAccumulator {
+    static final String DONE = "[DONE]";
+
+    private final OpenAiWire wire;
+    private final StringBuilder text = new StringBuilder();
+    private String model = "";
+    private String finishReason = "";
+    private ServerUsage usage;
+    private boolean done;
+
+    StreamAccumulator(OpenAiWire wire) {
+        this.wire = Objects.requireNonNull(wire, "wire");
+    }
+
+    /** Applies one event's data; returns its text delta, empty when it carried none. */
+    String accept(String data) throws ReplyException {
+        String trimmed = data.strip();
+        if (trimmed.equals(DONE)) {
+            done = true;
+            return "";
+        }
+        if (trimmed.isEmpty()) return "";
+        Reply chunk = wire.parseChunk(trimmed);
+        if (!chunk.model().isEmpty()) model = chunk.model();
+        if (!chunk.finishReason().isEmpty()) finishReason = chunk.finishReason();
+        if (chunk.usage() != null) usage = chunk.usage();
+        text.append(chunk.text());
+        return chunk.text();
+    }
+
+    boolean done() { return done; }
+
+    /** What has arrived so far, as a reply. */
+    Reply reply() {
+        return new Reply(text.toString(), model, finishReason, usage);
+    }
+}

@@ -1,0 +1,465 @@
+package dev.hmpagent.llm.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.FatalLlmException;
+import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.RetryableLlmException;
+import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.llm.Usage;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockResponseBody;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import okhttp3.OkHttpClient;
+import okio.BufferedSink;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OpenAiClientTest {
+    private static final String KEY = "sk-secret-123";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final LlmRequest REQUEST = new LlmRequest(
+            List.of(Message.system("You are terse."), Message.user("Say hello.")), 0.2, 64);
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2025-01-01T00:00:00Z"), ZoneOffset.UTC);
+
+    private final MockWebServer server = new MockWebServer();
+    private final CountDownLatch releaseServer = new CountDownLatch(1);
+    private final List<String> deltas = new CopyOnWriteArrayList<>();
+    private final StreamListener recordDeltas = deltas::add;
+    private String endpoint;
+
+    @BeforeEach
+    void start() throws IOException {
+        server.start();
+        endpoint = server.url("/v1").toString();
+    }
+
+    @AfterEach
+    void stop() {
+        releaseServer.countDown();
+        server.close();
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private OpenAiClient client(boolean stream, String key) {
+        return client(stream, key, endpoint + "/", OpenAiClient.httpClient(settings(endpoint, key, stream)));
+    }
+
+    private static OpenAiClient client(boolean stream, String key, String baseUrl, OkHttpClient http) {
+        return new OpenAiClient(settings(baseUrl, key, stream), http, CLOCK);
+    }
+
+    private static OpenAiSettings settings(String baseUrl, String key, boolean stream) {
+        return new OpenAiSettings(baseUrl, key, "llama3", stream, Duration.ofSeconds(5), Duration.ofSeconds(30));
+    }
+
+    private static String chunk(String content) {
+        return "data: {\"model\":\"llama3:8b\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
+                + quote(content) + "},\"finish_reason\":null}]}\n\n";
+    }
+
+    private static String finalChunk() {
+        return "data: {\"model\":\"llama3:8b\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
+    }
+
+    private static String usageChunk(int prompt, int completion) {
+        return "data: {\"model\":\"llama3:8b\",\"choices\":[],\"usage\":{\"prompt_tokens\":" + prompt
+                + ",\"completion_tokens\":" + completion + "}}\n\n";
+    }
+
+    private static String done() {
+        return "data: [DONE]\n\n";
+    }
+
+    private static String jsonReply(String content, String usage) {
+        return "{\"id\":\"c1\",\"model\":\"llama3:8b\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":" + quote(content) + "},\"finish_reason\":\"stop\"}]" + (usage == null ? "" : ",\"usage\":" + usage) + "}";
+    }
+
+    private static String quote(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MockResponse sse(String body) {
+        return new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build();
+    }
+
+    private static MockResponse json(int code, String body) {
+        return new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build();
+    }
+
+    private static JsonNode body(RecordedRequest request) throws IOException {
+        return JSON.readTree(request.getBody().utf8());
+    }
+
+    private LlmException failure(OpenAiClient client) {
+        return catchThrowableOfType(LlmException.class, () -> client.complete(REQUEST, recordDeltas));
+    }
+
+    // ---- streaming -----------------------------------------------------------------------------
+
+    @Test
+    void streaming_reply_is_concatenated_and_usage_recorded() throws Exception {
+        server.enqueue(sse(chunk("Hel") + chunk("lo") + chunk("") + chunk("!") + finalChunk() + usageChunk(21, 3) + done()));
+
+        Completion completion = client(true, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Hello!");
+        assertThat(deltas).containsExactly("Hel", "lo", "!");
+        assertThat(completion.usage()).isEqualTo(new Usage(21, 3, false));
+        assertThat(completion.model()).isEqualTo("llama3:8b");
+        assertThat(completion.finishReason()).isEqualTo("stop");
+        assertThat(completion.interrupted()).isFalse();
+
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getMethod()).isEqualTo("POST");
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
+        assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer " + KEY);
+        JsonNode sent = body(request);
+        assertThat(sent.path("model").asText()).isEqualTo("llama3");
+        assertThat(sent.path("stream").asBoolean()).isTrue();
+        assertThat(sent.path("stream_options").path("include_usage").asBoolean()).isTrue();
+        assertThat(sent.path("temperature").asDouble()).isEqualTo(0.2);
+        assertThat(sent.path("max_tokens").asInt()).isEqualTo(64);
+        assertThat(sent.path("messages")).hasSize(2);
+        assertThat(sent.path("messages").get(0).path("role").asText()).isEqualTo("system");
+        assertThat(sent.path("messages").get(0).path("content").asText()).isEqualTo("You are terse.");
+        assertThat(sent.path("messages").get(1).path("role").asText()).isEqualTo("user");
+        assertThat(sent.path("messages").get(1).path("content").asText()).isEqualTo("Say hello.");
+    }
+
+    @Test
+    void streaming_reply_without_usage_gets_estimated_non_zero_usage() throws Exception {
+        server.enqueue(sse(chunk("Hello there") + finalChunk() + done()));
+
+        Completion completion = client(true, "").complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Hello there");
+        assertThat(completion.usage().estimated()).isTrue();
+        assertThat(completion.usage().promptTokens()).isEqualTo(TokenEstimator.estimate(REQUEST.messages())).isPositive();
+        assertThat(completion.usage().completionTokens()).isEqualTo(TokenEstimator.estimate("Hello there")).isPositive();
+        assertThat(server.takeRequest().getHeaders().get("Authorization"))
+                .as("no Authorization header without a key").isNull();
+    }
+
+    @Test
+    void server_ignoring_stream_and_answering_json_is_read_as_a_whole_reply() throws Exception {
+        server.enqueue(json(200, jsonReply("Plain hello", "{\"prompt_tokens\":9,\"completion_tokens\":2}")));
+
+        Completion completion = client(true, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Plain hello");
+        assertThat(completion.usage()).isEqualTo(new Usage(9, 2, false));
+        assertThat(deltas).containsExactly("Plain hello");
+        assertThat(body(server.takeRequest()).path("stream").asBoolean()).isTrue();
+    }
+
+    @Test
+    void http_400_on_a_stream_is_retried_once_without_streaming_and_streaming_stays_off() throws Exception {
+        server.enqueue(json(400, "{\"error\":{\"message\":\"unknown field stream_options\"}}"));
+        server.enqueue(json(200, jsonReply("Fallback hello", "{\"prompt_tokens\":9,\"completion_tokens\":2}")));
+        server.enqueue(json(200, jsonReply("Second call", "{\"prompt_tokens\":9,\"completion_tokens\":2}")));
+        OpenAiClient client = client(true, KEY);
+
+        Completion first = client.complete(REQUEST, recordDeltas);
+        Completion second = client.complete(REQUEST, recordDeltas);
+
+        assertThat(first.text()).isEqualTo("Fallback hello");
+        assertThat(second.text()).isEqualTo("Second call");
+        assertThat(server.getRequestCount()).isEqualTo(3);
+        JsonNode streamed = body(server.takeRequest());
+        JsonNode retried = body(server.takeRequest());
+        JsonNode later = body(server.takeRequest());
+        assertThat(streamed.path("stream").asBoolean()).isTrue();
+        assertThat(retried.path("stream").asBoolean()).isFalse();
+        assertThat(retried.has("stream_options")).isFalse();
+        assertThat(retried.path("messages")).isEqualTo(streamed.path("messages"));
+        assertThat(later.path("stream").asBoolean()).isFalse();
+    }
+
+    @Test
+    void http_400_that_persists_without_streaming_is_fatal_and_keeps_streaming_on() throws Exception {
+        server.enqueue(json(400, "{\"error\":{\"message\":\"max_tokens too large\"}}"));
+        server.enqueue(json(400, "{\"error\":{\"message\":\"max_tokens too large\"}}"));
+        OpenAiClient client = client(true, KEY);
+
+        LlmException e = failure(client);
+
+        assertThat(e).isInstanceOf(FatalLlmException.class);
+        assertThat(e.kind()).isEqualTo("http_400");
+        assertThat(e.getMessage()).contains(endpoint, "max_tokens too large");
+        assertThat(server.getRequestCount()).isEqualTo(2);
+        assertThat(client.streaming()).isTrue();
+    }
+
+    // ---- non-streaming -------------------------------------------------------------------------
+
+    @Test
+    void non_streaming_reply_is_parsed_with_usage_finish_reason_and_model() throws Exception {
+        server.enqueue(json(200, jsonReply("Hi!", "{\"prompt_tokens\":12,\"completion_tokens\":1,\"total_tokens\":13}")));
+
+        Completion completion = client(false, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion).isEqualTo(new Completion("Hi!", new Usage(12, 1, false), "llama3:8b", "stop", false));
+        JsonNode sent = body(server.takeRequest());
+        assertThat(sent.path("stream").asBoolean()).isFalse();
+        assertThat(sent.has("stream_options")).isFalse();
+    }
+
+    @Test
+    void non_streaming_reply_with_zero_usage_gets_estimated_usage() {
+        server.enqueue(json(200, jsonReply("Hi there!", "{\"prompt_tokens\":0,\"completion_tokens\":0}")));
+
+        Completion completion = client(false, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.usage().estimated()).isTrue();
+        assertThat(completion.usage().promptTokens()).isPositive();
+        assertThat(completion.usage().completionTokens()).isPositive();
+    }
+
+    @Test
+    void malformed_json_reply_is_a_retryable_bad_response() {
+        server.enqueue(json(200, "{\"choices\": [ oops"));
+
+        LlmException e = failure(client(false, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("bad_response");
+        assertThat(e.getMessage()).contains(endpoint).doesNotContain("\n");
+    }
+
+    @Test
+    void malformed_stream_chunk_is_a_retryable_bad_response() {
+        server.enqueue(sse(chunk("ok") + "data: {not json\n\n" + done()));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("bad_response");
+        assertThat(e.getMessage()).contains(endpoint).doesNotContain("\n");
+    }
+
+    // ---- HTTP errors ---------------------------------------------------------------------------
+
+    @Test
+    void http_401_is_fatal_names_the_endpoint_and_never_leaks_the_key() {
+        server.enqueue(json(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + KEY + "\"}}"));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(FatalLlmException.class);
+        assertThat(e.kind()).isEqualTo("http_401");
+        assertThat(e.getMessage()).contains(endpoint, "API key", "llm.api_key", "OPENAI_API_KEY")
+                .doesNotContain(KEY).doesNotContain("\n");
+        assertThat(server.getRequestCount()).as("no fallback retry for 401").isEqualTo(1);
+    }
+
+    @Test
+    void http_404_is_fatal_and_points_at_model_and_base_url() {
+        server.enqueue(json(404, "{\"error\":{\"message\":\"model \\\"llama3\\\" not found, try pulling it first\"}}"));
+
+        LlmException e = failure(client(false, KEY));
+
+        assertThat(e).isInstanceOf(FatalLlmException.class);
+        assertThat(e.kind()).isEqualTo("http_404");
+        assertThat(e.getMessage()).contains(endpoint, "llm.model", "ollama pull llama3", "llm.base_url", "/v1")
+                .doesNotContain(KEY);
+    }
+
+    @Test
+    void other_4xx_is_fatal_with_a_short_single_line_excerpt_of_the_server_message() {
+        server.enqueue(json(422, "{\"error\":{\"message\":\"bad\\nthing " + "x".repeat(400) + "\"}}"));
+
+        LlmException e = failure(client(false, KEY));
+
+        assertThat(e).isInstanceOf(FatalLlmException.class);
+        assertThat(e.kind()).isEqualTo("http_422");
+        assertThat(e.getMessage()).contains(endpoint, "bad thing").doesNotContain("\n")
+                .doesNotContain("x".repeat(201)).doesNotContain(KEY);
+    }
+
+    @Test
+    void http_500_is_retryable() {
+        server.enqueue(new MockResponse.Builder().code(500).body("upstream exploded").build());
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("http_500");
+        assertThat(e.getMessage()).contains(endpoint, "upstream exploded").doesNotContain(KEY);
+        assertThat(((RetryableLlmException) e).retryAfter()).isEmpty();
+    }
+
+    @Test
+    void http_429_honours_retry_after_seconds() {
+        server.enqueue(new MockResponse.Builder().code(429).setHeader("Retry-After", "7")
+                .body("{\"error\":{\"message\":\"slow down\"}}").build());
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("http_429");
+        assertThat(((RetryableLlmException) e).retryAfter()).contains(Duration.ofSeconds(7));
+        assertThat(e.getMessage()).contains(endpoint, "slow down").doesNotContain(KEY);
+    }
+
+    @Test
+    void retry_after_as_http_date_is_relative_to_the_clock() {
+        server.enqueue(new MockResponse.Builder().code(503)
+                .setHeader("Retry-After", "Wed, 01 Jan 2025 00:01:30 GMT").build());
+
+        LlmException e = failure(client(false, KEY));
+
+        assertThat(e.kind()).isEqualTo("http_503");
+        assertThat(((RetryableLlmException) e).retryAfter()).contains(Duration.ofSeconds(90));
+    }
+
+    // ---- transport failures --------------------------------------------------------------------
+
+    @Test
+    void nothing_listening_is_a_retryable_connect_failure_with_advice() throws IOException {
+        MockWebServer gone = new MockWebServer();
+        gone.start();
+        String deadBase = gone.url("/v1").toString();
+        gone.close();
+        OpenAiClient client = client(true, KEY, deadBase, OpenAiClient.httpClient(settings(deadBase, KEY, true)));
+
+        LlmException e = failure(client);
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("connect");
+        assertThat(e.getMessage()).isEqualTo("LLM endpoint " + deadBase + " is not reachable (connection refused): "
+                + "start the server (e.g. \"ollama serve\") or set llm.base_url");
+    }
+
+    @Test
+    void unknown_host_is_a_retryable_dns_failure_naming_the_host() {
+        String base = "http://no-such-host.invalid/v1";
+        OpenAiClient client = client(true, KEY, base, OpenAiClient.httpClient(settings(base, KEY, true)));
+
+        LlmException e = failure(client);
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("dns");
+        assertThat(e.getMessage()).contains(base, "no-such-host.invalid", "llm.base_url").doesNotContain(KEY);
+    }
+
+    @Test
+    void silent_server_is_a_retryable_timeout() {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
+                .body(blockingBody("")).build());
+        OkHttpClient impatient = new OkHttpClient.Builder().readTimeout(Duration.ofMillis(200)).build();
+
+        LlmException e = failure(client(true, KEY, endpoint, impatient));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("timeout");
+        assertThat(e.getMessage()).contains(endpoint, "llm.read_timeout_s");
+    }
+
+    // ---- cancel --------------------------------------------------------------------------------
+
+    @Test
+    void cancel_mid_stream_returns_the_text_so_far_marked_interrupted() throws Exception {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
+                .body(blockingBody(chunk("Hel"))).build());
+        OpenAiClient client = client(true, KEY);
+        CountDownLatch firstDelta = new CountDownLatch(1);
+        Thread canceller = new Thread(() -> {
+            try {
+                firstDelta.await();
+                client.cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "canceller");
+        canceller.start();
+
+        Completion completion = client.complete(REQUEST, delta -> {
+            deltas.add(delta);
+            firstDelta.countDown();
+        });
+        canceller.join();
+
+        assertThat(completion.interrupted()).isTrue();
+        assertThat(completion.text()).isEqualTo("Hel");
+        assertThat(deltas).containsExactly("Hel");
+        assertThat(completion.usage().estimated()).isTrue();
+        assertThat(completion.usage().promptTokens()).isPositive();
+    }
+
+    @Test
+    void cancel_with_nothing_in_flight_is_harmless() {
+        server.enqueue(sse(chunk("ok") + done()));
+        OpenAiClient client = client(true, KEY);
+
+        client.cancel();
+        Completion completion = client.complete(REQUEST, recordDeltas);
+
+        assertThat(completion.interrupted()).isFalse();
+        assertThat(completion.text()).isEqualTo("ok");
+    }
+
+    // ---- misc ----------------------------------------------------------------------------------
+
+    @Test
+    void endpoint_is_the_base_url_without_trailing_slash_or_credentials() {
+        OpenAiClient client = new OpenAiClient(settings("http://user:pw@example.test:8080/v1/", KEY, true));
+
+        assertThat(client.endpoint()).isEqualTo("http://example.test:8080/v1");
+        assertThat(client.model()).isEqualTo("llama3");
+        assertThat(settings(endpoint, KEY, true).toString()).doesNotContain(KEY);
+    }
+
+    @Test
+    void a_bad_base_url_is_rejected_up_front() {
+        assertThatThrownBy(() -> new OpenAiClient(settings("localhost:11434", KEY, true)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("llm.base_url");
+    }
+
+    /** A body that sends {@code first}, then holds the connection open until the test ends. */
+    private MockResponseBody blockingBody(String first) {
+        return new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                sink.writeUtf8(first);
+                sink.flush();
+                try {
+                    releaseServer.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+    }
+}

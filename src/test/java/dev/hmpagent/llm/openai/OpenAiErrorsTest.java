@@ -1,0 +1,62 @@
+package dev.hmpagent.llm.openai;
+
+import dev.hmpagent.llm.LlmException;
+import org.junit.jupiter.api.Test;
+
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OpenAiErrorsTest {
+    private static final String KEY = "sk-secret-123";
+    private final OpenAiErrors errors = new OpenAiErrors("http://localhost:11434/v1", "localhost", KEY, "llama3",
+            Duration.ofSeconds(120), Clock.fixed(Instant.parse("2025-01-01T00:00:00Z"), ZoneOffset.UTC));
+
+    @Test
+    void retry_after_accepts_delta_seconds_and_http_dates_relative_to_the_clock() {
+        assertThat(errors.retryAfter("7")).isEqualTo(Duration.ofSeconds(7));
+        assertThat(errors.retryAfter("Wed, 01 Jan 2025 00:00:30 GMT")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(errors.retryAfter("Tue, 31 Dec 2024 23:00:00 GMT")).isEqualTo(Duration.ZERO);
+        assertThat(errors.retryAfter("soon")).isNull();
+        assertThat(errors.retryAfter(null)).isNull();
+    }
+
+    @Test
+    void excerpts_are_one_short_line_without_the_key() {
+        String excerpt = errors.excerpt("bad key " + KEY + "\n" + "x".repeat(500));
+        assertThat(excerpt).doesNotContain(KEY).doesNotContain("\n").hasSizeLessThanOrEqualTo(200);
+    }
+
+    @Test
+    void transport_failures_map_to_retryable_kinds_with_advice() {
+        LlmException connect = errors.io(new ConnectException("Failed to connect"));
+        LlmException dns = errors.io(new UnknownHostException("localhost"));
+        LlmException timeout = errors.io(new SocketTimeoutException("timeout"));
+
+        assertThat(connect.kind()).isEqualTo("connect");
+        assertThat(connect.getMessage()).isEqualTo("LLM endpoint http://localhost:11434/v1 is not reachable "
+                + "(connection refused): start the server (e.g. \"ollama serve\") or set llm.base_url");
+        assertThat(dns.kind()).isEqualTo("dns");
+        assertThat(dns.getMessage()).contains("localhost", "llm.base_url");
+        assertThat(timeout.kind()).isEqualTo("timeout");
+        assertThat(timeout.getMessage()).contains("120s", "llm.read_timeout_s");
+        assertThat(new LlmException[] {connect, dns, timeout}).allMatch(LlmException::retryable);
+    }
+
+    @Test
+    void http_statuses_map_to_fatal_or_retryable() {
+        assertThat(errors.http(401, null, null).retryable()).isFalse();
+        assertThat(errors.http(403, null, null).kind()).isEqualTo("http_403");
+        assertThat(errors.http(422, null, "nope").kind()).isEqualTo("http_422");
+        assertThat(errors.http(422, null, "nope").retryable()).isFalse();
+        for (int code : new int[] {408, 409, 429, 500, 502, 503}) {
+            assertThat(errors.http(code, null, null).retryable()).as("HTTP %d", code).isTrue();
+        }
+    }
+}

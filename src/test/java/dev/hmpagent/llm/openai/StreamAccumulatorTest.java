@@ -1,0 +1,45 @@
+package dev.hmpagent.llm.openai;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StreamAccumulatorTest {
+    private final StreamAccumulator acc = new StreamAccumulator(new OpenAiWire());
+
+    @Test
+    void chunks_are_concatenated_and_usage_finish_and_model_recorded() throws Exception {
+        assertThat(acc.accept("{\"model\":\"m1\",\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}")).isEmpty();
+        assertThat(acc.accept("{\"model\":\"m1\",\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}")).isEqualTo("Hel");
+        assertThat(acc.accept("{\"model\":\"m1\",\"choices\":[{\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}"))
+                .isEqualTo("lo");
+        assertThat(acc.accept("{\"model\":\"m1\",\"choices\":[],\"usage\":{\"prompt_tokens\":11,\"completion_tokens\":2}}"))
+                .isEmpty();
+        assertThat(acc.accept("[DONE]")).isEmpty();
+
+        assertThat(acc.done()).isTrue();
+        assertThat(acc.reply()).isEqualTo(new Reply("Hello", "m1", "stop", new ServerUsage(11, 2)));
+    }
+
+    @Test
+    void null_content_and_null_finish_reason_count_as_absent() throws Exception {
+        acc.accept("{\"choices\":[{\"delta\":{\"content\":null},\"finish_reason\":null}]}");
+        assertThat(acc.reply()).isEqualTo(new Reply("", "", "", null));
+    }
+
+    @Test
+    void malformed_chunk_is_a_bad_response() {
+        assertThatThrownBy(() -> acc.accept("{\"choices\":[{\"delta\":"))
+                .isInstanceOfSatisfying(ReplyException.class, e -> assertThat(e.kind()).isEqualTo("bad_response"));
+    }
+
+    @Test
+    void error_object_in_the_stream_is_a_stream_error() {
+        assertThatThrownBy(() -> acc.accept("{\"error\":{\"message\":\"overloaded\"}}"))
+                .isInstanceOfSatisfying(ReplyException.class, e -> {
+                    assertThat(e.kind()).isEqualTo("stream_error");
+                    assertThat(e.getMessage()).contains("overloaded");
+                });
+    }
+}
