@@ -1,0 +1,422 @@
+package dev.hmpagent.commands;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CommandBlockParserTest {
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final CommandBlockParser parser = new CommandBlockParser(mapper);
+
+    private static String fence(String json) {
+        return "```json\n" + json + "\n```\n";
+    }
+
+    private static List<String> types(ParsedReply reply) {
+        return reply.commands().stream().map(ParsedCommand::type).toList();
+    }
+
+    @Test
+    void readsAFencedArrayOfCommands() {
+        ParsedReply r = parser.parse("I should write this down.\n\n# Commands:\n"
+                + fence("[{\"cmd_id\": \"c-1\", \"type\": \"diary_entry\", \"args\": {\"text\": \"hello\"},"
+                        + " \"description\": \"note it\"},\n"
+                        + " {\"cmd_id\": \"c-2\", \"type\": \"shell\", \"args\": {\"cmd\": \"ls\"}}]")
+                + "# End commands\n");
+
+        assertThat(r.hasCommandBlock()).isTrue();
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.thought()).isEqualTo("I should write this down.");
+        assertThat(r.commands()).hasSize(2);
+        ParsedCommand first = r.commands().get(0);
+        assertThat(first.position()).isEqualTo(1);
+        assertThat(first.cmdId()).isEqualTo("c-1");
+        assertThat(first.type()).isEqualTo("diary_entry");
+        assertThat(first.args().get("text").asText()).isEqualTo("hello");
+        assertThat(first.description()).isEqualTo("note it");
+        assertThat(first.extra().isEmpty()).isTrue();
+        ParsedCommand second = r.commands().get(1);
+        assertThat(second.position()).isEqualTo(2);
+        assertThat(second.cmdId()).isEqualTo("c-2");
+        assertThat(second.args().get("cmd").asText()).isEqualTo("ls");
+        assertThat(second.description()).isEmpty();
+    }
+
+    @Test
+    void readsAnUnfencedObject() {
+        ParsedReply r = parser.parse("thinking\n# Commands:\n"
+                + "{\"cmd_id\": \"x\", \"type\": \"diary_entry\", \"args\": {\"text\": \"t\"}}\n# End commands");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.commands()).singleElement().satisfies(c -> {
+            assertThat(c.cmdId()).isEqualTo("x");
+            assertThat(c.type()).isEqualTo("diary_entry");
+            assertThat(c.args().get("text").asText()).isEqualTo("t");
+        });
+        assertThat(r.thought()).isEqualTo("thinking");
+    }
+
+    @Test
+    void readsASingleObjectInsideAFence() {
+        ParsedReply r = parser.parse("# Commands:\n" + fence("{\"type\": \"sleep\", \"args\": {\"ticks\": 3}}")
+                + "# End commands");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("sleep");
+        assertThat(r.commands().get(0).args().get("ticks").asInt()).isEqualTo(3);
+        assertThat(r.thought()).isEmpty();
+    }
+
+    @Test
+    void missingEndMarkerMeansTheBlockRunsToTheEndOfTheReply() {
+        ParsedReply r = parser.parse("thought\n# Commands:\n"
+                + fence("[{\"type\": \"a\"}, {\"type\": \"b\"}]"));
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a", "b");
+        assertThat(r.thought()).isEqualTo("thought");
+    }
+
+    @Test
+    void acceptsRussianMarkersInAnyCaseWithBoldAndHashes() {
+        ParsedReply r = parser.parse("Мысль.\n**## КОМАНДЫ:**\n" + fence("[{\"type\": \"a\"}]")
+                + "### конец команд\nПосле.");
+
+        assertThat(r.hasCommandBlock()).isTrue();
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.thought()).isEqualTo("Мысль.\n\nПосле.");
+    }
+
+    @Test
+    void markerLeniencyCoversSpacesColonAndBoldButNotTrailingWords() {
+        assertThat(parser.parse("#Commands\n{\"type\": \"a\"}").commands()).hasSize(1);
+        assertThat(parser.parse("  ### commands :  \n{\"type\": \"a\"}").commands()).hasSize(1);
+        assertThat(parser.parse("**# Commands:**\n{\"type\": \"a\"}").commands()).hasSize(1);
+        assertThat(parser.parse("#### Commands:\n{\"type\": \"a\"}").hasCommandBlock()).isFalse();
+        assertThat(parser.parse("# Commands: below\n{\"type\": \"a\"}").hasCommandBlock()).isFalse();
+    }
+
+    @Test
+    void twoCommandsAndTextAfterTheEndMarkerKeepBothPartsOfTheThought() {
+        ParsedReply r = parser.parse("Before the block.\n\n# Commands:\n"
+                + fence("[{\"cmd_id\": \"c-1\", \"type\": \"a\"}, {\"cmd_id\": \"c-2\", \"type\": \"b\"}]")
+                + "# End commands\n\nAnd a word after.\n");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a", "b");
+        assertThat(r.thought()).isEqualTo("Before the block.\n\nAnd a word after.");
+    }
+
+    @Test
+    void malformedJsonBesideAValidCommandYieldsOneCommandAndOneErrorAtPositionTwo() {
+        ParsedReply r = parser.parse("# Commands:\n" + fence("[\n"
+                + "  {\"cmd_id\": \"c-1\", \"type\": \"diary_entry\", \"args\": {\"text\": \"ok\"}},\n"
+                + "  {\"cmd_id\": \"c-2\", \"type\": \"shell\", \"args\": {\"cmd\": \"ls\",, }}\n"
+                + "]") + "# End commands");
+
+        assertThat(r.commands()).singleElement().satisfies(c -> {
+            assertThat(c.cmdId()).isEqualTo("c-1");
+            assertThat(c.position()).isEqualTo(1);
+        });
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(2);
+            assertThat(e.message())
+                    .startsWith("command #2 is not valid JSON (")
+                    .contains("line 1 column")
+                    .endsWith("send each command as a JSON object with \"type\" and \"args\"")
+                    .doesNotContain("\n");
+            assertThat(e.excerpt()).contains("\"c-2\"").doesNotContain("\n");
+        });
+    }
+
+    @Test
+    void commandWithoutTypeIsAnErrorAndItsSiblingsStillCount() {
+        ParsedReply r = parser.parse("# Commands:\n"
+                + fence("[{\"cmd_id\": \"c-1\", \"args\": {}}, {\"cmd_id\": \"c-2\", \"type\": \"b\"}]"));
+
+        assertThat(types(r)).containsExactly("b");
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(1);
+            assertThat(e.message()).startsWith("command #1 has no \"type\"");
+        });
+    }
+
+    @Test
+    void blankOrNonStringTypeIsAnError() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"  \"}, {\"type\": 7}]");
+
+        assertThat(r.commands()).isEmpty();
+        assertThat(r.errors()).extracting(CommandParseError::position).containsExactly(1, 2);
+        assertThat(r.errors().get(1).message()).contains("\"type\"").contains("a number");
+    }
+
+    @Test
+    void argsThatAreNotAnObjectMakeThatCommandAnError() {
+        ParsedReply r = parser.parse("# Commands:\n"
+                + fence("[{\"type\": \"shell\", \"args\": [\"ls\"]}, {\"type\": \"ok\", \"args\": {\"k\": 1}}]"));
+
+        assertThat(types(r)).containsExactly("ok");
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(1);
+            assertThat(e.message()).startsWith("command #1 (\"shell\") has \"args\" that is not a JSON object")
+                    .contains("an array");
+        });
+    }
+
+    @Test
+    void missingArgsBecomeAnEmptyObject() {
+        ParsedReply r = parser.parse("# Commands:\n{\"type\": \"a\"}\n{\"type\": \"b\", \"args\": null}");
+
+        assertThat(r.commands()).extracting(c -> c.args().isEmpty()).containsExactly(true, true);
+        assertThat(r.commands()).extracting(c -> c.args().isObject()).containsExactly(true, true);
+    }
+
+    @Test
+    void missingCmdIdIsGeneratedFromThePositionInTheBlock() {
+        ParsedReply r = parser.parse("# Commands:\n"
+                + fence("[{\"type\": \"a\"}, {\"cmd_id\": \"mine\", \"type\": \"b\"}, {\"type\": \"c\"}]"));
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("auto-1", "mine", "auto-3");
+    }
+
+    @Test
+    void duplicateCmdIdMakesTheSecondCommandAnError() {
+        ParsedReply r = parser.parse("# Commands:\n"
+                + fence("[{\"cmd_id\": \"c-1\", \"type\": \"a\"}, {\"cmd_id\": \"c-1\", \"type\": \"b\"}]"));
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(2);
+            assertThat(e.message()).contains("reuses cmd_id \"c-1\" of command #1");
+        });
+    }
+
+    @Test
+    void withoutAStartMarkerThereAreNoCommandsAndTheWholeReplyIsTheThought() {
+        String reply = "  Just thinking aloud.\n{\"type\": \"not_a_command\"}\n# End commands\n";
+        ParsedReply r = parser.parse(reply);
+
+        assertThat(r.hasCommandBlock()).isFalse();
+        assertThat(r.commands()).isEmpty();
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.thought()).isEqualTo(reply.strip());
+    }
+
+    @Test
+    void markerWithAnEmptyBlockMeansNoCommandsAndNoErrors() {
+        ParsedReply empty = parser.parse("Nothing to do.\n# Commands:\n# End commands");
+        ParsedReply emptyFence = parser.parse("Nothing to do.\n# Commands:\n```json\n```\n# End commands");
+        ParsedReply emptyArray = parser.parse("Nothing to do.\n# Commands:\n" + fence("[]"));
+
+        for (ParsedReply r : List.of(empty, emptyFence, emptyArray)) {
+            assertThat(r.hasCommandBlock()).isTrue();
+            assertThat(r.commands()).isEmpty();
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.thought()).isEqualTo("Nothing to do.");
+        }
+    }
+
+    @Test
+    void severalObjectsWithoutAnArrayAreAllRead() {
+        ParsedReply r = parser.parse("# Commands:\n"
+                + "{\"type\": \"a\"}\n{\"type\": \"b\"},\n{\"type\": \"c\"}\n# End commands");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a", "b", "c");
+        assertThat(r.commands()).extracting(ParsedCommand::position).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void severalFencedBlocksInTheRegionAreAllRead() {
+        ParsedReply r = parser.parse("# Commands:\n" + fence("{\"type\": \"a\"}") + "and also\n"
+                + fence("[{\"type\": \"b\"}]") + "# End commands");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a", "b");
+        assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("auto-1", "auto-2");
+    }
+
+    @Test
+    void trailingCommaInTheArrayIsAccepted() {
+        ParsedReply r = parser.parse("# Commands:\n" + fence("[{\"type\": \"a\"}, {\"type\": \"b\"},]"));
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a", "b");
+    }
+
+    @Test
+    void trailingCommaInsideACommandObjectIsAccepted() {
+        ParsedReply r = parser.parse("# Commands:\n{\"type\": \"a\", \"args\": {\"k\": 1,},}");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.commands().get(0).args().get("k").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void bracesInsideJsonStringsDoNotConfuseTheSplitter() {
+        ParsedReply r = parser.parse("# Commands:\n" + fence("[\n"
+                + "  {\"type\": \"diary_entry\", \"args\": {\"text\": \"a } b { \\\"q}\\\" ]\"}},\n"
+                + "  {\"type\": \"broken\" \"args\": {}},\n"
+                + "  {\"type\": \"shell\", \"args\": {\"cmd\": \"echo '{'\"}}\n"
+                + "]"));
+
+        assertThat(types(r)).containsExactly("diary_entry", "shell");
+        assertThat(r.commands().get(0).args().get("text").asText()).isEqualTo("a } b { \"q}\" ]");
+        assertThat(r.commands().get(1).args().get("cmd").asText()).isEqualTo("echo '{'");
+        assertThat(r.commands()).extracting(ParsedCommand::position).containsExactly(1, 3);
+        assertThat(r.errors()).extracting(CommandParseError::position).containsExactly(2);
+    }
+
+    @Test
+    void unterminatedObjectIsAnErrorAfterItsValidSiblings() {
+        ParsedReply r = parser.parse("# Commands:\n{\"type\": \"a\"}\n{\"type\": \"b\", \"args\": {\"x\": 1}\n");
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(2);
+            assertThat(e.message()).contains("unterminated");
+        });
+    }
+
+    @Test
+    void unterminatedStringDoesNotSwallowTheCommandOnTheNextLine() {
+        ParsedReply r = parser.parse("# Commands:\n[\n"
+                + "  {\"type\": \"a\", \"args\": {\"text\": \"oops}},\n"
+                + "  {\"type\": \"b\"}\n"
+                + "]");
+
+        assertThat(types(r)).containsExactly("b");
+        assertThat(r.commands().get(0).position()).isEqualTo(2);
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(1);
+            assertThat(e.excerpt()).contains("oops").doesNotContain("\"b\"");
+        });
+    }
+
+    @Test
+    void unclosedNestedObjectIsOneErrorNotACommandPerInnerBrace() {
+        ParsedReply r = parser.parse("# Commands:\n{\n  \"type\": \"a\",\n  \"args\":\n  {\n    \"x\": 1\n}\n");
+
+        assertThat(r.commands()).isEmpty();
+        assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.position()).isEqualTo(1));
+    }
+
+    @Test
+    void unclosedArrayStillYieldsItsCompleteCommandsAndReportsTheMissingBracket() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\"}, {\"type\": \"b\"}\n# End commands");
+
+        assertThat(types(r)).containsExactly("a", "b");
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isZero();
+            assertThat(e.message()).contains("']'");
+        });
+    }
+
+    @Test
+    void strayTextInTheBlockIsReportedWithoutLosingCommands() {
+        ParsedReply r = parser.parse("# Commands:\nHere you go:\n{\"type\": \"a\"}\n# End commands");
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isZero();
+            assertThat(e.excerpt()).isEqualTo("Here you go:");
+        });
+    }
+
+    @Test
+    void extraFieldsArePreserved() {
+        ParsedReply r = parser.parse("# Commands:\n" + fence("{\"cmd_id\": \"c-1\", \"type\": \"ask\","
+                + " \"args\": {\"q\": \"?\"}, \"target_llm\": \"big\", \"priority\": {\"level\": 2}}"));
+
+        ObjectNode extra = r.commands().get(0).extra();
+        assertThat(extra.size()).isEqualTo(2);
+        assertThat(extra.get("target_llm").asText()).isEqualTo("big");
+        assertThat(extra.get("priority").get("level").asInt()).isEqualTo(2);
+        assertThat(extra.has("type")).isFalse();
+        assertThat(extra.has("args")).isFalse();
+    }
+
+    @Test
+    void windowsLineEndingsAreHandledAndNeverReachTheThought() {
+        ParsedReply r = parser.parse("Line one.\r\nLine two.\r\n\r\n# Commands:\r\n```json\r\n"
+                + "[{\"type\": \"a\", \"args\": {\"text\": \"x\"}},\r\n {\"type\": \"b\"}]\r\n```\r\n"
+                + "# End commands\r\nTail.\r\n");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a", "b");
+        assertThat(r.thought()).isEqualTo("Line one.\nLine two.\n\nTail.").doesNotContain("\r");
+    }
+
+    @Test
+    void theLastStartMarkerWithABlockWins() {
+        ParsedReply r = parser.parse("I will use the format\n# Commands:\nlike this.\n\n# Commands:\n"
+                + fence("{\"type\": \"real\"}") + "# End commands\n# Commands:\n");
+
+        assertThat(types(r)).containsExactly("real");
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.thought()).startsWith("I will use the format\n# Commands:\nlike this.")
+                .endsWith("# Commands:");
+    }
+
+    @Test
+    void endMarkerWrittenInsideTheFenceLeavesNoStrayFenceInTheThought() {
+        ParsedReply r = parser.parse("thought\n# Commands:\n```json\n[{\"type\": \"a\"}]\n# End commands\n```\n");
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.thought()).isEqualTo("thought");
+    }
+
+    @Test
+    void nonObjectArrayElementsAreErrorsAtTheirPosition() {
+        ParsedReply r = parser.parse("# Commands:\n[\"ls -la\", {\"type\": \"a\"}]");
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.commands().get(0).position()).isEqualTo(2);
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(1);
+            assertThat(e.message()).contains("not a JSON object (found a string)");
+        });
+    }
+
+    @Test
+    void excerptIsOneLineOfAtMost120Characters() {
+        String longText = "x".repeat(300);
+        ParsedReply r = parser.parse("# Commands:\n{\"type\": \"a\",\n \"args\": \"" + longText + "\"}");
+
+        CommandParseError e = r.errors().get(0);
+        assertThat(e.excerpt()).hasSizeLessThanOrEqualTo(120).doesNotContain("\n").startsWith("{\"type\": \"a\", ");
+    }
+
+    @Test
+    void parsedCommandCannotBeChangedThroughItsJsonNodes() {
+        ParsedCommand c = parser.parse("# Commands:\n{\"type\": \"a\", \"args\": {\"k\": 1}, \"x\": 1}")
+                .commands().get(0);
+
+        c.args().put("k", 2);
+        c.extra().put("x", 2);
+
+        assertThat(c.args().get("k").asInt()).isEqualTo(1);
+        assertThat(c.extra().get("x").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void parsedReplyListsAreImmutableCopies() {
+        List<ParsedCommand> commands = new java.util.ArrayList<>();
+        ParsedReply r = new ParsedReply("t", commands, List.of(), false);
+        commands.add(new ParsedCommand(1, "c", "a", mapper.createObjectNode(), "", mapper.createObjectNode()));
+
+        assertThat(r.commands()).isEmpty();
+        assertThatThrownBy(() -> r.commands().add(null)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> new ParsedReply(null, List.of(), List.of(), false))
+                .isInstanceOf(NullPointerException.class);
+    }
+}
