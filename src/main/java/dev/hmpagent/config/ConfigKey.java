@@ -1,0 +1,160 @@
+package dev.hmpagent.config;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The single table of configuration keys. Loading, validation, {@code agent config} output and the
+ * example-file test all derive from it. To add a key: add a row here, a field to the matching
+ * section record, and a line in {@link ConfigValues#toConfig()}.
+ */
+public enum ConfigKey {
+    AGENT_DB("agent.db", ValueType.path(), "agent.db",
+            List.of("AGENT_DB", "AGENT_AGENT_DB"), false,
+            "SQLite file that holds the agent's whole state",
+            c -> c.agent().db()),
+    AGENT_NAME("agent.name", ValueType.text(true), "hmp-agent",
+            List.of("AGENT_AGENT_NAME"), false,
+            "Name the agent uses for itself",
+            c -> c.agent().name()),
+    LLM_BASE_URL("llm.base_url", ValueType.httpUrl(), "http://localhost:11434/v1",
+            List.of("AGENT_LLM_BASE_URL", "OPENAI_BASE_URL"), false,
+            "Base URL of the OpenAI-compatible API",
+            c -> c.llm().baseUrl()),
+    LLM_MODEL("llm.model", ValueType.text(true), "llama3.2",
+            List.of("AGENT_LLM_MODEL"), false,
+            "Model name sent with each request",
+            c -> c.llm().model()),
+    LLM_API_KEY("llm.api_key", ValueType.text(false), "",
+            List.of("AGENT_LLM_API_KEY", "OPENAI_API_KEY"), true,
+            "API key sent as a Bearer token; empty sends none (prefer the env var to this file)",
+            c -> c.llm().apiKey()),
+    LLM_TEMPERATURE("llm.temperature", ValueType.decimal(0, 2), "0.7",
+            List.of("AGENT_LLM_TEMPERATURE"), false,
+            "Sampling temperature",
+            c -> c.llm().temperature()),
+    LLM_MAX_TOKENS("llm.max_tokens", ValueType.wholeNumber(1, 1_000_000), "1024",
+            List.of("AGENT_LLM_MAX_TOKENS"), false,
+            "Upper bound on tokens in one reply",
+            c -> c.llm().maxTokens()),
+    LLM_STREAM("llm.stream", ValueType.bool(), "true",
+            List.of("AGENT_LLM_STREAM"), false,
+            "Stream replies token by token",
+            c -> c.llm().stream()),
+    LLM_CONNECT_TIMEOUT_S("llm.connect_timeout_s", ValueType.wholeNumber(1, 600), "10",
+            List.of("AGENT_LLM_CONNECT_TIMEOUT_S"), false,
+            "Seconds to wait for a connection to the API",
+            c -> c.llm().connectTimeout().toSeconds()),
+    LLM_READ_TIMEOUT_S("llm.read_timeout_s", ValueType.wholeNumber(1, 3600), "120",
+            List.of("AGENT_LLM_READ_TIMEOUT_S"), false,
+            "Seconds to wait for data from the API before giving up",
+            c -> c.llm().readTimeout().toSeconds()),
+    LLM_MAX_BACKOFF_S("llm.max_backoff_s", ValueType.wholeNumber(1, 3600), "60",
+            List.of("AGENT_LLM_MAX_BACKOFF_S"), false,
+            "Longest pause, in seconds, between retries of a failed call",
+            c -> c.llm().maxBackoff().toSeconds()),
+    CYCLE_AUTONOMOUS("cycle.autonomous", ValueType.bool(), "false",
+            List.of("AGENT_CYCLE_AUTONOMOUS"), false,
+            "Think on every tick even when nothing new has arrived",
+            c -> c.cycle().autonomous()),
+    CYCLE_HISTORY_K("cycle.history_k", ValueType.wholeNumber(0, 100), "5",
+            List.of("AGENT_CYCLE_HISTORY_K"), false,
+            "How many recent LLM replies are shown in the context",
+            c -> c.cycle().historyK()),
+    CYCLE_POLL_MS("cycle.poll_ms", ValueType.wholeNumber(10, 60_000), "500",
+            List.of("AGENT_CYCLE_POLL_MS"), false,
+            "Milliseconds between checks of the database for work from other processes while idle",
+            c -> c.cycle().pollInterval().toMillis()),
+    CONTEXT_PROMPT_BUDGET_TOKENS("context.prompt_budget_tokens", ValueType.wholeNumber(500, 1_000_000), "6000",
+            List.of("AGENT_CONTEXT_PROMPT_BUDGET_TOKENS"), false,
+            "Token budget for the assembled prompt",
+            c -> c.context().promptBudgetTokens()),
+    CONTEXT_NOTES_MODE("context.notes_mode", ValueType.choice("auto", "manual"), "auto",
+            List.of("AGENT_CONTEXT_NOTES_MODE"), false,
+            "How unread messages enter context 4: auto (listed in full) or manual (counts and ids; the LLM reads them with note_read)",
+            c -> c.context().notesMode().configName()),
+    CONTEXT_NOTES_LIMIT("context.notes_limit", ValueType.wholeNumber(1, 1000), "20",
+            List.of("AGENT_CONTEXT_NOTES_LIMIT"), false,
+            "Most notes shown in the context at once",
+            c -> c.context().notesLimit());
+
+    private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
+            .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));
+
+    private final String fullName;
+    private final ValueType type;
+    private final String defaultValue;
+    private final List<String> envNames;
+    private final boolean secret;
+    private final String doc;
+    private final Function<AgentConfig, Object> getter;
+
+    ConfigKey(String fullName, ValueType type, String defaultValue, List<String> envNames,
+              boolean secret, String doc, Function<AgentConfig, Object> getter) {
+        this.fullName = Objects.requireNonNull(fullName);
+        this.type = Objects.requireNonNull(type);
+        this.defaultValue = Objects.requireNonNull(defaultValue);
+        this.envNames = List.copyOf(envNames);
+        this.secret = secret;
+        this.doc = Objects.requireNonNull(doc);
+        this.getter = Objects.requireNonNull(getter);
+    }
+
+    /** The dotted name used in files, e.g. {@code llm.base_url}. */
+    public String fullName() {
+        return fullName;
+    }
+
+    /** The TOML table, e.g. {@code llm}. */
+    public String section() {
+        return fullName.substring(0, fullName.indexOf('.'));
+    }
+
+    /** The name inside its table, e.g. {@code base_url}. */
+    public String leafName() {
+        return fullName.substring(fullName.indexOf('.') + 1);
+    }
+
+    /** The built-in default, as it would be written in an env var. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** Environment variables that set this key, highest priority first. */
+    public List<String> envNames() {
+        return envNames;
+    }
+
+    public boolean secret() {
+        return secret;
+    }
+
+    /** One line saying what the key does. */
+    public String doc() {
+        return doc;
+    }
+
+    /** What values are allowed, phrased as advice, e.g. "use a number from 0 to 2". */
+    public String allowed() {
+        return type.allowed();
+    }
+
+    /** The key's value in {@code config} as text, masked when the key is secret. */
+    public String displayValue(AgentConfig config) {
+        String text = String.valueOf(getter.apply(Objects.requireNonNull(config, "config")));
+        return secret ? Secrets.mask(text) : text;
+    }
+
+    public static Optional<ConfigKey> byName(String fullName) {
+        return Optional.ofNullable(BY_NAME.get(fullName));
+    }
+
+    ValueType type() {
+        return type;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.hmpagent.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Merges the layers, lowest first: built-in default, user file, project file, environment, flags.
+ * Every value that is supplied is checked, even one a higher layer overrides, so a typo in a file
+ * never goes unnoticed. Errors are {@link ConfigException}s with one-line messages.
+ */
+public final class ConfigLoader {
+    private static final int MAX_SHOWN_VALUE = 60;
+
+    private ConfigLoader() {
+    }
+
+    public static LoadedConfig load(ConfigSources sources) {
+        Objects.requireNonNull(sources, "sources");
+        ConfigValues values = ConfigValues.defaults();
+        sources.userFile().ifPresent(file -> applyFile(values, file, false, Origin.userFile(file)));
+        sources.projectFile().ifPresent(file ->
+                applyFile(values, file, sources.projectFileExplicit(), Origin.projectFile(file)));
+        applyEnv(values, sources.env());
+        applyFlags(values, sources.cliValues(), sources.cliLabels());
+        return new LoadedConfig(values.toConfig(), values.origins());
+    }
+
+    private static void applyFile(ConfigValues values, Path file, boolean required, Origin origin) {
+        TomlFiles.read(file, required).ifPresent(entries -> entries.forEach((name, node) -> {
+            ConfigKey key = ConfigKey.byName(name).orElseThrow(() -> new ConfigException(
+                    "unknown key " + name + " in " + file + KeySuggester.hint(name)
+                            + "; see agent.example.toml for all keys"));
+            values.set(key, fromToml(key, node, origin), origin);
+        }));
+    }
+
+    private static void applyEnv(ConfigValues values, Map<String, String> env) {
+        for (ConfigKey key : ConfigKey.values()) {
+            for (String variable : key.envNames()) {
+                String raw = env.get(variable);
+                if (raw != null && !raw.isEmpty()) {
+                    Origin origin = Origin.env(variable);
+                    values.set(key, fromText(key, raw, origin), origin);
+                    break;
+                }
+            }
+        }
+    }
+
+    private static void applyFlags(ConfigValues values, Map<String, String> flags, Map<String, String> labels) {
+        flags.forEach((name, raw) -> {
+            ConfigKey key = ConfigKey.byName(name).orElseThrow(() -> new ConfigException(
+                    "unknown key " + name + " given on the command line" + KeySuggester.hint(name)));
+            Origin origin = Origin.flag(labels.getOrDefault(name, name));
+            values.set(key, fromText(key, raw, origin), origin);
+        });
+    }
+
+    private static Object fromText(ConfigKey key, String raw, Origin origin) {
+        try {
+            return key.type().parse(raw);
+        } catch (InvalidValueException e) {
+            throw invalid(key, raw.isEmpty() ? "\"\"" : raw, origin, e);
+        }
+    }
+
+    private static Object fromToml(ConfigKey key, JsonNode node, Origin origin) {
+        try {
+            return key.type().fromToml(node);
+        } catch (InvalidValueException e) {
+            throw invalid(key, node.isTextual() ? node.textValue() : node.toString(), origin, e);
+        }
+    }
+
+    /** E.g. {@code llm.temperature = 5 (from project file ./agent.toml) is out of range: use a number from 0 to 2}. */
+    private static ConfigException invalid(ConfigKey key, String shown, Origin origin, InvalidValueException e) {
+        return new ConfigException(key.fullName() + " = " + display(key, shown) + " (from " + origin + ") "
+                + e.reason() + ": " + key.allowed());
+    }
+
+    /** Masks secrets; keeps everything else on one short line. */
+    private static String display(ConfigKey key, String shown) {
+        if (key.secret()) {
+            return Secrets.mask(shown);
+        }
+        String oneLine = shown.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
+        return oneLine.length() <= MAX_SHOWN_VALUE ? oneLine : oneLine.substring(0, MAX_SHOWN_VALUE) + "…";
+    }
+}

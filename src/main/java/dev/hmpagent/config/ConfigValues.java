@@ -1,0 +1,91 @@
+package dev.hmpagent.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/** Working set of the loader: one canonical value and its origin per key, later layers overriding. */
+final class ConfigValues {
+    private final EnumMap<ConfigKey, Object> values = new EnumMap<>(ConfigKey.class);
+    private final EnumMap<ConfigKey, Origin> origins = new EnumMap<>(ConfigKey.class);
+
+    /** Every key at its built-in default. */
+    static ConfigValues defaults() {
+        ConfigValues result = new ConfigValues();
+        for (ConfigKey key : ConfigKey.values()) {
+            try {
+                result.set(key, key.type().parse(key.defaultValue()), Origin.builtInDefault());
+            } catch (InvalidValueException e) {
+                throw new IllegalStateException("built-in default of " + key.fullName() + " " + e.reason());
+            }
+        }
+        return result;
+    }
+
+    void set(ConfigKey key, Object value, Origin origin) {
+        values.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+        origins.put(key, Objects.requireNonNull(origin));
+    }
+
+    /** Origins by dotted key name, in table order. */
+    Map<String, Origin> origins() {
+        Map<String, Origin> byName = new LinkedHashMap<>();
+        origins.forEach((key, origin) -> byName.put(key.fullName(), origin));
+        return Collections.unmodifiableMap(byName);
+    }
+
+    AgentConfig toConfig() {
+        return new AgentConfig(
+                new AgentSection(path(ConfigKey.AGENT_DB), string(ConfigKey.AGENT_NAME)),
+                new LlmSection(
+                        string(ConfigKey.LLM_BASE_URL),
+                        string(ConfigKey.LLM_MODEL),
+                        string(ConfigKey.LLM_API_KEY),
+                        decimal(ConfigKey.LLM_TEMPERATURE),
+                        integer(ConfigKey.LLM_MAX_TOKENS),
+                        bool(ConfigKey.LLM_STREAM),
+                        Duration.ofSeconds(integer(ConfigKey.LLM_CONNECT_TIMEOUT_S)),
+                        Duration.ofSeconds(integer(ConfigKey.LLM_READ_TIMEOUT_S)),
+                        Duration.ofSeconds(integer(ConfigKey.LLM_MAX_BACKOFF_S))),
+                new CycleSection(
+                        bool(ConfigKey.CYCLE_AUTONOMOUS),
+                        integer(ConfigKey.CYCLE_HISTORY_K),
+                        Duration.ofMillis(integer(ConfigKey.CYCLE_POLL_MS))),
+                new ContextSection(
+                        integer(ConfigKey.CONTEXT_PROMPT_BUDGET_TOKENS),
+                        NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
+                        integer(ConfigKey.CONTEXT_NOTES_LIMIT)));
+    }
+
+    private Object get(ConfigKey key) {
+        Object value = values.get(key);
+        if (value == null) {
+            throw new IllegalStateException("no value for " + key.fullName());
+        }
+        return value;
+    }
+
+    private String string(ConfigKey key) {
+        return (String) get(key);
+    }
+
+    private Path path(ConfigKey key) {
+        return (Path) get(key);
+    }
+
+    private boolean bool(ConfigKey key) {
+        return (Boolean) get(key);
+    }
+
+    private double decimal(ConfigKey key) {
+        return (Double) get(key);
+    }
+
+    private int integer(ConfigKey key) {
+        return Math.toIntExact((Long) get(key));
+    }
+}

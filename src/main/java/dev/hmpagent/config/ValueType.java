@@ -1,0 +1,305 @@
+package dev.hmpagent.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The type and constraint of one key. Turns raw text (env, flags, defaults) or a TOML node into a
+ * canonical Java value: String, Path, Boolean, Long or Double. Reasons never contain the value.
+ */
+sealed interface ValueType {
+
+    /** What is allowed, phrased as advice, e.g. "use a number from 0 to 2". */
+    String allowed();
+
+    /** Parses and checks text from env, flags or defaults. */
+    Object parse(String text) throws InvalidValueException;
+
+    /** Checks the TOML type, then the constraint. */
+    Object fromToml(JsonNode node) throws InvalidValueException;
+
+    static ValueType text(boolean nonEmpty) {
+        return new Text(nonEmpty);
+    }
+
+    static ValueType path() {
+        return new FilePath();
+    }
+
+    static ValueType httpUrl() {
+        return new HttpUrl();
+    }
+
+    static ValueType bool() {
+        return new Bool();
+    }
+
+    static ValueType wholeNumber(long min, long max) {
+        return new WholeNumber(min, max);
+    }
+
+    static ValueType decimal(double min, double max) {
+        return new Decimal(min, max);
+    }
+
+    static ValueType choice(String... choices) {
+        return new Choice(List.of(choices));
+    }
+
+    /** "has the wrong type (string)" and friends. */
+    static InvalidValueException wrongType(JsonNode node) {
+        return new InvalidValueException("has the wrong type (" + tomlTypeName(node) + ")");
+    }
+
+    static String tomlTypeName(JsonNode node) {
+        if (node.isTextual()) {
+            return "string";
+        }
+        if (node.isBoolean()) {
+            return "boolean";
+        }
+        if (node.isIntegralNumber()) {
+            return "integer";
+        }
+        if (node.isNumber()) {
+            return "float";
+        }
+        if (node.isArray()) {
+            return "array";
+        }
+        return node.isObject() ? "table" : node.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Plain text; optionally must not be empty. */
+    record Text(boolean nonEmpty) implements ValueType {
+        @Override
+        public String allowed() {
+            return nonEmpty ? "use a non-empty string" : "use a string";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            if (nonEmpty && text.isBlank()) {
+                throw new InvalidValueException("is empty");
+            }
+            return text;
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isTextual()) {
+                throw wrongType(node);
+            }
+            return parse(node.textValue());
+        }
+    }
+
+    /** A non-empty file system path, kept as given (relative paths resolve against the working directory). */
+    record FilePath() implements ValueType {
+        @Override
+        public String allowed() {
+            return "use a non-empty file path";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            if (text.isBlank()) {
+                throw new InvalidValueException("is empty");
+            }
+            try {
+                return Path.of(text);
+            } catch (InvalidPathException e) {
+                throw new InvalidValueException("is not a valid path");
+            }
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isTextual()) {
+                throw wrongType(node);
+            }
+            return parse(node.textValue());
+        }
+    }
+
+    /** An absolute http:// or https:// URL with a host. */
+    record HttpUrl() implements ValueType {
+        @Override
+        public String allowed() {
+            return "use an absolute http:// or https:// URL such as http://localhost:11434/v1";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            URI uri;
+            try {
+                uri = new URI(text);
+            } catch (URISyntaxException e) {
+                throw new InvalidValueException("is not a valid URL");
+            }
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!uri.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))) {
+                throw new InvalidValueException("is not an http(s) URL");
+            }
+            if (uri.getHost() == null || uri.getHost().isEmpty()) {
+                throw new InvalidValueException("has no host");
+            }
+            return text;
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isTextual()) {
+                throw wrongType(node);
+            }
+            return parse(node.textValue());
+        }
+    }
+
+    /** A boolean; text accepts true/false, yes/no, 1/0 in any case. TOML needs a real boolean. */
+    record Bool() implements ValueType {
+        @Override
+        public String allowed() {
+            return "use true or false (env vars and flags also accept yes/no and 1/0)";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            switch (text.trim().toLowerCase(Locale.ROOT)) {
+                case "true", "yes", "1":
+                    return Boolean.TRUE;
+                case "false", "no", "0":
+                    return Boolean.FALSE;
+                default:
+                    throw new InvalidValueException("is not a boolean");
+            }
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isBoolean()) {
+                throw wrongType(node);
+            }
+            return node.booleanValue();
+        }
+    }
+
+    /** A whole number within [min, max]; kept as a Long. */
+    record WholeNumber(long min, long max) implements ValueType {
+        private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+
+        @Override
+        public String allowed() {
+            return "use a whole number from " + min + " to " + max;
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            String trimmed = text.trim();
+            if (!INTEGER.matcher(trimmed).matches()) {
+                throw new InvalidValueException("is not a whole number");
+            }
+            try {
+                return check(Long.parseLong(trimmed));
+            } catch (NumberFormatException e) {
+                throw new InvalidValueException("is out of range");
+            }
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (node.isIntegralNumber()) {
+                if (!node.canConvertToLong()) {
+                    throw new InvalidValueException("is out of range");
+                }
+                return check(node.longValue());
+            }
+            if (node.isNumber()) {
+                throw new InvalidValueException("is not a whole number");
+            }
+            throw wrongType(node);
+        }
+
+        private Long check(long value) throws InvalidValueException {
+            if (value < min || value > max) {
+                throw new InvalidValueException("is out of range");
+            }
+            return value;
+        }
+    }
+
+    /** A finite decimal number within [min, max]; kept as a Double. */
+    record Decimal(double min, double max) implements ValueType {
+        private static final Pattern NUMBER = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
+
+        @Override
+        public String allowed() {
+            return "use a number from " + plain(min) + " to " + plain(max);
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            String trimmed = text.trim();
+            if (!NUMBER.matcher(trimmed).matches()) {
+                throw new InvalidValueException("is not a number");
+            }
+            return check(Double.parseDouble(trimmed));
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isNumber()) {
+                throw wrongType(node);
+            }
+            return check(node.doubleValue());
+        }
+
+        private Double check(double value) throws InvalidValueException {
+            if (!Double.isFinite(value) || value < min || value > max) {
+                throw new InvalidValueException("is out of range");
+            }
+            return value;
+        }
+
+        private static String plain(double value) {
+            return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        }
+    }
+
+    /** One of a fixed set of lowercase words, matched case-insensitively; kept lowercase. */
+    record Choice(List<String> choices) implements ValueType {
+        public Choice {
+            choices = List.copyOf(Objects.requireNonNull(choices, "choices"));
+        }
+
+        @Override
+        public String allowed() {
+            return "use one of: " + String.join(", ", choices);
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            String word = text.trim().toLowerCase(Locale.ROOT);
+            if (!choices.contains(word)) {
+                throw new InvalidValueException("is not a valid choice");
+            }
+            return word;
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isTextual()) {
+                throw wrongType(node);
+            }
+            return parse(node.textValue());
+        }
+    }
+}

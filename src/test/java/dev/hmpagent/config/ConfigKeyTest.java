@@ -1,0 +1,56 @@
+package dev.hmpagent.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class ConfigKeyTest {
+    @Test
+    void everyKeyIsSectionDotLeafInAKnownSection() {
+        for (ConfigKey key : ConfigKey.values()) {
+            assertThat(key.fullName()).matches("[a-z]+\\.[a-z_]+");
+            assertThat(key.section()).isIn("agent", "llm", "cycle", "context");
+            assertThat(ConfigKey.byName(key.fullName())).contains(key);
+        }
+    }
+
+    @Test
+    void everyKeyHasADocAndAtLeastOneEnvVar() {
+        for (ConfigKey key : ConfigKey.values()) {
+            assertThat(key.doc()).as(key.fullName()).isNotBlank();
+            assertThat(key.envNames()).as(key.fullName()).isNotEmpty()
+                    .allSatisfy(name -> assertThat(name).matches("(AGENT|OPENAI)_[A-Z_]+"));
+        }
+    }
+
+    @Test
+    void envVarNamesAreUniqueAcrossKeys() {
+        long all = Arrays.stream(ConfigKey.values()).mapToLong(k -> k.envNames().size()).sum();
+        long distinct = Arrays.stream(ConfigKey.values()).flatMap(k -> k.envNames().stream()).distinct().count();
+
+        assertThat(distinct).isEqualTo(all);
+    }
+
+    @Test
+    void displayValueOfEveryDefaultMatchesTheDeclaredDefault() {
+        AgentConfig defaults = AgentConfig.defaults();
+        for (ConfigKey key : ConfigKey.values()) {
+            String expected = key.secret() ? Secrets.mask(key.defaultValue()) : key.defaultValue();
+            assertThat(key.displayValue(defaults)).as(key.fullName()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void onlyTheApiKeyIsSecret() {
+        assertThat(Arrays.stream(ConfigKey.values()).filter(ConfigKey::secret)).containsExactly(ConfigKey.LLM_API_KEY);
+    }
+
+    @Test
+    void suggestionsFindKeysWithinTwoEditsOrByLeafName() {
+        assertThat(KeySuggester.suggest("llm.modle")).contains(ConfigKey.LLM_MODEL);
+        assertThat(KeySuggester.suggest("agent.bd")).contains(ConfigKey.AGENT_DB);
+        assertThat(KeySuggester.suggest("poll_ms")).contains(ConfigKey.CYCLE_POLL_MS);
+        assertThat(KeySuggester.suggest("tools.shell")).isEmpty();
+    }
+}

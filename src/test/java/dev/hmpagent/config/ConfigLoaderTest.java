@@ -1,0 +1,222 @@
+package dev.hmpagent.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String toml) throws IOException {
+        return Files.writeString(dir.resolve(name), toml);
+    }
+
+    @Test
+    void nothingGivenYieldsTheBuiltInDefaultsWithDefaultOrigins() {
+        LoadedConfig loaded = TestSources.none().load();
+
+        assertThat(loaded.config()).isEqualTo(AgentConfig.defaults());
+        assertThat(loaded.origins()).hasSize(ConfigKey.values().length);
+        assertThat(loaded.origins().values()).containsOnly(Origin.builtInDefault());
+    }
+
+    @Test
+    void defaultsMatchTheDocumentedValues() {
+        AgentConfig c = AgentConfig.defaults();
+
+        assertThat(c.agent().db()).isEqualTo(Path.of("agent.db"));
+        assertThat(c.agent().name()).isEqualTo("hmp-agent");
+        assertThat(c.llm().baseUrl()).isEqualTo("http://localhost:11434/v1");
+        assertThat(c.llm().model()).isEqualTo("llama3.2");
+        assertThat(c.llm().apiKey()).isEmpty();
+        assertThat(c.llm().temperature()).isEqualTo(0.7);
+        assertThat(c.llm().maxTokens()).isEqualTo(1024);
+        assertThat(c.llm().stream()).isTrue();
+        assertThat(c.llm().connectTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.llm().readTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(c.llm().maxBackoff()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.cycle().autonomous()).isFalse();
+        assertThat(c.cycle().historyK()).isEqualTo(5);
+        assertThat(c.cycle().pollInterval()).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.context().promptBudgetTokens()).isEqualTo(6000);
+        assertThat(c.context().notesMode()).isEqualTo(NotesMode.AUTO);
+        assertThat(c.context().notesLimit()).isEqualTo(20);
+    }
+
+    @Test
+    void flagBeatsEnvBeatsProjectFileBeatsUserFileBeatsDefault() throws IOException {
+        Path user = write("user.toml", "[llm]\nmodel = \"from-user\"\n");
+        Path project = write("project.toml", "[llm]\nmodel = \"from-project\"\n");
+
+        assertModel(TestSources.none(), "llama3.2", Origin.builtInDefault());
+        assertModel(TestSources.none().user(user), "from-user", Origin.userFile(user));
+        assertModel(TestSources.none().user(user).project(project), "from-project", Origin.projectFile(project));
+        assertModel(TestSources.none().user(user).project(project).env("AGENT_LLM_MODEL", "from-env"),
+                "from-env", Origin.env("AGENT_LLM_MODEL"));
+        assertModel(TestSources.none().user(user).project(project).env("AGENT_LLM_MODEL", "from-env")
+                .flag("llm.model", "from-flag", "--model"), "from-flag", Origin.flag("--model"));
+    }
+
+    private static void assertModel(TestSources sources, String model, Origin origin) {
+        LoadedConfig loaded = sources.load();
+        assertThat(loaded.config().llm().model()).isEqualTo(model);
+        assertThat(loaded.origins()).containsEntry("llm.model", origin);
+    }
+
+    @Test
+    void originsReadNaturally() {
+        assertThat(Origin.env("OPENAI_API_KEY")).hasToString("env OPENAI_API_KEY");
+        assertThat(Origin.builtInDefault()).hasToString("default");
+        assertThat(Origin.projectFile(Path.of("./agent.toml"))).hasToString("project file ./agent.toml");
+        assertThat(Origin.flag("--db")).hasToString("flag --db");
+    }
+
+    @Test
+    void openAiVariablesAreHonoured() {
+        LoadedConfig loaded = TestSources.none()
+                .env("OPENAI_API_KEY", "sk-openai-0000000001")
+                .env("OPENAI_BASE_URL", "https://api.openai.com/v1")
+                .load();
+
+        assertThat(loaded.config().llm().apiKey()).isEqualTo("sk-openai-0000000001");
+        assertThat(loaded.config().llm().baseUrl()).isEqualTo("https://api.openai.com/v1");
+        assertThat(loaded.origin(ConfigKey.LLM_API_KEY)).isEqualTo(Origin.env("OPENAI_API_KEY"));
+        assertThat(loaded.origin(ConfigKey.LLM_BASE_URL)).isEqualTo(Origin.env("OPENAI_BASE_URL"));
+    }
+
+    @Test
+    void agentVariablesBeatOpenAiVariables() {
+        LoadedConfig loaded = TestSources.none()
+                .env("OPENAI_API_KEY", "sk-openai-0000000001")
+                .env("AGENT_LLM_API_KEY", "sk-agent-00000000002")
+                .env("OPENAI_BASE_URL", "https://api.openai.com/v1")
+                .env("AGENT_LLM_BASE_URL", "http://127.0.0.1:8080/v1")
+                .load();
+
+        assertThat(loaded.config().llm().apiKey()).isEqualTo("sk-agent-00000000002");
+        assertThat(loaded.origin(ConfigKey.LLM_API_KEY)).isEqualTo(Origin.env("AGENT_LLM_API_KEY"));
+        assertThat(loaded.config().llm().baseUrl()).isEqualTo("http://127.0.0.1:8080/v1");
+    }
+
+    @Test
+    void agentDbHonoursBothItsVariablesShortOneFirst() {
+        assertThat(TestSources.none().env("AGENT_AGENT_DB", "long.db").load().config().agent().db())
+                .isEqualTo(Path.of("long.db"));
+        LoadedConfig both = TestSources.none().env("AGENT_AGENT_DB", "long.db").env("AGENT_DB", "short.db").load();
+        assertThat(both.config().agent().db()).isEqualTo(Path.of("short.db"));
+        assertThat(both.origin(ConfigKey.AGENT_DB)).isEqualTo(Origin.env("AGENT_DB"));
+    }
+
+    @Test
+    void emptyEnvValuesCountAsUnset() {
+        LoadedConfig loaded = TestSources.none()
+                .env("AGENT_LLM_API_KEY", "")
+                .env("OPENAI_API_KEY", "sk-fallback-000000001")
+                .env("AGENT_LLM_MODEL", "")
+                .load();
+
+        assertThat(loaded.config().llm().apiKey()).isEqualTo("sk-fallback-000000001");
+        assertThat(loaded.config().llm().model()).isEqualTo("llama3.2");
+        assertThat(loaded.origin(ConfigKey.LLM_MODEL)).isEqualTo(Origin.builtInDefault());
+    }
+
+    @Test
+    void booleansFromEnvAcceptTrueFalseYesNoOneZeroInAnyCase() {
+        for (String yes : new String[] {"true", "YES", "1", "True"}) {
+            assertThat(TestSources.none().env("AGENT_CYCLE_AUTONOMOUS", yes).load().config().cycle().autonomous())
+                    .as(yes).isTrue();
+        }
+        for (String no : new String[] {"false", "No", "0", "FALSE"}) {
+            assertThat(TestSources.none().env("AGENT_LLM_STREAM", no).load().config().llm().stream())
+                    .as(no).isFalse();
+        }
+    }
+
+    @Test
+    void everyKeyCanBeSetFromAFileAndLandsInTheRightField() throws IOException {
+        Path project = write("agent.toml", """
+                [agent]
+                db = "/var/lib/agent/state.db"
+                name = "scout"
+                [llm]
+                base_url = "https://api.openai.com/v1"
+                model = "gpt-4o-mini"
+                api_key = "sk-file-key-000000009"
+                temperature = 1
+                max_tokens = 2048
+                stream = false
+                connect_timeout_s = 5
+                read_timeout_s = 30
+                max_backoff_s = 7
+                [cycle]
+                autonomous = true
+                history_k = 0
+                poll_ms = 10
+                [context]
+                prompt_budget_tokens = 500
+                notes_mode = "MANUAL"
+                notes_limit = 1000
+                """);
+
+        AgentConfig expected = new AgentConfig(
+                new AgentSection(Path.of("/var/lib/agent/state.db"), "scout"),
+                new LlmSection("https://api.openai.com/v1", "gpt-4o-mini", "sk-file-key-000000009", 1.0, 2048, false,
+                        Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7)),
+                new CycleSection(true, 0, Duration.ofMillis(10)),
+                new ContextSection(500, NotesMode.MANUAL, 1000));
+        LoadedConfig loaded = TestSources.none().project(project).load();
+
+        assertThat(loaded.config()).isEqualTo(expected);
+        assertThat(loaded.origins().values()).containsOnly(Origin.projectFile(project));
+    }
+
+    @Test
+    void flagsAreParsedFromTextAndLabelledByTheirKeyWhenNoLabelIsGiven() {
+        LoadedConfig loaded = TestSources.none()
+                .flag("llm.temperature", "1.5")
+                .flag("cycle.poll_ms", "250", "--poll-ms")
+                .flag("context.notes_mode", "manual")
+                .load();
+
+        assertThat(loaded.config().llm().temperature()).isEqualTo(1.5);
+        assertThat(loaded.config().cycle().pollInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(loaded.config().context().notesMode()).isEqualTo(NotesMode.MANUAL);
+        assertThat(loaded.origin(ConfigKey.LLM_TEMPERATURE)).isEqualTo(Origin.flag("llm.temperature"));
+        assertThat(loaded.origin(ConfigKey.CYCLE_POLL_MS)).isEqualTo(Origin.flag("--poll-ms"));
+    }
+
+    @Test
+    void missingDefaultProjectFileAndUserFileAreFine() {
+        LoadedConfig loaded = TestSources.none()
+                .project(dir.resolve("agent.toml"))
+                .user(dir.resolve("nope/agent.toml"))
+                .load();
+
+        assertThat(loaded.config()).isEqualTo(AgentConfig.defaults());
+    }
+
+    @Test
+    void anExistingExplicitConfigFileIsUsed() throws IOException {
+        Path custom = write("custom.toml", "[agent]\nname = \"custom\"\n");
+
+        LoadedConfig loaded = TestSources.none().explicitConfig(custom).load();
+
+        assertThat(loaded.config().agent().name()).isEqualTo("custom");
+        assertThat(loaded.origin(ConfigKey.AGENT_NAME)).isEqualTo(Origin.projectFile(custom));
+    }
+
+    @Test
+    void emptyFilesAndCommentOnlyFilesChangeNothing() throws IOException {
+        Path empty = write("empty.toml", "");
+        Path comments = write("comments.toml", "# nothing here\n[llm]\n");
+
+        assertThat(TestSources.none().user(empty).project(comments).load().config())
+                .isEqualTo(AgentConfig.defaults());
+    }
+}
