@@ -1,0 +1,42 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.config.ConfigException;
+import dev.hmpagent.store.RunnerLock;
+import dev.hmpagent.store.StoreException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/** Builds the picocli command tree and the one handler that turns exceptions into a message and an exit code. */
+public final class Cli {
+    private Cli() { }
+
+    public static CommandLine commandLine(Launch launch) {
+        AgentCommand root = new AgentCommand(launch);
+        CommandLine cl = new CommandLine(root);
+        cl.addSubcommand("config", new ConfigCommand(root, launch));
+        cl.addSubcommand("note", new NoteCommand(root, launch));
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            err.println("agent: " + oneLine(ex));
+            err.flush();
+            return exitCode(ex);
+        });
+        return cl;
+    }
+
+    static int exitCode(Exception ex) {
+        if (ex instanceof ConfigException) return ExitCodes.CONFIG;
+        if (ex instanceof RunnerLock.HeldException) return ExitCodes.IN_USE;
+        if (ex instanceof StoreException) return ExitCodes.DATABASE;
+        return ExitCodes.FAILURE;
+    }
+
+    static String oneLine(Exception ex) {
+        String msg = ex.getMessage();
+        if (msg == null || msg.isBlank()) msg = ex.getClass().getName();
+        else if (!(ex instanceof ConfigException || ex instanceof StoreException || ex instanceof RunnerLock.HeldException)) {
+            msg = ex.getClass().getSimpleName() + ": " + msg;
+        }
+        return msg.replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.config.ConfigLoader;
+import dev.hmpagent.config.ConfigSources;
+import dev.hmpagent.config.LoadedConfig;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** Options every command takes; they become the highest config layer. */
+public final class CommonOptions {
+    @Option(names = "--db", paramLabel = "PATH", description = "SQLite file holding the agent's state (default ./agent.db; env AGENT_DB).")
+    Path db;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Config file to read instead of ./agent.toml (must exist).")
+    Path config;
+
+    @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base URL (default http://localhost:11434/v1, Ollama).")
+    String baseUrl;
+
+    @Option(names = "--model", paramLabel = "NAME", description = "Model name to ask for.")
+    String model;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Set any config key, e.g. --set cycle.autonomous=true (repeatable).")
+    Map<String, String> sets = new LinkedHashMap<>();
+
+    /** Options given here win over the ones in {@code outer} (for `agent --db a config --db b`). */
+    CommonOptions over(CommonOptions outer) {
+        CommonOptions merged = new CommonOptions();
+        merged.db = db != null ? db : outer.db;
+        merged.config = config != null ? config : outer.config;
+        merged.baseUrl = baseUrl != null ? baseUrl : outer.baseUrl;
+        merged.model = model != null ? model : outer.model;
+        merged.sets = new LinkedHashMap<>(outer.sets);
+        merged.sets.putAll(sets);
+        return merged;
+    }
+
+    LoadedConfig load(Map<String, String> env) {
+        Map<String, String> values = new LinkedHashMap<>();
+        Map<String, String> labels = new LinkedHashMap<>();
+        sets.forEach((k, v) -> {
+            values.put(k, v);
+            labels.put(k, "--set " + k);
+        });
+        put(values, labels, "agent.db", db == null ? null : db.toString(), "--db");
+        put(values, labels, "llm.base_url", baseUrl, "--base-url");
+        put(values, labels, "llm.model", model, "--model");
+        return ConfigLoader.load(ConfigSources.standard(values, labels, env, Optional.ofNullable(config)));
+    }
+
+    private static void put(Map<String, String> values, Map<String, String> labels, String key, String value, String flag) {
+        if (value == null) return;
+        values.put(key, value);
+        labels.put(key, flag);
+    }
+}

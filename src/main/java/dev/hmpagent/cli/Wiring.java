@@ -1,0 +1,59 @@
+package dev.hmpagent.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.commands.CommandBlockParser;
+import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.CommandRunner;
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.LlmSection;
+import dev.hmpagent.config.NotesMode;
+import dev.hmpagent.context.ContextAssembler;
+import dev.hmpagent.context.ContextSettings;
+import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.cycle.LlmParams;
+import dev.hmpagent.cycle.TickWriter;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.Backoff;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.openai.OpenAiClient;
+import dev.hmpagent.llm.openai.OpenAiSettings;
+import dev.hmpagent.safety.FailureListener;
+import dev.hmpagent.stagnation.NoveltyScorer;
+import dev.hmpagent.store.DiaryDao;
+import dev.hmpagent.store.MemoryDao;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.SettingsDao;
+import dev.hmpagent.store.Store;
+import java.time.Clock;
+import java.time.Duration;
+
+/** The object graph of one agent, built by constructors from a validated config. Tests build through it too. */
+public final class Wiring {
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+
+    private Wiring() { }
+
+    public static LlmClient llmClient(LlmSection llm) {
+        return new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), llm.model(), llm.stream(),
+                llm.connectTimeout(), llm.readTimeout()));
+    }
+
+    /** The cycle on {@code store} (the tick thread's connection). */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
+        ObjectMapper mapper = new ObjectMapper();
+        CommandRegistry registry = CommandRegistry.builtIn();
+        CommandRunner runner = new CommandRunner(registry, mapper, FailureListener.NONE);
+        TickWriter writer = new TickWriter(store, registry, runner, FailureListener.NONE);
+        ContextSettings settings = new ContextSettings(config.agent().name(), config.cycle().historyK(),
+                config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
+                config.context().notesLimit(), config.cycle().autonomous());
+        ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
+                llm.model() + " at " + llm.endpoint(), new NotesDao(store), new ProcessLogDao(store),
+                new ResponsesDao(store), new MemoryDao(store), new DiaryDao(store), new SettingsDao(store));
+        return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
+                config.cycle().autonomous(), assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
+                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, events);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.hmpagent.commands;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Typed, forgiving access to a command's {@code args}, with errors that say how to write them. */
+public final class Args {
+    private final String type;
+    private final String example;
+    private final ObjectNode node;
+
+    public Args(String type, String example, ObjectNode node) {
+        this.type = Objects.requireNonNull(type, "type");
+        this.example = Objects.requireNonNull(example, "example");
+        this.node = Objects.requireNonNull(node, "node");
+    }
+
+    public ObjectNode node() { return node; }
+
+    public String requiredText(String name) {
+        return optionalText(name).filter(s -> !s.isBlank())
+                .orElseThrow(() -> bad("args." + name + " is required (a non-empty string)"));
+    }
+
+    /** A string; numbers and booleans are taken as their text, an array of strings is joined with commas. */
+    public Optional<String> optionalText(String name) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) return Optional.empty();
+        if (v.isTextual() || v.isNumber() || v.isBoolean()) return Optional.of(v.asText());
+        if (v.isArray()) {
+            List<String> parts = new ArrayList<>();
+            for (JsonNode item : v) {
+                if (!item.isValueNode()) throw bad("args." + name + " must be a string or a list of strings");
+                parts.add(item.asText());
+            }
+            return Optional.of(String.join(",", parts));
+        }
+        throw bad("args." + name + " must be a string");
+    }
+
+    public long requiredLong(String name) {
+        return optionalLong(name).orElseThrow(() -> bad("args." + name + " is required (a whole number)"));
+    }
+
+    public Optional<Long> optionalLong(String name) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) return Optional.empty();
+        if (v.canConvertToLong() && v.isIntegralNumber()) return Optional.of(v.asLong());
+        if (v.isTextual() && v.asText().strip().matches("-?\\d{1,18}")) return Optional.of(Long.parseLong(v.asText().strip()));
+        throw bad("args." + name + " must be a whole number, got " + abbreviate(v.toString()));
+    }
+
+    /** A list of ids or names: a JSON array, or a single value. */
+    public List<String> list(String name) {
+        JsonNode v = node.get(name);
+        List<String> out = new ArrayList<>();
+        if (v == null || v.isNull()) return out;
+        if (v.isArray()) {
+            for (JsonNode item : v) {
+                if (!item.isValueNode()) throw bad("args." + name + " must be a list of ids");
+                out.add(item.asText());
+            }
+        } else if (v.isValueNode()) {
+            out.add(v.asText());
+        } else {
+            throw bad("args." + name + " must be a list of ids");
+        }
+        return out;
+    }
+
+    CommandArgException bad(String what) {
+        return new CommandArgException(type + ": " + what + "; write it as " + example);
+    }
+
+    static String abbreviate(String s) {
+        String one = s.replaceAll("\\s+", " ");
+        return one.length() > 60 ? one.substring(0, 60) + "…" : one;
+    }
+}

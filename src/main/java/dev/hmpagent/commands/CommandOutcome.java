@@ -1,0 +1,25 @@
+package dev.hmpagent.commands;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/** What a command returns: a process_log status, the result text the LLM sees, and maybe a message for the user. */
+public record CommandOutcome(String status, String result, Optional<String> messageToUser) {
+    public CommandOutcome {
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(messageToUser, "messageToUser");
+    }
+
+    public static CommandOutcome ok(String result) {
+        return new CommandOutcome("ok", result, Optional.empty());
+    }
+
+    public static CommandOutcome error(String result) {
+        return new CommandOutcome("error", result, Optional.empty());
+    }
+
+    public boolean failed() {
+        return status.equals("error");
+    }
+}

@@ -1,0 +1,163 @@
+package dev.hmpagent.context;
+
+import dev.hmpagent.commands.ContextKeys;
+import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.store.DiaryDao;
+import dev.hmpagent.store.DiaryRow;
+import dev.hmpagent.store.MemoryDao;
+import dev.hmpagent.store.MemoryRow;
+import dev.hmpagent.store.NoteRow;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessRow;
+import dev.hmpagent.store.ResponseRow;
+import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.SettingsDao;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds the prompt of one tick: context 0 as the system message, contexts 1-6 as one user
+ * message fitted to the prompt budget (context 1 trimmed first, then 3, 6, 2, 4, 5).
+ */
+public final class ContextAssembler {
+    static final int MAX_PROCESS_ROWS = 50;
+    static final int MAX_MEMORY_ROWS = 50;
+    static final int MAX_REPLY_CHARS = 4_000;
+    private static final List<Integer> TRIM_ORDER = List.of(1, 3, 6, 2, 4, 5);
+
+    private final ContextSettings settings;
+    private final String catalog;
+    private final String llmDescription;
+    private final NotesDao notes;
+    private final ProcessLogDao processLog;
+    private final ResponsesDao responses;
+    private final MemoryDao memory;
+    private final DiaryDao diary;
+    private final SettingsDao runtimeSettings;
+
+    public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
+                            ProcessLogDao processLog, ResponsesDao responses, MemoryDao memory, DiaryDao diary,
+                            SettingsDao runtimeSettings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.llmDescription = Objects.requireNonNull(llmDescription, "llmDescription");
+        this.notes = Objects.requireNonNull(notes, "notes");
+        this.processLog = Objects.requireNonNull(processLog, "processLog");
+        this.responses = Objects.requireNonNull(responses, "responses");
+        this.memory = Objects.requireNonNull(memory, "memory");
+        this.diary = Objects.requireNonNull(diary, "diary");
+        this.runtimeSettings = Objects.requireNonNull(runtimeSettings, "runtimeSettings");
+    }
+
+    public AssembledPrompt assemble(long tickId, Instant now) {
+        String system = SystemPrompt.render(settings.agentName(), catalog);
+        Map<Integer, Section> sections = new HashMap<>();
+        sections.put(1, recentReplies());
+        sections.put(2, processes());
+        sections.put(3, diaryEntries());
+        sections.put(4, incoming());
+        sections.put(5, cycleSettings(tickId, now));
+        sections.put(6, notebook());
+        int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
+        String user = render(sections);
+        int budget = Math.max(0, settings.promptBudgetTokens() - systemTokens);
+        for (int index : TRIM_ORDER) {
+            Section s = sections.get(index);
+            while (TokenEstimator.estimate(user) > budget && s.dropOne()) user = render(sections);
+        }
+        Map<Integer, Integer> trimmed = new HashMap<>();
+        sections.values().stream().filter(s -> s.dropped > 0).forEach(s -> trimmed.put(s.index, s.dropped));
+        List<Message> messages = List.of(Message.system(system), Message.user(user));
+        List<Long> noteIds = sections.get(4).rowIds();
+        long watermark = noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
+        return new AssembledPrompt(messages, settings.manualNotes() ? List.of() : noteIds, watermark,
+                sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed);
+    }
+
+    private static String render(Map<Integer, Section> sections) {
+        StringBuilder sb = new StringBuilder();
+        for (int index : List.of(5, 6, 3, 1, 2, 4)) sb.append(sections.get(index).render()).append('\n');
+        return sb.toString().strip();
+    }
+
+    private Section recentReplies() {
+        Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true);
+        for (ResponseRow r : responses.latest(settings.historyK())) {
+            String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
+            String flags = (r.interrupted() ? ", interrupted by the user" : "") + (r.stagnation() ? ", anti-stagnation" : "");
+            String reflection = r.reflection() == null || r.reflection().isBlank() ? "" : "\nreflection: " + r.reflection();
+            s.add("[tick " + r.tickId() + novelty + flags + "]" + reflection + "\n" + clip(r.content(), MAX_REPLY_CHARS), 0);
+        }
+        return s;
+    }
+
+    private Section processes() {
+        Section s = new Section(2, "your commands and processes not yet closed (oldest first)", "(none)", true);
+        for (ProcessRow p : processLog.active(MAX_PROCESS_ROWS)) {
+            String pain = p.painLevel() > 0 ? String.format(Locale.ROOT, ", pain %.1f", p.painLevel()) : "";
+            s.add("[id " + p.id() + ", cmd " + nz(p.cmdId()) + ", " + p.name() + ", tick " + p.tickId() + "] "
+                    + p.status() + pain + ": " + clip(nz(p.result()), 1_000), p.id());
+        }
+        return s;
+    }
+
+    private Section diaryEntries() {
+        Section s = new Section(3, "diary entries you asked for (diary_read)", "(none requested)", false);
+        String query = runtimeSettings.get(ContextKeys.DIARY_QUERY).orElse(null);
+        if (query == null) return s;
+        int limit = runtimeSettings.get(ContextKeys.DIARY_LIMIT).map(Integer::parseInt).orElse(5);
+        for (DiaryRow d : diary.search(query, limit)) {
+            s.add("[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null ? "" : ", tags " + d.tags()) + "] "
+                    + clip(d.text(), 2_000), 0);
+        }
+        return s;
+    }
+
+    private Section incoming() {
+        Section s = new Section(4, "incoming messages", "(no unread messages)", false);
+        if (settings.manualNotes()) {
+            long total = notes.unreadCount();
+            if (total == 0) return s;
+            StringBuilder counts = new StringBuilder();
+            notes.unreadCountsByPriority().forEach((p, n) -> counts.append(counts.length() == 0 ? "" : ", ")
+                    .append("priority ").append(p).append(": ").append(n));
+            s.add(total + " unread (" + counts + "). Read one with note_read. Ids:", 0);
+            for (NoteRow n : notes.unread(Integer.MIN_VALUE, settings.notesLimit())) {
+                s.add("- " + n.id() + " (priority " + n.priority() + ", from " + n.source() + ", " + n.timestamp() + ")", n.id());
+            }
+            return s;
+        }
+        for (NoteRow n : notes.unread(Integer.MIN_VALUE, settings.notesLimit())) {
+            s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp() + "] "
+                    + clip(n.text(), 4_000), n.id());
+        }
+        return s;
+    }
+
+    private Section cycleSettings(long tickId, Instant now) {
+        return new Section(5, "settings", "", true).add("tick " + tickId + "; time " + now + "; notes mode "
+                + (settings.manualNotes() ? "manual" : "auto") + "; history " + settings.historyK() + " replies; "
+                + "autonomous thinking " + (settings.autonomous() ? "on" : "off") + "; model " + llmDescription, 0);
+    }
+
+    private Section notebook() {
+        Section s = new Section(6, "your notebook (llm_memory, newest first)", "(empty: add with memory_add)", false);
+        for (MemoryRow m : memory.latest(MAX_MEMORY_ROWS)) {
+            s.add("[memory " + m.id() + (m.tags() == null ? "" : ", tags " + m.tags()) + "] "
+                    + (m.title() == null ? "" : m.title() + ": ") + clip(m.content(), 2_000), 0);
+        }
+        return s;
+    }
+
+    private static String nz(String s) { return s == null ? "" : s; }
+
+    private static String clip(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "… (" + (s.length() - max) + " more chars)";
+    }
+}

@@ -1,0 +1,201 @@
+package dev.hmpagent.cycle;
+
+import dev.hmpagent.commands.CommandBlockParser;
+import dev.hmpagent.commands.ParsedReply;
+import dev.hmpagent.context.AssembledPrompt;
+import dev.hmpagent.context.ContextAssembler;
+import dev.hmpagent.cycle.CycleStatus.Phase;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.Backoff;
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.RetryableLlmException;
+import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.stagnation.Novelty;
+import dev.hmpagent.stagnation.NoveltyScorer;
+import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ResponseRow;
+import dev.hmpagent.store.ResponsesDao;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One HMP iteration per {@link #tick()}: refresh process_log, assemble contexts 0-6, query the
+ * LLM, parse and run the commands, compare with the previous reply, log the tick. Runs on one
+ * thread (the tick thread, or a test). Every failure inside a tick is caught here, recorded, and
+ * answered with a back-off; the next call goes on.
+ */
+public final class Cycle {
+    private final Clock clock;
+    private final LlmClient llm;
+    private final LlmParams params;
+    private final boolean autonomous;
+    private final ContextAssembler assembler;
+    private final CommandBlockParser parser;
+    private final NoveltyScorer scorer;
+    private final Backoff backoff;
+    private final TickWriter writer;
+    private final EventSink events;
+    private final NotesDao notes;
+    private final ProcessLogDao processLog;
+    private final ResponsesDao responses;
+    private final AgentLogDao agentLog;
+
+    private long noteWatermark;
+    private int consecutiveFailures;
+    private Instant retryAt;
+    private volatile CycleStatus status;
+
+    public Cycle(Clock clock, LlmClient llm, LlmParams params, boolean autonomous, ContextAssembler assembler,
+                 CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
+                 EventSink events) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.llm = Objects.requireNonNull(llm, "llm");
+        this.params = Objects.requireNonNull(params, "params");
+        this.autonomous = autonomous;
+        this.assembler = Objects.requireNonNull(assembler, "assembler");
+        this.parser = Objects.requireNonNull(parser, "parser");
+        this.scorer = Objects.requireNonNull(scorer, "scorer");
+        this.backoff = Objects.requireNonNull(backoff, "backoff");
+        this.writer = Objects.requireNonNull(writer, "writer");
+        this.events = Objects.requireNonNull(events, "events");
+        this.notes = writer.notes();
+        this.processLog = writer.processLog();
+        this.responses = writer.responses();
+        this.agentLog = writer.agentLog();
+        this.status = new CycleStatus(Phase.WAITING_FOR_EVENT, agentLog.lastTickId(), agentLog.totalTokens(),
+                Optional.empty(), "");
+    }
+
+    public CycleStatus status() { return status; }
+
+    /** Cancels the LLM call in flight (Ctrl-C); returns whether there was one. */
+    public boolean cancelInFlight() {
+        if (status.phase() != Phase.AWAITING_LLM) return false;
+        llm.cancel();
+        return true;
+    }
+
+    /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
+    public TickResult tick() {
+        Instant start = clock.instant();
+        if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
+        String reason = wakeReason();
+        if (reason == null) {
+            setPhase(Phase.WAITING_FOR_EVENT);
+            return TickResult.IDLE;
+        }
+        long tickId = agentLog.lastTickId() + 1;
+        try {
+            return think(tickId, start, reason);
+        } catch (RuntimeException e) {
+            // the tick boundary: one bad tick is recorded and the loop goes on
+            return tickFailed(tickId, start, reason, e);
+        } finally {
+            if (status.phase() != Phase.BACKING_OFF) setPhase(Phase.WAITING_FOR_EVENT);
+        }
+    }
+
+    /** Why the LLM should be called now, or null when there is nothing new. Step 1: refresh process_log. */
+    private String wakeReason() {
+        if (notes.maxUnreadId() > noteWatermark) return "new message";
+        if (processLog.unseenCount() > 0) return "new results";
+        if (autonomous) return "autonomous";
+        return null;
+    }
+
+    private TickResult think(long tickId, Instant start, String reason) {
+        setPhase(Phase.ASSEMBLING_CONTEXT);
+        AssembledPrompt prompt = assembler.assemble(tickId, start);
+        setPhase(Phase.AWAITING_LLM);
+        Completion completion;
+        try {
+            completion = llm.complete(new LlmRequest(prompt.messages(), params.temperature(), params.maxTokens()),
+                    StreamListener.NONE);
+        } catch (LlmException e) {
+            return llmFailed(tickId, start, reason, e);
+        }
+        consecutiveFailures = 0;
+        retryAt = null;
+        setPhase(Phase.EXECUTING);
+        noteWatermark = Math.max(noteWatermark, prompt.noteWatermark());
+        ParsedReply parsed = parser.parse(completion.text());
+        Optional<ResponseRow> previous = responses.lastReply();
+        Novelty novelty = previous.map(p -> scorer.compare(p.content(), completion.text())).orElse(new Novelty(1.0, false));
+        TickWriter.Written written = writer.writeThought(new TickWriter.Thought(tickId, start, reason, prompt, completion,
+                parsed, novelty, previous));
+        status = new CycleStatus(status.phase(), tickId, status.tokensUsed() + completion.usage().total(),
+                Optional.empty(), "");
+        emitAfterCommit(tickId, completion, parsed, written);
+        return new TickResult(true, tickId, written.state());
+    }
+
+    private void emitAfterCommit(long tickId, Completion completion, ParsedReply parsed, TickWriter.Written written) {
+        if (!parsed.thought().isBlank() || completion.interrupted()) {
+            events.emit(new AgentEvent.Thought(tickId, parsed.thought(), completion.interrupted()));
+        }
+        if (written.stagnation()) {
+            events.emit(new AgentEvent.Info("anti-stagnation reflex: the reply repeated the previous one word for word"
+                    + " and was not stored again (tick " + tickId + ")"));
+        }
+        written.runs().forEach(run -> {
+            run.messageToUser().ifPresent(text -> events.emit(new AgentEvent.MessageToUser(tickId, text)));
+            events.emit(new AgentEvent.CommandDone(tickId, run.cmdId(), run.type(), run.status(), run.result()));
+        });
+    }
+
+    private TickResult llmFailed(long tickId, Instant start, String reason, LlmException e) {
+        Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
+        Duration delay = scheduleRetry(start, retryAfter);
+        writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), e);
+        events.emit(new AgentEvent.Problem(e.getMessage() + " — retrying in " + human(delay)
+                + "; your messages stay queued"));
+        return new TickResult(true, tickId, "llm_error");
+    }
+
+    private TickResult tickFailed(long tickId, Instant start, String reason, RuntimeException e) {
+        Duration delay = scheduleRetry(start, Optional.empty());
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        try {
+            writer.writeTickError(tickId, start, reason, message);
+        } catch (RuntimeException again) {
+            message = message + " (and the tick could not be logged: " + again.getMessage() + ")";
+        }
+        events.emit(new AgentEvent.Problem("tick " + tickId + " failed: " + message + " — trying again in " + human(delay)));
+        return new TickResult(true, tickId, "error");
+    }
+
+    private Duration scheduleRetry(Instant now, Optional<Duration> retryAfter) {
+        consecutiveFailures++;
+        Duration delay = backoff.delay(consecutiveFailures, retryAfter);
+        retryAt = now.plus(delay);
+        status = new CycleStatus(Phase.BACKING_OFF, status.lastTickId(), status.tokensUsed(), Optional.of(retryAt),
+                status.lastError());
+        return delay;
+    }
+
+    private void setPhase(Phase phase) {
+        CycleStatus s = status;
+        status = new CycleStatus(phase, s.lastTickId(), s.tokensUsed(),
+                phase == Phase.WAITING_FOR_EVENT ? Optional.empty() : s.retryAt(), s.lastError());
+    }
+
+    static String human(Duration d) {
+        long s = Math.max(1, (d.toMillis() + 999) / 1000);
+        return s < 120 ? s + " s" : (s / 60) + " min";
+    }
+
+    /** For tests and status: the notes the LLM has been shown up to. */
+    long noteWatermark() { return noteWatermark; }
+
+    List<Object> debugState() { return List.of(consecutiveFailures, retryAt == null ? "" : retryAt); }
+}

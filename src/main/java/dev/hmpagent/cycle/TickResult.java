@@ -1,0 +1,9 @@
+package dev.hmpagent.cycle;
+
+/**
+ * What one call of {@link Cycle#tick()} did. {@code worked} is false for the cheap no-op poll
+ * (nothing to think about, or waiting out a back-off): no tick id is used and nothing is written.
+ */
+public record TickResult(boolean worked, long tickId, String state) {
+    public static final TickResult IDLE = new TickResult(false, 0, "idle");
+}

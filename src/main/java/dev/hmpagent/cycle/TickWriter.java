@@ -1,0 +1,129 @@
+package dev.hmpagent.cycle;
+
+import dev.hmpagent.commands.CommandContext;
+import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.CommandRun;
+import dev.hmpagent.commands.CommandRunner;
+import dev.hmpagent.commands.ParsedReply;
+import dev.hmpagent.context.AssembledPrompt;
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.safety.FailureFact;
+import dev.hmpagent.safety.FailureListener;
+import dev.hmpagent.stagnation.Novelty;
+import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ResponseRow;
+import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.StagnationDao;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.store.TickRecord;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Writes everything a tick produced in one transaction, the {@code agent_log} row included, so a
+ * killed process leaves either the whole tick or none of it.
+ */
+public final class TickWriter {
+    /** Successful results close themselves this many ticks after the LLM first saw them. */
+    static final int AUTO_CLOSE_AFTER_TICKS = 3;
+    static final double LLM_FAILURE_PAIN = 0.6;
+
+    /** What a successful LLM call brought. */
+    record Thought(long tickId, Instant start, String reason, AssembledPrompt prompt, Completion completion,
+                   ParsedReply parsed, Novelty novelty, Optional<ResponseRow> previous) { }
+
+    /** What was written. */
+    record Written(String state, boolean stagnation, List<CommandRun> runs) { }
+
+    private final Store store;
+    private final Clock clock;
+    private final CommandRegistry registry;
+    private final CommandRunner runner;
+    private final FailureListener failures;
+    private final NotesDao notes;
+    private final ProcessLogDao processLog;
+    private final ResponsesDao responses;
+    private final AgentLogDao agentLog;
+    private final StagnationDao stagnation;
+
+    public TickWriter(Store store, CommandRegistry registry, CommandRunner runner, FailureListener failures) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = store.clock();
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.runner = Objects.requireNonNull(runner, "runner");
+        this.failures = Objects.requireNonNull(failures, "failures");
+        this.notes = new NotesDao(store);
+        this.processLog = new ProcessLogDao(store);
+        this.responses = new ResponsesDao(store);
+        this.agentLog = new AgentLogDao(store);
+        this.stagnation = new StagnationDao(store);
+    }
+
+    NotesDao notes() { return notes; }
+
+    ProcessLogDao processLog() { return processLog; }
+
+    ResponsesDao responses() { return responses; }
+
+    AgentLogDao agentLog() { return agentLog; }
+
+    Written writeThought(Thought t) {
+        Completion c = t.completion();
+        boolean repeated = t.novelty().identical() && !c.interrupted() && t.previous().isPresent();
+        return store.inTransaction(() -> {
+            if (repeated) {
+                ResponseRow prev = t.previous().get();
+                responses.add(t.tickId(), "[anti-stagnation reflex] this reply repeated the reply of tick " + prev.tickId()
+                                + " word for word and was not stored again; try something different",
+                        "reflex fired: identical to tick " + prev.tickId(), 0.0, c.usage().promptTokens(),
+                        c.usage().completionTokens(), c.usage().estimated(), false, true, c.model());
+                stagnation.recordReflex(t.tickId(), prev.id(), 0.0, "local-shingles", "flag-to-llm");
+            } else {
+                responses.add(t.tickId(), c.text(), reflection(t), t.novelty().score(), c.usage().promptTokens(),
+                        c.usage().completionTokens(), c.usage().estimated(), c.interrupted(), false, c.model());
+            }
+            notes.markRead(t.prompt().noteIdsShown(), t.tickId());
+            processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
+            processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
+            List<CommandRun> runs = c.interrupted() ? List.of()
+                    : runner.runAll(t.parsed(), new CommandContext(t.tickId(), c.model(), registry, store));
+            int failed = (int) runs.stream().filter(CommandRun::failed).count();
+            String state = c.interrupted() ? "interrupted" : "thought";
+            agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
+                    c.usage().promptTokens(), c.usage().completionTokens(), runs.size() - failed, failed, repeated, null));
+            return new Written(state, repeated, runs);
+        });
+    }
+
+    void writeLlmFailure(long tickId, Instant start, String reason, String endpoint, LlmException e) {
+        FailureFact fact = FailureFact.of("llm", e.kind(), e.getMessage(), LLM_FAILURE_PAIN);
+        store.inTransaction(() -> {
+            processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, "error", e.getMessage(),
+                    fact.painLevel(), fact.fingerprint());
+            agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
+                    false, e.getMessage()));
+        });
+        failures.onFailure(tickId, fact);
+    }
+
+    void writeTickError(long tickId, Instant start, String reason, String message) {
+        store.inTransaction(() -> agentLog.insert(new TickRecord(tickId, start, clock.instant(), "error", reason, false,
+                0, 0, 0, 0, false, message)));
+    }
+
+    private static String reflection(Thought t) {
+        String commands = t.parsed().commands().isEmpty() ? "no commands"
+                : "commands: " + String.join(", ", t.parsed().commands().stream().map(x -> x.type()).toList());
+        String novelty = t.previous().isEmpty() ? "first reply"
+                : String.format(Locale.ROOT, "novelty %.2f vs tick %d", t.novelty().score(), t.previous().get().tickId());
+        return novelty + "; " + commands + (t.parsed().errors().isEmpty() ? ""
+                : "; " + t.parsed().errors().size() + " malformed");
+    }
+}

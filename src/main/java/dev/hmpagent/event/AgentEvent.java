@@ -1,0 +1,30 @@
+package dev.hmpagent.event;
+
+import java.util.Objects;
+
+/** Everything the user may see, whoever renders it (the REPL above its prompt, a headless runner as lines). */
+public sealed interface AgentEvent {
+
+    /** A {@code send_message} from the LLM to the user. */
+    record MessageToUser(long tickId, String text) implements AgentEvent {
+        public MessageToUser { Objects.requireNonNull(text, "text"); }
+    }
+
+    /** The free-text part of a reply. */
+    record Thought(long tickId, String text, boolean interrupted) implements AgentEvent {
+        public Thought { Objects.requireNonNull(text, "text"); }
+    }
+
+    /** A command finished (or was refused). */
+    record CommandDone(long tickId, String cmdId, String type, String status, String result) implements AgentEvent { }
+
+    /** Something went wrong; one line that says what and what to do. */
+    record Problem(String text) implements AgentEvent {
+        public Problem { Objects.requireNonNull(text, "text"); }
+    }
+
+    /** A neutral status line (retry scheduled, reflex fired, ...). */
+    record Info(String text) implements AgentEvent {
+        public Info { Objects.requireNonNull(text, "text"); }
+    }
+}

@@ -1,0 +1,255 @@
+package dev.hmpagent.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hmpagent.store.NoteRow;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessRow;
+import dev.hmpagent.store.RunnerLock;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.store.TickRecord;
+import dev.hmpagent.testing.FakeOpenAiServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jline.terminal.impl.DumbTerminal;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The whole agent from the command line: piped input, a real socket to a scripted LLM, a real file. */
+@Timeout(60)
+class AgentReplEndToEndTest {
+    static final String REPLY = """
+            The user greeted me. I will answer, note the meeting, and remember their name.
+
+            # Commands:
+            ```json
+            [{"cmd_id": "c-1", "type": "send_message", "args": {"text": "Hello, human! Nice to meet you."}, "description": "greet"},
+             {"cmd_id": "c-2", "type": "diary_entry", "args": {"text": "Met a new user today.", "tags": "meeting"}},
+             {"cmd_id": "c-3", "type": "memory_add", "args": {"title": "user", "content": "likes short answers", "tags": "profile"}}]
+            ```
+            # End commands
+            """;
+
+    @TempDir Path dir;
+    FakeOpenAiServer llm;
+    Path db;
+    Path config;
+    final ByteArrayOutputStream terminalOut = new ByteArrayOutputStream();
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void start() throws IOException {
+        llm = new FakeOpenAiServer();
+        db = dir.resolve("agent.db");
+        config = dir.resolve("agent.toml");
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n");
+    }
+
+    @AfterEach
+    void stop() {
+        llm.close();
+    }
+
+    int agent(String input, String... args) {
+        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+                () -> new DumbTerminal(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), terminalOut),
+                Clock.systemUTC(), false);
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of("--config", config.toString(), "--db", db.toString()));
+        all.addAll(List.of(args));
+        return cl.execute(all.toArray(String[]::new));
+    }
+
+    String terminal() {
+        return terminalOut.toString(StandardCharsets.UTF_8);
+    }
+
+    long count(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); ResultSet rs = c.createStatement().executeQuery(sql)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    @Test
+    void a_typed_line_reaches_the_llm_its_commands_run_and_the_answer_appears_on_the_terminal() throws Exception {
+        llm.streamed(REPLY, 812, 95).streamed("Greeted the user; nothing else to do.", 900, 9);
+
+        int code = agent("hello agent, I am Ann\n", "--base-url", llm.baseUrl());
+
+        assertThat(code).as(err.toString()).isZero();
+        FakeOpenAiServer.Received first = llm.take();
+        assertThat(first.request().getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
+        assertThat(first.body().path("model").asText()).isEqualTo("test-model");
+        assertThat(first.body().path("stream").asBoolean()).isTrue();
+        assertThat(first.body().path("stream_options").path("include_usage").asBoolean()).isTrue();
+        assertThat(first.system()).contains("send_message").contains("diary_entry").contains("# Commands:");
+        assertThat(first.user()).contains("hello agent, I am Ann").contains("Context 4");
+        FakeOpenAiServer.Received second = llm.take();
+        assertThat(second.user()).contains("cmd c-2, diary_entry").contains("diary entry 1 written")
+                .contains("likes short answers").doesNotContain("hello agent, I am Ann\n");
+
+        assertThat(terminal()).contains("agent> Hello, human! Nice to meet you.");
+
+        try (Store store = Store.open(db, Clock.systemUTC())) {
+            List<NoteRow> notes = new NotesDao(store).after(0, 10);
+            assertThat(notes).extracting(NoteRow::source, NoteRow::text, NoteRow::read).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("user", "hello agent, I am Ann", true),
+                    org.assertj.core.groups.Tuple.tuple("llm", "Hello, human! Nice to meet you.", true));
+            List<ProcessRow> rows = new ProcessLogDao(store).byTick(1);
+            assertThat(rows).extracting(ProcessRow::cmdId).containsExactly("c-1", "c-2", "c-3");
+            assertThat(rows).allSatisfy(r -> assertThat(r.status()).isEqualTo("ok"));
+            List<TickRecord> ticks = new dev.hmpagent.store.AgentLogDao(store).latest(10);
+            assertThat(ticks).extracting(TickRecord::tickId).containsExactly(2L, 1L);
+            assertThat(ticks.get(1).promptTokens()).isEqualTo(812);
+            assertThat(ticks.get(1).completionTokens()).isEqualTo(95);
+            assertThat(ticks.get(1).commandsRun()).isEqualTo(3);
+        }
+        assertThat(count("SELECT count(*) FROM diary_entries WHERE text = 'Met a new user today.' AND tags = 'meeting'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM llm_memory WHERE content = 'likes short answers'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM llm_recent_responses")).isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM runner_lock")).as("the lock is released on exit").isZero();
+    }
+
+    @Test
+    void a_non_streaming_server_works_the_same() throws Exception {
+        llm.plain(REPLY, 500, 80).plain("Nothing more.", 600, 3);
+
+        int code = agent("hi\n", "--base-url", llm.baseUrl(), "--set", "llm.stream=false");
+
+        assertThat(code).isZero();
+        FakeOpenAiServer.Received first = llm.take();
+        assertThat(first.body().path("stream").asBoolean()).isFalse();
+        assertThat(first.user()).contains("hi");
+        assertThat(terminal()).contains("agent> Hello, human! Nice to meet you.");
+        assertThat(count("SELECT sum(prompt_tokens) FROM agent_log")).isEqualTo(1100);
+    }
+
+    @Test
+    void an_unreachable_llm_says_which_endpoint_keeps_the_message_queued_and_a_later_run_answers_it() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        String deadUrl = "http://127.0.0.1:" + closedPort + "/v1";
+
+        int code = agent("are you there?\n", "--base-url", deadUrl);
+
+        assertThat(code).isZero();
+        assertThat(terminal()).contains(deadUrl).contains("not reachable").contains("retrying in").contains("stay queued");
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 0")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'llm_error'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'llm_call' AND status = 'error' AND fingerprint IS NOT NULL"))
+                .isEqualTo(1);
+
+        llm.streamed("Yes, I am here now." + "\n# Commands:\n{\"type\": \"send_message\", \"args\": {\"text\": \"I am back.\"}}", 10, 5)
+                .streamed("Done.", 10, 1);
+        terminalOut.reset();
+        assertThat(agent("", "--base-url", llm.baseUrl())).isZero();
+        assertThat(llm.take().user()).contains("are you there?").contains("not reachable");
+        assertThat(terminal()).contains("agent> I am back.");
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void a_rejected_api_key_is_explained_without_printing_the_key() throws Exception {
+        llm.status(401, "{\"error\": {\"message\": \"Incorrect API key provided: sk-test-secret-4242\"}}");
+
+        int code = agent("hello\n", "--base-url", llm.baseUrl(), "--set", "llm.api_key=sk-test-secret-4242");
+
+        assertThat(code).isZero();
+        assertThat(llm.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer sk-test-secret-4242");
+        assertThat(terminal()).contains("API key").contains("OPENAI_API_KEY").doesNotContain("sk-test-secret-4242");
+        assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%sk-test-secret%' OR value LIKE '%sk-test-secret%'"))
+                .isZero();
+        assertThat(count("SELECT count(*) FROM agent_log WHERE error LIKE '%sk-test-secret%'")).isZero();
+    }
+
+    @Test
+    void slash_commands_answer_without_calling_the_llm() throws Exception {
+        int code = agent("/help\n/status\n/nonsense\n/quit\nthis line is never read\n", "--base-url", llm.baseUrl());
+
+        assertThat(code).isZero();
+        assertThat(terminal()).contains("/status").contains("state WAITING_FOR_EVENT").contains("tick 0")
+                .contains("tokens used 0").contains(llm.baseUrl()).contains(db.toString())
+                .contains("unknown command /nonsense");
+        assertThat(llm.requestCount()).isZero();
+        assertThat(count("SELECT count(*) FROM notes")).isZero();
+    }
+
+    @Test
+    void a_second_agent_on_the_same_file_says_who_holds_it_and_exits_non_zero() throws Exception {
+        try (Store store = Store.open(db, Clock.systemUTC())) {
+            RunnerLock.forThisProcess(store).acquire();
+            int code = agent("hello\n", "--base-url", llm.baseUrl());
+            assertThat(code).isEqualTo(ExitCodes.IN_USE);
+            assertThat(err.toString()).contains("in use by another agent").contains("pid " + ProcessHandle.current().pid())
+                    .contains("since");
+        }
+        assertThat(count("SELECT count(*) FROM notes")).isZero();
+    }
+
+    @Test
+    void a_bad_config_value_fails_at_start_naming_the_key() throws Exception {
+        Files.writeString(config, "[llm]\ntemperature = 5\n");
+        int code = agent("hello\n");
+        assertThat(code).isEqualTo(ExitCodes.CONFIG);
+        assertThat(err.toString()).contains("llm.temperature").contains("0 to 2").doesNotContain("Exception");
+        assertThat(Files.exists(db)).isFalse();
+    }
+
+    @Test
+    void agent_config_prints_every_value_with_its_origin_and_masks_the_key() {
+        Launch launch = new Launch(Map.of("HOME", dir.toString(), "OPENAI_API_KEY", "sk-live-abcdefghijklmnop1234"),
+                () -> { throw new AssertionError("config needs no terminal"); }, Clock.systemUTC(), false);
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setOut(new PrintWriter(out, true));
+        int code = cl.execute("config", "--config", config.toString(), "--db", db.toString());
+        assertThat(code).isZero();
+        assertThat(out.toString())
+                .containsPattern("llm\\.model +  ?= test-model +\\(project file .*agent\\.toml\\)")
+                .containsPattern("agent\\.db +=.*\\(flag --db\\)")
+                .containsPattern("llm\\.api_key += \\*\\*\\*\\*1234 +\\(env OPENAI_API_KEY\\)")
+                .contains("llm.base_url").contains("(default)")
+                .doesNotContain("sk-live-abcdefghijklmnop");
+    }
+
+    @Test
+    void agent_note_queues_a_message_that_the_next_run_answers() throws Exception {
+        int code = agent("", "note", "--priority", "2", "check", "the", "logs");
+        assertThat(code).isZero();
+        assertThat(out.toString()).contains("note 1 queued");
+        llm.streamed("Checked.", 10, 2);
+        assertThat(agent("", "--base-url", llm.baseUrl())).isZero();
+        assertThat(llm.take().user()).contains("[note 1 from cli, priority 2").contains("check the logs");
+    }
+
+    @Test
+    void help_lists_the_subcommands() {
+        int code = agent("", "--help");
+        assertThat(code).isZero();
+        assertThat(out.toString()).contains("config").contains("note").contains("--db");
+    }
+}

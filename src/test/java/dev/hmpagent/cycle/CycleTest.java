@@ -1,0 +1,286 @@
+package dev.hmpagent.cycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hmpagent.cli.Wiring;
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.ContextSection;
+import dev.hmpagent.config.CycleSection;
+import dev.hmpagent.config.NotesMode;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.llm.FatalLlmException;
+import dev.hmpagent.llm.RetryableLlmException;
+import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessRow;
+import dev.hmpagent.store.ResponseRow;
+import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.store.TickRecord;
+import dev.hmpagent.testing.FakeLlmClient;
+import dev.hmpagent.testing.MutableClock;
+import dev.hmpagent.testing.RecordingSink;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CycleTest {
+    @TempDir Path dir;
+    final MutableClock clock = MutableClock.at("2026-11-21T10:00:00Z");
+    final FakeLlmClient llm = new FakeLlmClient();
+    final RecordingSink sink = new RecordingSink();
+    Store store;
+    NotesDao notes;
+    ProcessLogDao processLog;
+    AgentLogDao agentLog;
+    ResponsesDao responses;
+
+    @BeforeEach
+    void open() {
+        store = Store.open(dir.resolve("agent.db"), clock);
+        notes = new NotesDao(store);
+        processLog = new ProcessLogDao(store);
+        agentLog = new AgentLogDao(store);
+        responses = new ResponsesDao(store);
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    Cycle cycle(AgentConfig config) {
+        return Wiring.cycle(config, store, llm, sink, clock);
+    }
+
+    Cycle cycle() {
+        return cycle(AgentConfig.defaults());
+    }
+
+    static String commands(String json) {
+        return "\n# Commands:\n```json\n" + json + "\n```\n# End commands\n";
+    }
+
+    @Test
+    void with_nothing_new_a_tick_is_a_no_op_that_calls_nothing_and_writes_nothing() {
+        TickResult r = cycle().tick();
+        assertThat(r.worked()).isFalse();
+        assertThat(llm.requests).isEmpty();
+        assertThat(agentLog.lastTickId()).isZero();
+    }
+
+    @Test
+    void a_note_wakes_the_llm_and_its_commands_run_with_one_agent_log_row() {
+        notes.add("please remember milk", "user", 0, null);
+        llm.reply("I will note it." + commands("""
+                [{"cmd_id": "c-1", "type": "memory_add", "args": {"title": "shopping", "content": "milk"}},
+                 {"cmd_id": "c-2", "type": "send_message", "args": {"text": "Noted: milk."}}]"""));
+        Cycle cycle = cycle();
+
+        TickResult r = cycle.tick();
+
+        assertThat(r).isEqualTo(new TickResult(true, 1, "thought"));
+        assertThat(llm.userPrompt(0)).contains("please remember milk").contains("Context 4");
+        assertThat(llm.systemPrompt(0)).contains("memory_add").contains("# Commands:");
+        assertThat(notes.unreadCount()).isZero();
+        List<ProcessRow> rows = processLog.byTick(1);
+        assertThat(rows).extracting(ProcessRow::name, ProcessRow::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("memory_add", "ok"),
+                        org.assertj.core.groups.Tuple.tuple("send_message", "ok"));
+        TickRecord t = agentLog.latest(1).get(0);
+        assertThat(t.llmCalled()).isTrue();
+        assertThat(t.commandsRun()).isEqualTo(2);
+        assertThat(t.promptTokens()).isPositive();
+        assertThat(t.completionTokens()).isPositive();
+        assertThat(sink.of(AgentEvent.MessageToUser.class)).extracting(AgentEvent.MessageToUser::text)
+                .containsExactly("Noted: milk.");
+    }
+
+    @Test
+    void command_results_wake_the_next_tick_and_appear_in_context_2() {
+        notes.add("hi", "user", 0, null);
+        llm.reply("ok" + commands("{\"cmd_id\": \"d1\", \"type\": \"diary_entry\", \"args\": {\"text\": \"met someone\"}}"))
+                .reply("Done, nothing more.");
+        Cycle cycle = cycle();
+        cycle.tick();
+        TickResult second = cycle.tick();
+        TickResult third = cycle.tick();
+
+        assertThat(second.worked()).isTrue();
+        assertThat(llm.userPrompt(1)).contains("cmd d1, diary_entry").contains("diary entry 1 written");
+        assertThat(third.worked()).isFalse();
+        assertThat(llm.requests).hasSize(2);
+    }
+
+    @Test
+    void a_malformed_command_is_an_error_row_the_llm_sees_and_its_valid_sibling_still_runs() {
+        notes.add("go", "user", 0, null);
+        llm.reply("x" + commands("""
+                [{"cmd_id": "ok-1", "type": "diary_entry", "args": {"text": "fine"}},
+                 {"cmd_id": "bad", "type": "diary_entry", "args": {"text": "broken"  }]""".replace("}]", "]")))
+                .reply("I see the error.");
+        Cycle cycle = cycle();
+        cycle.tick();
+
+        List<ProcessRow> rows = processLog.byTick(1);
+        assertThat(rows).anySatisfy(p -> {
+            assertThat(p.name()).isEqualTo("diary_entry");
+            assertThat(p.status()).isEqualTo("ok");
+        });
+        assertThat(rows).anySatisfy(p -> {
+            assertThat(p.status()).isEqualTo("error");
+            assertThat(p.painLevel()).isPositive();
+            assertThat(p.fingerprint()).hasSize(64);
+        });
+        cycle.tick();
+        assertThat(llm.userPrompt(1)).contains("error, pain");
+    }
+
+    @Test
+    void an_unknown_command_type_is_refused_naming_the_known_ones() {
+        notes.add("go", "user", 0, null);
+        llm.reply("x" + commands("{\"cmd_id\": \"u\", \"type\": \"teleport\", \"args\": {}}"));
+        cycle().tick();
+        ProcessRow row = processLog.byTick(1).get(0);
+        assertThat(row.status()).isEqualTo("error");
+        assertThat(row.result()).contains("unknown command type \"teleport\"").contains("send_message");
+    }
+
+    @Test
+    void an_identical_reply_is_not_stored_again_and_the_reflex_is_recorded() {
+        notes.add("one", "user", 0, null);
+        llm.reply("I keep thinking the same thing.").reply("I keep thinking the same thing.");
+        Cycle cycle = cycle();
+        cycle.tick();
+        notes.add("two", "user", 0, null);
+        cycle.tick();
+
+        List<ResponseRow> rows = responses.latest(10);
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).content()).isEqualTo("I keep thinking the same thing.");
+        assertThat(rows.get(1).stagnation()).isTrue();
+        assertThat(rows.get(1).noveltyScore()).isZero();
+        assertThat(rows.get(1).content()).contains("anti-stagnation reflex");
+        assertThat(agentLog.latest(1).get(0).stagnation()).isTrue();
+        assertThat(new dev.hmpagent.store.StagnationDao(store).reflexCount()).isEqualTo(1);
+    }
+
+    @Test
+    void a_different_reply_stores_its_novelty_score() {
+        notes.add("one", "user", 0, null);
+        llm.reply("The sky is blue today and the sea is calm.").reply("Markets fell sharply on Tuesday afternoon.");
+        Cycle cycle = cycle();
+        cycle.tick();
+        notes.add("two", "user", 0, null);
+        cycle.tick();
+        List<ResponseRow> rows = responses.latest(10);
+        assertThat(rows.get(0).noveltyScore()).isEqualTo(1.0);
+        assertThat(rows.get(1).noveltyScore()).isGreaterThan(0.9);
+        assertThat(rows.get(1).reflection()).contains("novelty");
+    }
+
+    @Test
+    void an_unreachable_llm_keeps_the_note_queued_backs_off_and_retries_later() {
+        notes.add("are you there?", "user", 0, null);
+        llm.fail(new RetryableLlmException("connect", "LLM endpoint http://fake/v1 is not reachable", null, null))
+                .reply("Yes, I am here.");
+        Cycle cycle = cycle();
+
+        TickResult failed = cycle.tick();
+        assertThat(failed.state()).isEqualTo("llm_error");
+        assertThat(notes.unreadCount()).isEqualTo(1);
+        assertThat(cycle.status().phase()).isEqualTo(CycleStatus.Phase.BACKING_OFF);
+        assertThat(sink.of(AgentEvent.Problem.class).get(0).text())
+                .contains("not reachable").contains("retrying in 1 s").contains("stay queued");
+        assertThat(agentLog.latest(1).get(0).state()).isEqualTo("llm_error");
+
+        assertThat(cycle.tick().worked()).as("inside the back-off nothing is tried").isFalse();
+        assertThat(llm.requests).hasSize(1);
+
+        clock.advance(Duration.ofSeconds(1));
+        TickResult retried = cycle.tick();
+        assertThat(retried.state()).isEqualTo("thought");
+        assertThat(llm.userPrompt(1)).contains("are you there?").contains("llm_call");
+        assertThat(notes.unreadCount()).isZero();
+    }
+
+    @Test
+    void retry_after_from_the_server_sets_the_next_attempt_and_back_off_grows() {
+        notes.add("hello", "user", 0, null);
+        llm.fail(new RetryableLlmException("http_429", "rate limited", Duration.ofSeconds(30), null))
+                .fail(new FatalLlmException("http_401", "rejected the API key", null))
+                .reply("finally");
+        Cycle cycle = cycle();
+        cycle.tick();
+        assertThat(cycle.status().retryAt()).contains(clock.instant().plusSeconds(30));
+        clock.advance(Duration.ofSeconds(29));
+        assertThat(cycle.tick().worked()).isFalse();
+        clock.advance(Duration.ofSeconds(1));
+        cycle.tick();
+        assertThat(cycle.status().retryAt()).as("second failure: 2 s").contains(clock.instant().plusSeconds(2));
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.status().retryAt()).isEmpty();
+    }
+
+    @Test
+    void an_interrupted_reply_is_kept_marked_and_its_commands_do_not_run() {
+        notes.add("write a long essay", "user", 0, null);
+        llm.interruptedReply("Once upon a time" + commands("{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}"));
+        TickResult r = cycle().tick();
+        assertThat(r.state()).isEqualTo("interrupted");
+        ResponseRow row = responses.latest(1).get(0);
+        assertThat(row.interrupted()).isTrue();
+        assertThat(row.content()).startsWith("Once upon a time");
+        assertThat(processLog.byTick(1)).isEmpty();
+        assertThat(sink.of(AgentEvent.Thought.class).get(0).interrupted()).isTrue();
+    }
+
+    @Test
+    void autonomous_mode_thinks_with_nothing_new() {
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context());
+        llm.reply("Thinking on my own.");
+        TickResult r = cycle(auto).tick();
+        assertThat(r.worked()).isTrue();
+        assertThat(agentLog.latest(1).get(0).wakeReason()).isEqualTo("autonomous");
+    }
+
+    @Test
+    void manual_notes_mode_shows_counts_and_ids_and_note_read_marks_it_read() {
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, d.context().notesLimit()));
+        long id = notes.add("secret plan", "user", 2, null);
+        llm.reply("Let me read it." + commands("{\"cmd_id\": \"r\", \"type\": \"note_read\", \"args\": {\"id\": " + id + "}}"))
+                .reply("Read it.");
+        Cycle cycle = cycle(manual);
+        cycle.tick();
+        assertThat(llm.userPrompt(0)).contains("1 unread (priority 2: 1)").doesNotContain("secret plan");
+        assertThat(notes.unreadCount()).isZero();
+        cycle.tick();
+        assertThat(llm.userPrompt(1)).contains("secret plan");
+    }
+
+    @Test
+    void a_failure_inside_a_tick_is_recorded_and_the_next_tick_goes_on() throws Exception {
+        notes.add("x", "user", 0, null);
+        llm.reply("fine");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.path())) {
+            c.createStatement().execute("DROP TABLE llm_recent_responses");
+        }
+        TickResult r = cycle().tick();
+        assertThat(r.state()).isEqualTo("error");
+        TickRecord t = agentLog.latest(1).get(0);
+        assertThat(t.state()).isEqualTo("error");
+        assertThat(t.error()).contains("llm_recent_responses");
+        assertThat(sink.of(AgentEvent.Problem.class)).isNotEmpty();
+        assertThat(notes.unreadCount()).as("nothing of the failed tick was committed").isEqualTo(1);
+    }
+}

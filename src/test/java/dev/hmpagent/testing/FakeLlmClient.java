@@ -1,0 +1,68 @@
+package dev.hmpagent.testing;
+
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.llm.Usage;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** An in-process LLM with scripted replies; records every request it was sent. */
+public final class FakeLlmClient implements LlmClient {
+    private final Deque<Supplier<Completion>> script = new ArrayDeque<>();
+    public final List<LlmRequest> requests = new ArrayList<>();
+
+    public FakeLlmClient reply(String text) {
+        script.add(() -> completion(text, false));
+        return this;
+    }
+
+    public FakeLlmClient interruptedReply(String partial) {
+        script.add(() -> completion(partial, true));
+        return this;
+    }
+
+    public FakeLlmClient fail(LlmException e) {
+        script.add(() -> {
+            throw e;
+        });
+        return this;
+    }
+
+    private Completion completion(String text, boolean interrupted) {
+        LlmRequest last = requests.get(requests.size() - 1);
+        return new Completion(text, new Usage(TokenEstimator.estimate(last.messages()), TokenEstimator.estimate(text), true),
+                "fake-model", interrupted ? "" : "stop", interrupted);
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener) {
+        requests.add(request);
+        if (script.isEmpty()) throw new AssertionError("the fake LLM was called more often than scripted: " + requests.size());
+        return script.poll().get();
+    }
+
+    /** The user message (contexts 1-6) of the n-th request, 0-based. */
+    public String userPrompt(int n) {
+        return requests.get(n).messages().get(1).content();
+    }
+
+    public String systemPrompt(int n) {
+        return requests.get(n).messages().get(0).content();
+    }
+
+    @Override
+    public void cancel() { }
+
+    @Override
+    public String endpoint() { return "http://fake/v1"; }
+
+    @Override
+    public String model() { return "fake-model"; }
+}

@@ -1,0 +1,88 @@
+package dev.hmpagent.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+
+/** A scripted OpenAI-compatible server on a real socket. */
+public final class FakeOpenAiServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final MockWebServer server = new MockWebServer();
+
+    public FakeOpenAiServer() throws IOException {
+        server.start();
+    }
+
+    public String baseUrl() {
+        return server.url("/v1").toString();
+    }
+
+    /** Queues a streamed reply (SSE chunks, a usage chunk, [DONE]). */
+    public FakeOpenAiServer streamed(String text, int promptTokens, int completionTokens) {
+        StringBuilder body = new StringBuilder();
+        int cut = Math.max(1, text.length() / 3);
+        for (int i = 0; i < text.length(); i += cut) {
+            body.append(chunk(text.substring(i, Math.min(text.length(), i + cut))));
+        }
+        body.append("data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
+        body.append("data: {\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":").append(promptTokens)
+                .append(",\"completion_tokens\":").append(completionTokens).append("}}\n\n");
+        body.append("data: [DONE]\n\n");
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build());
+        return this;
+    }
+
+    /** Queues a plain JSON (non-streaming) reply. */
+    public FakeOpenAiServer plain(String text, int promptTokens, int completionTokens) {
+        String body = "{\"id\":\"x\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":" + quote(text) + "},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + promptTokens
+                + ",\"completion_tokens\":" + completionTokens + "}}";
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build());
+        return this;
+    }
+
+    public FakeOpenAiServer status(int code, String body) {
+        server.enqueue(new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build());
+        return this;
+    }
+
+    /** The next request the server received, as JSON (waits up to 10 s, then fails). */
+    public Received take() throws InterruptedException, IOException {
+        RecordedRequest r = server.takeRequest(10, TimeUnit.SECONDS);
+        if (r == null) throw new AssertionError("the fake LLM server received no request");
+        return new Received(r, JSON.readTree(r.getBody().utf8()));
+    }
+
+    public int requestCount() {
+        return server.getRequestCount();
+    }
+
+    /** A request: its headers and its JSON body. */
+    public record Received(RecordedRequest request, JsonNode body) {
+        public String system() { return body.path("messages").get(0).path("content").asText(); }
+
+        public String user() { return body.path("messages").get(1).path("content").asText(); }
+    }
+
+    private static String chunk(String piece) {
+        return "data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{\"content\":" + quote(piece)
+                + "},\"finish_reason\":null}]}\n\n";
+    }
+
+    private static String quote(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
