@@ -41,7 +41,8 @@ public final class AgentCommand implements Callable<Integer> {
         AgentConfig config = options.load(launch.env()).config();
         try (Store lockStore = Store.open(config.agent().db(), launch.clock())) {
             RunnerLock lock = RunnerLock.forThisProcess(lockStore);
-            lock.acquire();
+            String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
+                    + ", which had stopped)").orElse("");
             ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "heartbeat");
                 t.setDaemon(true);
@@ -50,7 +51,7 @@ public final class AgentCommand implements Callable<Integer> {
             heartbeat.scheduleWithFixedDelay(() -> beat(lock), HEARTBEAT_EVERY.toMillis(), HEARTBEAT_EVERY.toMillis(),
                     TimeUnit.MILLISECONDS);
             try {
-                return runRepl(config);
+                return runRepl(config, takeover);
             } finally {
                 heartbeat.shutdownNow();
                 heartbeat.awaitTermination(10, TimeUnit.SECONDS);
@@ -67,7 +68,7 @@ public final class AgentCommand implements Callable<Integer> {
         }
     }
 
-    private int runRepl(AgentConfig config) throws Exception {
+    private int runRepl(AgentConfig config, String takeover) throws Exception {
         try (Store tickStore = Store.open(config.agent().db(), launch.clock());
              Store replStore = Store.open(config.agent().db(), launch.clock());
              Terminal terminal = launch.terminals().create()) {
@@ -77,7 +78,7 @@ public final class AgentCommand implements Callable<Integer> {
             Cycle cycle = Wiring.cycle(config, tickStore, llm, renderer, launch.clock());
             TickLoop loop = new TickLoop(cycle, config.cycle().pollInterval(), () -> { }, renderer);
             reader.printAbove("hmp-agent: model " + llm.model() + " at " + llm.endpoint() + ", state in "
-                    + tickStore.path() + ". Type a message, /help for commands.");
+                    + tickStore.path() + takeover + ". Type a message, /help for commands.");
             Repl repl = new Repl(reader, launch.interactive(), loop, new NotesDao(replStore),
                     new Repl.Describe(llm.endpoint(), llm.model(), tickStore.path().toString()));
             return repl.run();

@@ -24,7 +24,6 @@ import dev.hmpagent.store.ResponsesDao;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -127,12 +126,12 @@ public final class Cycle {
         consecutiveFailures = 0;
         retryAt = null;
         setPhase(Phase.EXECUTING);
-        noteWatermark = Math.max(noteWatermark, prompt.noteWatermark());
         ParsedReply parsed = parser.parse(completion.text());
         Optional<ResponseRow> previous = responses.lastReply();
         Novelty novelty = previous.map(p -> scorer.compare(p.content(), completion.text())).orElse(new Novelty(1.0, false));
         TickWriter.Written written = writer.writeThought(new TickWriter.Thought(tickId, start, reason, prompt, completion,
                 parsed, novelty, previous));
+        noteWatermark = Math.max(noteWatermark, prompt.noteWatermark());
         status = new CycleStatus(status.phase(), tickId, status.tokensUsed() + completion.usage().total(),
                 Optional.empty(), "");
         emitAfterCommit(tickId, completion, parsed, written);
@@ -193,9 +192,4 @@ public final class Cycle {
         long s = Math.max(1, (d.toMillis() + 999) / 1000);
         return s < 120 ? s + " s" : (s / 60) + " min";
     }
-
-    /** For tests and status: the notes the LLM has been shown up to. */
-    long noteWatermark() { return noteWatermark; }
-
-    List<Object> debugState() { return List.of(consecutiveFailures, retryAt == null ? "" : retryAt); }
 }

@@ -27,6 +27,7 @@ public final class TickLoop {
     private volatile boolean stopRequested;
     private volatile boolean drain;
     private volatile Thread thread;
+    private String lastProblem = "";
 
     public TickLoop(Cycle cycle, Duration pollInterval, Runnable beforeEachIteration, EventSink events) {
         this.cycle = Objects.requireNonNull(cycle, "cycle");
@@ -62,10 +63,14 @@ public final class TickLoop {
     private TickResult iterate() {
         try {
             beforeEachIteration.run();
-            return cycle.tick();
+            TickResult result = cycle.tick();
+            lastProblem = "";
+            return result;
         } catch (RuntimeException e) {
-            // the loop boundary: whatever escaped a tick is shown and the loop goes on
-            events.emit(new AgentEvent.Problem("tick loop: " + e.getMessage()));
+            // the loop boundary: whatever escaped a tick is shown (once while it repeats) and the loop goes on
+            String problem = "tick loop: " + e.getMessage();
+            if (!problem.equals(lastProblem)) events.emit(new AgentEvent.Problem(problem));
+            lastProblem = problem;
             return TickResult.IDLE;
         }
     }

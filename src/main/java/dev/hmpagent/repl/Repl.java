@@ -3,6 +3,7 @@ package dev.hmpagent.repl;
 import dev.hmpagent.cycle.CycleStatus;
 import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.StoreException;
 import java.io.PrintWriter;
 import java.util.Objects;
 import org.jline.reader.EndOfFileException;
@@ -65,8 +66,13 @@ public final class Repl {
                 if (!slash(text)) return;
                 continue;
             }
-            notes.add(text, "user", 0, null);
-            loop.wake();
+            try {
+                notes.add(text, "user", 0, null);
+                loop.wake();
+            } catch (StoreException e) {
+                // one failed line must not end the session; the text stays in history
+                say("your message was not saved (" + e.getMessage() + "); press Up and Enter to send it again");
+            }
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Keeps every event for assertions. */
-public final class RecordingSink implements EventSink {
+public class RecordingSink implements EventSink {
     public final List<AgentEvent> events = new CopyOnWriteArrayList<>();
 
     @Override

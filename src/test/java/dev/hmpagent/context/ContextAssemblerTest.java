@@ -1,0 +1,123 @@
+package dev.hmpagent.context;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.ContextKeys;
+import dev.hmpagent.llm.Message;
+import dev.hmpagent.store.DiaryDao;
+import dev.hmpagent.store.MemoryDao;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.SettingsDao;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.testing.MutableClock;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ContextAssemblerTest {
+    @TempDir Path dir;
+    final MutableClock clock = MutableClock.at("2026-11-21T10:00:00Z");
+    final CommandRegistry registry = CommandRegistry.builtIn();
+    Store store;
+
+    @BeforeEach
+    void open() {
+        store = Store.open(dir.resolve("agent.db"), clock);
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    ContextAssembler assembler(int budget, boolean manual) {
+        return new ContextAssembler(new ContextSettings("tester", 3, budget, manual, 20, false), registry.catalog(),
+                "m at http://x/v1", new NotesDao(store), new ProcessLogDao(store), new ResponsesDao(store),
+                new MemoryDao(store), new DiaryDao(store), new SettingsDao(store));
+    }
+
+    @Test
+    void context_0_holds_the_role_the_catalog_from_the_registry_and_the_reply_format() {
+        AssembledPrompt p = assembler(6000, false).assemble(1, Instant.parse("2026-11-21T10:00:00Z"));
+        Message system = p.messages().get(0);
+        assertThat(system.role()).isEqualTo(Message.Role.SYSTEM);
+        assertThat(system.content()).contains("\"tester\"").contains("# Commands:").contains("# End commands");
+        for (String type : registry.types()) assertThat(system.content()).contains("- " + type + " ");
+    }
+
+    @Test
+    void contexts_1_to_6_appear_with_their_rows() {
+        new NotesDao(store).add("hello there", "user", 1, "greeting");
+        new ProcessLogDao(store).record(1, "diary_entry", "c-9", "{}", "ok", "diary entry 1 written", 0, null);
+        new ResponsesDao(store).add(1, "my earlier thought", "first reply", 1.0, 10, 5, false, false, false, "m");
+        new MemoryDao(store).add("plan", "learn the user's name", "goal", "m");
+        new DiaryDao(store).add("the mesh is quiet", "mesh", 0, "m");
+        new SettingsDao(store).put(ContextKeys.DIARY_QUERY, "mesh");
+
+        AssembledPrompt p = assembler(6000, false).assemble(7, Instant.parse("2026-11-21T10:00:00Z"));
+        String user = p.messages().get(1).content();
+
+        assertThat(user).contains("Context 1").contains("my earlier thought")
+                .contains("Context 2").contains("cmd c-9, diary_entry").contains("diary entry 1 written")
+                .contains("Context 3").contains("the mesh is quiet")
+                .contains("Context 4").contains("hello there")
+                .contains("Context 5").contains("tick 7").contains("2026-11-21T10:00:00Z")
+                .contains("Context 6").contains("plan: learn the user's name");
+        assertThat(user.indexOf("Context 4")).as("incoming messages come last").isGreaterThan(user.indexOf("Context 2"));
+        assertThat(p.noteIdsShown()).hasSize(1);
+        assertThat(p.processIdsShown()).hasSize(1);
+        assertThat(p.trimmed()).isEmpty();
+    }
+
+    @Test
+    void over_budget_context_1_is_trimmed_first_and_context_0_never() {
+        ResponsesDao responses = new ResponsesDao(store);
+        for (int i = 0; i < 3; i++) responses.add(i + 1, ("old reply " + i + " ").repeat(300), "", 0.5, 1, 1, false, false, false, "m");
+        new NotesDao(store).add("the user's question", "user", 0, null);
+
+        AssembledPrompt roomy = assembler(100_000, false).assemble(9, clock.instant());
+        AssembledPrompt tight = assembler(2_000, false).assemble(9, clock.instant());
+
+        assertThat(tight.messages().get(0).content()).isEqualTo(roomy.messages().get(0).content());
+        assertThat(tight.trimmed()).containsKey(1).doesNotContainKey(4);
+        assertThat(tight.messages().get(1).content()).contains("the user's question").contains("left out to fit the prompt budget");
+        assertThat(tight.estimatedTokens()).isLessThan(roomy.estimatedTokens());
+        assertThat(tight.estimatedTokens()).isLessThanOrEqualTo(2_000);
+    }
+
+    @Test
+    void notes_left_out_by_the_budget_are_not_reported_as_shown() {
+        NotesDao notes = new NotesDao(store);
+        for (int i = 0; i < 10; i++) notes.add(("message " + i + " ").repeat(200), "user", 0, null);
+        AssembledPrompt p = assembler(2_000, false).assemble(1, clock.instant());
+        assertThat(p.trimmed()).containsKey(4);
+        assertThat(p.noteIdsShown()).hasSizeLessThan(10).isNotEmpty();
+        assertThat(p.noteWatermark()).isEqualTo(p.noteIdsShown().get(p.noteIdsShown().size() - 1));
+    }
+
+    @Test
+    void manual_mode_lists_counts_by_priority_and_ids_without_the_text() {
+        NotesDao notes = new NotesDao(store);
+        notes.add("alpha", "user", 0, null);
+        notes.add("beta", "cli", 2, null);
+        AssembledPrompt p = assembler(6000, true).assemble(1, clock.instant());
+        String user = p.messages().get(1).content();
+        assertThat(user).contains("2 unread (priority 2: 1, priority 0: 1)").contains("note_read")
+                .doesNotContain("alpha").doesNotContain("beta");
+        assertThat(p.noteIdsShown()).as("nothing is marked read in manual mode").isEmpty();
+        assertThat(p.noteWatermark()).isEqualTo(2);
+    }
+
+    @Test
+    void messages_the_llm_sent_never_come_back_as_incoming() {
+        new NotesDao(store).addFromLlm("I said this", "m", 1);
+        String user = assembler(6000, false).assemble(2, clock.instant()).messages().get(1).content();
+        assertThat(user).doesNotContain("I said this").contains("(no unread messages)");
+    }
+}

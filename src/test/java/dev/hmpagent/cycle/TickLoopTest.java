@@ -1,0 +1,111 @@
+package dev.hmpagent.cycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hmpagent.cli.Wiring;
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.testing.FakeLlmClient;
+import dev.hmpagent.testing.MutableClock;
+import dev.hmpagent.testing.RecordingSink;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(30)
+class TickLoopTest {
+    @TempDir Path dir;
+    final MutableClock clock = MutableClock.at("2026-11-21T10:00:00Z");
+    final FakeLlmClient llm = new FakeLlmClient();
+    final RecordingSink sink = new RecordingSink();
+
+    @Test
+    void a_drain_stop_answers_what_is_queued_then_ends() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("one", "user", 0, null);
+            llm.reply("first\n# Commands:\n{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}").reply("second");
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), () -> { }, sink);
+            loop.stop(true);
+            loop.run();
+            assertThat(llm.requests).hasSize(2);
+            assertThat(new AgentLogDao(store).lastTickId()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void a_plain_stop_ends_without_ticking_again() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("one", "user", 0, null);
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), () -> { }, sink);
+            loop.stop(false);
+            loop.run();
+            assertThat(llm.requests).isEmpty();
+        }
+    }
+
+    @Test
+    void a_drain_ends_after_a_bounded_number_of_ticks_when_the_model_never_idles() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("go", "user", 0, null);
+            for (int i = 0; i < TickLoop.MAX_DRAIN_TICKS + 5; i++) {
+                llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"help\"}");
+            }
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), () -> { }, sink);
+            loop.stop(true);
+            loop.run();
+            assertThat(llm.requests).hasSize(TickLoop.MAX_DRAIN_TICKS);
+        }
+    }
+
+    @Test
+    void an_error_escaping_the_cycle_is_shown_once_while_it_repeats_and_the_loop_goes_on() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            AtomicInteger calls = new AtomicInteger();
+            TickLoop[] holder = new TickLoop[1];
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofNanos(1), () -> {
+                        if (calls.incrementAndGet() >= 5) holder[0].stop(false);
+                        throw new IllegalStateException("database is busy");
+                    }, sink);
+            holder[0] = loop;
+            loop.run();
+            assertThat(calls.get()).isEqualTo(5);
+            assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
+                    .satisfies(p -> assertThat(p.text()).contains("database is busy"));
+        }
+    }
+
+    @Test
+    void wake_from_another_thread_makes_the_loop_tick_without_waiting_for_the_poll() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock);
+             Store repl = Store.open(dir.resolve("agent.db"), clock)) {
+            llm.reply("hello back");
+            java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+            RecordingSink watching = new RecordingSink() {
+                @Override
+                public void emit(AgentEvent event) {
+                    super.emit(event);
+                    if (event instanceof AgentEvent.Thought) answered.countDown();
+                }
+            };
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, watching, clock),
+                    Duration.ofHours(1), () -> { }, watching);
+            loop.start();
+            new NotesDao(repl).add("hi", "user", 0, null);
+            loop.wake();
+            answered.await();
+            loop.stop(false);
+            loop.awaitStopped();
+            assertThat(llm.requests).hasSize(1);
+        }
+    }
+}
