@@ -18,7 +18,7 @@ CREATE TABLE notes (
     llm_id    TEXT,
     tick_id   INTEGER                       -- added: tick in which the LLM read it / wrote it
 );
-CREATE INDEX idx_notes_unread ON notes(read, source, priority, id);
+CREATE INDEX idx_notes_unread ON notes(read, id);
 
 -- Commands and external processes (context 2).
 CREATE TABLE process_log (
@@ -39,7 +39,9 @@ CREATE TABLE process_log (
     updated_at  TEXT
 );
 CREATE INDEX idx_process_log_status ON process_log(status, id);
-CREATE INDEX idx_process_log_unseen ON process_log(seen_tick, status);
+CREATE INDEX idx_process_log_unseen ON process_log(seen_tick, id);
+CREATE INDEX idx_process_log_open ON process_log(id) WHERE status <> 'close';
+CREATE INDEX idx_process_log_tick ON process_log(tick_id, id);
 CREATE INDEX idx_process_log_fingerprint ON process_log(fingerprint);
 
 -- Every LLM reply (context 1) with the anti-stagnation analysis.

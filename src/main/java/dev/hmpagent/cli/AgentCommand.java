@@ -3,6 +3,8 @@ package dev.hmpagent.cli;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
@@ -43,32 +45,15 @@ public final class AgentCommand implements Callable<Integer> {
             RunnerLock lock = RunnerLock.forThisProcess(lockStore);
             String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
                     + ", which had stopped)").orElse("");
-            ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "heartbeat");
-                t.setDaemon(true);
-                return t;
-            });
-            heartbeat.scheduleWithFixedDelay(() -> beat(lock), HEARTBEAT_EVERY.toMillis(), HEARTBEAT_EVERY.toMillis(),
-                    TimeUnit.MILLISECONDS);
             try {
-                return runRepl(config, takeover);
+                return runRepl(config, lock, takeover);
             } finally {
-                heartbeat.shutdownNow();
-                heartbeat.awaitTermination(10, TimeUnit.SECONDS);
                 lock.release();
             }
         }
     }
 
-    private static void beat(RunnerLock lock) {
-        try {
-            lock.heartbeat();
-        } catch (RuntimeException e) {
-            // a missed heartbeat (file busy) is retried in 5 s; the lock goes stale only after 30 s
-        }
-    }
-
-    private int runRepl(AgentConfig config, String takeover) throws Exception {
+    private int runRepl(AgentConfig config, RunnerLock lock, String takeover) throws Exception {
         try (Store tickStore = Store.open(config.agent().db(), launch.clock());
              Store replStore = Store.open(config.agent().db(), launch.clock());
              Terminal terminal = launch.terminals().create()) {
@@ -79,9 +64,41 @@ public final class AgentCommand implements Callable<Integer> {
             TickLoop loop = new TickLoop(cycle, config.cycle().pollInterval(), () -> { }, renderer);
             reader.printAbove("hmp-agent: model " + llm.model() + " at " + llm.endpoint() + ", state in "
                     + tickStore.path() + takeover + ". Type a message, /help for commands.");
-            Repl repl = new Repl(reader, launch.interactive(), loop, new NotesDao(replStore),
+            Repl repl = new Repl(reader, launch.interactive().test(terminal), loop, new NotesDao(replStore),
                     new Repl.Describe(llm.endpoint(), llm.model(), tickStore.path().toString()));
-            return repl.run();
+            ScheduledExecutorService heartbeat = heartbeat(lock, loop, renderer, tickStore.path().getFileName().toString());
+            try {
+                return repl.run();
+            } finally {
+                heartbeat.shutdownNow();
+                heartbeat.awaitTermination(10, TimeUnit.SECONDS);
+            }
         }
+    }
+
+    /**
+     * Keeps the runner lock fresh every {@link #HEARTBEAT_EVERY}. If another agent has taken the
+     * file over (this process was suspended past the stale limit), the loop stops: two cycles on
+     * one file would think twice and fight over tick ids.
+     */
+    private static ScheduledExecutorService heartbeat(RunnerLock lock, TickLoop loop, EventSink events, String file) {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                if (!lock.heartbeat()) {
+                    events.emit(new AgentEvent.Problem("another agent has taken over " + file
+                            + "; this one stopped thinking. /quit, and run one agent per file"));
+                    loop.stop(false);
+                    executor.shutdown();
+                }
+            } catch (RuntimeException e) {
+                // a missed heartbeat (file busy) is retried in 5 s; the lock goes stale only after 30 s
+            }
+        }, HEARTBEAT_EVERY.toMillis(), HEARTBEAT_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        return executor;
     }
 }

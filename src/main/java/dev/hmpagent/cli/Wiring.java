@@ -19,8 +19,10 @@ import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
 import dev.hmpagent.safety.FailureListener;
 import dev.hmpagent.stagnation.NoveltyScorer;
+import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.MemoryDao;
+import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponsesDao;
@@ -48,12 +50,14 @@ public final class Wiring {
         TickWriter writer = new TickWriter(store, registry, runner, FailureListener.NONE);
         ContextSettings settings = new ContextSettings(config.agent().name(), config.cycle().historyK(),
                 config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
-                config.context().notesLimit(), config.cycle().autonomous());
+                config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),
+                NoteFilter.tagList(config.context().notesTags())), config.cycle().autonomous());
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 llm.model() + " at " + llm.endpoint(), new NotesDao(store), new ProcessLogDao(store),
-                new ResponsesDao(store), new MemoryDao(store), new DiaryDao(store), new SettingsDao(store));
+                new ResponsesDao(store), new MemoryDao(store), new DiaryDao(store), new ConceptsDao(store),
+                new SettingsDao(store));
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
-                config.cycle().autonomous(), assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
+                settings, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, events);
     }
 }

@@ -8,8 +8,8 @@ final class BuiltInCommands {
     private BuiltInCommands() { }
 
     static List<CommandHandler> all() {
-        return List.of(help(), sendMessage(), noteRead(), memoryAdd(), memoryDelete(), diaryEntry(), diaryRead(),
-                processClose());
+        return List.of(help(), sendMessage(), noteRead(), memoryAdd(), memoryDelete(), diaryEntry(), conceptAdd(),
+                linkAdd(), diaryRead(), processClose());
     }
 
     static CommandHandler help() {
@@ -74,17 +74,46 @@ final class BuiltInCommands {
         });
     }
 
+    static CommandHandler conceptAdd() {
+        return new SimpleCommand("concept_add", "add a concept to the semantic graph (or update its description)",
+                "{\"name\": \"mesh\", \"description\": \"...\"}", (args, ctx) -> {
+            String name = args.requiredText("name").strip();
+            long id = ctx.concepts().upsert(name, args.optionalText("description").orElse(null), ctx.llmId());
+            return CommandOutcome.ok("concept " + id + " \"" + name + "\" saved");
+        });
+    }
+
+    static CommandHandler linkAdd() {
+        return new SimpleCommand("link_add", "link two concepts by name with a relation (is_a, causes, related_to, ...)",
+                "{\"from\": \"mesh\", \"to\": \"network\", \"relation_type\": \"is_a\"}", (args, ctx) -> {
+            String from = args.requiredText("from").strip();
+            String to = args.requiredText("to").strip();
+            String relation = args.optionalText("relation_type").filter(s -> !s.isBlank()).orElse("related_to");
+            Optional<Long> fromId = ctx.concepts().idOf(from);
+            Optional<Long> toId = ctx.concepts().idOf(to);
+            if (fromId.isEmpty() || toId.isEmpty()) {
+                return CommandOutcome.error("link_add: no concept named \"" + (fromId.isEmpty() ? from : to)
+                        + "\"; add it first with concept_add");
+            }
+            long id = ctx.concepts().link(fromId.get(), toId.get(), relation, ctx.llmId());
+            return CommandOutcome.ok("link " + id + ": " + from + " " + relation + " " + to);
+        });
+    }
+
     static CommandHandler diaryRead() {
         return new SimpleCommand("diary_read",
-                "show diary entries matching a text or tag in context 3 from the next tick on (empty query: the latest)",
+                "show diary entries and concepts (with their links) matching a text or tag in context 3 from the next "
+                        + "tick on (empty query: the latest)",
                 "{\"query\": \"mesh\", \"limit\": 5}", (args, ctx) -> {
             String query = args.optionalText("query").orElse("");
             long limit = args.optionalLong("limit").orElse(5L);
             if (limit < 1 || limit > 50) throw args.bad("args.limit must be from 1 to 50");
             ctx.settings().put(ContextKeys.DIARY_QUERY, query);
             ctx.settings().put(ContextKeys.DIARY_LIMIT, Long.toString(limit));
-            int found = ctx.diary().search(query, (int) limit).size();
-            return CommandOutcome.ok(found + " diary entr" + (found == 1 ? "y" : "ies") + " will show in context 3");
+            int entries = ctx.diary().search(query, (int) limit).size();
+            int concepts = ctx.concepts().search(query, (int) limit).size();
+            return CommandOutcome.ok(entries + " diary entr" + (entries == 1 ? "y" : "ies") + " and " + concepts
+                    + " concept" + (concepts == 1 ? "" : "s") + " will show in context 3");
         });
     }
 
@@ -105,8 +134,9 @@ final class BuiltInCommands {
             }
             String result = "closed " + closed + " entr" + (closed == 1 ? "y" : "ies");
             if (missing.length() > 0) return new CommandOutcome(closed > 0 ? "warning" : "error",
-                    result + "; not found or already closed: " + missing, Optional.empty());
-            return CommandOutcome.ok(result);
+                    result + "; not found, not seen by you yet, or already closed: " + missing, Optional.empty());
+            // nothing to report back: the row is born closed, so it neither shows in context 2 nor wakes the LLM
+            return new CommandOutcome("close", result, Optional.empty());
         });
     }
 }

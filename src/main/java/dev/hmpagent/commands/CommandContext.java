@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.NotesDao;
@@ -16,6 +17,7 @@ public final class CommandContext {
     private final NotesDao notes;
     private final MemoryDao memory;
     private final DiaryDao diary;
+    private final ConceptsDao concepts;
     private final ProcessLogDao processLog;
     private final SettingsDao settings;
 
@@ -27,6 +29,7 @@ public final class CommandContext {
         this.notes = new NotesDao(store);
         this.memory = new MemoryDao(store);
         this.diary = new DiaryDao(store);
+        this.concepts = new ConceptsDao(store);
         this.processLog = new ProcessLogDao(store);
         this.settings = new SettingsDao(store);
     }
@@ -42,6 +45,8 @@ public final class CommandContext {
     public MemoryDao memory() { return memory; }
 
     public DiaryDao diary() { return diary; }
+
+    public ConceptsDao concepts() { return concepts; }
 
     public ProcessLogDao processLog() { return processLog; }
 

@@ -81,7 +81,15 @@ public enum ConfigKey {
     CONTEXT_NOTES_LIMIT("context.notes_limit", ValueType.wholeNumber(1, 1000), "20",
             List.of("AGENT_CONTEXT_NOTES_LIMIT"), false,
             "Most notes shown in the context at once",
-            c -> c.context().notesLimit());
+            c -> c.context().notesLimit()),
+    CONTEXT_NOTES_MIN_PRIORITY("context.notes_min_priority", ValueType.wholeNumber(-1000, 1000), "0",
+            List.of("AGENT_CONTEXT_NOTES_MIN_PRIORITY"), false,
+            "Auto mode: notes below this priority wait unread and wake nothing",
+            c -> c.context().notesMinPriority()),
+    CONTEXT_NOTES_TAGS("context.notes_tags", ValueType.text(false), "",
+            List.of("AGENT_CONTEXT_NOTES_TAGS"), false,
+            "Auto mode: comma-separated tags; when set, only notes carrying one of them are shown (empty: all)",
+            c -> c.context().notesTags());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));

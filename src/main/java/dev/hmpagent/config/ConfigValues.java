@@ -58,7 +58,9 @@ final class ConfigValues {
                 new ContextSection(
                         integer(ConfigKey.CONTEXT_PROMPT_BUDGET_TOKENS),
                         NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
-                        integer(ConfigKey.CONTEXT_NOTES_LIMIT)));
+                        integer(ConfigKey.CONTEXT_NOTES_LIMIT),
+                        integer(ConfigKey.CONTEXT_NOTES_MIN_PRIORITY),
+                        string(ConfigKey.CONTEXT_NOTES_TAGS)));
     }
 
     private Object get(ConfigKey key) {

@@ -3,10 +3,13 @@ package dev.hmpagent.context;
 import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.store.ConceptRow;
+import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.DiaryRow;
 import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.MemoryRow;
+import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NoteRow;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
@@ -39,11 +42,12 @@ public final class ContextAssembler {
     private final ResponsesDao responses;
     private final MemoryDao memory;
     private final DiaryDao diary;
+    private final ConceptsDao concepts;
     private final SettingsDao runtimeSettings;
 
     public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
                             ProcessLogDao processLog, ResponsesDao responses, MemoryDao memory, DiaryDao diary,
-                            SettingsDao runtimeSettings) {
+                            ConceptsDao concepts, SettingsDao runtimeSettings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.llmDescription = Objects.requireNonNull(llmDescription, "llmDescription");
@@ -52,6 +56,7 @@ public final class ContextAssembler {
         this.responses = Objects.requireNonNull(responses, "responses");
         this.memory = Objects.requireNonNull(memory, "memory");
         this.diary = Objects.requireNonNull(diary, "diary");
+        this.concepts = Objects.requireNonNull(concepts, "concepts");
         this.runtimeSettings = Objects.requireNonNull(runtimeSettings, "runtimeSettings");
     }
 
@@ -87,7 +92,7 @@ public final class ContextAssembler {
     }
 
     private Section recentReplies() {
-        Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true);
+        Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true, 0);
         for (ResponseRow r : responses.latest(settings.historyK())) {
             String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
             String flags = (r.interrupted() ? ", interrupted by the user" : "") + (r.stagnation() ? ", anti-stagnation" : "");
@@ -98,8 +103,9 @@ public final class ContextAssembler {
     }
 
     private Section processes() {
-        Section s = new Section(2, "your commands and processes not yet closed (oldest first)", "(none)", true);
-        for (ProcessRow p : processLog.active(MAX_PROCESS_ROWS)) {
+        Section s = new Section(2, "your commands and processes not yet closed (oldest first; new results last)",
+                "(none)", true, 1);
+        for (ProcessRow p : processLog.forContext(MAX_PROCESS_ROWS)) {
             String pain = p.painLevel() > 0 ? String.format(Locale.ROOT, ", pain %.1f", p.painLevel()) : "";
             s.add("[id " + p.id() + ", cmd " + nz(p.cmdId()) + ", " + p.name() + ", tick " + p.tickId() + "] "
                     + p.status() + pain + ": " + clip(nz(p.result()), 1_000), p.id());
@@ -108,7 +114,7 @@ public final class ContextAssembler {
     }
 
     private Section diaryEntries() {
-        Section s = new Section(3, "diary entries you asked for (diary_read)", "(none requested)", false);
+        Section s = new Section(3, "diary entries and concepts you asked for (diary_read)", "(none requested)", false, 0);
         String query = runtimeSettings.get(ContextKeys.DIARY_QUERY).orElse(null);
         if (query == null) return s;
         int limit = runtimeSettings.get(ContextKeys.DIARY_LIMIT).map(Integer::parseInt).orElse(5);
@@ -116,38 +122,46 @@ public final class ContextAssembler {
             s.add("[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null ? "" : ", tags " + d.tags()) + "] "
                     + clip(d.text(), 2_000), 0);
         }
+        for (ConceptRow c : concepts.search(query, limit)) {
+            s.add("[concept " + c.id() + "] " + c.name() + (c.description().isEmpty() ? "" : ": " + clip(c.description(), 500))
+                    + (c.links().isEmpty() ? "" : "; links: " + String.join("; ", c.links())), 0);
+        }
         return s;
     }
 
     private Section incoming() {
-        Section s = new Section(4, "incoming messages", "(no unread messages)", false);
-        if (settings.manualNotes()) {
-            long total = notes.unreadCount();
-            if (total == 0) return s;
-            StringBuilder counts = new StringBuilder();
-            notes.unreadCountsByPriority().forEach((p, n) -> counts.append(counts.length() == 0 ? "" : ", ")
-                    .append("priority ").append(p).append(": ").append(n));
-            s.add(total + " unread (" + counts + "). Read one with note_read. Ids:", 0);
-            for (NoteRow n : notes.unread(Integer.MIN_VALUE, settings.notesLimit())) {
-                s.add("- " + n.id() + " (priority " + n.priority() + ", from " + n.source() + ", " + n.timestamp() + ")", n.id());
-            }
-            return s;
-        }
-        for (NoteRow n : notes.unread(Integer.MIN_VALUE, settings.notesLimit())) {
+        if (settings.manualNotes()) return incomingManual();
+        Section s = new Section(4, "incoming messages", "(no unread messages)", false, 1);
+        for (NoteRow n : notes.unread(settings.autoFilter(), settings.notesLimit())) {
             s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp() + "] "
                     + clip(n.text(), 4_000), n.id());
         }
         return s;
     }
 
+    /** Manual mode: counts by priority and the ids (a header item and one item per note; the header is never trimmed). */
+    private Section incomingManual() {
+        Section s = new Section(4, "incoming messages", "(no unread messages)", false, 2);
+        long total = notes.unreadCount();
+        if (total == 0) return s;
+        StringBuilder counts = new StringBuilder();
+        notes.unreadCountsByPriority().forEach((p, n) -> counts.append(counts.length() == 0 ? "" : ", ")
+                .append("priority ").append(p).append(": ").append(n));
+        s.add(total + " unread (" + counts + "). Read one with note_read. Ids:", 0);
+        for (NoteRow n : notes.unread(NoteFilter.ALL, settings.notesLimit())) {
+            s.add("- " + n.id() + " (priority " + n.priority() + ", from " + n.source() + ", " + n.timestamp() + ")", n.id());
+        }
+        return s;
+    }
+
     private Section cycleSettings(long tickId, Instant now) {
-        return new Section(5, "settings", "", true).add("tick " + tickId + "; time " + now + "; notes mode "
+        return new Section(5, "settings", "", true, 0).add("tick " + tickId + "; time " + now + "; notes mode "
                 + (settings.manualNotes() ? "manual" : "auto") + "; history " + settings.historyK() + " replies; "
                 + "autonomous thinking " + (settings.autonomous() ? "on" : "off") + "; model " + llmDescription, 0);
     }
 
     private Section notebook() {
-        Section s = new Section(6, "your notebook (llm_memory, newest first)", "(empty: add with memory_add)", false);
+        Section s = new Section(6, "your notebook (llm_memory, newest first)", "(empty: add with memory_add)", false, 0);
         for (MemoryRow m : memory.latest(MAX_MEMORY_ROWS)) {
             s.add("[memory " + m.id() + (m.tags() == null ? "" : ", tags " + m.tags()) + "] "
                     + (m.title() == null ? "" : m.title() + ": ") + clip(m.content(), 2_000), 0);

@@ -12,14 +12,20 @@ final class Section {
     final String title;
     final String emptyText;
     final boolean dropOldestFirst;
+    final int keepAtLeast;
     final List<Item> items = new ArrayList<>();
     int dropped;
 
-    Section(int index, String title, String emptyText, boolean dropOldestFirst) {
+    /**
+     * @param keepAtLeast items the budget may never take, so that each call shows something new
+     *                    (context 2 and 4 keep one; otherwise a tiny budget would wake the LLM forever)
+     */
+    Section(int index, String title, String emptyText, boolean dropOldestFirst, int keepAtLeast) {
         this.index = index;
         this.title = title;
         this.emptyText = emptyText;
         this.dropOldestFirst = dropOldestFirst;
+        this.keepAtLeast = keepAtLeast;
     }
 
     Section add(String text, long rowId) {
@@ -28,7 +34,7 @@ final class Section {
     }
 
     boolean dropOne() {
-        if (items.isEmpty()) return false;
+        if (items.size() <= keepAtLeast) return false;
         items.remove(dropOldestFirst ? 0 : items.size() - 1);
         dropped++;
         return true;

@@ -4,6 +4,7 @@ import dev.hmpagent.commands.CommandBlockParser;
 import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.context.ContextAssembler;
+import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.cycle.CycleStatus.Phase;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
@@ -14,6 +15,7 @@ import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.Usage;
 import dev.hmpagent.stagnation.Novelty;
 import dev.hmpagent.stagnation.NoveltyScorer;
 import dev.hmpagent.store.AgentLogDao;
@@ -37,7 +39,7 @@ public final class Cycle {
     private final Clock clock;
     private final LlmClient llm;
     private final LlmParams params;
-    private final boolean autonomous;
+    private final ContextSettings settings;
     private final ContextAssembler assembler;
     private final CommandBlockParser parser;
     private final NoveltyScorer scorer;
@@ -53,14 +55,15 @@ public final class Cycle {
     private int consecutiveFailures;
     private Instant retryAt;
     private volatile CycleStatus status;
+    private volatile boolean cancelRequested;
 
-    public Cycle(Clock clock, LlmClient llm, LlmParams params, boolean autonomous, ContextAssembler assembler,
+    public Cycle(Clock clock, LlmClient llm, LlmParams params, ContextSettings settings, ContextAssembler assembler,
                  CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
                  EventSink events) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.llm = Objects.requireNonNull(llm, "llm");
         this.params = Objects.requireNonNull(params, "params");
-        this.autonomous = autonomous;
+        this.settings = Objects.requireNonNull(settings, "settings");
         this.assembler = Objects.requireNonNull(assembler, "assembler");
         this.parser = Objects.requireNonNull(parser, "parser");
         this.scorer = Objects.requireNonNull(scorer, "scorer");
@@ -77,9 +80,14 @@ public final class Cycle {
 
     public CycleStatus status() { return status; }
 
-    /** Cancels the LLM call in flight (Ctrl-C); returns whether there was one. */
+    /**
+     * Cancels the LLM call in flight (Ctrl-C); returns whether there was one. The request is
+     * remembered for the call, so a cancel that lands just before the client has started (or just
+     * after it has finished) still counts: the reply is kept as interrupted and its commands do not run.
+     */
     public boolean cancelInFlight() {
         if (status.phase() != Phase.AWAITING_LLM) return false;
+        cancelRequested = true;
         llm.cancel();
         return true;
     }
@@ -88,12 +96,21 @@ public final class Cycle {
     public TickResult tick() {
         Instant start = clock.instant();
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
-        String reason = wakeReason();
-        if (reason == null) {
-            setPhase(Phase.WAITING_FOR_EVENT);
+        String reason;
+        long tickId;
+        try {
+            reason = wakeReason();
+            if (reason == null) {
+                setPhase(Phase.WAITING_FOR_EVENT);
+                return TickResult.IDLE;
+            }
+            tickId = agentLog.lastTickId() + 1;
+        } catch (RuntimeException e) {
+            // the file cannot even be read (locked, gone): nothing can be logged to it; say so and back off
+            Duration delay = scheduleRetry(start, Optional.empty());
+            events.emit(new AgentEvent.Problem("cannot read " + e.getMessage() + " — trying again in " + human(delay)));
             return TickResult.IDLE;
         }
-        long tickId = agentLog.lastTickId() + 1;
         try {
             return think(tickId, start, reason);
         } catch (RuntimeException e) {
@@ -106,20 +123,18 @@ public final class Cycle {
 
     /** Why the LLM should be called now, or null when there is nothing new. Step 1: refresh process_log. */
     private String wakeReason() {
-        if (notes.maxUnreadId() > noteWatermark) return "new message";
+        if (notes.maxUnreadId(settings.noteFilter()) > noteWatermark) return "new message";
         if (processLog.unseenCount() > 0) return "new results";
-        if (autonomous) return "autonomous";
+        if (settings.autonomous()) return "autonomous";
         return null;
     }
 
     private TickResult think(long tickId, Instant start, String reason) {
         setPhase(Phase.ASSEMBLING_CONTEXT);
         AssembledPrompt prompt = assembler.assemble(tickId, start);
-        setPhase(Phase.AWAITING_LLM);
         Completion completion;
         try {
-            completion = llm.complete(new LlmRequest(prompt.messages(), params.temperature(), params.maxTokens()),
-                    StreamListener.NONE);
+            completion = ask(prompt);
         } catch (LlmException e) {
             return llmFailed(tickId, start, reason, e);
         }
@@ -136,6 +151,24 @@ public final class Cycle {
                 Optional.empty(), "");
         emitAfterCommit(tickId, completion, parsed, written);
         return new TickResult(true, tickId, written.state());
+    }
+
+    /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */
+    private Completion ask(AssembledPrompt prompt) {
+        cancelRequested = false;
+        setPhase(Phase.AWAITING_LLM);
+        Completion c;
+        try {
+            c = llm.complete(new LlmRequest(prompt.messages(), params.temperature(), params.maxTokens()),
+                    StreamListener.NONE);
+        } catch (LlmException e) {
+            if (!cancelRequested) throw e;
+            return new Completion("", new Usage(prompt.estimatedTokens(), 1, true), llm.model(), "", true);
+        }
+        if (cancelRequested && !c.interrupted()) {
+            return new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true);
+        }
+        return c;
     }
 
     private void emitAfterCommit(long tickId, Completion completion, ParsedReply parsed, TickWriter.Written written) {

@@ -55,6 +55,10 @@ public final class TickLoop {
                 if (stopRequested && drain && (!result.worked() || ++drained >= MAX_DRAIN_TICKS)) break;
                 if (!result.worked()) park();
             }
+        } catch (Error e) {
+            // not caught for recovery: only so the person at the prompt learns the agent stopped thinking
+            events.emit(new AgentEvent.Problem("the tick loop stopped: " + e + "; restart the agent"));
+            throw e;
         } finally {
             finished.countDown();
         }

@@ -19,6 +19,8 @@ public final class EventRenderer implements EventSink {
     private static final AttributedStyle ERROR = AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
     private static final AttributedStyle WARN = AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
 
+    private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("[\\p{Cc}&&[^\\n\\t]]");
+
     private final LineReader reader;
 
     public EventRenderer(LineReader reader) {
@@ -33,22 +35,30 @@ public final class EventRenderer implements EventSink {
     static AttributedString render(AgentEvent event) {
         AttributedStringBuilder sb = new AttributedStringBuilder();
         if (event instanceof AgentEvent.MessageToUser m) {
-            sb.styled(AGENT, "agent> ").append(m.text());
+            sb.styled(AGENT, "agent> ").append(printable(m.text()));
         } else if (event instanceof AgentEvent.Thought t) {
             sb.styled(DIM, "  (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + clip(t.text()));
         } else if (event instanceof AgentEvent.CommandDone c) {
             AttributedStyle style = c.status().equals("ok") ? DIM : c.status().equals("warning") ? WARN : ERROR;
             sb.styled(style, "  [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + clip(c.result()));
         } else if (event instanceof AgentEvent.Problem p) {
-            sb.styled(ERROR, "! " + p.text());
+            sb.styled(ERROR, "! " + printable(p.text()));
         } else if (event instanceof AgentEvent.Info i) {
-            sb.styled(DIM, "· " + i.text());
+            sb.styled(DIM, "· " + printable(i.text()));
         }
         return sb.toAttributedString();
     }
 
     private static String clip(String s) {
-        String one = s.strip();
+        String one = printable(s).strip();
         return one.length() <= MAX_THOUGHT_CHARS ? one : one.substring(0, MAX_THOUGHT_CHARS) + "…";
+    }
+
+    /**
+     * Text from the model or a server with control characters removed (newlines and tabs kept), so
+     * a reply cannot send escape sequences to the user's terminal (titles, clipboard, hidden text).
+     */
+    static String printable(String s) {
+        return CONTROL.matcher(s).replaceAll("");
     }
 }

@@ -13,8 +13,8 @@ import org.jline.reader.UserInterruptException;
 /**
  * The interactive front: a plain line becomes a {@code notes} row from the user and wakes the
  * tick loop; lines starting with '/' are REPL commands. Ctrl-C cancels the LLM call in flight;
- * Ctrl-D or /quit leaves after the tick in flight has written. When input is not a terminal
- * (a pipe), end of input lets the loop finish answering first.
+ * Ctrl-D or /quit cuts a reply in flight short and leaves once the tick has written. When input
+ * is not a terminal (a pipe), end of input lets the loop finish answering first.
  */
 public final class Repl {
     static final String PROMPT = "you> ";
@@ -42,6 +42,8 @@ public final class Repl {
         try {
             readLines();
         } finally {
+            // a person leaving should not wait minutes for a slow reply: cut it short, keep what came
+            if (interactive && loop.cycle().cancelInFlight()) say("leaving: the reply in flight is cut short and kept");
             loop.stop(!interactive);
             loop.awaitStopped();
         }
@@ -95,7 +97,7 @@ public final class Repl {
                 Type a message and press Enter: it goes to the agent as a note, and the agent answers above the prompt.
                   /status   state, tick, tokens used, LLM endpoint, database
                   /help     this list
-                  /quit     leave (Ctrl-D too); the tick in flight finishes writing first
+                  /quit     leave (Ctrl-D too); a reply in flight is cut short and the tick finishes writing
                   Ctrl-C    cancel the LLM reply in flight (the partial reply is kept, marked interrupted)""";
     }
 

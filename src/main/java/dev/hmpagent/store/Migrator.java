@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Applies {@code db/V###__name.sql} resources in order, each in its own transaction, recording
+ * Applies {@code db/V###__name.sql} resources in order, all in one write transaction, recording
  * them in {@code schema_version}. The list lives in {@code db/index.txt} (a jar cannot be listed);
  * a test keeps it in step with the folder. Never edit an applied file: add the next one.
  */
@@ -28,27 +28,32 @@ final class Migrator {
     void migrate() {
         List<Migration> known = known();
         int latest = known.isEmpty() ? 0 : known.get(known.size() - 1).version();
-        store.inTransaction(() -> store.executeScript("""
-                CREATE TABLE IF NOT EXISTS schema_version (
-                    version     INTEGER PRIMARY KEY,
-                    description TEXT NOT NULL,
-                    applied_at  TEXT NOT NULL
-                )"""));
-        int current = (int) store.queryLong("SELECT coalesce(max(version), 0) FROM schema_version");
-        if (current > latest) {
-            throw new StoreException(store.path() + " has schema version " + current
-                    + " but this hmp-agent knows only up to " + latest
-                    + ": upgrade hmp-agent, or use another file with --db");
-        }
-        for (Migration m : known) {
-            if (m.version() <= current) continue;
-            String sql = read(m.resource());
-            store.inTransaction(() -> {
-                store.executeScript(sql);
+        // one write transaction: a second process opening a new file at the same moment waits, then sees it done
+        store.inTransaction(() -> {
+            if (!store.tableExists("schema_version") && store.queryLong(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") > 0) {
+                throw new StoreException(store.path() + " is an SQLite file that hmp-agent did not create (it has tables"
+                        + " but no schema_version); choose another file with --db");
+            }
+            store.executeScript("""
+                    CREATE TABLE IF NOT EXISTS schema_version (
+                        version     INTEGER PRIMARY KEY,
+                        description TEXT NOT NULL,
+                        applied_at  TEXT NOT NULL
+                    )""");
+            int current = (int) store.queryLong("SELECT coalesce(max(version), 0) FROM schema_version");
+            if (current > latest) {
+                throw new StoreException(store.path() + " has schema version " + current
+                        + " but this hmp-agent knows only up to " + latest
+                        + ": upgrade hmp-agent, or use another file with --db");
+            }
+            for (Migration m : known) {
+                if (m.version() <= current) continue;
+                store.executeScript(read(m.resource()));
                 store.update("INSERT INTO schema_version(version, description, applied_at) VALUES (?, ?, ?)",
                         m.version(), m.description(), store.now());
-            });
-        }
+            }
+        });
     }
 
     static List<Migration> known() {

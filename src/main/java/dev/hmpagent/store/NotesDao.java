@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,10 +28,13 @@ public final class NotesDao {
                 + "VALUES (?, 'llm', 0, ?, 1, ?, ?)", text, store.now(), llmId, tickId);
     }
 
-    /** Unread incoming notes, oldest first, at or above a priority. */
-    public List<NoteRow> unread(int minPriority, int limit) {
-        return store.query("SELECT " + COLUMNS + " FROM notes WHERE read = 0 AND source <> 'llm' AND priority >= ? "
-                + "ORDER BY id LIMIT ?", NotesDao::map, minPriority, limit);
+    /** Unread incoming notes the filter lets through, oldest first. */
+    public List<NoteRow> unread(NoteFilter filter, int limit) {
+        List<Object> params = new ArrayList<>();
+        String where = filter.sql(params);
+        params.add(limit);
+        return store.query("SELECT " + COLUMNS + " FROM notes WHERE read = 0 AND source <> 'llm' AND " + where
+                + " ORDER BY id LIMIT ?", NotesDao::map, params.toArray());
     }
 
     public long unreadCount() {
@@ -45,9 +49,12 @@ public final class NotesDao {
         return counts;
     }
 
-    /** The highest id among unread incoming notes (0 when none). */
-    public long maxUnreadId() {
-        return store.queryLong("SELECT coalesce(max(id), 0) FROM notes WHERE read = 0 AND source <> 'llm'");
+    /** The highest id among unread incoming notes the filter lets through (0 when none). */
+    public long maxUnreadId(NoteFilter filter) {
+        List<Object> params = new ArrayList<>();
+        String where = filter.sql(params);
+        return store.queryLong("SELECT coalesce(max(id), 0) FROM notes WHERE read = 0 AND source <> 'llm' AND " + where,
+                params.toArray());
     }
 
     public Optional<NoteRow> get(long id) {

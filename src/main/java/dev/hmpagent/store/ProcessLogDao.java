@@ -1,6 +1,8 @@
 package dev.hmpagent.store;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -25,12 +27,20 @@ public final class ProcessLogDao {
                 name, value, status, now, cmdId, tickId, result, painLevel, fingerprint, now);
     }
 
-    /** The newest {@code limit} rows not yet closed, oldest first (context 2). */
-    public List<ProcessRow> active(int limit) {
-        List<ProcessRow> rows = new java.util.ArrayList<>(store.query("SELECT " + COLUMNS
-                + " FROM process_log WHERE status <> 'close' ORDER BY id DESC LIMIT ?", ProcessLogDao::map, limit));
-        java.util.Collections.reverse(rows);
-        return rows;
+    /**
+     * What context 2 shows: rows the LLM has already seen and not closed (newest of them, oldest
+     * first), then the rows it has not seen yet (oldest first), at most {@code limit} in all with
+     * the unseen ones taking precedence, so every unseen row is eventually shown.
+     */
+    public List<ProcessRow> forContext(int limit) {
+        List<ProcessRow> unseen = store.query("SELECT " + COLUMNS + " FROM process_log WHERE seen_tick IS NULL "
+                + "AND status <> 'close' ORDER BY id LIMIT ?", ProcessLogDao::map, limit);
+        List<ProcessRow> seen = new ArrayList<>(store.query("SELECT " + COLUMNS + " FROM process_log "
+                + "WHERE status <> 'close' AND seen_tick IS NOT NULL ORDER BY id DESC LIMIT ?", ProcessLogDao::map,
+                limit - unseen.size()));
+        Collections.reverse(seen);
+        seen.addAll(unseen);
+        return seen;
     }
 
     /** Closes successful rows the LLM saw at or before {@code tickId}; returns how many. */
@@ -48,21 +58,25 @@ public final class ProcessLogDao {
                 + "AND status NOT IN ('close', 'running', 'pending') AND name <> '" + LLM_CALL + "'");
     }
 
+    /** Records the tick in which the LLM first saw each finished row (later showings keep the first). */
     public void markSeen(Collection<Long> ids, long tickId) {
         for (long id : ids) {
-            store.update("UPDATE process_log SET seen_tick = ? WHERE id = ? AND status NOT IN ('running', 'pending')",
-                    tickId, id);
+            store.update("UPDATE process_log SET seen_tick = coalesce(seen_tick, ?) WHERE id = ? "
+                    + "AND status NOT IN ('running', 'pending')", tickId, id);
         }
     }
 
-    /** Closes rows by cmd_id or numeric id; returns how many changed. */
+    /**
+     * Closes rows the LLM has seen, by cmd_id or numeric id; returns how many changed. Rows it
+     * has not seen yet (this tick's own, or still running) stay open.
+     */
     public int close(String idOrCmdId) {
         String now = store.now();
-        int n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE cmd_id = ? AND status <> 'close'",
-                now, idOrCmdId);
+        int n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE cmd_id = ? "
+                + "AND status <> 'close' AND seen_tick IS NOT NULL", now, idOrCmdId);
         if (n == 0 && idOrCmdId.matches("\\d{1,18}")) {
-            n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE id = ? AND status <> 'close'",
-                    now, Long.parseLong(idOrCmdId));
+            n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE id = ? "
+                    + "AND status <> 'close' AND seen_tick IS NOT NULL", now, Long.parseLong(idOrCmdId));
         }
         return n;
     }

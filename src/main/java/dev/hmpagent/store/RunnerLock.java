@@ -72,8 +72,9 @@ public final class RunnerLock {
         });
     }
 
-    public void heartbeat() {
-        store.update("UPDATE runner_lock SET heartbeat_at = ? WHERE token = ?", store.clock().instant(), token);
+    /** Refreshes the heartbeat; false when another process has taken the file over meanwhile. */
+    public boolean heartbeat() {
+        return store.update("UPDATE runner_lock SET heartbeat_at = ? WHERE token = ?", store.clock().instant(), token) > 0;
     }
 
     /** Whether this process still holds the file (another may have taken it over). */

@@ -50,6 +50,8 @@ class AgentReplEndToEndTest {
             # End commands
             """;
 
+    static final String PROMPT = "you> ";
+
     @TempDir Path dir;
     FakeOpenAiServer llm;
     Path db;
@@ -74,7 +76,7 @@ class AgentReplEndToEndTest {
     int agent(String input, String... args) {
         Launch launch = new Launch(Map.of("HOME", dir.toString()),
                 () -> new DumbTerminal(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), terminalOut),
-                Clock.systemUTC(), false);
+                Clock.systemUTC(), t -> false);
         CommandLine cl = Cli.commandLine(launch);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -109,7 +111,7 @@ class AgentReplEndToEndTest {
         assertThat(first.user()).contains("hello agent, I am Ann").contains("Context 4");
         FakeOpenAiServer.Received second = llm.take();
         assertThat(second.user()).contains("cmd c-2, diary_entry").contains("diary entry 1 written")
-                .contains("likes short answers").doesNotContain("hello agent, I am Ann\n");
+                .contains("likes short answers").contains("(no unread messages)").doesNotContain("hello agent, I am Ann");
 
         assertThat(terminal()).contains("agent> Hello, human! Nice to meet you.");
 
@@ -188,6 +190,65 @@ class AgentReplEndToEndTest {
     }
 
     @Test
+    void ctrl_c_cancels_the_reply_in_flight_which_is_kept_and_marked_interrupted() throws Exception {
+        llm.stalled("Once upon a time");
+        java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
+        java.io.PipedInputStream input = new java.io.PipedInputStream(keys);
+        java.util.concurrent.Semaphore prompts = new java.util.concurrent.Semaphore(0);
+        java.io.OutputStream screen = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                terminalOut.write(b);
+                if (terminal().endsWith(PROMPT)) prompts.release();
+            }
+        };
+        DumbTerminal[] made = new DumbTerminal[1];
+        Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> made[0] = new DumbTerminal(input, screen),
+                Clock.systemUTC(), t -> true);
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setErr(new PrintWriter(err, true));
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                cl.execute("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
+
+        keys.write("tell me a long story\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        llm.take();
+        prompts.acquire(2);   // the REPL is reading again: Ctrl-C now is Ctrl-C at the prompt
+        made[0].raise(org.jline.terminal.Terminal.Signal.INT);
+        prompts.acquire();    // the prompt after the interrupt
+        keys.write("/quit\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+
+        assertThat(exit.get()).as(err.toString()).isZero();
+        assertThat(terminal()).contains("cancelled the reply in flight").contains("(thought, interrupted)");
+        // what had streamed in by the cancel is kept: all of the first chunk or, if it had not arrived yet, nothing
+        assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE interrupted = 1 "
+                + "AND content IN ('', 'Once upon a time')")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'interrupted'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'tell me a long story' AND read = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void quitting_while_a_reply_streams_cuts_it_short_and_still_writes_the_tick() throws Exception {
+        llm.stalled("Thinking hard");
+        java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
+        java.io.PipedInputStream input = new java.io.PipedInputStream(keys);
+        Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> new DumbTerminal(input, terminalOut),
+                Clock.systemUTC(), t -> true);
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                Cli.commandLine(launch).execute("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
+
+        keys.write("question\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        llm.take();
+        keys.close();
+
+        assertThat(exit.get()).isZero();
+        assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'interrupted'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
+    }
+
+    @Test
     void slash_commands_answer_without_calling_the_llm() throws Exception {
         int code = agent("/help\n/status\n/nonsense\n/quit\nthis line is never read\n", "--base-url", llm.baseUrl());
 
@@ -223,7 +284,7 @@ class AgentReplEndToEndTest {
     @Test
     void agent_config_prints_every_value_with_its_origin_and_masks_the_key() {
         Launch launch = new Launch(Map.of("HOME", dir.toString(), "OPENAI_API_KEY", "sk-live-abcdefghijklmnop1234"),
-                () -> { throw new AssertionError("config needs no terminal"); }, Clock.systemUTC(), false);
+                () -> { throw new AssertionError("config needs no terminal"); }, Clock.systemUTC(), t -> false);
         CommandLine cl = Cli.commandLine(launch);
         cl.setOut(new PrintWriter(out, true));
         int code = cl.execute("config", "--config", config.toString(), "--db", db.toString());

@@ -46,7 +46,7 @@ class BuiltInCommandsTest {
     @Test
     void the_catalog_lists_every_registered_command_once() {
         assertThat(registry.types()).containsExactly("help", "send_message", "note_read", "memory_add", "memory_delete",
-                "diary_entry", "diary_read", "process_close");
+                "diary_entry", "concept_add", "link_add", "diary_read", "process_close");
         for (String type : registry.types()) {
             assertThat(registry.catalog().lines().filter(l -> l.startsWith("- " + type + " "))).hasSize(1);
         }
@@ -93,12 +93,13 @@ class BuiltInCommandsTest {
     }
 
     @Test
-    void process_close_closes_by_cmd_id_or_row_id_and_reports_the_missing() {
+    void process_close_closes_seen_rows_by_cmd_id_or_row_id_and_reports_the_missing() {
         ProcessLogDao log = new ProcessLogDao(store);
         run(1, "[{\"cmd_id\": \"a\", \"type\": \"help\"}, {\"cmd_id\": \"b\", \"type\": \"help\"}]");
-        long rowB = log.byTick(1).get(1).id();
+        List<Long> ids = log.byTick(1).stream().map(ProcessRow::id).toList();
+        store.inTransaction(() -> log.markSeen(ids, 2));
 
-        CommandRun close = run(2, "{\"type\": \"process_close\", \"args\": {\"ids\": [\"a\", " + rowB + ", \"zzz\"]}}").get(0);
+        CommandRun close = run(2, "{\"type\": \"process_close\", \"args\": {\"ids\": [\"a\", " + ids.get(1) + ", \"zzz\"]}}").get(0);
 
         assertThat(close.status()).isEqualTo("warning");
         assertThat(close.result()).contains("closed 2 entries").contains("zzz");
@@ -106,11 +107,44 @@ class BuiltInCommandsTest {
     }
 
     @Test
+    void process_close_leaves_rows_the_llm_has_not_seen_and_a_clean_close_is_born_closed() {
+        ProcessLogDao log = new ProcessLogDao(store);
+        run(1, "{\"cmd_id\": \"c-1\", \"type\": \"memory_delete\", \"args\": {\"id\": 99}}");
+        store.inTransaction(() -> log.markSeen(log.byTick(1).stream().map(ProcessRow::id).toList(), 2));
+
+        List<CommandRun> runs = run(2, "[{\"cmd_id\": \"c-1\", \"type\": \"memory_delete\", \"args\": {\"id\": 98}},"
+                + " {\"cmd_id\": \"c-2\", \"type\": \"process_close\", \"args\": {\"ids\": [\"c-1\"]}}]");
+
+        assertThat(runs.get(1).result()).isEqualTo("closed 1 entry");
+        assertThat(runs.get(1).status()).isEqualTo("close");
+        assertThat(log.byTick(1)).extracting(ProcessRow::status).containsExactly("close");
+        assertThat(log.byTick(2)).extracting(ProcessRow::status).as("this tick's failure is still to be seen")
+                .containsExactly("error", "close");
+    }
+
+    @Test
+    void concepts_and_links_are_saved_and_a_link_to_an_unknown_concept_is_refused() {
+        List<CommandRun> runs = run(1, """
+                [{"type": "concept_add", "args": {"name": "mesh", "description": "peer network"}},
+                 {"type": "concept_add", "args": {"name": "network"}},
+                 {"type": "link_add", "args": {"from": "mesh", "to": "network", "relation_type": "is_a"}},
+                 {"type": "link_add", "args": {"from": "mesh", "to": "nowhere"}},
+                 {"type": "concept_add", "args": {"name": "mesh", "description": "a peer-to-peer network"}}]""");
+        assertThat(runs).extracting(CommandRun::status).containsExactly("ok", "ok", "ok", "error", "ok");
+        assertThat(runs.get(3).result()).contains("no concept named \"nowhere\"").contains("concept_add");
+        var found = new dev.hmpagent.store.ConceptsDao(store).search("mesh", 5);
+        assertThat(found).singleElement().satisfies(c -> {
+            assertThat(c.description()).isEqualTo("a peer-to-peer network");
+            assertThat(c.links()).containsExactly("is_a network");
+        });
+    }
+
+    @Test
     void diary_read_selects_entries_for_context_3() {
         run(1, "[{\"type\": \"diary_entry\", \"args\": {\"text\": \"mesh is quiet\", \"tags\": \"mesh\"}},"
                 + " {\"type\": \"diary_entry\", \"args\": {\"text\": \"lunch\"}}]");
         CommandRun read = run(2, "{\"type\": \"diary_read\", \"args\": {\"query\": \"mesh\", \"limit\": 3}}").get(0);
-        assertThat(read.result()).isEqualTo("1 diary entry will show in context 3");
+        assertThat(read.result()).isEqualTo("1 diary entry and 0 concepts will show in context 3");
         assertThat(new SettingsDao(store).get(ContextKeys.DIARY_QUERY)).contains("mesh");
     }
 

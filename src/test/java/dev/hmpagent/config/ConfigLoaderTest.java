@@ -162,6 +162,8 @@ class ConfigLoaderTest {
                 prompt_budget_tokens = 500
                 notes_mode = "MANUAL"
                 notes_limit = 1000
+                notes_min_priority = -3
+                notes_tags = "urgent, ops"
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -169,7 +171,7 @@ class ConfigLoaderTest {
                 new LlmSection("https://api.openai.com/v1", "gpt-4o-mini", "sk-file-key-000000009", 1.0, 2048, false,
                         Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7)),
                 new CycleSection(true, 0, Duration.ofMillis(10)),
-                new ContextSection(500, NotesMode.MANUAL, 1000));
+                new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

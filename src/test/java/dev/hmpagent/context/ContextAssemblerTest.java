@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.llm.Message;
+import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
+import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
@@ -37,9 +39,13 @@ class ContextAssemblerTest {
     }
 
     ContextAssembler assembler(int budget, boolean manual) {
-        return new ContextAssembler(new ContextSettings("tester", 3, budget, manual, 20, false), registry.catalog(),
-                "m at http://x/v1", new NotesDao(store), new ProcessLogDao(store), new ResponsesDao(store),
-                new MemoryDao(store), new DiaryDao(store), new SettingsDao(store));
+        return assembler(new ContextSettings("tester", 3, budget, manual, 20, NoteFilter.ALL, false));
+    }
+
+    ContextAssembler assembler(ContextSettings settings) {
+        return new ContextAssembler(settings, registry.catalog(), "m at http://x/v1", new NotesDao(store),
+                new ProcessLogDao(store), new ResponsesDao(store), new MemoryDao(store), new DiaryDao(store),
+                new ConceptsDao(store), new SettingsDao(store));
     }
 
     @Test
@@ -112,6 +118,32 @@ class ContextAssemblerTest {
                 .doesNotContain("alpha").doesNotContain("beta");
         assertThat(p.noteIdsShown()).as("nothing is marked read in manual mode").isEmpty();
         assertThat(p.noteWatermark()).isEqualTo(2);
+    }
+
+    @Test
+    void context_3_shows_matching_concepts_with_their_links() {
+        ConceptsDao concepts = new ConceptsDao(store);
+        long mesh = concepts.upsert("mesh", "peer network", "m");
+        long net = concepts.upsert("network", null, "m");
+        long hmp = concepts.upsert("hmp", "protocol", "m");
+        concepts.link(mesh, net, "is_a", "m");
+        concepts.link(hmp, mesh, "uses", "m");
+        new SettingsDao(store).put(ContextKeys.DIARY_QUERY, "mesh");
+        String user = assembler(6000, false).assemble(1, clock.instant()).messages().get(1).content();
+        assertThat(user).contains("[concept " + mesh + "] mesh: peer network; links: is_a network; (hmp uses this)")
+                .doesNotContain("[concept " + net + "]");
+    }
+
+    @Test
+    void unseen_results_are_shown_before_older_open_ones_take_the_room() {
+        ProcessLogDao log = new ProcessLogDao(store);
+        for (int i = 0; i < ContextAssembler.MAX_PROCESS_ROWS + 10; i++) log.record(1, "help", "old-" + i, "{}", "error", "old", 0.5, "f");
+        log.markSeen(log.byTick(1).stream().map(dev.hmpagent.store.ProcessRow::id).toList(), 1);
+        for (int i = 0; i < ContextAssembler.MAX_PROCESS_ROWS + 5; i++) log.record(2, "help", "new-" + i, "{}", "ok", "new", 0, null);
+        AssembledPrompt p = assembler(1_000_000, false).assemble(3, clock.instant());
+        String user = p.messages().get(1).content();
+        assertThat(user).contains("cmd new-0,").doesNotContain("cmd old-");
+        assertThat(p.processIdsShown()).hasSize(ContextAssembler.MAX_PROCESS_ROWS);
     }
 
     @Test

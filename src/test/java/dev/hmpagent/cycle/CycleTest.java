@@ -256,7 +256,7 @@ class CycleTest {
     void manual_notes_mode_shows_counts_and_ids_and_note_read_marks_it_read() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, d.context().notesLimit()));
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, d.context().notesLimit(), 0, ""));
         long id = notes.add("secret plan", "user", 2, null);
         llm.reply("Let me read it." + commands("{\"cmd_id\": \"r\", \"type\": \"note_read\", \"args\": {\"id\": " + id + "}}"))
                 .reply("Read it.");
@@ -266,6 +266,88 @@ class CycleTest {
         assertThat(notes.unreadCount()).isZero();
         cycle.tick();
         assertThat(llm.userPrompt(1)).contains("secret plan");
+    }
+
+    @Test
+    void successful_results_close_themselves_a_few_ticks_after_the_llm_first_saw_them() {
+        notes.add("go", "user", 0, null);
+        llm.reply("x" + commands("{\"cmd_id\": \"d\", \"type\": \"diary_entry\", \"args\": {\"text\": \"t\"}}"));
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context());
+        Cycle cycle = cycle(auto);
+        cycle.tick();
+        for (int i = 0; i < TickWriter.AUTO_CLOSE_AFTER_TICKS + 2; i++) llm.reply("thinking " + i);
+        for (int tick = 2; tick <= 1 + TickWriter.AUTO_CLOSE_AFTER_TICKS; tick++) {
+            cycle.tick();
+            assertThat(processLog.byTick(1).get(0).status()).as("tick " + tick).isEqualTo("ok");
+        }
+        cycle.tick();
+        assertThat(processLog.byTick(1).get(0).status()).isEqualTo("close");
+        assertThat(llm.userPrompt(4)).contains("cmd d, diary_entry");
+        cycle.tick();
+        assertThat(llm.userPrompt(5)).doesNotContain("cmd d, diary_entry");
+    }
+
+    @Test
+    void a_budget_too_small_for_everything_still_shows_one_new_note_so_the_llm_is_not_called_forever() {
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig tiny = new AgentConfig(d.agent(), d.llm(), d.cycle(),
+                new ContextSection(500, d.context().notesMode(), d.context().notesLimit(), 0, ""));
+        notes.add("first question " + "word ".repeat(400), "user", 0, null);
+        notes.add("second question " + "word ".repeat(400), "user", 0, null);
+        llm.reply("one").reply("two");
+        Cycle cycle = cycle(tiny);
+        cycle.tick();
+        assertThat(llm.userPrompt(0)).contains("first question").doesNotContain("second question");
+        cycle.tick();
+        assertThat(llm.userPrompt(1)).contains("second question");
+        assertThat(cycle.tick().worked()).isFalse();
+        assertThat(notes.unreadCount()).isZero();
+    }
+
+    @Test
+    void the_auto_notes_filter_decides_what_wakes_and_what_is_shown() {
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig filtered = new AgentConfig(d.agent(), d.llm(), d.cycle(),
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.AUTO, 20, 1, "ops, urgent"));
+        notes.add("low priority chatter", "user", 0, "ops");
+        notes.add("untagged but important", "user", 5, null);
+        Cycle cycle = cycle(filtered);
+        assertThat(cycle.tick().worked()).as("nothing passes the filter").isFalse();
+        notes.add("disk almost full", "cli", 2, "Urgent");
+        llm.reply("On it.");
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(llm.userPrompt(0)).contains("disk almost full").doesNotContain("chatter").doesNotContain("untagged");
+        assertThat(notes.unreadCount()).isEqualTo(2);
+    }
+
+    @Test
+    void a_cancel_that_lands_as_the_client_returns_still_interrupts_the_reply() {
+        notes.add("go", "user", 0, null);
+        Cycle[] holder = new Cycle[1];
+        dev.hmpagent.llm.LlmClient racing = new dev.hmpagent.llm.LlmClient() {
+            @Override
+            public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest request,
+                                                      dev.hmpagent.llm.StreamListener listener) {
+                holder[0].cancelInFlight();   // Ctrl-C pressed just as the full reply arrived
+                return new dev.hmpagent.llm.Completion("done" + commands("{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}"),
+                        new dev.hmpagent.llm.Usage(10, 5, false), "m", "stop", false);
+            }
+
+            @Override
+            public void cancel() { }
+
+            @Override
+            public String endpoint() { return "http://fake/v1"; }
+
+            @Override
+            public String model() { return "m"; }
+        };
+        holder[0] = Wiring.cycle(AgentConfig.defaults(), store, racing, sink, clock);
+        assertThat(holder[0].tick().state()).isEqualTo("interrupted");
+        assertThat(processLog.byTick(1)).isEmpty();
+        assertThat(responses.latest(1).get(0).interrupted()).isTrue();
     }
 
     @Test

@@ -17,6 +17,14 @@ class EventRendererTest {
     }
 
     @Test
+    void escape_sequences_from_the_model_never_reach_the_terminal() {
+        String evil = "hi\u001b]52;c;Y3VybCBldmlsLnNo\u0007 there\u001b[8m hidden\u009b31m\nnext\tline";
+        assertThat(EventRenderer.render(new AgentEvent.MessageToUser(1, evil)).toString())
+                .isEqualTo("agent> hi]52;c;Y3VybCBldmlsLnNo there[8m hidden31m\nnext\tline")
+                .doesNotContain("\u001b").doesNotContain("\u0007").doesNotContain("\u009b");
+    }
+
+    @Test
     void long_thoughts_are_clipped() {
         String text = EventRenderer.render(new AgentEvent.Thought(1, "x".repeat(5000), false)).toString();
         assertThat(text).hasSizeLessThan(EventRenderer.MAX_THOUGHT_CHARS + 40).endsWith("…");

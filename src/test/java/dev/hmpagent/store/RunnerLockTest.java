@@ -59,6 +59,19 @@ class RunnerLockTest {
     }
 
     @Test
+    void a_holder_that_was_taken_over_learns_it_at_its_next_heartbeat() {
+        try (Store a = Store.open(dir.resolve("agent.db"), clock); Store b = Store.open(dir.resolve("agent.db"), clock)) {
+            RunnerLock first = lock(a, 100);
+            first.acquire();
+            assertThat(first.heartbeat()).isTrue();
+            clock.advance(Duration.ofSeconds(31));   // e.g. suspended with Ctrl-Z
+            lock(b, 200).acquire();
+            assertThat(first.heartbeat()).isFalse();
+            assertThat(first.held()).isFalse();
+        }
+    }
+
+    @Test
     void release_frees_the_file() {
         try (Store a = Store.open(dir.resolve("agent.db"), clock)) {
             RunnerLock first = lock(a, 100);

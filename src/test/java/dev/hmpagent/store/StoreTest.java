@@ -61,6 +61,22 @@ class StoreTest {
     }
 
     @Test
+    void an_sqlite_file_of_another_program_is_left_alone() throws Exception {
+        Path other = dir.resolve("other.db");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + other)) {
+            c.createStatement().execute("CREATE TABLE invoices(id INTEGER PRIMARY KEY)");
+        }
+        assertThatThrownBy(() -> Store.open(other, clock))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("did not create")
+                .hasMessageContaining("--db");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + other);
+             java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'")) {
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        }
+    }
+
+    @Test
     void a_missing_directory_is_named() {
         assertThatThrownBy(() -> Store.open(dir.resolve("nope/agent.db"), clock))
                 .hasMessageContaining("does not exist");
@@ -108,10 +124,20 @@ class StoreTest {
                     "EXPLAIN QUERY PLAN SELECT id FROM notes WHERE read = 0 AND source <> 'llm' AND priority >= 0 ORDER BY id LIMIT 20",
                     rs -> rs.getString(4)));
             assertThat(plan).contains("idx_notes_unread");
-            String plan2 = String.join("\n", store.query(
-                    "EXPLAIN QUERY PLAN SELECT id FROM process_log WHERE status <> 'close' ORDER BY id LIMIT 20",
-                    rs -> rs.getString(4)));
-            assertThat(plan2).doesNotContain("USE TEMP B-TREE");
+            for (String q : List.of(
+                    "SELECT id FROM process_log WHERE status <> 'close' AND seen_tick IS NOT NULL ORDER BY id DESC LIMIT 20",
+                    "SELECT id FROM process_log WHERE seen_tick IS NULL AND status <> 'close' ORDER BY id LIMIT 20",
+                    "SELECT count(*) FROM process_log WHERE seen_tick IS NULL AND status NOT IN ('close', 'running', 'pending') "
+                            + "AND name <> 'llm_call'",
+                    "SELECT id FROM process_log WHERE tick_id = 3 ORDER BY id",
+                    "SELECT coalesce(max(tick_id), 0) FROM agent_log")) {
+                String p = String.join("\n", store.query("EXPLAIN QUERY PLAN " + q, rs -> rs.getString(4)));
+                assertThat(p).as(q).contains("USING").doesNotContain("USE TEMP B-TREE");
+            }
+            // the latest K replies walk the rowid b-tree backwards and stop after K rows
+            String latest = String.join("\n", store.query(
+                    "EXPLAIN QUERY PLAN SELECT id FROM llm_recent_responses ORDER BY id DESC LIMIT 5", rs -> rs.getString(4)));
+            assertThat(latest).doesNotContain("USE TEMP B-TREE");
         }
     }
 }

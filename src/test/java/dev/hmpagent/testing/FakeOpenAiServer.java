@@ -3,15 +3,19 @@ package dev.hmpagent.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
+import mockwebserver3.MockResponseBody;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import okio.BufferedSink;
 
 /** A scripted OpenAI-compatible server on a real socket. */
 public final class FakeOpenAiServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final MockWebServer server = new MockWebServer();
+    private final CountDownLatch released = new CountDownLatch(1);
 
     public FakeOpenAiServer() throws IOException {
         server.start();
@@ -42,6 +46,30 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 + "\"content\":" + quote(text) + "},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + promptTokens
                 + ",\"completion_tokens\":" + completionTokens + "}}";
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build());
+        return this;
+    }
+
+    /**
+     * Queues a streamed reply that sends {@code first} and then holds the connection open until
+     * {@link #close()}: a reply that is still in flight.
+     */
+    public FakeOpenAiServer stalled(String first) {
+        MockResponseBody body = new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                sink.writeUtf8(chunk(first));
+                sink.flush();
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
         return this;
     }
 
@@ -83,6 +111,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     @Override
     public void close() {
+        released.countDown();
         server.close();
     }
 }

@@ -60,7 +60,7 @@ public final class OpenAiClient implements LlmClient {
             throw new IllegalArgumentException("llm.base_url is not an http(s) URL: " + base);
         }
         this.url = HttpUrl.get(base + "/chat/completions");
-        this.endpoint = stripTrailingSlashes(parsedBase.newBuilder().username("").password("").build().toString());
+        this.endpoint = stripTrailingSlashes(parsedBase.newBuilder().username("").password("").query(null).build().toString());
         this.errors = new OpenAiErrors(endpoint, parsedBase.host(), settings.apiKey(), settings.model(),
                 settings.readTimeout(), clock);
         this.streaming = new AtomicBoolean(settings.stream());
@@ -166,14 +166,14 @@ public final class OpenAiClient implements LlmClient {
         return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted);
     }
 
-    /** The server's usage when it is plausible, otherwise an estimate (prompt never 0). */
+    /** The server's usage when it is plausible, otherwise an estimate (never 0: even an empty reply cost a token). */
     private static Usage usage(LlmRequest request, Reply reply) {
         ServerUsage server = reply.usage();
         boolean plausible = server != null && server.promptTokens() > 0
                 && (server.completionTokens() > 0 || reply.text().isEmpty());
         if (plausible) return new Usage(server.promptTokens(), server.completionTokens(), false);
         return new Usage(Math.max(1, TokenEstimator.estimate(request.messages())),
-                TokenEstimator.estimate(reply.text()), true);
+                Math.max(1, TokenEstimator.estimate(reply.text())), true);
     }
 
     private static String stripTrailingSlashes(String s) {
