@@ -155,7 +155,8 @@ public enum ConfigKey {
     /** The key's value in {@code config} as text, masked when the key is secret. */
     public String displayValue(AgentConfig config) {
         String text = String.valueOf(getter.apply(Objects.requireNonNull(config, "config")));
-        return secret ? Secrets.mask(text) : text;
+        if (secret) return Secrets.mask(text);
+        return this == LLM_BASE_URL ? Secrets.redactUrl(text) : text;
     }
 
     public static Optional<ConfigKey> byName(String fullName) {

@@ -85,7 +85,7 @@ public final class ConfigLoader {
         if (key.secret()) {
             return Secrets.mask(shown);
         }
-        String oneLine = shown.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
+        String oneLine = (key == ConfigKey.LLM_BASE_URL ? Secrets.redactUrl(shown) : shown).replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
         return oneLine.length() <= MAX_SHOWN_VALUE ? oneLine : oneLine.substring(0, MAX_SHOWN_VALUE) + "…";
     }
 }

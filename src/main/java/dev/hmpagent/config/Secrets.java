@@ -23,4 +23,20 @@ public final class Secrets {
         }
         return "****" + secret.substring(secret.length() - 4);
     }
+
+    /**
+     * A URL with any credentials in it hidden: the user:password part and every query value
+     * become {@code ****} ({@code https://****@host/v1?key=****}). Text that is not a URL with
+     * such parts comes back unchanged.
+     */
+    public static String redactUrl(String url) {
+        Objects.requireNonNull(url, "url");
+        String out = url.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@?#]*@", "$1****@");
+        int q = out.indexOf('?');
+        if (q < 0) return out;
+        int hash = out.indexOf('#', q);
+        String query = hash < 0 ? out.substring(q + 1) : out.substring(q + 1, hash);
+        String masked = query.replaceAll("=[^&]*", "=****");
+        return out.substring(0, q + 1) + masked + (hash < 0 ? "" : out.substring(hash));
+    }
 }

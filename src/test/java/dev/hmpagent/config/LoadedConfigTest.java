@@ -51,6 +51,16 @@ class LoadedConfigTest {
     }
 
     @Test
+    void credentialsInsideTheBaseUrlAreHiddenToo() {
+        List<String> lines = TestSources.none()
+                .env("OPENAI_BASE_URL", "https://ann:hunter2@llm.example.com/v1?api-key=s3cret&x=1").load().describe();
+        String text = String.join("\n", lines);
+        assertThat(text).contains("https://****@llm.example.com/v1?api-key=****&x=****")
+                .doesNotContain("hunter2").doesNotContain("s3cret");
+        assertThat(Secrets.redactUrl("http://localhost:11434/v1")).isEqualTo("http://localhost:11434/v1");
+    }
+
+    @Test
     void describeNeverShowsTheSecretButShowsItsLastFourCharacters() throws IOException {
         Path file = Files.writeString(dir.resolve("agent.toml"), "[llm]\napi_key = \"" + SECRET + "\"\n");
         LoadedConfig loaded = TestSources.none().project(file).load();
