@@ -54,6 +54,17 @@ sealed interface ValueType {
         return new Choice(List.of(choices));
     }
 
+    /** A type written as a TOML string: the node must be text, then the text rules apply. */
+    sealed interface Textual extends ValueType {
+        @Override
+        default Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isTextual()) {
+                throw wrongType(node);
+            }
+            return parse(node.textValue());
+        }
+    }
+
     /** "has the wrong type (string)" and friends. */
     static InvalidValueException wrongType(JsonNode node) {
         return new InvalidValueException("has the wrong type (" + tomlTypeName(node) + ")");
@@ -79,7 +90,7 @@ sealed interface ValueType {
     }
 
     /** Plain text; optionally must not be empty. */
-    record Text(boolean nonEmpty) implements ValueType {
+    record Text(boolean nonEmpty) implements Textual {
         @Override
         public String allowed() {
             return nonEmpty ? "use a non-empty string" : "use a string";
@@ -92,18 +103,10 @@ sealed interface ValueType {
             }
             return text;
         }
-
-        @Override
-        public Object fromToml(JsonNode node) throws InvalidValueException {
-            if (!node.isTextual()) {
-                throw wrongType(node);
-            }
-            return parse(node.textValue());
-        }
     }
 
     /** A non-empty file system path, kept as given (relative paths resolve against the working directory). */
-    record FilePath() implements ValueType {
+    record FilePath() implements Textual {
         @Override
         public String allowed() {
             return "use a non-empty file path";
@@ -120,18 +123,10 @@ sealed interface ValueType {
                 throw new InvalidValueException("is not a valid path");
             }
         }
-
-        @Override
-        public Object fromToml(JsonNode node) throws InvalidValueException {
-            if (!node.isTextual()) {
-                throw wrongType(node);
-            }
-            return parse(node.textValue());
-        }
     }
 
     /** An absolute http:// or https:// URL with a host. */
-    record HttpUrl() implements ValueType {
+    record HttpUrl() implements Textual {
         @Override
         public String allowed() {
             return "use an absolute http:// or https:// URL such as http://localhost:11434/v1";
@@ -153,14 +148,6 @@ sealed interface ValueType {
                 throw new InvalidValueException("has no host");
             }
             return text;
-        }
-
-        @Override
-        public Object fromToml(JsonNode node) throws InvalidValueException {
-            if (!node.isTextual()) {
-                throw wrongType(node);
-            }
-            return parse(node.textValue());
         }
     }
 
@@ -275,7 +262,7 @@ sealed interface ValueType {
     }
 
     /** One of a fixed set of lowercase words, matched case-insensitively; kept lowercase. */
-    record Choice(List<String> choices) implements ValueType {
+    record Choice(List<String> choices) implements Textual {
         public Choice {
             choices = List.copyOf(Objects.requireNonNull(choices, "choices"));
         }
@@ -292,14 +279,6 @@ sealed interface ValueType {
                 throw new InvalidValueException("is not a valid choice");
             }
             return word;
-        }
-
-        @Override
-        public Object fromToml(JsonNode node) throws InvalidValueException {
-            if (!node.isTextual()) {
-                throw wrongType(node);
-            }
-            return parse(node.textValue());
         }
     }
 }
