@@ -16,7 +16,7 @@ class ConfigSourcesTest {
     }
 
     @Test
-    void userFileFallsBackToDotConfigUnderHome() {
+    void userFileFallsBackToTheConfigFolderUnderHome() {
         assertThat(ConfigSources.defaultUserFile(Map.of("HOME", "/home/ada")))
                 .contains(Path.of("/home/ada/.config/hmp-agent/agent.toml"));
         assertThat(ConfigSources.defaultUserFile(Map.of("XDG_CONFIG_HOME", "", "HOME", "/home/ada")))
