@@ -107,7 +107,7 @@ public final class Cycle {
             tickId = agentLog.lastTickId() + 1;
         } catch (RuntimeException e) {
             // the file cannot even be read (locked, gone): nothing can be logged to it; say so and back off
-            Duration delay = scheduleRetry(start, Optional.empty());
+            Duration delay = scheduleRetry(status.lastTickId(), start, Optional.empty(), e.getMessage());
             events.emit(new AgentEvent.Problem("cannot read " + e.getMessage() + " — trying again in " + human(delay)));
             return TickResult.IDLE;
         }
@@ -187,7 +187,7 @@ public final class Cycle {
 
     private TickResult llmFailed(long tickId, Instant start, String reason, LlmException e) {
         Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
-        Duration delay = scheduleRetry(start, retryAfter);
+        Duration delay = scheduleRetry(tickId, start, retryAfter, e.getMessage());
         writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), e);
         events.emit(new AgentEvent.Problem(e.getMessage() + " — retrying in " + human(delay)
                 + "; your messages stay queued"));
@@ -195,8 +195,8 @@ public final class Cycle {
     }
 
     private TickResult tickFailed(long tickId, Instant start, String reason, RuntimeException e) {
-        Duration delay = scheduleRetry(start, Optional.empty());
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        Duration delay = scheduleRetry(tickId, start, Optional.empty(), message);
         try {
             writer.writeTickError(tickId, start, reason, message);
         } catch (RuntimeException again) {
@@ -206,12 +206,11 @@ public final class Cycle {
         return new TickResult(true, tickId, "error");
     }
 
-    private Duration scheduleRetry(Instant now, Optional<Duration> retryAfter) {
+    private Duration scheduleRetry(long tickId, Instant now, Optional<Duration> retryAfter, String error) {
         consecutiveFailures++;
         Duration delay = backoff.delay(consecutiveFailures, retryAfter);
         retryAt = now.plus(delay);
-        status = new CycleStatus(Phase.BACKING_OFF, status.lastTickId(), status.tokensUsed(), Optional.of(retryAt),
-                status.lastError());
+        status = new CycleStatus(Phase.BACKING_OFF, tickId, status.tokensUsed(), Optional.of(retryAt), error);
         return delay;
     }
 

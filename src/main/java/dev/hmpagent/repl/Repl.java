@@ -103,7 +103,7 @@ public final class Repl {
 
     String status() {
         CycleStatus s = loop.cycle().status();
-        String retry = s.retryAt().map(t -> "; next LLM try at " + t).orElse("");
+        String retry = s.retryAt().map(t -> "; next LLM try at " + t + " after: " + s.lastError()).orElse("");
         return "state " + s.phase() + retry + "; tick " + s.lastTickId() + "; tokens used " + s.tokensUsed()
                 + "; unread messages " + notes.unreadCount() + "; LLM " + describe.model() + " at " + describe.endpoint()
                 + "; db " + describe.dbPath();

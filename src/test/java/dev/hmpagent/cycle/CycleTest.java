@@ -195,6 +195,8 @@ class CycleTest {
         assertThat(failed.state()).isEqualTo("llm_error");
         assertThat(notes.unreadCount()).isEqualTo(1);
         assertThat(cycle.status().phase()).isEqualTo(CycleStatus.Phase.BACKING_OFF);
+        assertThat(cycle.status().lastTickId()).isEqualTo(1);
+        assertThat(cycle.status().lastError()).contains("not reachable");
         assertThat(sink.of(AgentEvent.Problem.class).get(0).text())
                 .contains("not reachable").contains("retrying in 1 s").contains("stay queued");
         assertThat(agentLog.latest(1).get(0).state()).isEqualTo("llm_error");
