@@ -34,7 +34,7 @@ public final class ConceptsDao {
 
     /** Concepts whose name or description contains {@code query} (any when blank), with their links. */
     public List<ConceptRow> search(String query, int limit) {
-        String like = "%" + query.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+        String like = "%" + Store.likeLiteral(query.strip()) + "%";
         List<long[]> ids = store.query("SELECT id FROM concepts WHERE ? = '' OR name LIKE ? ESCAPE '\\' "
                 + "OR description LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?", rs -> new long[] {rs.getLong(1)},
                 query.strip(), like, like, limit);

@@ -19,7 +19,7 @@ public final class DiaryDao {
 
     /** Entries whose text or tags contain {@code query} (any entry when blank), newest first. */
     public List<DiaryRow> search(String query, int limit) {
-        String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+        String like = "%" + Store.likeLiteral(query.strip()) + "%";
         return store.query("SELECT " + COLUMNS + " FROM diary_entries WHERE ? = '' OR text LIKE ? ESCAPE '\\' "
                 + "OR tags LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?", DiaryDao::map, query.strip(), like, like, limit);
     }

@@ -30,8 +30,8 @@ public record NoteFilter(int minPriority, List<String> tags) {
             sb.append(" AND (");
             for (int i = 0; i < tags.size(); i++) {
                 if (i > 0) sb.append(" OR ");
-                sb.append("(',' || lower(replace(coalesce(tags, ''), ' ', '')) || ',') LIKE ?");
-                params.add("%," + tags.get(i).replace(" ", "") + ",%");
+                sb.append("(',' || lower(replace(coalesce(tags, ''), ' ', '')) || ',') LIKE ? ESCAPE '\\'");
+                params.add("%," + Store.likeLiteral(tags.get(i).replace(" ", "")) + ",%");
             }
             sb.append(')');
         }

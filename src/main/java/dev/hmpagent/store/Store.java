@@ -181,6 +181,11 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** Escapes LIKE wildcards so {@code s} matches literally; use with {@code ESCAPE '\\'}. */
+    static String likeLiteral(String s) {
+        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
     boolean tableExists(String name) {
         return queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name) > 0;
     }
