@@ -1,18 +1,19 @@
 package dev.hmpagent.cli;
 
+import java.io.Console;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Predicate;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
 /**
  * What the process gets from its surroundings: environment, a way to make the terminal, the
- * clock, and how to tell from the terminal whether a person is typing. Tests pass their own.
+ * clock, and whether a person is typing. Tests pass their own.
  */
-public record Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, Predicate<Terminal> interactive) {
+public record Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive) {
 
     /** Makes the terminal the REPL runs on. */
     @FunctionalInterface
@@ -24,16 +25,26 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
         env = Map.copyOf(Objects.requireNonNull(env, "env"));
         Objects.requireNonNull(terminals, "terminals");
         Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(interactive, "interactive");
+    }
+
+    /** The real process: system environment, system terminal (dumb when input is a pipe), UTC clock. */
+    public static Launch system() {
+        return new Launch(System.getenv(), () -> TerminalBuilder.builder().name("hmp-agent").system(true).dumb(true).build(),
+                Clock.systemUTC(), consoleIsTerminal());
     }
 
     /**
-     * The real process: system environment, system terminal, UTC clock. A person is typing when
-     * JLine could open a real terminal; when input is a pipe it falls back to a dumb one.
-     * (System.console() cannot tell on every JDK: from 22 on it is non-null for pipes too.)
+     * Whether input and output are a terminal. Up to JDK 21 that is {@code System.console() != null};
+     * from JDK 22 the console exists for pipes too and {@code Console.isTerminal()} tells.
      */
-    public static Launch system() {
-        return new Launch(System.getenv(), () -> TerminalBuilder.builder().name("hmp-agent").system(true).dumb(true).build(),
-                Clock.systemUTC(), t -> !t.getType().startsWith(Terminal.TYPE_DUMB));
+    static boolean consoleIsTerminal() {
+        Console console = System.console();
+        if (console == null) return false;
+        try {
+            Method isTerminal = Console.class.getMethod("isTerminal");
+            return (Boolean) isTerminal.invoke(console);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return true;   // JDK 17-21: no isTerminal(), and a console means a terminal
+        }
     }
 }

@@ -147,6 +147,9 @@ sealed interface ValueType {
             if (uri.getHost() == null || uri.getHost().isEmpty()) {
                 throw new InvalidValueException("has no host");
             }
+            if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                throw new InvalidValueException("has a ?query or #fragment (the agent appends /chat/completions)");
+            }
             return text;
         }
     }

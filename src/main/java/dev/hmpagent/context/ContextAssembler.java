@@ -80,7 +80,9 @@ public final class ContextAssembler {
         sections.values().stream().filter(s -> s.dropped > 0).forEach(s -> trimmed.put(s.index, s.dropped));
         List<Message> messages = List.of(Message.system(system), Message.user(user));
         List<Long> noteIds = sections.get(4).rowIds();
-        long watermark = noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
+        // manual mode: the header counts every unread note, so all of them count as presented
+        long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL)
+                : noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
         return new AssembledPrompt(messages, settings.manualNotes() ? List.of() : noteIds, watermark,
                 sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed);
     }

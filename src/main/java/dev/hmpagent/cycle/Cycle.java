@@ -55,7 +55,8 @@ public final class Cycle {
     private int consecutiveFailures;
     private Instant retryAt;
     private volatile CycleStatus status;
-    private volatile boolean cancelRequested;
+    private final Object callLock = new Object();
+    private boolean cancelRequested;
 
     public Cycle(Clock clock, LlmClient llm, LlmParams params, ContextSettings settings, ContextAssembler assembler,
                  CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
@@ -86,8 +87,10 @@ public final class Cycle {
      * after it has finished) still counts: the reply is kept as interrupted and its commands do not run.
      */
     public boolean cancelInFlight() {
-        if (status.phase() != Phase.AWAITING_LLM) return false;
-        cancelRequested = true;
+        synchronized (callLock) {
+            if (status.phase() != Phase.AWAITING_LLM) return false;
+            cancelRequested = true;
+        }
         llm.cancel();
         return true;
     }
@@ -101,6 +104,7 @@ public final class Cycle {
         try {
             reason = wakeReason();
             if (reason == null) {
+                consecutiveFailures = 0;   // the file reads fine and nothing waits on a failed call
                 setPhase(Phase.WAITING_FOR_EVENT);
                 return TickResult.IDLE;
             }
@@ -140,7 +144,6 @@ public final class Cycle {
         }
         consecutiveFailures = 0;
         retryAt = null;
-        setPhase(Phase.EXECUTING);
         ParsedReply parsed = parser.parse(completion.text());
         Optional<ResponseRow> previous = responses.lastReply();
         Novelty novelty = previous.map(p -> scorer.compare(p.content(), completion.text())).orElse(new Novelty(1.0, false));
@@ -155,20 +158,30 @@ public final class Cycle {
 
     /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */
     private Completion ask(AssembledPrompt prompt) {
-        cancelRequested = false;
-        setPhase(Phase.AWAITING_LLM);
+        synchronized (callLock) {
+            cancelRequested = false;
+            setPhase(Phase.AWAITING_LLM);
+        }
         Completion c;
         try {
             c = llm.complete(new LlmRequest(prompt.messages(), params.temperature(), params.maxTokens()),
                     StreamListener.NONE);
         } catch (LlmException e) {
-            if (!cancelRequested) throw e;
+            if (!leaveCall()) throw e;
             return new Completion("", new Usage(prompt.estimatedTokens(), 1, true), llm.model(), "", true);
         }
-        if (cancelRequested && !c.interrupted()) {
+        if (leaveCall() && !c.interrupted()) {
             return new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true);
         }
         return c;
+    }
+
+    /** Ends the AWAITING_LLM phase; returns whether a cancel came in before it ended (after it, none can). */
+    private boolean leaveCall() {
+        synchronized (callLock) {
+            setPhase(Phase.EXECUTING);
+            return cancelRequested;
+        }
     }
 
     private void emitAfterCommit(long tickId, Completion completion, ParsedReply parsed, TickWriter.Written written) {

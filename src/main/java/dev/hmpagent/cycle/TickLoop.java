@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Drives {@link Cycle#tick()} on its own thread: tick while there is work, otherwise park until
@@ -20,7 +21,7 @@ public final class TickLoop {
 
     private final Cycle cycle;
     private final long pollNanos;
-    private final Runnable beforeEachIteration;
+    private final BooleanSupplier mayTick;
     private final EventSink events;
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -29,10 +30,14 @@ public final class TickLoop {
     private volatile Thread thread;
     private String lastProblem = "";
 
-    public TickLoop(Cycle cycle, Duration pollInterval, Runnable beforeEachIteration, EventSink events) {
+    /**
+     * @param mayTick asked before every iteration on the tick thread; false skips the tick (e.g. the
+     *                file was taken over by another agent, whose guard has then asked the loop to stop)
+     */
+    public TickLoop(Cycle cycle, Duration pollInterval, BooleanSupplier mayTick, EventSink events) {
         this.cycle = Objects.requireNonNull(cycle, "cycle");
         this.pollNanos = Objects.requireNonNull(pollInterval, "pollInterval").toNanos();
-        this.beforeEachIteration = Objects.requireNonNull(beforeEachIteration, "beforeEachIteration");
+        this.mayTick = Objects.requireNonNull(mayTick, "mayTick");
         this.events = Objects.requireNonNull(events, "events");
     }
 
@@ -66,7 +71,7 @@ public final class TickLoop {
 
     private TickResult iterate() {
         try {
-            beforeEachIteration.run();
+            if (!mayTick.getAsBoolean()) return TickResult.IDLE;
             TickResult result = cycle.tick();
             lastProblem = "";
             return result;
@@ -99,8 +104,8 @@ public final class TickLoop {
      * Asks the loop to end. With {@code drainFirst} it ticks until idle (bounded); without, it ends
      * after the tick in flight, whose writes complete.
      */
-    public void stop(boolean drainFirst) {
-        drain = drainFirst;
+    public synchronized void stop(boolean drainFirst) {
+        drain = stopRequested ? drain && drainFirst : drainFirst;   // once told to stop at once, never drain
         stopRequested = true;
         wake();
     }

@@ -89,7 +89,8 @@ public final class TickWriter {
                 responses.add(t.tickId(), c.text(), reflection(t), t.novelty().score(), c.usage().promptTokens(),
                         c.usage().completionTokens(), c.usage().estimated(), c.interrupted(), false, c.model());
             }
-            notes.markRead(t.prompt().noteIdsShown(), t.tickId());
+            // a reply cut short did not answer: its notes stay unread (shown again at the next wake)
+            if (!c.interrupted()) notes.markRead(t.prompt().noteIdsShown(), t.tickId());
             processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
             processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
             List<CommandRun> runs = c.interrupted() ? List.of()

@@ -39,7 +39,11 @@ public final class EventRenderer implements EventSink {
         } else if (event instanceof AgentEvent.Thought t) {
             sb.styled(DIM, "  (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + clip(t.text()));
         } else if (event instanceof AgentEvent.CommandDone c) {
-            AttributedStyle style = c.status().equals("ok") ? DIM : c.status().equals("warning") ? WARN : ERROR;
+            AttributedStyle style = switch (c.status()) {
+                case "ok", "close" -> DIM;
+                case "warning" -> WARN;
+                default -> ERROR;
+            };
             sb.styled(style, "  [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + clip(c.result()));
         } else if (event instanceof AgentEvent.Problem p) {
             sb.styled(ERROR, "! " + printable(p.text()));

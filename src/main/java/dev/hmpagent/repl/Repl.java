@@ -111,7 +111,7 @@ public final class Repl {
 
     private void say(String text) {
         PrintWriter w = reader.getTerminal().writer();
-        reader.printAbove(text);
+        reader.printAbove(EventRenderer.printable(text));
         w.flush();
     }
 }

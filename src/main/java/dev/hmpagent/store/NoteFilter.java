@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * Which unread notes the auto notes mode lets through: at or above a priority and, when tags are
- * given, carrying at least one of them. Notes it holds back stay unread and wake nothing.
+ * given, carrying at least one of them. What the user types always passes: the filter is for the
+ * other sources (cli, system, peers). Notes it holds back stay unread and wake nothing.
  */
 public record NoteFilter(int minPriority, List<String> tags) {
     public static final NoteFilter ALL = new NoteFilter(Integer.MIN_VALUE, List.of());
@@ -18,13 +19,20 @@ public record NoteFilter(int minPriority, List<String> tags) {
     /** Parses "a, b,c" into tags; blank means any. */
     public static List<String> tagList(String commaSeparated) {
         List<String> out = new ArrayList<>();
-        for (String t : commaSeparated.split(",")) if (!t.isBlank()) out.add(t.strip().toLowerCase(java.util.Locale.ROOT));
+        for (String t : commaSeparated.split(",")) if (!t.isBlank()) out.add(asciiLower(t.strip()));
         return out;
+    }
+
+    /** Lower-cases A-Z only, as SQLite's lower() does, so both sides fold the same way. */
+    static String asciiLower(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) sb.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
+        return sb.toString();
     }
 
     /** The SQL condition (after WHERE ... AND) and its parameters appended to {@code params}. */
     String sql(List<Object> params) {
-        StringBuilder sb = new StringBuilder("priority >= ?");
+        StringBuilder sb = new StringBuilder("(source = 'user' OR (priority >= ?");
         params.add(minPriority);
         if (!tags.isEmpty()) {
             sb.append(" AND (");
@@ -35,6 +43,6 @@ public record NoteFilter(int minPriority, List<String> tags) {
             }
             sb.append(')');
         }
-        return sb.toString();
+        return sb.append("))").toString();
     }
 }

@@ -58,11 +58,14 @@ public final class ProcessLogDao {
                 + "AND status NOT IN ('close', 'running', 'pending') AND name <> '" + LLM_CALL + "'");
     }
 
-    /** Records the tick in which the LLM first saw each finished row (later showings keep the first). */
+    /**
+     * Records the tick in which the LLM first saw each row (later showings keep the first). Running
+     * rows are marked too, so they neither crowd the unseen list nor stay uncloseable; whoever
+     * finishes a running row must set seen_tick back to NULL so its result is shown.
+     */
     public void markSeen(Collection<Long> ids, long tickId) {
         for (long id : ids) {
-            store.update("UPDATE process_log SET seen_tick = coalesce(seen_tick, ?) WHERE id = ? "
-                    + "AND status NOT IN ('running', 'pending')", tickId, id);
+            store.update("UPDATE process_log SET seen_tick = coalesce(seen_tick, ?) WHERE id = ?", tickId, id);
         }
     }
 

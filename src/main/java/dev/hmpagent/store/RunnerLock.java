@@ -37,14 +37,24 @@ public final class RunnerLock {
     private final String host;
     private final LongPredicate pidAlive;
     private final Duration staleAfter;
-    private final String token = UUID.randomUUID().toString();
+    private final String token;
 
     public RunnerLock(Store store, long pid, String host, LongPredicate pidAlive, Duration staleAfter) {
+        this(store, pid, host, pidAlive, staleAfter, UUID.randomUUID().toString());
+    }
+
+    private RunnerLock(Store store, long pid, String host, LongPredicate pidAlive, Duration staleAfter, String token) {
         this.store = Objects.requireNonNull(store, "store");
         this.pid = pid;
         this.host = Objects.requireNonNull(host, "host");
         this.pidAlive = Objects.requireNonNull(pidAlive, "pidAlive");
         this.staleAfter = Objects.requireNonNull(staleAfter, "staleAfter");
+        this.token = token;
+    }
+
+    /** The same lock seen through another connection (another thread's Store). */
+    public RunnerLock on(Store other) {
+        return new RunnerLock(other, pid, host, pidAlive, staleAfter, token);
     }
 
     /** A lock for this process, with the real pid check and a 30 s stale heartbeat. */

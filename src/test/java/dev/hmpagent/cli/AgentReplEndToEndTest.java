@@ -76,7 +76,7 @@ class AgentReplEndToEndTest {
     int agent(String input, String... args) {
         Launch launch = new Launch(Map.of("HOME", dir.toString()),
                 () -> new DumbTerminal(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), terminalOut),
-                Clock.systemUTC(), t -> false);
+                Clock.systemUTC(), false);
         CommandLine cl = Cli.commandLine(launch);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -204,7 +204,7 @@ class AgentReplEndToEndTest {
         };
         DumbTerminal[] made = new DumbTerminal[1];
         Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> made[0] = new DumbTerminal(input, screen),
-                Clock.systemUTC(), t -> true);
+                Clock.systemUTC(), true);
         CommandLine cl = Cli.commandLine(launch);
         cl.setErr(new PrintWriter(err, true));
         java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
@@ -225,7 +225,8 @@ class AgentReplEndToEndTest {
         assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE interrupted = 1 "
                 + "AND content IN ('', 'Once upon a time')")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'interrupted'")).isEqualTo(1);
-        assertThat(count("SELECT count(*) FROM notes WHERE text = 'tell me a long story' AND read = 1")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'tell me a long story' AND read = 0"))
+                .as("a reply cut short did not answer the question: it stays queued").isEqualTo(1);
     }
 
     @Test
@@ -234,7 +235,7 @@ class AgentReplEndToEndTest {
         java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
         java.io.PipedInputStream input = new java.io.PipedInputStream(keys);
         Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> new DumbTerminal(input, terminalOut),
-                Clock.systemUTC(), t -> true);
+                Clock.systemUTC(), true);
         java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
                 Cli.commandLine(launch).execute("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
 
@@ -284,7 +285,7 @@ class AgentReplEndToEndTest {
     @Test
     void agent_config_prints_every_value_with_its_origin_and_masks_the_key() {
         Launch launch = new Launch(Map.of("HOME", dir.toString(), "OPENAI_API_KEY", "sk-live-abcdefghijklmnop1234"),
-                () -> { throw new AssertionError("config needs no terminal"); }, Clock.systemUTC(), t -> false);
+                () -> { throw new AssertionError("config needs no terminal"); }, Clock.systemUTC(), false);
         CommandLine cl = Cli.commandLine(launch);
         cl.setOut(new PrintWriter(out, true));
         int code = cl.execute("config", "--config", config.toString(), "--db", db.toString());

@@ -53,11 +53,19 @@ class LoadedConfigTest {
     @Test
     void credentialsInsideTheBaseUrlAreHiddenToo() {
         List<String> lines = TestSources.none()
-                .env("OPENAI_BASE_URL", "https://ann:hunter2@llm.example.com/v1?api-key=s3cret&x=1").load().describe();
-        String text = String.join("\n", lines);
-        assertThat(text).contains("https://****@llm.example.com/v1?api-key=****&x=****")
-                .doesNotContain("hunter2").doesNotContain("s3cret");
+                .env("OPENAI_BASE_URL", "https://ann:hunter2@llm.example.com/v1").load().describe();
+        assertThat(String.join("\n", lines)).contains("https://****@llm.example.com/v1").doesNotContain("hunter2");
+        assertThat(Secrets.redactUrl("https://h/v1?api-key=s3cret&x=1#f")).isEqualTo("https://h/v1?api-key=****&x=****#f");
         assertThat(Secrets.redactUrl("http://localhost:11434/v1")).isEqualTo("http://localhost:11434/v1");
+    }
+
+    @Test
+    void aBaseUrlWithAQueryIsRefusedWithoutShowingTheQueryValues() {
+        assertThatThrownBy(() -> TestSources.none().env("OPENAI_BASE_URL", "https://h.example/v1?api-key=s3cret").load())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("llm.base_url")
+                .hasMessageContaining("?query")
+                .hasMessageNotContaining("s3cret");
     }
 
     @Test

@@ -230,6 +230,9 @@ class CycleTest {
         assertThat(cycle.status().retryAt()).isEmpty();
     }
 
+    /** How many process rows context 2 lists at most (ContextAssembler.MAX_PROCESS_ROWS). */
+    static final int CONTEXT_2_ROWS = 50;
+
     @Test
     void an_interrupted_reply_is_kept_marked_and_its_commands_do_not_run() {
         notes.add("write a long essay", "user", 0, null);
@@ -241,6 +244,23 @@ class CycleTest {
         assertThat(row.content()).startsWith("Once upon a time");
         assertThat(processLog.byTick(1)).isEmpty();
         assertThat(sink.of(AgentEvent.Thought.class).get(0).interrupted()).isTrue();
+        assertThat(notes.unreadCount()).as("the question was not answered: it stays unread").isEqualTo(1);
+        llm.reply("Here is the essay.");
+        assertThat(cycle().tick().worked()).as("a restarted agent answers it").isTrue();
+    }
+
+    @Test
+    void after_an_interrupted_reply_the_same_note_does_not_wake_the_llm_again_by_itself() {
+        notes.add("write a long essay", "user", 0, null);
+        llm.interruptedReply("Once upon");
+        Cycle cycle = cycle();
+        cycle.tick();
+        assertThat(cycle.tick().worked()).isFalse();
+        notes.add("never mind, something else", "user", 0, null);
+        llm.reply("Sure.");
+        cycle.tick();
+        assertThat(llm.userPrompt(1)).contains("write a long essay").contains("never mind");
+        assertThat(notes.unreadCount()).isZero();
     }
 
     @Test
@@ -268,6 +288,35 @@ class CycleTest {
         assertThat(notes.unreadCount()).isZero();
         cycle.tick();
         assertThat(llm.userPrompt(1)).contains("secret plan");
+    }
+
+    @Test
+    void manual_mode_with_more_unread_notes_than_it_lists_wakes_once_not_forever() {
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, 3, 0, ""));
+        for (int i = 0; i < 5; i++) notes.add("note " + i, "cli", 0, null);
+        llm.reply("I will read them later.");
+        Cycle cycle = cycle(manual);
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(llm.userPrompt(0)).contains("5 unread");
+        assertThat(cycle.tick().worked()).isFalse();
+        notes.add("one more", "cli", 0, null);
+        llm.reply("Noted.");
+        assertThat(cycle.tick().worked()).as("a newer note wakes again").isTrue();
+    }
+
+    @Test
+    void running_rows_do_not_keep_a_finished_result_from_being_seen() {
+        for (int i = 0; i < CONTEXT_2_ROWS + 10; i++) {
+            processLog.record(0, "shell", "p-" + i, "{}", "running", "", 0, null);
+        }
+        processLog.record(0, "shell", "done", "{}", "ok", "exit 0", 0, null);
+        for (int i = 0; i < 3; i++) llm.reply("looking " + i);
+        Cycle cycle = cycle();
+        int calls = 0;
+        while (cycle.tick().worked()) assertThat(++calls).as("ticks until everything was seen").isLessThanOrEqualTo(2);
+        assertThat(llm.requests.stream().anyMatch(r -> r.messages().get(1).content().contains("cmd done,"))).isTrue();
     }
 
     @Test
@@ -313,15 +362,18 @@ class CycleTest {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig filtered = new AgentConfig(d.agent(), d.llm(), d.cycle(),
                 new ContextSection(d.context().promptBudgetTokens(), NotesMode.AUTO, 20, 1, "ops, urgent"));
-        notes.add("low priority chatter", "user", 0, "ops");
-        notes.add("untagged but important", "user", 5, null);
+        notes.add("low priority chatter", "peer", 0, "ops");
+        notes.add("untagged but important", "system", 5, null);
         Cycle cycle = cycle(filtered);
         assertThat(cycle.tick().worked()).as("nothing passes the filter").isFalse();
         notes.add("disk almost full", "cli", 2, "Urgent");
+        notes.add("typed by the user", "user", 0, null);
         llm.reply("On it.");
         assertThat(cycle.tick().worked()).isTrue();
-        assertThat(llm.userPrompt(0)).contains("disk almost full").doesNotContain("chatter").doesNotContain("untagged");
+        assertThat(llm.userPrompt(0)).contains("disk almost full").contains("typed by the user")
+                .doesNotContain("chatter").doesNotContain("untagged");
         assertThat(notes.unreadCount()).isEqualTo(2);
+        assertThat(cycle.tick().worked()).as("held-back notes wake nothing").isFalse();
     }
 
     @Test

@@ -31,7 +31,7 @@ class TickLoopTest {
             new NotesDao(store).add("one", "user", 0, null);
             llm.reply("first\n# Commands:\n{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}").reply("second");
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofHours(1), () -> { }, sink);
+                    Duration.ofHours(1), () -> true, sink);
             loop.stop(true);
             loop.run();
             assertThat(llm.requests).hasSize(2);
@@ -44,8 +44,37 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofHours(1), () -> { }, sink);
+                    Duration.ofHours(1), () -> true, sink);
             loop.stop(false);
+            loop.run();
+            assertThat(llm.requests).isEmpty();
+        }
+    }
+
+    @Test
+    void once_told_to_stop_at_once_a_later_drain_request_does_not_bring_draining_back() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("one", "user", 0, null);
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), () -> true, sink);
+            loop.stop(false);
+            loop.stop(true);
+            loop.run();
+            assertThat(llm.requests).isEmpty();
+        }
+    }
+
+    @Test
+    void a_loop_that_may_not_tick_calls_nothing() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("one", "user", 0, null);
+            TickLoop[] self = new TickLoop[1];
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofNanos(1), () -> {
+                        self[0].stop(true);
+                        return false;
+                    }, sink);
+            self[0] = loop;
             loop.run();
             assertThat(llm.requests).isEmpty();
         }
@@ -59,7 +88,7 @@ class TickLoopTest {
                 llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"help\"}");
             }
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofHours(1), () -> { }, sink);
+                    Duration.ofHours(1), () -> true, sink);
             loop.stop(true);
             loop.run();
             assertThat(llm.requests).hasSize(TickLoop.MAX_DRAIN_TICKS);
@@ -98,7 +127,7 @@ class TickLoopTest {
                 }
             };
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, watching, clock),
-                    Duration.ofHours(1), () -> { }, watching);
+                    Duration.ofHours(1), () -> true, watching);
             loop.start();
             new NotesDao(repl).add("hi", "user", 0, null);
             loop.wake();

@@ -15,18 +15,20 @@ class NotesDaoTest {
     void the_tag_filter_matches_whole_tags_case_and_space_insensitively_and_literally() {
         try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
             NotesDao notes = new NotesDao(store);
-            notes.add("a", "user", 0, "Ops, urgent");
-            notes.add("b", "user", 0, "opsx");
-            notes.add("c", "user", 0, "a_b");
-            notes.add("d", "user", 0, "axb");
-            notes.add("e", "user", 0, null);
+            notes.add("a", "cli", 0, "Ops, urgent");
+            notes.add("b", "cli", 0, "opsx");
+            notes.add("c", "cli", 0, "a_b");
+            notes.add("d", "peer", 0, "axb");
+            notes.add("e", "system", 0, null);
+            notes.add("typed", "user", -5, "other");
 
             assertThat(texts(notes, new NoteFilter(0, NoteFilter.tagList(" ops "))))
-                    .containsExactly("a");
-            assertThat(texts(notes, new NoteFilter(0, NoteFilter.tagList("a_b")))).containsExactly("c");
-            assertThat(texts(notes, new NoteFilter(0, NoteFilter.tagList("%")))).isEmpty();
-            assertThat(texts(notes, NoteFilter.ALL)).containsExactly("a", "b", "c", "d", "e");
-            assertThat(notes.maxUnreadId(new NoteFilter(0, NoteFilter.tagList("urgent")))).isEqualTo(1);
+                    .as("what the user typed always passes").containsExactly("a", "typed");
+            assertThat(texts(notes, new NoteFilter(0, NoteFilter.tagList("a_b")))).containsExactly("c", "typed");
+            assertThat(texts(notes, new NoteFilter(0, NoteFilter.tagList("%")))).containsExactly("typed");
+            assertThat(texts(notes, NoteFilter.ALL)).containsExactly("a", "b", "c", "d", "e", "typed");
+            assertThat(notes.maxUnreadId(new NoteFilter(0, NoteFilter.tagList("urgent")))).isEqualTo(6);
+            assertThat(notes.maxUnreadId(new NoteFilter(100, List.of()))).isEqualTo(6);
         }
     }
 
@@ -34,8 +36,8 @@ class NotesDaoTest {
     void the_priority_filter_holds_back_lower_notes() {
         try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
             NotesDao notes = new NotesDao(store);
-            notes.add("low", "user", -1, null);
-            notes.add("normal", "user", 0, null);
+            notes.add("low", "cli", -1, null);
+            notes.add("normal", "cli", 0, null);
             assertThat(texts(notes, new NoteFilter(0, List.of()))).containsExactly("normal");
         }
     }

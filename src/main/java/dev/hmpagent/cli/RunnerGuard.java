@@ -1,0 +1,83 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.store.RunnerLock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Keeps this process the one runner of its file: a heartbeat every few seconds on its own
+ * connection, and a check on the tick thread before each iteration. When another agent has taken
+ * the file over (this one was suspended past the stale limit), the loop stops and the user is told
+ * once: two cycles on one file would think twice and fight over tick ids.
+ */
+final class RunnerGuard implements AutoCloseable {
+    static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
+
+    private final RunnerLock tickThreadLock;
+    private final EventSink events;
+    private final String file;
+    private final AtomicBoolean lost = new AtomicBoolean();
+    private final ScheduledExecutorService heartbeat;
+    private volatile TickLoop loop;
+
+    /**
+     * @param heartbeatLock  the lock on a connection only the heartbeat thread uses
+     * @param tickThreadLock the same lock on the tick thread's connection
+     */
+    RunnerGuard(RunnerLock heartbeatLock, RunnerLock tickThreadLock, EventSink events, String file) {
+        Objects.requireNonNull(heartbeatLock, "heartbeatLock");
+        this.tickThreadLock = Objects.requireNonNull(tickThreadLock, "tickThreadLock");
+        this.events = Objects.requireNonNull(events, "events");
+        this.file = Objects.requireNonNull(file, "file");
+        this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        heartbeat.scheduleWithFixedDelay(() -> beat(heartbeatLock), HEARTBEAT_EVERY.toMillis(),
+                HEARTBEAT_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The loop to stop when the file is lost (it is built after the guard's first use is wired). */
+    void guard(TickLoop loop) {
+        this.loop = Objects.requireNonNull(loop, "loop");
+    }
+
+    /** For {@link TickLoop}: whether this process may start another tick. */
+    boolean mayTick() {
+        if (lost.get()) return false;
+        if (tickThreadLock.held()) return true;
+        lose();
+        return false;
+    }
+
+    private void beat(RunnerLock lock) {
+        try {
+            if (!lock.heartbeat()) lose();
+        } catch (RuntimeException e) {
+            // a missed heartbeat (file busy) is retried in 5 s; the lock goes stale only after 30 s
+        }
+    }
+
+    private void lose() {
+        if (!lost.compareAndSet(false, true)) return;
+        events.emit(new AgentEvent.Problem("another agent has taken over " + file
+                + "; this one stopped thinking. /quit, and run one agent per file"));
+        TickLoop l = loop;
+        if (l != null) l.stop(false);
+        heartbeat.shutdown();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        heartbeat.shutdownNow();
+        heartbeat.awaitTermination(10, TimeUnit.SECONDS);
+    }
+}
