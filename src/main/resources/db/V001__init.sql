@@ -7,8 +7,12 @@
 CREATE TABLE notes (
     id        INTEGER PRIMARY KEY AUTOINCREMENT,
     text      TEXT NOT NULL,
+    code      TEXT,
     tags      TEXT,
+    mentions  TEXT DEFAULT '[]',            -- JSON array of mentioned DIDs
+    hashtags  TEXT DEFAULT '[]',            -- JSON array of hashtags
     user_did  TEXT DEFAULT 'ALL',
+    agent_did TEXT,
     source    TEXT DEFAULT 'user',          -- user | cli | llm | system | peer
     links     TEXT DEFAULT '',
     read      INTEGER DEFAULT 0,            -- 1 once the LLM has seen it
@@ -56,6 +60,8 @@ CREATE TABLE llm_recent_responses (
     new_ideas         TEXT,                 -- JSON array
     refined_ideas     TEXT,                 -- JSON array
     discarded_ideas   TEXT,                 -- JSON array
+    tags              TEXT,                 -- JSON array
+    emotions          TEXT,                 -- JSON array
     tick_id           INTEGER,              -- added
     prompt_tokens     INTEGER,              -- added
     completion_tokens INTEGER,              -- added
@@ -135,6 +141,7 @@ CREATE TABLE llm_registry (
     id            TEXT PRIMARY KEY,
     name          TEXT,
     description   TEXT,
+    config_json   TEXT,
     registered_at DATETIME DEFAULT CURRENT_TIMESTAMP
 );
 
@@ -154,10 +161,12 @@ CREATE TABLE agent_peers (
     addresses     TEXT,
     tags          TEXT,
     status        TEXT DEFAULT 'unknown',
+    source        TEXT,
     last_seen     DATETIME,
     description   TEXT,
     capabilities  TEXT,
     pubkey        TEXT,
+    heard_from    TEXT,
     software_info TEXT,
     registered_at DATETIME DEFAULT CURRENT_TIMESTAMP
 );
@@ -184,6 +193,75 @@ CREATE TABLE goals (
     updated_at  TEXT DEFAULT CURRENT_TIMESTAMP,
     llm_id      TEXT
 );
+
+-- Ways out of cognitive stagnation, and thinking methods, each with a reputation kept by the
+-- triggers on ratings (the average of its ratings).
+CREATE TABLE stagnation_strategies (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    name            TEXT NOT NULL,
+    description     TEXT NOT NULL,
+    source          TEXT,                   -- internal | mesh | user-defined
+    tags            TEXT,
+    reputation      REAL DEFAULT 0,
+    active          BOOLEAN DEFAULT true,
+    inactive_reason TEXT
+);
+
+CREATE TABLE thinking_methods (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    name            TEXT NOT NULL,
+    description     TEXT NOT NULL,
+    type            TEXT,
+    source          TEXT,
+    tags            TEXT,
+    reputation      REAL DEFAULT 0,
+    active          BOOLEAN DEFAULT true,
+    inactive_reason TEXT
+);
+
+CREATE TABLE ratings (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id    TEXT NOT NULL,
+    target_type TEXT NOT NULL,              -- thinking_method | stagnation_strategy
+    target_id   INTEGER NOT NULL,
+    rating      INTEGER NOT NULL,
+    comment     TEXT,
+    timestamp   DATETIME DEFAULT CURRENT_TIMESTAMP
+);
+CREATE INDEX idx_ratings_target ON ratings(target_type, target_id);
+
+CREATE TRIGGER trg_ratings_reputation_insert AFTER INSERT ON ratings BEGIN
+    UPDATE thinking_methods SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'thinking_method' AND target_id = NEW.target_id)
+    WHERE NEW.target_type = 'thinking_method' AND id = NEW.target_id;
+    UPDATE stagnation_strategies SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'stagnation_strategy' AND target_id = NEW.target_id)
+    WHERE NEW.target_type = 'stagnation_strategy' AND id = NEW.target_id;
+END;
+
+CREATE TRIGGER trg_ratings_reputation_update AFTER UPDATE ON ratings BEGIN
+    UPDATE thinking_methods SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'thinking_method' AND target_id = OLD.target_id)
+    WHERE OLD.target_type = 'thinking_method' AND id = OLD.target_id;
+    UPDATE stagnation_strategies SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'stagnation_strategy' AND target_id = OLD.target_id)
+    WHERE OLD.target_type = 'stagnation_strategy' AND id = OLD.target_id;
+    UPDATE thinking_methods SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'thinking_method' AND target_id = NEW.target_id)
+    WHERE NEW.target_type = 'thinking_method' AND id = NEW.target_id;
+    UPDATE stagnation_strategies SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'stagnation_strategy' AND target_id = NEW.target_id)
+    WHERE NEW.target_type = 'stagnation_strategy' AND id = NEW.target_id;
+END;
+
+CREATE TRIGGER trg_ratings_reputation_delete AFTER DELETE ON ratings BEGIN
+    UPDATE thinking_methods SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'thinking_method' AND target_id = OLD.target_id)
+    WHERE OLD.target_type = 'thinking_method' AND id = OLD.target_id;
+    UPDATE stagnation_strategies SET reputation = (SELECT coalesce(avg(rating), 0) FROM ratings
+        WHERE target_type = 'stagnation_strategy' AND target_id = OLD.target_id)
+    WHERE OLD.target_type = 'stagnation_strategy' AND id = OLD.target_id;
+END;
 
 CREATE TABLE anti_stagnation_metrics (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,

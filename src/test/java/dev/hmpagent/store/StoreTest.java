@@ -21,13 +21,33 @@ class StoreTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             for (String t : List.of("process_log", "llm_recent_responses", "llm_memory", "notes", "diary_entries",
                     "concepts", "links", "agent_log", "config", "llm_registry", "identity", "agent_peers", "tasks",
-                    "goals", "anti_stagnation_metrics", "runner_lock", "schema_version")) {
+                    "goals", "anti_stagnation_metrics", "stagnation_strategies", "thinking_methods", "ratings",
+                    "runner_lock", "schema_version")) {
                 assertThat(store.tableExists(t)).as(t).isTrue();
             }
             assertThat(store.queryLong("SELECT max(version) FROM schema_version")).isEqualTo(Migrator.known().size());
             assertThat(store.queryOne("PRAGMA journal_mode", rs -> rs.getString(1))).contains("wal");
             assertThat(store.queryLong("PRAGMA foreign_keys")).isEqualTo(1);
             assertThat(store.queryLong("PRAGMA busy_timeout")).isEqualTo(Store.BUSY_TIMEOUT_MS);
+        }
+    }
+
+    @Test
+    void ratings_keep_the_reputation_of_what_they_rate() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            store.update("INSERT INTO stagnation_strategies(name, description) VALUES ('flashback', 'recall a distant entry')");
+            store.update("INSERT INTO thinking_methods(name, description) VALUES ('analogy', 'start from an analogy')");
+            store.update("INSERT INTO ratings(agent_id, target_type, target_id, rating) VALUES ('me', 'stagnation_strategy', 1, 4)");
+            store.update("INSERT INTO ratings(agent_id, target_type, target_id, rating) VALUES ('peer', 'stagnation_strategy', 1, 2)");
+            store.update("INSERT INTO ratings(agent_id, target_type, target_id, rating) VALUES ('me', 'thinking_method', 1, 5)");
+            assertThat(store.queryOne("SELECT reputation FROM stagnation_strategies", rs -> rs.getDouble(1))).contains(3.0);
+            assertThat(store.queryOne("SELECT reputation FROM thinking_methods", rs -> rs.getDouble(1))).contains(5.0);
+            store.update("UPDATE ratings SET target_type = 'thinking_method' WHERE agent_id = 'peer'");
+            assertThat(store.queryOne("SELECT reputation FROM stagnation_strategies", rs -> rs.getDouble(1))).contains(4.0);
+            assertThat(store.queryOne("SELECT reputation FROM thinking_methods", rs -> rs.getDouble(1))).contains(3.5);
+            store.update("DELETE FROM ratings WHERE agent_id = 'me'");
+            assertThat(store.queryOne("SELECT reputation FROM stagnation_strategies", rs -> rs.getDouble(1))).contains(0.0);
+            assertThat(store.queryOne("SELECT reputation FROM thinking_methods", rs -> rs.getDouble(1))).contains(2.0);
         }
     }
 
