@@ -76,8 +76,12 @@ final class RunnerGuard implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         heartbeat.shutdownNow();
-        heartbeat.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            heartbeat.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();   // leaving anyway; the caller sees the flag
+        }
     }
 }
