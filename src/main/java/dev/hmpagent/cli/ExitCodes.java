@@ -1,6 +1,6 @@
 package dev.hmpagent.cli;
 
-/** Process exit codes. */
+/** Process exit codes (DESIGN.md, "Exit codes"). */
 final class ExitCodes {
     static final int OK = 0;
     static final int FAILURE = 1;
@@ -8,6 +8,7 @@ final class ExitCodes {
     static final int CONFIG = 3;
     static final int IN_USE = 4;
     static final int DATABASE = 5;
+    static final int LLM_UNAVAILABLE = 6;
 
     private ExitCodes() { }
 }

@@ -1,5 +1,7 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.config.LlmSection;
+import dev.hmpagent.llm.LlmClient;
 import java.io.Console;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -11,9 +13,10 @@ import org.jline.terminal.TerminalBuilder;
 
 /**
  * What the process gets from its surroundings: environment, a way to make the terminal, the
- * clock, and whether a person is typing. Tests pass their own.
+ * clock, whether a person is typing, and how to reach the LLM. Tests pass their own.
  */
-public record Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive) {
+public record Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive,
+                     LlmFactory llms) {
 
     /** Makes the terminal the REPL runs on. */
     @FunctionalInterface
@@ -21,10 +24,22 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
         Terminal create() throws IOException;
     }
 
+    /** Makes the client for the configured LLM. */
+    @FunctionalInterface
+    public interface LlmFactory {
+        LlmClient create(LlmSection llm);
+    }
+
     public Launch {
         env = Map.copyOf(Objects.requireNonNull(env, "env"));
         Objects.requireNonNull(terminals, "terminals");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(llms, "llms");
+    }
+
+    /** The real LLM client for the configuration. */
+    public Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive) {
+        this(env, terminals, clock, interactive, Wiring::llmClient);
     }
 
     /** The real process: system environment, system terminal (dumb when input is a pipe), UTC clock. */

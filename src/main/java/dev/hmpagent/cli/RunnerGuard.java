@@ -69,9 +69,9 @@ final class RunnerGuard implements AutoCloseable {
     private void lose() {
         if (!lost.compareAndSet(false, true)) return;
         events.emit(new AgentEvent.Problem("another agent has taken over " + file
-                + "; this one stopped thinking. /quit, and run one agent per file"));
+                + "; this one stopped thinking and exits. Run one agent per file"));
         TickLoop l = loop;
-        if (l != null) l.stop(false);
+        if (l != null) l.end(TickLoop.End.LOST_FILE);
         heartbeat.shutdown();
     }
 

@@ -50,7 +50,9 @@ final class ConfigValues {
                         bool(ConfigKey.LLM_STREAM),
                         Duration.ofSeconds(integer(ConfigKey.LLM_CONNECT_TIMEOUT_S)),
                         Duration.ofSeconds(integer(ConfigKey.LLM_READ_TIMEOUT_S)),
-                        Duration.ofSeconds(integer(ConfigKey.LLM_MAX_BACKOFF_S))),
+                        Duration.ofSeconds(integer(ConfigKey.LLM_MAX_BACKOFF_S)),
+                        Duration.ofSeconds(integer(ConfigKey.LLM_CALL_DEADLINE_S)),
+                        Duration.ofSeconds(integer(ConfigKey.LLM_GIVE_UP_S))),
                 new CycleSection(
                         bool(ConfigKey.CYCLE_AUTONOMOUS),
                         integer(ConfigKey.CYCLE_HISTORY_K),

@@ -13,7 +13,9 @@ public record LlmSection(
         boolean stream,
         Duration connectTimeout,
         Duration readTimeout,
-        Duration maxBackoff) {
+        Duration maxBackoff,
+        Duration callDeadline,
+        Duration giveUp) {
 
     public LlmSection {
         Objects.requireNonNull(baseUrl, "baseUrl");
@@ -22,6 +24,8 @@ public record LlmSection(
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(readTimeout, "readTimeout");
         Objects.requireNonNull(maxBackoff, "maxBackoff");
+        Objects.requireNonNull(callDeadline, "callDeadline");
+        Objects.requireNonNull(giveUp, "giveUp");
     }
 
     /** True when an API key is configured (it may legitimately be empty for local servers). */
@@ -40,6 +44,8 @@ public record LlmSection(
                 + ", stream=" + stream
                 + ", connectTimeout=" + connectTimeout
                 + ", readTimeout=" + readTimeout
-                + ", maxBackoff=" + maxBackoff + "]";
+                + ", maxBackoff=" + maxBackoff
+                + ", callDeadline=" + callDeadline
+                + ", giveUp=" + giveUp + "]";
     }
 }

@@ -19,6 +19,7 @@ import dev.hmpagent.llm.Usage;
 import dev.hmpagent.stagnation.Novelty;
 import dev.hmpagent.stagnation.NoveltyScorer;
 import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponseRow;
@@ -52,6 +53,8 @@ public final class Cycle {
     private final AgentLogDao agentLog;
 
     private long noteWatermark;
+    /** While the LLM refuses our requests: the highest note id seen then; only a newer note tries again. */
+    private long rejectedAtNote = -1;
     private int consecutiveFailures;
     private Instant retryAt;
     private volatile CycleStatus status;
@@ -75,11 +78,13 @@ public final class Cycle {
         this.processLog = writer.processLog();
         this.responses = writer.responses();
         this.agentLog = writer.agentLog();
-        this.status = new CycleStatus(Phase.WAITING_FOR_EVENT, agentLog.lastTickId(), agentLog.totalTokens(),
-                Optional.empty(), "");
+        this.status = CycleStatus.initial(agentLog.lastTickId(), agentLog.totalTokens());
     }
 
     public CycleStatus status() { return status; }
+
+    /** The clock this cycle reads time from. */
+    public Clock clock() { return clock; }
 
     /**
      * Cancels the LLM call in flight (Ctrl-C); returns whether there was one. The request is
@@ -104,14 +109,18 @@ public final class Cycle {
         try {
             reason = wakeReason();
             if (reason == null) {
-                consecutiveFailures = 0;   // the file reads fine and nothing waits on a failed call
+                if (rejectedAtNote < 0) {
+                    consecutiveFailures = 0;   // the file reads fine and nothing waits on a failed call
+                    if (status.trouble() != CycleStatus.Trouble.NONE) status = status.untroubled();
+                }
                 setPhase(Phase.WAITING_FOR_EVENT);
                 return TickResult.IDLE;
             }
             tickId = agentLog.lastTickId() + 1;
         } catch (RuntimeException e) {
             // the file cannot even be read (locked, gone): nothing can be logged to it; say so and back off
-            Duration delay = scheduleRetry(status.lastTickId(), start, Optional.empty(), e.getMessage());
+            Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, status.lastTickId(), start, Optional.empty(),
+                    e.getMessage());
             events.emit(new AgentEvent.Problem("cannot read " + e.getMessage() + " — trying again in " + human(delay)));
             return TickResult.IDLE;
         }
@@ -127,6 +136,13 @@ public final class Cycle {
 
     /** Why the LLM should be called now, or null when there is nothing new. Step 1: refresh process_log. */
     private String wakeReason() {
+        if (rejectedAtNote >= 0) {
+            // the LLM refused the last request: asking again unchanged would be refused again
+            if (notes.maxUnreadId(NoteFilter.ALL) <= rejectedAtNote) return null;
+            rejectedAtNote = -1;
+            consecutiveFailures = 0;
+            return "new message";
+        }
         if (notes.maxUnreadId(settings.noteFilter()) > noteWatermark) return "new message";
         if (processLog.unseenCount() > 0) return "new results";
         if (settings.autonomous()) return "autonomous";
@@ -150,8 +166,7 @@ public final class Cycle {
         TickWriter.Written written = writer.writeThought(new TickWriter.Thought(tickId, start, reason, prompt, completion,
                 parsed, novelty, previous));
         noteWatermark = Math.max(noteWatermark, prompt.noteWatermark());
-        status = new CycleStatus(status.phase(), tickId, status.tokensUsed() + completion.usage().total(),
-                Optional.empty(), "");
+        status = status.thought(tickId, completion.usage().total());
         emitAfterCommit(tickId, completion, parsed, written);
         return new TickResult(true, tickId, written.state());
     }
@@ -188,6 +203,10 @@ public final class Cycle {
         if (!parsed.thought().isBlank() || completion.interrupted()) {
             events.emit(new AgentEvent.Thought(tickId, parsed.thought(), completion.interrupted()));
         }
+        if (completion.text().isBlank() && !completion.interrupted()) {
+            events.emit(new AgentEvent.Problem("the model sent an empty reply (tick " + tickId
+                    + "): nothing to show; send your message again, or try another model"));
+        }
         if (written.stagnation()) {
             events.emit(new AgentEvent.Info("anti-stagnation reflex: the reply repeated the previous one word for word"
                     + " and was not stored again (tick " + tickId + ")"));
@@ -199,8 +218,18 @@ public final class Cycle {
     }
 
     private TickResult llmFailed(long tickId, Instant start, String reason, LlmException e) {
+        if (!e.retryable()) {
+            // asking again unchanged would be refused again: wait for the person (a new message) or a restart
+            rejectedAtNote = notes.maxUnreadId(NoteFilter.ALL);
+            retryAt = null;
+            status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
+            writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), e);
+            events.emit(new AgentEvent.Problem(e.getMessage() + " — the LLM is not asked again until you send"
+                    + " a new message or restart the agent; your messages stay queued"));
+            return new TickResult(true, tickId, "llm_error");
+        }
         Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
-        Duration delay = scheduleRetry(tickId, start, retryAfter, e.getMessage());
+        Duration delay = scheduleRetry(CycleStatus.Trouble.LLM_UNAVAILABLE, tickId, start, retryAfter, e.getMessage());
         writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), e);
         events.emit(new AgentEvent.Problem(e.getMessage() + " — retrying in " + human(delay)
                 + "; your messages stay queued"));
@@ -209,9 +238,9 @@ public final class Cycle {
 
     private TickResult tickFailed(long tickId, Instant start, String reason, RuntimeException e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        Duration delay = scheduleRetry(tickId, start, Optional.empty(), message);
+        Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, tickId, start, Optional.empty(), message);
         try {
-            writer.writeTickError(tickId, start, reason, message);
+            writer.writeTickError(tickId, start, "error", reason, message);
         } catch (RuntimeException again) {
             message = message + " (and the tick could not be logged: " + again.getMessage() + ")";
         }
@@ -219,18 +248,30 @@ public final class Cycle {
         return new TickResult(true, tickId, "error");
     }
 
-    private Duration scheduleRetry(long tickId, Instant now, Optional<Duration> retryAfter, String error) {
+    private Duration scheduleRetry(CycleStatus.Trouble trouble, long tickId, Instant now, Optional<Duration> retryAfter,
+                                   String error) {
         consecutiveFailures++;
         Duration delay = backoff.delay(consecutiveFailures, retryAfter);
         retryAt = now.plus(delay);
-        status = new CycleStatus(Phase.BACKING_OFF, tickId, status.tokensUsed(), Optional.of(retryAt), error);
+        status = status.failing(trouble, now, tickId, Optional.of(retryAt), error);
         return delay;
     }
 
+    /**
+     * Leaves a trace of an {@link Error} that ended the loop, if the file can still be written: an
+     * {@code agent_log} row in state {@code fatal}. Never throws.
+     */
+    public void recordFatal(Throwable e) {
+        try {
+            String what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            writer.writeTickError(agentLog.lastTickId() + 1, clock.instant(), "fatal", "fatal", what);
+        } catch (RuntimeException | Error ignored) {
+            // the process is going down either way; the terminal has the one line
+        }
+    }
+
     private void setPhase(Phase phase) {
-        CycleStatus s = status;
-        status = new CycleStatus(phase, s.lastTickId(), s.tokensUsed(),
-                phase == Phase.WAITING_FOR_EVENT ? Optional.empty() : s.retryAt(), s.lastError());
+        status = status.withPhase(phase);
     }
 
     static String human(Duration d) {

@@ -3,6 +3,9 @@ package dev.hmpagent.cycle;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,30 +16,55 @@ import java.util.function.BooleanSupplier;
  * Drives {@link Cycle#tick()} on its own thread: tick while there is work, otherwise park until
  * {@link #wake()} or the poll interval (to notice notes written by other processes). The same
  * loop serves the REPL and headless runs. {@link #stop(boolean)} either finishes the tick in
- * flight and exits, or first drains: ticks until nothing is left to think about.
+ * flight and exits, or first drains: ticks until nothing is left to think about, waiting through
+ * an LLM back-off up to the give-up time. The loop also ends by itself, with an {@link End} that
+ * says why, when something makes further thinking impossible; whoever waits on it learns through
+ * {@link #onEnd(Runnable)}.
  */
 public final class TickLoop {
     /** Most ticks a drain runs before giving up (a model that issues commands every tick never idles). */
     static final int MAX_DRAIN_TICKS = 20;
 
+    /** Why the loop ended. */
+    public enum End {
+        /** Asked to stop, and (when draining) everything was answered. */
+        STOPPED,
+        /** An {@link Error} escaped a tick: the agent can no longer be trusted to think. */
+        FAILED,
+        /** Draining, the LLM stayed unreachable past the give-up time; messages stay unread. */
+        LLM_GAVE_UP,
+        /** Draining, the LLM refused the request (a rejected key, an unknown model): nothing will change by waiting. */
+        LLM_REJECTED,
+        /** The database is damaged, or draining, it stayed unwritable past the give-up time. */
+        DATABASE,
+        /** Another agent took the file over. */
+        LOST_FILE
+    }
+
     private final Cycle cycle;
     private final long pollNanos;
+    private final Duration giveUp;
     private final BooleanSupplier mayTick;
     private final EventSink events;
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
+    private final List<Runnable> endListeners = new ArrayList<>();   // guarded by this
+    private boolean endAnnounced;                                      // guarded by this
     private volatile boolean stopRequested;
     private volatile boolean drain;
+    private volatile End end;
     private volatile Thread thread;
     private String lastProblem = "";
 
     /**
+     * @param giveUp  while draining, how long the LLM (or the file) may keep failing before the loop ends
      * @param mayTick asked before every iteration on the tick thread; false skips the tick (e.g. the
-     *                file was taken over by another agent, whose guard has then asked the loop to stop)
+     *                file was taken over by another agent, whose guard has then ended the loop)
      */
-    public TickLoop(Cycle cycle, Duration pollInterval, BooleanSupplier mayTick, EventSink events) {
+    public TickLoop(Cycle cycle, Duration pollInterval, Duration giveUp, BooleanSupplier mayTick, EventSink events) {
         this.cycle = Objects.requireNonNull(cycle, "cycle");
         this.pollNanos = Objects.requireNonNull(pollInterval, "pollInterval").toNanos();
+        this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
         this.mayTick = Objects.requireNonNull(mayTick, "mayTick");
         this.events = Objects.requireNonNull(events, "events");
     }
@@ -50,23 +78,62 @@ public final class TickLoop {
         t.start();
     }
 
-    /** Runs the loop on the calling thread until stopped. */
-    public void run() {
+    /** Runs the loop on the calling thread until it ends; returns why it ended. */
+    public End run() {
         thread = Thread.currentThread();
         int drained = 0;
         try {
-            while (!(stopRequested && !drain)) {
+            while (end == null && !(stopRequested && !drain)) {
                 TickResult result = iterate();
-                if (stopRequested && drain && (!result.worked() || ++drained >= MAX_DRAIN_TICKS)) break;
-                if (!result.worked()) park();
+                if (end != null) break;
+                if (stopRequested && drain) {
+                    if (result.worked()) {
+                        if (++drained >= MAX_DRAIN_TICKS) break;
+                        continue;
+                    }
+                    if (!waitOutTrouble()) break;
+                } else if (!result.worked()) {
+                    park(pollNanos);
+                }
             }
-        } catch (Error e) {
-            // not caught for recovery: only so the person at the prompt learns the agent stopped thinking
-            events.emit(new AgentEvent.Problem("the tick loop stopped: " + e + "; restart the agent"));
-            throw e;
+            endWith(End.STOPPED);
         } finally {
             finished.countDown();
+            List<Runnable> listeners;
+            synchronized (this) {
+                endAnnounced = true;
+                listeners = List.copyOf(endListeners);
+            }
+            listeners.forEach(Runnable::run);
         }
+        return end;
+    }
+
+    /**
+     * Draining and idle: when the cycle is backing off, parks until its next try (true) unless
+     * that try would come after the give-up time; false when there is nothing left to wait for.
+     */
+    private boolean waitOutTrouble() {
+        CycleStatus s = cycle.status();
+        switch (s.trouble()) {
+            case NONE -> {
+                return false;
+            }
+            case LLM_REJECTED -> {
+                endWith(End.LLM_REJECTED);
+                return false;
+            }
+            default -> { }
+        }
+        Instant now = cycle.clock().instant();
+        Instant retryAt = s.retryAt().orElse(now);
+        Instant since = s.troubleSince().orElse(now);
+        if (retryAt.isAfter(since.plus(giveUp))) {
+            endWith(s.trouble() == CycleStatus.Trouble.STORE ? End.DATABASE : End.LLM_GAVE_UP);
+            return false;
+        }
+        park(Math.max(1, Duration.between(now, retryAt).toNanos()));
+        return true;
     }
 
     private TickResult iterate() {
@@ -74,6 +141,7 @@ public final class TickLoop {
             if (!mayTick.getAsBoolean()) return TickResult.IDLE;
             TickResult result = cycle.tick();
             lastProblem = "";
+            if (result.fatal()) endWith(End.DATABASE);
             return result;
         } catch (RuntimeException e) {
             // the loop boundary: whatever escaped a tick is shown (once while it repeats) and the loop goes on
@@ -81,16 +149,29 @@ public final class TickLoop {
             if (!problem.equals(lastProblem)) events.emit(new AgentEvent.Problem(problem));
             lastProblem = problem;
             return TickResult.IDLE;
+        } catch (Error e) {
+            // not recoverable (a stack overflow, out of memory): a loop that looks alive but thinks no more is
+            // worse than an exit, so say it once, leave a trace in the file if it can still be written, and end
+            endWith(End.FAILED);
+            events.emit(new AgentEvent.Problem("the agent stopped thinking: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")")
+                    + "; it exits now. Messages it was answering stay unread for the next start"));
+            cycle.recordFatal(e);
+            return TickResult.IDLE;
         }
     }
 
-    private void park() {
-        long deadline = System.nanoTime() + pollNanos;
-        while (!wakeRequested.getAndSet(false) && !stopRequested) {
+    private void park(long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        while (!wakeRequested.getAndSet(false) && !stopRequested && end == null) {
             long left = deadline - System.nanoTime();
             if (left <= 0) return;
             LockSupport.parkNanos(this, left);
         }
+    }
+
+    private synchronized void endWith(End why) {
+        if (end == null) end = why;
     }
 
     /** Something new arrived (a typed line): tick now instead of at the next poll. */
@@ -110,8 +191,32 @@ public final class TickLoop {
         wake();
     }
 
-    /** Waits for the loop to end. */
-    public void awaitStopped() throws InterruptedException {
+    /** Ends the loop after the tick in flight, for a reason outside it (the file was taken over). */
+    public void end(End why) {
+        endWith(Objects.requireNonNull(why, "why"));
+        wake();
+    }
+
+    /** Runs {@code listener} on the tick thread when the loop has ended (at once if it already has). */
+    public void onEnd(Runnable listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            if (!endAnnounced) {
+                endListeners.add(listener);
+                return;
+            }
+        }
+        listener.run();
+    }
+
+    /** Why the loop ended, or null while it runs. */
+    public End ended() {
+        return finished.getCount() == 0 ? end : null;
+    }
+
+    /** Waits for the loop to end; returns why it ended. */
+    public End awaitStopped() throws InterruptedException {
         finished.await();
+        return end;
     }
 }

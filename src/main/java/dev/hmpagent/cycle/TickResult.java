@@ -3,7 +3,12 @@ package dev.hmpagent.cycle;
 /**
  * What one call of {@link Cycle#tick()} did. {@code worked} is false for the cheap no-op poll
  * (nothing to think about, or waiting out a back-off): no tick id is used and nothing is written.
+ * {@code fatal} is true when the tick found that thinking cannot go on (the database is damaged).
  */
-public record TickResult(boolean worked, long tickId, String state) {
-    public static final TickResult IDLE = new TickResult(false, 0, "idle");
+public record TickResult(boolean worked, long tickId, String state, boolean fatal) {
+    public static final TickResult IDLE = new TickResult(false, 0, "idle", false);
+
+    public TickResult(boolean worked, long tickId, String state) {
+        this(worked, tickId, state, false);
+    }
 }

@@ -114,8 +114,9 @@ public final class TickWriter {
         failures.onFailure(tickId, fact);
     }
 
-    void writeTickError(long tickId, Instant start, String reason, String message) {
-        store.inTransaction(() -> agentLog.insert(new TickRecord(tickId, start, clock.instant(), "error", reason, false,
+    /** An {@code agent_log} row for a tick that failed before the LLM answered ({@code outcome} error or fatal). */
+    void writeTickError(long tickId, Instant start, String outcome, String reason, String message) {
+        store.inTransaction(() -> agentLog.insert(new TickRecord(tickId, start, clock.instant(), outcome, reason, false,
                 0, 0, 0, 0, false, message)));
     }
 

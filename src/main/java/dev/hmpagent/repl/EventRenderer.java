@@ -21,21 +21,29 @@ public final class EventRenderer implements EventSink {
 
     private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("[\\p{Cc}&&[^\\n\\t]]");
 
-    private final LineReader reader;
+    /** Longest message to the user shown whole; a longer one is clipped with the command that shows the rest. */
+    static final int MAX_MESSAGE_CHARS = 4_096;
+    /** Most lines of one message shown. */
+    static final int MAX_MESSAGE_LINES = 200;
 
-    public EventRenderer(LineReader reader) {
+    private final LineReader reader;
+    private final String dbPath;
+
+    /** @param dbPath the database file, named in the command that shows a clipped message whole */
+    public EventRenderer(LineReader reader, String dbPath) {
         this.reader = Objects.requireNonNull(reader, "reader");
+        this.dbPath = Objects.requireNonNull(dbPath, "dbPath");
     }
 
     @Override
     public void emit(AgentEvent event) {
-        reader.printAbove(render(event).toAnsi(reader.getTerminal()));
+        reader.printAbove(render(event, dbPath).toAnsi(reader.getTerminal()));
     }
 
-    static AttributedString render(AgentEvent event) {
+    static AttributedString render(AgentEvent event, String dbPath) {
         AttributedStringBuilder sb = new AttributedStringBuilder();
         if (event instanceof AgentEvent.MessageToUser m) {
-            sb.styled(AGENT, "agent> ").append(printable(m.text()));
+            sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m.tickId(), dbPath));
         } else if (event instanceof AgentEvent.Thought t) {
             sb.styled(DIM, "  (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + clip(t.text()));
         } else if (event instanceof AgentEvent.CommandDone c) {
@@ -51,6 +59,26 @@ public final class EventRenderer implements EventSink {
             sb.styled(DIM, "· " + printable(i.text()));
         }
         return sb.toAttributedString();
+    }
+
+    /**
+     * A message whole up to {@value #MAX_MESSAGE_CHARS} characters and {@value #MAX_MESSAGE_LINES}
+     * lines; beyond, the start of it and the exact command that prints all of it.
+     */
+    static String message(String text, long tickId, String dbPath) {
+        int cut = Math.min(text.length(), MAX_MESSAGE_CHARS);
+        int lines = 0;
+        for (int i = 0; i < cut; i++) {
+            if (text.charAt(i) == '\n' && ++lines >= MAX_MESSAGE_LINES) {
+                cut = i;
+                break;
+            }
+        }
+        if (cut >= text.length()) return text;
+        if (cut > 0 && Character.isHighSurrogate(text.charAt(cut - 1))) cut--;
+        return text.substring(0, cut) + "\n… (" + (text.length() - cut) + " more characters; all of it: sqlite3 '"
+                + dbPath.replace("'", "'\\''") + "' \"SELECT text FROM notes WHERE source = 'llm' AND tick_id = "
+                + tickId + "\")";
     }
 
     private static String clip(String s) {

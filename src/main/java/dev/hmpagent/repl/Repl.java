@@ -2,9 +2,9 @@ package dev.hmpagent.repl;
 
 import dev.hmpagent.cycle.CycleStatus;
 import dev.hmpagent.cycle.TickLoop;
-import dev.hmpagent.store.NotesDao;
-import dev.hmpagent.store.StoreException;
+import dev.hmpagent.store.NoteSpool;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.Objects;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -14,7 +14,9 @@ import org.jline.reader.UserInterruptException;
  * The interactive front: a plain line becomes a {@code notes} row from the user and wakes the
  * tick loop; lines starting with '/' are REPL commands. Ctrl-C cancels the LLM call in flight;
  * Ctrl-D or /quit cuts a reply in flight short and leaves once the tick has written. When input
- * is not a terminal (a pipe), end of input lets the loop finish answering first.
+ * is not a terminal (a pipe), end of input lets the loop finish answering first. When the loop
+ * ends by itself (it cannot think any more), the REPL stops reading and leaves too: it never
+ * looks alive while nothing answers.
  */
 public final class Repl {
     static final String PROMPT = "you> ";
@@ -25,20 +27,31 @@ public final class Repl {
     private final LineReader reader;
     private final boolean interactive;
     private final TickLoop loop;
-    private final NotesDao notes;
+    private final NoteSpool inbox;
     private final Describe describe;
+    private final Object readLock = new Object();
+    private boolean reading;   // guarded by readLock
 
-    public Repl(LineReader reader, boolean interactive, TickLoop loop, NotesDao notes, Describe describe) {
+    /** @param inbox stores typed lines, or keeps them in its spool while the file cannot be written */
+    public Repl(LineReader reader, boolean interactive, TickLoop loop, NoteSpool inbox, Describe describe) {
         this.reader = Objects.requireNonNull(reader, "reader");
         this.interactive = interactive;
         this.loop = Objects.requireNonNull(loop, "loop");
-        this.notes = Objects.requireNonNull(notes, "notes");
+        this.inbox = Objects.requireNonNull(inbox, "inbox");
         this.describe = Objects.requireNonNull(describe, "describe");
     }
 
-    /** Runs until /quit, Ctrl-D or end of input; returns the exit code. */
-    public int run() throws InterruptedException {
-        loop.start();
+    /**
+     * Reads until /quit, Ctrl-D, end of input, or the loop ending by itself (the loop must be
+     * started); returns why the loop ended.
+     */
+    public TickLoop.End run() throws InterruptedException {
+        Thread readerThread = Thread.currentThread();
+        loop.onEnd(() -> {
+            synchronized (readLock) {
+                if (reading) readerThread.interrupt();   // wakes a readLine blocked on the terminal
+            }
+        });
         try {
             readLines();
         } finally {
@@ -47,20 +60,40 @@ public final class Repl {
             loop.stop(!interactive);
             loop.awaitStopped();
         }
-        return 0;
+        int waiting = inbox.waiting();
+        if (waiting > 0) {
+            say(waiting + (waiting == 1 ? " message waits" : " messages wait") + " in " + inbox.file()
+                    + " to be stored: the next start stores it");
+        }
+        return loop.ended();
     }
 
     private void readLines() {
         while (true) {
             String line;
             try {
-                line = reader.readLine(interactive ? PROMPT : "");
+                synchronized (readLock) {
+                    if (loop.ended() != null) return;
+                    reading = true;
+                }
+                try {
+                    line = reader.readLine(interactive ? PROMPT : "");
+                } finally {
+                    synchronized (readLock) {
+                        reading = false;
+                    }
+                    if (loop.ended() != null) Thread.interrupted();   // clear the wake-up, not someone else's
+                }
             } catch (UserInterruptException e) {
+                if (loop.ended() != null) return;
                 if (loop.cycle().cancelInFlight()) say("cancelled the reply in flight; what arrived so far is kept");
                 else say("(Ctrl-D or /quit to leave)");
                 continue;
             } catch (EndOfFileException e) {
                 return;
+            } catch (java.io.IOError e) {
+                if (loop.ended() != null) return;   // interrupted because the loop ended
+                throw e;
             }
             String text = line.strip();
             if (text.isEmpty()) continue;
@@ -68,13 +101,22 @@ public final class Repl {
                 if (!slash(text)) return;
                 continue;
             }
-            try {
-                notes.add(text, "user", 0, null);
+            submit(text);
+        }
+    }
+
+    /** A typed line becomes a note now, or waits in the spool until the file takes writes again: never lost. */
+    private void submit(String text) {
+        try {
+            NoteSpool.Submitted s = inbox.submit(text, "user", 0, null);
+            if (s.stored()) {
                 loop.wake();
-            } catch (StoreException e) {
-                // one failed line must not end the session; the text stays in history
-                say("your message was not saved (" + e.getMessage() + "); press Up and Enter to send it again");
+            } else {
+                say("your message is kept in " + inbox.file().getFileName() + " (" + s.problem()
+                        + ") and stored as soon as the file takes writes; /status shows what waits");
             }
+        } catch (UncheckedIOException e) {
+            say("your message could not be kept: " + e.getMessage());
         }
     }
 
@@ -103,10 +145,16 @@ public final class Repl {
 
     String status() {
         CycleStatus s = loop.cycle().status();
-        String retry = s.retryAt().map(t -> "; next LLM try at " + t + " after: " + s.lastError()).orElse("");
+        String retry = s.retryAt().map(t -> "; next try at " + t + " after: " + s.lastError()).orElse("");
+        if (s.trouble() == CycleStatus.Trouble.LLM_REJECTED) {
+            retry = "; the LLM refused the last request (" + s.lastError() + "): it is asked again when you send a message";
+        }
+        int waiting = inbox.waiting();
+        String spooled = waiting == 0 ? "" : "; " + waiting + " typed " + (waiting == 1 ? "line waits" : "lines wait")
+                + " to be stored (in " + inbox.file().getFileName() + ")";
         return "state " + s.phase() + retry + "; tick " + s.lastTickId() + "; tokens used " + s.tokensUsed()
-                + "; unread messages " + notes.unreadCount() + "; LLM " + describe.model() + " at " + describe.endpoint()
-                + "; db " + describe.dbPath();
+                + "; unread messages " + inbox.unread() + spooled + "; LLM " + describe.model() + " at "
+                + describe.endpoint() + "; db " + describe.dbPath();
     }
 
     private void say(String text) {

@@ -157,9 +157,9 @@ class AgentReplEndToEndTest {
         }
         String deadUrl = "http://127.0.0.1:" + closedPort + "/v1";
 
-        int code = agent("are you there?\n", "--base-url", deadUrl);
+        int code = agent("are you there?\n", "--base-url", deadUrl, "--set", "llm.give_up_s=0");
 
-        assertThat(code).isZero();
+        assertThat(code).as("never 0 with a message unanswered").isEqualTo(ExitCodes.LLM_UNAVAILABLE);
         assertThat(terminal()).contains(deadUrl).contains("not reachable").contains("retrying in").contains("stay queued");
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 0")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'llm_error'")).isEqualTo(1);
@@ -181,12 +181,80 @@ class AgentReplEndToEndTest {
 
         int code = agent("hello\n", "--base-url", llm.baseUrl(), "--set", "llm.api_key=sk-test-secret-4242");
 
-        assertThat(code).isZero();
+        assertThat(code).as("a rejected key is bad configuration").isEqualTo(ExitCodes.CONFIG);
+        assertThat(llm.requestCount()).as("not asked again with the same key").isEqualTo(1);
         assertThat(llm.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer sk-test-secret-4242");
         assertThat(terminal()).contains("API key").contains("OPENAI_API_KEY").doesNotContain("sk-test-secret-4242");
         assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%sk-test-secret%' OR value LIKE '%sk-test-secret%'"))
                 .isZero();
         assertThat(count("SELECT count(*) FROM agent_log WHERE error LIKE '%sk-test-secret%'")).isZero();
+    }
+
+    @Test
+    void a_pipe_that_ends_while_the_llm_is_backing_off_waits_for_it_and_is_answered() throws Exception {
+        llm.status(503, "{\"error\": {\"message\": \"loading model\"}}")
+                .streamed("Here now." + "\n# Commands:\n{\"type\": \"send_message\", \"args\": {\"text\": \"Answered.\"}}", 10, 5)
+                .streamed("Done.", 10, 1);
+
+        int code = agent("still there?\n", "--base-url", llm.baseUrl(), "--set", "llm.give_up_s=30");
+
+        assertThat(code).as(terminal()).isZero();
+        assertThat(llm.requestCount()).isEqualTo(3);
+        assertThat(terminal()).contains("retrying in 1 s").contains("agent> Answered.");
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'still there?' AND read = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void an_error_escaping_a_tick_ends_a_piped_agent_with_exit_1_and_is_logged() throws Exception {
+        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+                () -> new DumbTerminal(new ByteArrayInputStream("hello\n".getBytes(StandardCharsets.UTF_8)), terminalOut),
+                Clock.systemUTC(), false, section -> new ThrowingLlm(new StackOverflowError()));
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setErr(new PrintWriter(err, true));
+
+        int code = cl.execute("--config", config.toString(), "--db", db.toString());
+
+        assertThat(code).isEqualTo(ExitCodes.FAILURE);
+        assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'fatal' AND error LIKE 'StackOverflowError%'"))
+                .isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'hello' AND read = 0")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM runner_lock")).as("the lock is released").isZero();
+    }
+
+    @Test
+    void an_error_escaping_a_tick_ends_an_interactive_agent_blocked_at_its_prompt_with_exit_1() throws Exception {
+        java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
+        java.io.PipedInputStream input = new java.io.PipedInputStream(keys);
+        Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> new DumbTerminal(input, terminalOut),
+                Clock.systemUTC(), true, section -> new ThrowingLlm(new OutOfMemoryError("Java heap space")));
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setErr(new PrintWriter(err, true));
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                cl.execute("--config", config.toString(), "--db", db.toString()));
+
+        keys.write("hello\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();   // and the input stays open: the person is still at the prompt
+
+        assertThat(exit.get()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'fatal'")).isEqualTo(1);
+    }
+
+    /** An LLM client whose every call throws {@code error}. */
+    record ThrowingLlm(Error error) implements dev.hmpagent.llm.LlmClient {
+        @Override
+        public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest request,
+                                                    dev.hmpagent.llm.StreamListener listener) {
+            throw error;
+        }
+
+        @Override
+        public void cancel() { }
+
+        @Override
+        public String endpoint() { return "http://throwing/v1"; }
+
+        @Override
+        public String model() { return "throwing"; }
     }
 
     @Test

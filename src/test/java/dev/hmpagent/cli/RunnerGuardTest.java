@@ -33,7 +33,7 @@ class RunnerGuardTest {
             FakeLlmClient llm = new FakeLlmClient();
             try (RunnerGuard guard = new RunnerGuard(lock, lock.on(tick), sink, "agent.db")) {
                 TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), tick, llm, sink, clock),
-                        Duration.ofHours(1), guard::mayTick, sink);
+                        Duration.ofHours(1), Duration.ZERO, guard::mayTick, sink);
                 guard.guard(loop);
                 assertThat(guard.mayTick()).isTrue();
 

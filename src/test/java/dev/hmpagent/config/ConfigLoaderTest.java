@@ -154,6 +154,8 @@ class ConfigLoaderTest {
                 connect_timeout_s = 5
                 read_timeout_s = 30
                 max_backoff_s = 7
+                call_deadline_s = 90
+                give_up_s = 0
                 [cycle]
                 autonomous = true
                 history_k = 0
@@ -169,7 +171,8 @@ class ConfigLoaderTest {
         AgentConfig expected = new AgentConfig(
                 new AgentSection(Path.of("/var/lib/agent/state.db"), "scout"),
                 new LlmSection("https://api.openai.com/v1", "gpt-4o-mini", "sk-file-key-000000009", 1.0, 2048, false,
-                        Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7)),
+                        Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7), Duration.ofSeconds(90),
+                        Duration.ofSeconds(0)),
                 new CycleSection(true, 0, Duration.ofMillis(10)),
                 new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"));
         LoadedConfig loaded = TestSources.none().project(project).load();

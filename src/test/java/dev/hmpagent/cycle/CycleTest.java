@@ -215,7 +215,7 @@ class CycleTest {
     void retry_after_from_the_server_sets_the_next_attempt_and_back_off_grows() {
         notes.add("hello", "user", 0, null);
         llm.fail(new RetryableLlmException("http_429", "rate limited", Duration.ofSeconds(30), null))
-                .fail(new FatalLlmException("http_401", "rejected the API key", null))
+                .fail(new RetryableLlmException("http_503", "unavailable", null, null))
                 .reply("finally");
         Cycle cycle = cycle();
         cycle.tick();
@@ -228,6 +228,41 @@ class CycleTest {
         clock.advance(Duration.ofSeconds(2));
         assertThat(cycle.tick().state()).isEqualTo("thought");
         assertThat(cycle.status().retryAt()).isEmpty();
+    }
+
+    @Test
+    void a_rejected_key_is_said_once_and_the_llm_is_not_asked_again_until_a_new_message() {
+        notes.add("hello", "user", 0, null);
+        llm.fail(new FatalLlmException("http_401", "LLM endpoint http://fake/v1 rejected the API key", null))
+                .reply("thanks for the new key");
+        Cycle cycle = cycle();
+        assertThat(cycle.tick().state()).isEqualTo("llm_error");
+        for (int i = 0; i < 5; i++) {
+            clock.advance(Duration.ofMinutes(10));
+            assertThat(cycle.tick().worked()).isFalse();
+        }
+        assertThat(llm.requests).hasSize(1);
+        assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.LLM_REJECTED);
+        assertThat(cycle.status().retryAt()).isEmpty();
+        assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
+                .satisfies(p -> assertThat(p.text()).contains("rejected the API key")
+                        .contains("not asked again until you send a new message or restart"));
+        assertThat(notes.unreadCount()).as("the message stays queued").isEqualTo(1);
+
+        notes.add("I fixed the key, try again", "user", 0, null);
+        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(llm.requests).hasSize(2);
+        assertThat(llm.userPrompt(1)).contains("hello").contains("I fixed the key");
+        assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.NONE);
+    }
+
+    @Test
+    void an_empty_reply_is_shown_as_such() {
+        notes.add("hello", "user", 0, null);
+        llm.reply("  \n ");
+        cycle().tick();
+        assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
+                .satisfies(p -> assertThat(p.text()).contains("empty reply").contains("tick 1"));
     }
 
     /** How many process rows context 2 lists at most (ContextAssembler.MAX_PROCESS_ROWS). */

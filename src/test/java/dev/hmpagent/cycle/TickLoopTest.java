@@ -31,7 +31,7 @@ class TickLoopTest {
             new NotesDao(store).add("one", "user", 0, null);
             llm.reply("first\n# Commands:\n{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}").reply("second");
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofHours(1), () -> true, sink);
+                    Duration.ofHours(1), Duration.ZERO, () -> true, sink);
             loop.stop(true);
             loop.run();
             assertThat(llm.requests).hasSize(2);
@@ -44,7 +44,7 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofHours(1), () -> true, sink);
+                    Duration.ofHours(1), Duration.ZERO, () -> true, sink);
             loop.stop(false);
             loop.run();
             assertThat(llm.requests).isEmpty();
@@ -56,7 +56,7 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofHours(1), () -> true, sink);
+                    Duration.ofHours(1), Duration.ZERO, () -> true, sink);
             loop.stop(false);
             loop.stop(true);
             loop.run();
@@ -70,7 +70,7 @@ class TickLoopTest {
             new NotesDao(store).add("one", "user", 0, null);
             TickLoop[] self = new TickLoop[1];
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofNanos(1), () -> {
+                    Duration.ofNanos(1), Duration.ZERO, () -> {
                         self[0].stop(true);
                         return false;
                     }, sink);
@@ -88,7 +88,7 @@ class TickLoopTest {
                 llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"help\"}");
             }
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofHours(1), () -> true, sink);
+                    Duration.ofHours(1), Duration.ZERO, () -> true, sink);
             loop.stop(true);
             loop.run();
             assertThat(llm.requests).hasSize(TickLoop.MAX_DRAIN_TICKS);
@@ -101,7 +101,7 @@ class TickLoopTest {
             AtomicInteger calls = new AtomicInteger();
             TickLoop[] holder = new TickLoop[1];
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    Duration.ofNanos(1), () -> {
+                    Duration.ofNanos(1), Duration.ZERO, () -> {
                         if (calls.incrementAndGet() >= 5) holder[0].stop(false);
                         throw new IllegalStateException("database is busy");
                     }, sink);
@@ -127,7 +127,7 @@ class TickLoopTest {
                 }
             };
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, watching, clock),
-                    Duration.ofHours(1), () -> true, watching);
+                    Duration.ofHours(1), Duration.ZERO, () -> true, watching);
             loop.start();
             new NotesDao(repl).add("hi", "user", 0, null);
             loop.wake();

@@ -1,0 +1,173 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.store.NoteSpool;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.RunnerLock;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.store.StoreException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One agent running the cycle on one file, whatever its face (the REPL now, {@code agent run}
+ * next): the runner lock and its guard, the tick thread's connection, the input connection with
+ * its message spool, the LLM client, the cycle and its loop. Built by the composition root;
+ * {@link #close()} stops the loop and gives everything back, the lock last.
+ */
+final class AgentRuntime implements AutoCloseable {
+    /** How often messages waiting in the spool (typed while the file was locked, or from other processes) are retried. */
+    static final Duration SPOOL_RETRY = Duration.ofSeconds(1);
+
+    private final Deque<AutoCloseable> resources;
+    private final AgentConfig config;
+    private final Store tickStore;
+    private final RunnerLock lock;
+    private final LlmClient llm;
+    private final TickLoop loop;
+    private final NoteSpool inbox;
+    private final String takeover;
+    private final ScheduledExecutorService spoolRetry;
+    private boolean started;
+
+    private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore, RunnerLock lock,
+                         LlmClient llm, TickLoop loop, NoteSpool inbox, String takeover) {
+        this.resources = resources;
+        this.config = config;
+        this.tickStore = tickStore;
+        this.lock = lock;
+        this.llm = llm;
+        this.loop = loop;
+        this.inbox = inbox;
+        this.takeover = takeover;
+        this.spoolRetry = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "spool");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Takes the file (or throws {@link RunnerLock.HeldException}), opens the connections, stores
+     * messages a previous run left in the spool, and wires the cycle; the loop is not started yet.
+     */
+    static AgentRuntime start(AgentConfig config, Launch launch, EventSink events) {
+        Objects.requireNonNull(config, "config");
+        Deque<AutoCloseable> resources = new ArrayDeque<>();
+        try {
+            Path db = config.agent().db();
+            Store lockStore = push(resources, Store.open(db, launch.clock()));
+            RunnerLock lock = RunnerLock.forThisProcess(lockStore);
+            String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
+                    + ", which had stopped)").orElse("");
+            resources.push(lock::release);
+            Store tickStore = push(resources, Store.open(db, launch.clock()));
+            Store inputStore = push(resources, Store.open(db, launch.clock()));
+            LlmClient llm = launch.llms().create(config.llm());
+            Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
+            RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
+                    tickStore.path().getFileName().toString()));
+            TickLoop loop = new TickLoop(cycle, config.cycle().pollInterval(), config.llm().giveUp(), guard::mayTick,
+                    events);
+            guard.guard(loop);
+            NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
+            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, lock, llm, loop, inbox, takeover);
+            runtime.storeSpooled(events);
+            return runtime;
+        } catch (RuntimeException | Error e) {
+            closeAll(resources);
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {
+        resources.push(resource);
+        return resource;
+    }
+
+    /** Starts the tick thread and the spool retry. */
+    void startThinking(EventSink events) {
+        started = true;
+        loop.start();
+        long every = SPOOL_RETRY.toMillis();
+        spoolRetry.scheduleWithFixedDelay(() -> retrySpool(events), every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void storeSpooled(EventSink events) {
+        try {
+            int stored = inbox.flush();
+            if (stored > 0) {
+                events.emit(new AgentEvent.Info(stored + (stored == 1 ? " message" : " messages")
+                        + " that waited in " + inbox.file().getFileName() + " stored"));
+            }
+        } catch (StoreException | java.io.UncheckedIOException e) {
+            events.emit(new AgentEvent.Problem("messages waiting in " + inbox.file() + " could not be stored yet ("
+                    + e.getMessage() + "); retrying every " + SPOOL_RETRY.toSeconds() + " s"));
+        }
+    }
+
+    private void retrySpool(EventSink events) {
+        try {
+            if (inbox.flush() > 0) loop.wake();
+        } catch (StoreException | java.io.UncheckedIOException e) {
+            // still locked or full: the next retry comes in a second; /status shows what waits
+        } catch (RuntimeException e) {
+            events.emit(new AgentEvent.Problem("storing waiting messages failed: " + e.getMessage()));
+        }
+    }
+
+    AgentConfig config() { return config; }
+
+    TickLoop loop() { return loop; }
+
+    Cycle cycle() { return loop.cycle(); }
+
+    NoteSpool inbox() { return inbox; }
+
+    LlmClient llm() { return llm; }
+
+    Path db() { return tickStore.path(); }
+
+    RunnerLock lock() { return lock; }
+
+    /** One line for the start: model, endpoint, file, and a takeover if there was one. */
+    String banner() {
+        return "model " + llm.model() + " at " + llm.endpoint() + ", state in " + tickStore.path() + takeover;
+    }
+
+    /** Stops the loop (without draining) and the spool retry, then closes everything, releasing the lock last. */
+    @Override
+    public void close() {
+        loop.stop(false);
+        spoolRetry.shutdownNow();
+        try {
+            if (started) loop.awaitStopped();
+            spoolRetry.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();   // closing anyway
+        } finally {
+            closeAll(resources);
+        }
+    }
+
+    private static void closeAll(Deque<AutoCloseable> resources) {
+        while (!resources.isEmpty()) {
+            try {
+                resources.pop().close();
+            } catch (Exception e) {
+                // closing is best effort: the next resource (the lock last) must still be released
+            }
+        }
+    }
+}

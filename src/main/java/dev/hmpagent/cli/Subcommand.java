@@ -1,0 +1,47 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.LoadedConfig;
+import java.io.PrintWriter;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * What every {@code agent <subcommand>} shares: the common options (which win over the ones given
+ * before the subcommand), the launch, the loaded config, and picocli's writers.
+ */
+abstract class Subcommand implements Callable<Integer> {
+    @Mixin CommonOptions options;
+    @Spec CommandSpec spec;
+
+    private final AgentCommand root;
+    private final Launch launch;
+
+    Subcommand(AgentCommand root, Launch launch) {
+        this.root = Objects.requireNonNull(root, "root");
+        this.launch = Objects.requireNonNull(launch, "launch");
+    }
+
+    final Launch launch() { return launch; }
+
+    final LoadedConfig loaded() {
+        return options.over(root.options).load(launch.env());
+    }
+
+    final AgentConfig config() {
+        return loaded().config();
+    }
+
+    final PrintWriter out() { return spec.commandLine().getOut(); }
+
+    final PrintWriter err() { return spec.commandLine().getErr(); }
+
+    /** Prints one line to stdout and flushes. */
+    final void say(String line) {
+        out().println(line);
+        out().flush();
+    }
+}

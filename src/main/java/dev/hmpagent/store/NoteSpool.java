@@ -1,0 +1,161 @@
+package dev.hmpagent.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Makes sure a message for the agent is never lost when its file cannot be written right now
+ * (another process holds the write lock, the disk is full). {@link #submit} stores the note at
+ * once when it can; otherwise it appends it to a spool file beside the database
+ * ({@code agent.db.inbox}, one JSON object per line, flushed to disk) and {@link #flush} stores it
+ * later, in order, as soon as the file takes writes again, at the latest at the next start. Other
+ * processes ({@code agent note}) may append to the same spool: every access holds an exclusive
+ * lock on it. Thread-safe.
+ */
+public final class NoteSpool {
+    /** What became of a submitted note. */
+    public record Submitted(long noteId, String problem) {
+        /** True when the note is in the database now; false when it waits in the spool. */
+        public boolean stored() { return noteId > 0; }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path file;
+    private final NotesDao notes;
+    private final Store store;
+
+    public NoteSpool(Store store, NotesDao notes) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.notes = Objects.requireNonNull(notes, "notes");
+        this.file = fileFor(store.path());
+    }
+
+    /** The spool of the database at {@code db}. */
+    public static Path fileFor(Path db) {
+        return db.resolveSibling(db.getFileName() + ".inbox");
+    }
+
+    public Path file() { return file; }
+
+    /**
+     * Stores a note, or keeps it in the spool when the database cannot take it now (or when older
+     * notes still wait there, so order is kept).
+     */
+    public synchronized Submitted submit(String text, String source, int priority, String tags) {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(source, "source");
+        String problem;
+        try {
+            if (waiting() == 0) return new Submitted(notes.add(text, source, priority, tags), "");
+            flush();
+            if (waiting() == 0) return new Submitted(notes.add(text, source, priority, tags), "");
+            problem = "older messages still wait to be stored";
+        } catch (StoreException e) {
+            problem = e.getMessage();
+        }
+        append(file, text, source, priority, tags);
+        return new Submitted(0, problem);
+    }
+
+    /**
+     * Stores every spooled note in one transaction and empties the spool; returns how many were
+     * stored. When the database still cannot be written, they stay and the StoreException says why.
+     */
+    public synchronized int flush() {
+        if (!Files.exists(file)) return 0;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+             FileLock ignored = ch.lock()) {
+            List<JsonNode> waiting = read(ch);
+            if (waiting.isEmpty()) return 0;
+            store.inTransaction(() -> waiting.forEach(n -> notes.add(n.path("text").asText(),
+                    n.path("source").asText("user"), n.path("priority").asInt(0),
+                    n.path("tags").isTextual() ? n.path("tags").asText() : null)));
+            ch.truncate(0);
+            ch.force(true);
+            return waiting.size();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the message spool " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Unread incoming notes in the database (for /status; the spool's connection is not shared). */
+    public synchronized long unread() {
+        return notes.unreadCount();
+    }
+
+    /** How many notes wait in the spool (0 when it does not exist or cannot be read). */
+    public synchronized int waiting() {
+        if (!Files.exists(file)) return 0;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+             FileLock ignored = ch.lock()) {
+            return read(ch).size();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Appends one note to the spool of {@code db} without touching the database: for a process
+     * that could not write the file.
+     */
+    public static void spool(Path db, String text, String source, int priority, String tags) {
+        append(fileFor(db), text, source, priority, tags);
+    }
+
+    private static void append(Path spool, String text, String source, int priority, String tags) {
+        ObjectNode line = JSON.createObjectNode().put("text", text).put("source", source).put("priority", priority);
+        if (tags != null) line.put("tags", tags);
+        byte[] bytes;
+        try {
+            bytes = (JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a note as JSON", e);
+        }
+        try (FileChannel ch = FileChannel.open(spool, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = ch.lock()) {
+            ch.position(ch.size());
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) ch.write(buffer);
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the message could be stored neither in the database nor in " + spool
+                    + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** The complete lines of the spool; a torn last line (a crash mid-append) is skipped. */
+    private static List<JsonNode> read(FileChannel ch) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 8, ch.size()));
+        ch.position(0);
+        while (buffer.hasRemaining() && ch.read(buffer) > 0) {
+            // keep reading
+        }
+        String text = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (line.isBlank()) continue;
+            try {
+                JsonNode node = JSON.readTree(line);
+                if (node != null && node.path("text").isTextual()) out.add(node);
+            } catch (JsonProcessingException e) {
+                // a torn line: the crash happened before the note was fully written, so it was never acknowledged
+            }
+        }
+        return out;
+    }
+}
