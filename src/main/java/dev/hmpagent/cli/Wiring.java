@@ -55,7 +55,7 @@ public final class Wiring {
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 llm.model() + " at " + llm.endpoint(), new NotesDao(store), new ProcessLogDao(store),
                 new ResponsesDao(store), new MemoryDao(store), new DiaryDao(store), new ConceptsDao(store),
-                new SettingsDao(store));
+                new SettingsDao(store), ContextAssembler.secureNonces());
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 settings, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, events);

@@ -23,16 +23,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 
 /**
  * Builds the prompt of one tick: context 0 as the system message, contexts 1-6 as one user
- * message fitted to the prompt budget (context 1 trimmed first, then 3, 6, 2, 4, 5).
+ * message fitted to the prompt budget (context 1 trimmed first, then 3, 6, 2, 4, 5). The user
+ * message is ordered stable-first (6 notebook, 3 requested entries, 1 replies, 2 results,
+ * 4 messages, 5 time and tick last), so consecutive prompts share the longest prefix. Text that
+ * came from outside (messages, command results, diary entries) is fenced as data with a
+ * nonce that changes every tick, so the model can tell it from instructions and a command block
+ * quoted from it can be recognised ({@link AssembledPrompt#dataShown()}).
  */
 public final class ContextAssembler {
     static final int MAX_PROCESS_ROWS = 50;
     static final int MAX_MEMORY_ROWS = 50;
     static final int MAX_REPLY_CHARS = 4_000;
     private static final List<Integer> TRIM_ORDER = List.of(1, 3, 6, 2, 4, 5);
+    /** The order contexts appear in the user message: slow-changing first, time and tick last. */
+    static final List<Integer> PROMPT_ORDER = List.of(6, 3, 1, 2, 4, 5);
 
     private final ContextSettings settings;
     private final String catalog;
@@ -44,10 +54,12 @@ public final class ContextAssembler {
     private final DiaryDao diary;
     private final ConceptsDao concepts;
     private final SettingsDao runtimeSettings;
+    private final Supplier<String> nonces;
 
+    /** @param nonces a new unguessable data-fence nonce per call (one per tick) */
     public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
                             ProcessLogDao processLog, ResponsesDao responses, MemoryDao memory, DiaryDao diary,
-                            ConceptsDao concepts, SettingsDao runtimeSettings) {
+                            ConceptsDao concepts, SettingsDao runtimeSettings, Supplier<String> nonces) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.llmDescription = Objects.requireNonNull(llmDescription, "llmDescription");
@@ -58,15 +70,23 @@ public final class ContextAssembler {
         this.diary = Objects.requireNonNull(diary, "diary");
         this.concepts = Objects.requireNonNull(concepts, "concepts");
         this.runtimeSettings = Objects.requireNonNull(runtimeSettings, "runtimeSettings");
+        this.nonces = Objects.requireNonNull(nonces, "nonces");
+    }
+
+    /** Random 64-bit nonces from a {@link SecureRandom}, as 16 hex digits. */
+    public static Supplier<String> secureNonces() {
+        SecureRandom random = new SecureRandom();
+        return () -> HexFormat.of().toHexDigits(random.nextLong());
     }
 
     public AssembledPrompt assemble(long tickId, Instant now) {
         String system = SystemPrompt.render(settings.agentName(), catalog);
+        DataFence fence = new DataFence(nonces.get());
         Map<Integer, Section> sections = new HashMap<>();
         sections.put(1, recentReplies());
-        sections.put(2, processes());
-        sections.put(3, diaryEntries());
-        sections.put(4, incoming());
+        sections.put(2, processes(fence));
+        sections.put(3, diaryEntries(fence));
+        sections.put(4, incoming(fence));
         sections.put(5, cycleSettings(tickId, now));
         sections.put(6, notebook());
         int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
@@ -84,12 +104,12 @@ public final class ContextAssembler {
         long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL)
                 : noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
         return new AssembledPrompt(messages, settings.manualNotes() ? List.of() : noteIds, watermark,
-                sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed);
+                sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed, fence.shown());
     }
 
     private static String render(Map<Integer, Section> sections) {
         StringBuilder sb = new StringBuilder();
-        for (int index : List.of(5, 6, 3, 1, 2, 4)) sb.append(sections.get(index).render()).append('\n');
+        for (int index : PROMPT_ORDER) sb.append(sections.get(index).render()).append('\n');
         return sb.toString().strip();
     }
 
@@ -104,25 +124,26 @@ public final class ContextAssembler {
         return s;
     }
 
-    private Section processes() {
+    private Section processes(DataFence fence) {
         Section s = new Section(2, "your commands and processes not yet closed (oldest first; new results last)",
                 "(none)", true, 1);
         for (ProcessRow p : processLog.forContext(MAX_PROCESS_ROWS)) {
             String pain = p.painLevel() > 0 ? String.format(Locale.ROOT, ", pain %.1f", p.painLevel()) : "";
             s.add("[id " + p.id() + ", cmd " + nz(p.cmdId()) + ", " + p.name() + ", tick " + p.tickId() + "] "
-                    + p.status() + pain + ": " + clip(nz(p.result()), 1_000), p.id());
+                    + p.status() + pain + ": " + fence.wrap("result of " + nz(p.cmdId()), clip(nz(p.result()), 1_000)),
+                    p.id());
         }
         return s;
     }
 
-    private Section diaryEntries() {
+    private Section diaryEntries(DataFence fence) {
         Section s = new Section(3, "diary entries and concepts you asked for (diary_read)", "(none requested)", false, 0);
         String query = runtimeSettings.get(ContextKeys.DIARY_QUERY).orElse(null);
         if (query == null) return s;
         int limit = runtimeSettings.get(ContextKeys.DIARY_LIMIT).map(Integer::parseInt).orElse(5);
         for (DiaryRow d : diary.search(query, limit)) {
             s.add("[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null ? "" : ", tags " + d.tags()) + "] "
-                    + clip(d.text(), 2_000), 0);
+                    + fence.wrap("diary " + d.id(), clip(d.text(), 2_000)), 0);
         }
         for (ConceptRow c : concepts.search(query, limit)) {
             s.add("[concept " + c.id() + "] " + c.name() + (c.description().isEmpty() ? "" : ": " + clip(c.description(), 500))
@@ -131,12 +152,12 @@ public final class ContextAssembler {
         return s;
     }
 
-    private Section incoming() {
+    private Section incoming(DataFence fence) {
         if (settings.manualNotes()) return incomingManual();
         Section s = new Section(4, "incoming messages", "(no unread messages)", false, 1);
         for (NoteRow n : notes.unread(settings.autoFilter(), settings.notesLimit())) {
             s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp() + "] "
-                    + clip(n.text(), 4_000), n.id());
+                    + fence.wrap("note " + n.id(), clip(n.text(), 4_000)), n.id());
         }
         return s;
     }
