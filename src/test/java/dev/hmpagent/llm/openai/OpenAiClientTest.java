@@ -282,6 +282,23 @@ class OpenAiClientTest {
     }
 
     @Test
+    void http_401_and_403_are_classified_as_rejected_credentials() {
+        server.enqueue(json(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + KEY + "\"}}"));
+        server.enqueue(new MockResponse.Builder().code(403).setHeader("Content-Type", "text/html")
+                .body("<html>Forbidden for " + KEY + "</html>").build());
+        OpenAiClient client = client(false, KEY);
+
+        LlmException unauthorized = failure(client);
+        LlmException forbidden = failure(client);
+
+        assertThat(unauthorized.authRejected()).isTrue();
+        assertThat(forbidden).isInstanceOf(FatalLlmException.class);
+        assertThat(forbidden.kind()).isEqualTo("http_403");
+        assertThat(forbidden.authRejected()).isTrue();
+        assertThat(forbidden.getMessage()).contains(endpoint, "llm.api_key", "OPENAI_API_KEY").doesNotContain(KEY);
+    }
+
+    @Test
     void http_404_is_fatal_and_points_at_model_and_base_url() {
         server.enqueue(json(404, "{\"error\":{\"message\":\"model \\\"llama3\\\" not found, try pulling it first\"}}"));
 
