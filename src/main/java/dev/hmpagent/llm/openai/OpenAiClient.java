@@ -14,11 +14,11 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
 import okio.BufferedSource;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -121,19 +121,26 @@ public final class OpenAiClient implements LlmClient {
                 String message = wire.errorMessage(body);
                 throw errors.http(response.code(), response.header("Retry-After"), message != null ? message : body);
             }
-            MediaType type = response.body().contentType();
-            boolean json = type != null && type.subtype().toLowerCase(Locale.ROOT).contains("json");
-            if (stream && !json) {
-                readStream(response.body().source(), partial, listener);
+            ResponseBody body = response.body();
+            MediaType type = body.contentType();
+            BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
+            if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), describe(type));
+            if (format == BodyFormat.EVENT_STREAM) {
+                readStream(body.source(), partial, listener);
                 return completion(request, partial.reply(), false);
             }
-            Reply reply = wire.parseReply(response.body().string());
+            Reply reply = wire.parseReply(body.string());
             if (!reply.text().isEmpty()) listener.onDelta(reply.text());
             return completion(request, reply, false);
         } catch (IOException e) {
             if (current.cancelled()) return completion(request, partial.reply(), true);
             throw errors.io(e);
         }
+    }
+
+    /** The type and subtype, or null when the server sent no Content-Type. */
+    private static String describe(MediaType type) {
+        return type == null ? null : type.type() + "/" + type.subtype();
     }
 
     private static void readStream(BufferedSource source, StreamAccumulator acc, StreamListener listener)

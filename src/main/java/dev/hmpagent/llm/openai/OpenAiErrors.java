@@ -71,6 +71,17 @@ final class OpenAiErrors {
                 + ": check llm.base_url");
     }
 
+    /**
+     * A 2xx reply that is neither JSON nor an event stream, typically a proxy's login page.
+     *
+     * @param contentType the type/subtype the server declared, null when it declared none
+     */
+    RetryableLlmException contentType(int code, String contentType) {
+        String what = contentType == null ? "a body without a content type" : excerpt(contentType);
+        return retryable("content_type", "LLM endpoint " + endpoint + " answered HTTP " + code + " with " + what
+                + " instead of JSON or an event stream (a proxy or login page?): check llm.base_url", null, null);
+    }
+
     /** A transport failure that was not a user cancel. */
     LlmException io(IOException e) {
         if (e instanceof ReplyException reply) {

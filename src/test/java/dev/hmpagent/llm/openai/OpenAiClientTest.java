@@ -111,6 +111,14 @@ class OpenAiClientTest {
         return new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build();
     }
 
+    private static MockResponse typed(String contentType, String body) {
+        return new MockResponse.Builder().setHeader("Content-Type", contentType).body(body).build();
+    }
+
+    private static MockResponse untyped(String body) {
+        return new MockResponse.Builder().removeHeader("Content-Type").body(body).build();
+    }
+
     private static MockResponse json(int code, String body) {
         return new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build();
     }
@@ -264,6 +272,108 @@ class OpenAiClientTest {
         assertThat(e).isInstanceOf(RetryableLlmException.class);
         assertThat(e.kind()).isEqualTo("bad_response");
         assertThat(e.getMessage()).contains(endpoint).doesNotContain("\n");
+    }
+
+    // ---- what a 2xx body is --------------------------------------------------------------------
+
+    @Test
+    void html_page_answering_a_stream_is_a_retryable_content_type_failure() {
+        server.enqueue(typed("text/html; charset=utf-8", "<!doctype html><html><title>Sign in</title></html>"));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("content_type");
+        assertThat(e.getMessage()).isEqualTo("LLM endpoint " + endpoint + " answered HTTP 200 with text/html instead of"
+                + " JSON or an event stream (a proxy or login page?): check llm.base_url");
+        assertThat(deltas).isEmpty();
+    }
+
+    @Test
+    void html_page_answering_a_plain_request_names_the_content_type() {
+        server.enqueue(typed("text/html", "<html><body>Please log in</body></html>"));
+
+        LlmException e = failure(client(false, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("content_type");
+        assertThat(e.getMessage()).contains(endpoint, "HTTP 200", "text/html", "llm.base_url").doesNotContain("\n");
+    }
+
+    @Test
+    void event_stream_with_parameters_is_read_as_a_stream() {
+        server.enqueue(typed("text/event-stream; charset=utf-8", chunk("Hi") + finalChunk() + done()));
+
+        assertThat(client(true, KEY).complete(REQUEST, recordDeltas).text()).isEqualTo("Hi");
+    }
+
+    @Test
+    void any_json_subtype_is_read_as_a_whole_reply() {
+        server.enqueue(typed("application/vnd.example+json; charset=utf-8", jsonReply("Hi", null)));
+        server.enqueue(typed("application/json;charset=UTF-8", jsonReply("Again", null)));
+        OpenAiClient client = client(true, KEY);
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Hi");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Again");
+    }
+
+    @Test
+    void plain_text_that_starts_like_an_event_stream_is_read_as_one() {
+        server.enqueue(typed("text/plain", "\r\n\n: hello\n\n" + chunk("Hel") + chunk("lo") + finalChunk() + done()));
+        server.enqueue(typed("text/plain; charset=utf-8", "event: message\n" + chunk("Two") + finalChunk() + done()));
+        OpenAiClient client = client(true, KEY);
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Hello");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Two");
+    }
+
+    @Test
+    void untyped_or_plain_text_json_is_read_as_a_whole_reply_even_when_a_stream_was_asked_for() {
+        server.enqueue(untyped("  \n" + jsonReply("Untyped", null)));
+        server.enqueue(typed("text/plain", jsonReply("Plain", null)));
+        OpenAiClient client = client(true, KEY);
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Untyped");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Plain");
+    }
+
+    @Test
+    void untyped_event_stream_answering_a_plain_request_is_read_as_a_stream() {
+        server.enqueue(untyped(chunk("Streamed anyway") + finalChunk() + done()));
+
+        Completion completion = client(false, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Streamed anyway");
+        assertThat(deltas).containsExactly("Streamed anyway");
+    }
+
+    @Test
+    void plain_text_or_untyped_body_that_is_neither_is_a_content_type_failure() {
+        server.enqueue(typed("text/plain", "Please log in to continue"));
+        server.enqueue(untyped("\n<html>login</html>"));
+        server.enqueue(typed("text/plain", "dat"));
+        OpenAiClient client = client(true, KEY);
+
+        LlmException plain = failure(client);
+        LlmException untyped = failure(client);
+        LlmException cutShort = failure(client);
+
+        assertThat(plain.kind()).isEqualTo("content_type");
+        assertThat(plain.getMessage()).contains(endpoint, "text/plain", "llm.base_url");
+        assertThat(untyped.kind()).isEqualTo("content_type");
+        assertThat(untyped.getMessage()).contains(endpoint, "without a content type", "llm.base_url");
+        assertThat(cutShort.kind()).isEqualTo("content_type");
+        assertThat(deltas).isEmpty();
+    }
+
+    @Test
+    void other_content_types_are_refused_even_when_the_body_looks_right() {
+        server.enqueue(typed("application/octet-stream", chunk("Hi") + finalChunk() + done()));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e.kind()).isEqualTo("content_type");
+        assertThat(e.getMessage()).contains("application/octet-stream");
     }
 
     // ---- HTTP errors ---------------------------------------------------------------------------
