@@ -134,7 +134,7 @@ public final class OpenAiClient implements LlmClient {
             return completion(request, reply, false);
         } catch (IOException e) {
             if (current.cancelled()) return completion(request, partial.reply(), true);
-            throw errors.io(e);
+            throw errors.io(e, partial.reply().text());
         }
     }
 
@@ -153,6 +153,9 @@ public final class OpenAiClient implements LlmClient {
         }
         String rest = sse.finish();
         if (rest != null && !acc.done()) deliver(acc.accept(rest), listener);
+        if (!acc.complete()) {
+            throw new ReplyException(ReplyException.TRUNCATED, "stream ended without a finish_reason or [DONE]", null);
+        }
     }
 
     private static void deliver(String delta, StreamListener listener) {

@@ -62,7 +62,7 @@ final class OpenAiErrors {
             String why = code == 429 ? "is rate limiting" : code == 408 ? "timed out the request" : "failed";
             String when = retryAfter == null ? "" : " (Retry-After " + retryAfter.toSeconds() + "s)";
             return retryable(kind, "LLM endpoint " + endpoint + " " + why + " (HTTP " + code + said
-                    + "): will retry later" + when, retryAfter, null);
+                    + "): will retry later" + when, retryAfter, "", null);
         }
         if (code >= 400) {
             return fatal(kind, "LLM endpoint " + endpoint + " refused the request (HTTP " + code + said + ")");
@@ -79,37 +79,52 @@ final class OpenAiErrors {
     RetryableLlmException contentType(int code, String contentType) {
         String what = contentType == null ? "a body without a content type" : excerpt(contentType);
         return retryable("content_type", "LLM endpoint " + endpoint + " answered HTTP " + code + " with " + what
-                + " instead of JSON or an event stream (a proxy or login page?): check llm.base_url", null, null);
+                + " instead of JSON or an event stream (a proxy or login page?): check llm.base_url", null, "", null);
     }
 
-    /** A transport failure that was not a user cancel. */
+    /** A transport failure that was not a user cancel, before any reply text arrived. */
     LlmException io(IOException e) {
-        if (e instanceof ReplyException reply) {
-            String what = ReplyException.STREAM_ERROR.equals(reply.kind()) ? "failed mid-reply" : "sent a malformed reply";
-            return retryable(reply.kind(), "LLM endpoint " + endpoint + " " + what + ": "
-                    + excerpt(reply.getMessage()), null, e);
-        }
+        return io(e, "");
+    }
+
+    /**
+     * A transport failure or unusable reply that was not a user cancel.
+     *
+     * @param partialText the reply text that had arrived before it, carried by the exception
+     */
+    LlmException io(IOException e, String partialText) {
+        if (e instanceof ReplyException reply) return reply(reply, partialText);
         if (e instanceof UnknownHostException) {
             return retryable("dns", "LLM endpoint " + endpoint + ": host \"" + host
-                    + "\" not found (DNS lookup failed): check llm.base_url", null, e);
+                    + "\" not found (DNS lookup failed): check llm.base_url", null, partialText, e);
         }
         if (e instanceof ConnectException || e instanceof NoRouteToHostException || refused(e)) {
             String why = e instanceof NoRouteToHostException ? "no route to host" : "connection refused";
             return retryable("connect", "LLM endpoint " + endpoint + " is not reachable (" + why
-                    + "): start the server (e.g. \"ollama serve\") or set llm.base_url", null, e);
+                    + "): start the server (e.g. \"ollama serve\") or set llm.base_url", null, partialText, e);
         }
         if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
             String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
             if (message.contains("connect")) {
                 return retryable("timeout", "LLM endpoint " + endpoint
-                        + " did not accept the connection in time: check that the server runs and llm.base_url", null, e);
+                        + " did not accept the connection in time: check that the server runs and llm.base_url", null, partialText, e);
             }
             return retryable("timeout", "LLM endpoint " + endpoint + " did not answer within "
                     + readTimeout.toSeconds() + "s: the model may be slow or loading; retry or raise llm.read_timeout_s",
-                    null, e);
+                    null, partialText, e);
         }
         return retryable("io", "LLM endpoint " + endpoint + ": network error (" + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + excerpt(e.getMessage())) + ")", null, e);
+                + (e.getMessage() == null ? "" : ": " + excerpt(e.getMessage())) + ")", null, partialText, e);
+    }
+
+    private RetryableLlmException reply(ReplyException e, String partialText) {
+        String what = switch (e.kind()) {
+            case ReplyException.STREAM_ERROR -> "failed mid-reply: " + excerpt(e.getMessage());
+            case ReplyException.TRUNCATED -> "closed the stream before the reply was complete (no finish_reason, no [DONE]) after "
+                    + partialText.codePointCount(0, partialText.length()) + " characters: will retry";
+            default -> "sent a malformed reply: " + excerpt(e.getMessage());
+        };
+        return retryable(e.kind(), "LLM endpoint " + endpoint + " " + what, null, partialText, e);
     }
 
     /**
@@ -155,8 +170,9 @@ final class OpenAiErrors {
         return new FatalLlmException(kind, oneLine(message), null);
     }
 
-    private RetryableLlmException retryable(String kind, String message, Duration retryAfter, Throwable cause) {
-        return new RetryableLlmException(kind, oneLine(message), retryAfter, cause);
+    private RetryableLlmException retryable(String kind, String message, Duration retryAfter, String partialText,
+                                            Throwable cause) {
+        return new RetryableLlmException(kind, oneLine(message), retryAfter, partialText, cause);
     }
 
     private String oneLine(String message) {

@@ -272,6 +272,63 @@ class OpenAiClientTest {
         assertThat(e).isInstanceOf(RetryableLlmException.class);
         assertThat(e.kind()).isEqualTo("bad_response");
         assertThat(e.getMessage()).contains(endpoint).doesNotContain("\n");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("ok");
+    }
+
+    // ---- where a stream ends ------------------------------------------------------------------
+
+    @Test
+    void stream_closed_without_finish_reason_or_done_is_truncated_and_keeps_the_text_so_far() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo")));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("truncated");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("Hello");
+        assertThat(e.getMessage()).contains(endpoint, "5 characters", "will retry").doesNotContain("\n");
+        assertThat(deltas).containsExactly("Hel", "lo");
+    }
+
+    @Test
+    void empty_event_stream_is_truncated_with_no_text() {
+        server.enqueue(sse(": nothing to see\n\n"));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e.kind()).isEqualTo("truncated");
+        assertThat(((RetryableLlmException) e).partialText()).isEmpty();
+    }
+
+    @Test
+    void stream_with_a_finish_reason_but_no_done_is_complete() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo") + finalChunk()));
+
+        Completion completion = client(true, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Hello");
+        assertThat(completion.finishReason()).isEqualTo("stop");
+        assertThat(completion.interrupted()).isFalse();
+    }
+
+    @Test
+    void stream_with_done_but_no_finish_reason_is_complete() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo") + done()));
+
+        Completion completion = client(true, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Hello");
+        assertThat(completion.finishReason()).isEmpty();
+        assertThat(completion.interrupted()).isFalse();
+    }
+
+    @Test
+    void failures_before_any_text_carry_no_partial_text() {
+        server.enqueue(new MockResponse.Builder().code(500).body("upstream exploded").build());
+
+        RetryableLlmException e = (RetryableLlmException) failure(client(true, KEY));
+
+        assertThat(e.partialText()).isEmpty();
     }
 
     // ---- what a 2xx body is --------------------------------------------------------------------
