@@ -20,6 +20,7 @@ import okio.BufferedSource;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -79,7 +80,7 @@ public final class OpenAiClient implements LlmClient {
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        InFlight current = new InFlight();
+        InFlight current = new InFlight(System.nanoTime() + settings.callDeadline().toNanos());
         inFlight.set(current);
         try {
             if (!streaming.get()) return send(request, listener, false, current);
@@ -111,8 +112,15 @@ public final class OpenAiClient implements LlmClient {
     /** Whether the next call will ask for a stream (false after a streaming fallback). */
     boolean streaming() { return streaming.get(); }
 
+    /**
+     * One HTTP exchange within what is left of the call deadline. OkHttp cancels the call when
+     * that runs out; a cancelled call the user did not cancel is therefore the deadline.
+     */
     private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlight current) {
+        long remaining = current.deadlineAt() - System.nanoTime();
+        if (remaining <= 0) throw errors.deadline(settings.callDeadline(), "", null);
         Call call = http.newCall(httpRequest(request, stream));
+        call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
         current.attach(call);
         StreamAccumulator partial = new StreamAccumulator(wire);
         try (Response response = call.execute()) {
@@ -134,6 +142,7 @@ public final class OpenAiClient implements LlmClient {
             return completion(request, reply, false);
         } catch (IOException e) {
             if (current.cancelled()) return completion(request, partial.reply(), true);
+            if (call.isCanceled()) throw errors.deadline(settings.callDeadline(), partial.reply().text(), e);
             throw errors.io(e, partial.reply().text());
         }
     }
@@ -192,10 +201,20 @@ public final class OpenAiClient implements LlmClient {
         return out;
     }
 
-    /** The call of one {@link #complete}, and whether the user cancelled it; survives the fallback retry. */
+    /**
+     * The call of one {@link #complete}, its deadline ({@link System#nanoTime()} based), and
+     * whether the user cancelled it; survives the fallback retry.
+     */
     private static final class InFlight {
+        private final long deadlineAt;
         private Call call;
         private boolean cancelled;
+
+        InFlight(long deadlineAt) {
+            this.deadlineAt = deadlineAt;
+        }
+
+        long deadlineAt() { return deadlineAt; }
 
         synchronized void attach(Call next) {
             call = next;

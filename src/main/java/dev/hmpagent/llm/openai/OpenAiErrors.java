@@ -5,6 +5,7 @@ import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -82,6 +83,17 @@ final class OpenAiErrors {
                 + " instead of JSON or an event stream (a proxy or login page?): check llm.base_url", null, "", null);
     }
 
+    /**
+     * The whole call took longer than the deadline (a trickling or keep-alive-only stream).
+     *
+     * @param partialText the reply text that had arrived by then, carried by the exception
+     */
+    RetryableLlmException deadline(Duration deadline, String partialText, Throwable cause) {
+        return retryable("deadline", "LLM endpoint " + endpoint + " did not finish its reply within "
+                + seconds(deadline) + " s (llm.call_deadline_s): " + partialText.codePointCount(0, partialText.length())
+                + " characters arrived; will retry", null, partialText, cause);
+    }
+
     /** A transport failure that was not a user cancel, before any reply text arrived. */
     LlmException io(IOException e) {
         return io(e, "");
@@ -156,6 +168,11 @@ final class OpenAiErrors {
         String line = redact(text).replaceAll("\\s+", " ").strip();
         if (line.length() <= EXCERPT_MAX) return line;
         return line.substring(0, EXCERPT_MAX - 1) + "…";
+    }
+
+    /** "300", "0.4": whole seconds without decimals, otherwise to the millisecond. */
+    private static String seconds(Duration d) {
+        return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
     }
 
     private static boolean refused(IOException e) {

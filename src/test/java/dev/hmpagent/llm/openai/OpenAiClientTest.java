@@ -72,6 +72,12 @@ class OpenAiClientTest {
         return new OpenAiClient(settings(baseUrl, key, stream), http, CLOCK);
     }
 
+    private OpenAiClient client(boolean stream, Duration callDeadline) {
+        OpenAiSettings settings = new OpenAiSettings(endpoint, KEY, "llama3", stream, Duration.ofSeconds(5),
+                Duration.ofSeconds(30), callDeadline);
+        return new OpenAiClient(settings, OpenAiClient.httpClient(settings), CLOCK);
+    }
+
     private static OpenAiSettings settings(String baseUrl, String key, boolean stream) {
         return new OpenAiSettings(baseUrl, key, "llama3", stream, Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
@@ -568,6 +574,80 @@ class OpenAiClientTest {
         assertThat(e.getMessage()).contains(endpoint, "llm.read_timeout_s");
     }
 
+    // ---- call deadline -------------------------------------------------------------------------
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void keep_alive_comments_forever_hit_the_call_deadline_with_the_text_so_far() {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
+                .body(pingingBody(chunk("Hel") + chunk("lo"))).build());
+        OpenAiClient client = client(true, Duration.ofMillis(400));
+
+        long start = System.nanoTime();
+        LlmException e = failure(client);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("Hello");
+        assertThat(e.getMessage()).isEqualTo("LLM endpoint " + endpoint + " did not finish its reply within 0.4 s"
+                + " (llm.call_deadline_s): 5 characters arrived; will retry");
+        assertThat(deltas).containsExactly("Hel", "lo");
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void a_trickling_plain_reply_hits_the_call_deadline() {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json")
+                .body(tricklingBody(jsonReply("Slowly", null))).build());
+
+        LlmException e = failure(client(false, Duration.ofMillis(300)));
+
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(((RetryableLlmException) e).partialText()).isEmpty();
+        assertThat(e.getMessage()).contains(endpoint, "0.3 s", "llm.call_deadline_s");
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void the_call_deadline_covers_the_non_streaming_fallback() {
+        server.enqueue(json(400, "{\"error\":{\"message\":\"stream not supported\"}}"));
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json")
+                .body(blockingBody("")).build());
+
+        LlmException e = failure(client(true, Duration.ofMillis(400)));
+
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(server.getRequestCount()).isEqualTo(2);
+    }
+
+    @Test
+    void replies_well_within_the_call_deadline_are_unaffected() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo") + finalChunk() + done()));
+        server.enqueue(sse(chunk("Again") + finalChunk() + done()));
+        OpenAiClient client = client(true, Duration.ofMillis(400));
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Hello");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Again");
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void cancel_before_the_call_deadline_is_still_an_interrupted_reply() throws Exception {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
+                .body(pingingBody(chunk("Hel"))).build());
+        OpenAiClient client = client(true, Duration.ofSeconds(5));
+
+        Completion completion = client.complete(REQUEST, delta -> {
+            deltas.add(delta);
+            client.cancel();
+        });
+
+        assertThat(completion.interrupted()).isTrue();
+        assertThat(completion.text()).isEqualTo("Hel");
+    }
+
     // ---- cancel --------------------------------------------------------------------------------
 
     @Test
@@ -626,6 +706,48 @@ class OpenAiClientTest {
     void a_bad_base_url_is_rejected_up_front() {
         assertThatThrownBy(() -> new OpenAiClient(settings("localhost:11434", KEY, true)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("llm.base_url");
+    }
+
+    /** A body that sends {@code first}, then an SSE keep-alive comment every 50 ms until the test ends. */
+    private MockResponseBody pingingBody(String first) {
+        return new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                sink.writeUtf8(first);
+                sink.flush();
+                try {
+                    while (!releaseServer.await(50, TimeUnit.MILLISECONDS)) {
+                        sink.writeUtf8(": ping\n\n");
+                        sink.flush();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+    }
+
+    /** A body that sends {@code text} one character every 50 ms, stopping early when the test ends. */
+    private MockResponseBody tricklingBody(String text) {
+        return new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                try {
+                    for (int i = 0; i < text.length() && !releaseServer.await(50, TimeUnit.MILLISECONDS); i++) {
+                        sink.writeUtf8(text.substring(i, i + 1));
+                        sink.flush();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     /** A body that sends {@code first}, then holds the connection open until the test ends. */

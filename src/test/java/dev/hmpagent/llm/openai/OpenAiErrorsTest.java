@@ -79,4 +79,15 @@ class OpenAiErrorsTest {
             assertThat(message.split("OPENAI_API_KEY", -1)).as("HTTP %d names the variable once", code).hasSize(2);
         }
     }
+
+    @Test
+    void a_missed_deadline_names_the_setting_and_carries_the_partial_text() {
+        var e = errors.deadline(Duration.ofSeconds(300), "Hel", null);
+
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(e.partialText()).isEqualTo("Hel");
+        assertThat(e.getMessage()).isEqualTo("LLM endpoint http://localhost:11434/v1 did not finish its reply within"
+                + " 300 s (llm.call_deadline_s): 3 characters arrived; will retry");
+        assertThat(errors.deadline(Duration.ofMillis(1500), "", null).getMessage()).contains("within 1.5 s");
+    }
 }
