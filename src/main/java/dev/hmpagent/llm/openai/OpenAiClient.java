@@ -156,7 +156,7 @@ public final class OpenAiClient implements LlmClient {
             throws IOException {
         SseEventParser sse = new SseEventParser();
         String line;
-        while (!acc.done() && (line = source.readUtf8Line()) != null) {
+        while (!acc.done() && (line = SseEventParser.readLine(source)) != null) {
             String data = sse.line(line);
             if (data != null) deliver(acc.accept(data), listener);
         }

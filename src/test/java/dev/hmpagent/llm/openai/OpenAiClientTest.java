@@ -337,6 +337,29 @@ class OpenAiClientTest {
         assertThat(e.partialText()).isEmpty();
     }
 
+    @Test
+    void an_event_stream_line_of_2_mb_is_a_bad_response_not_held_in_memory() {
+        server.enqueue(sse(chunk("ok") + ": " + "x".repeat(2 * 1024 * 1024) + "\n\n" + finalChunk() + done()));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("bad_response");
+        assertThat(e.getMessage()).contains(endpoint, "longer than 1 MB").doesNotContain("\n");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("ok");
+    }
+
+    @Test
+    void an_event_of_more_than_1_mb_is_a_bad_response() {
+        String big = "data: " + "y".repeat(600 * 1024) + "\n";
+        server.enqueue(sse(chunk("ok") + big + big + "\n" + finalChunk() + done()));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e.kind()).isEqualTo("bad_response");
+        assertThat(e.getMessage()).contains(endpoint, "longer than 1 MB");
+    }
+
     // ---- what a 2xx body is --------------------------------------------------------------------
 
     @Test
