@@ -19,6 +19,7 @@ import okio.BufferedSource;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,6 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class OpenAiClient implements LlmClient {
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
     private static final long ERROR_BODY_LIMIT = 16 * 1024;
+    /** Longer call deadlines are cut to this, so nanosecond arithmetic cannot overflow. */
+    private static final Duration MAX_CALL_DEADLINE = Duration.ofDays(365);
 
     private final OpenAiSettings settings;
     private final OkHttpClient http;
@@ -80,7 +83,7 @@ public final class OpenAiClient implements LlmClient {
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        InFlight current = new InFlight(System.nanoTime() + settings.callDeadline().toNanos());
+        InFlight current = new InFlight(System.nanoTime() + deadlineNanos(settings.callDeadline()));
         inFlight.set(current);
         try {
             if (!streaming.get()) return send(request, listener, false, current);
@@ -145,6 +148,10 @@ public final class OpenAiClient implements LlmClient {
             if (call.isCanceled()) throw errors.deadline(settings.callDeadline(), partial.reply().text(), e);
             throw errors.io(e, partial.reply().text());
         }
+    }
+
+    private static long deadlineNanos(Duration deadline) {
+        return (deadline.compareTo(MAX_CALL_DEADLINE) > 0 ? MAX_CALL_DEADLINE : deadline).toNanos();
     }
 
     /** The type and subtype, or null when the server sent no Content-Type. */

@@ -656,6 +656,13 @@ class OpenAiClientTest {
     }
 
     @Test
+    void an_absurdly_long_call_deadline_means_no_practical_deadline() {
+        server.enqueue(sse(chunk("Hi") + finalChunk() + done()));
+
+        assertThat(client(true, Duration.ofDays(1_000_000)).complete(REQUEST, recordDeltas).text()).isEqualTo("Hi");
+    }
+
+    @Test
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void cancel_before_the_call_deadline_is_still_an_interrupted_reply() throws Exception {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
