@@ -16,4 +16,12 @@ public abstract class LlmException extends RuntimeException {
     public String kind() { return kind; }
 
     public abstract boolean retryable();
+
+    /**
+     * True when the server rejected the key or credentials (HTTP 401 or 403): no retry helps
+     * until the user sets another key.
+     */
+    public boolean authRejected() {
+        return "http_401".equals(kind) || "http_403".equals(kind);
+    }
 }

@@ -73,6 +73,49 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Queues a streamed reply whose connection closes after {@code text}, with neither a
+     * finish_reason nor [DONE]: a truncated reply (the client fails it as "truncated").
+     */
+    public FakeOpenAiServer truncated(String text) {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(chunk(text)).build());
+        return this;
+    }
+
+    /**
+     * Queues a streamed reply that sends {@code first} and then only SSE keep-alive comments,
+     * one every 50 ms, until {@link #close()}: it never finishes, so only a call deadline ends it.
+     */
+    public FakeOpenAiServer keepAliveOnly(String first) {
+        MockResponseBody body = new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                sink.writeUtf8(chunk(first));
+                sink.flush();
+                try {
+                    while (!released.await(50, TimeUnit.MILLISECONDS)) {
+                        sink.writeUtf8(": ping\n\n");
+                        sink.flush();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        return this;
+    }
+
+    /** Queues a proxy's login page: HTTP 200, text/html (the client fails it as "content_type"). */
+    public FakeOpenAiServer loginPage() {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html; charset=utf-8")
+                .body("<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>").build());
+        return this;
+    }
+
     public FakeOpenAiServer status(int code, String body) {
         server.enqueue(new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build());
         return this;

@@ -14,12 +14,14 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
 import okio.BufferedSource;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.util.Locale;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -31,6 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class OpenAiClient implements LlmClient {
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
     private static final long ERROR_BODY_LIMIT = 16 * 1024;
+    /** Longer call deadlines are cut to this, so nanosecond arithmetic cannot overflow. */
+    private static final Duration MAX_CALL_DEADLINE = Duration.ofDays(365);
 
     private final OpenAiSettings settings;
     private final OkHttpClient http;
@@ -79,7 +83,7 @@ public final class OpenAiClient implements LlmClient {
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        InFlight current = new InFlight();
+        InFlight current = new InFlight(System.nanoTime() + deadlineNanos(settings.callDeadline()));
         inFlight.set(current);
         try {
             if (!streaming.get()) return send(request, listener, false, current);
@@ -111,8 +115,15 @@ public final class OpenAiClient implements LlmClient {
     /** Whether the next call will ask for a stream (false after a streaming fallback). */
     boolean streaming() { return streaming.get(); }
 
+    /**
+     * One HTTP exchange within what is left of the call deadline. OkHttp cancels the call when
+     * that runs out; a cancelled call the user did not cancel is therefore the deadline.
+     */
     private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlight current) {
+        long remaining = current.deadlineAt() - System.nanoTime();
+        if (remaining <= 0) throw errors.deadline(settings.callDeadline(), "", null);
         Call call = http.newCall(httpRequest(request, stream));
+        call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
         current.attach(call);
         StreamAccumulator partial = new StreamAccumulator(wire);
         try (Response response = call.execute()) {
@@ -121,31 +132,46 @@ public final class OpenAiClient implements LlmClient {
                 String message = wire.errorMessage(body);
                 throw errors.http(response.code(), response.header("Retry-After"), message != null ? message : body);
             }
-            MediaType type = response.body().contentType();
-            boolean json = type != null && type.subtype().toLowerCase(Locale.ROOT).contains("json");
-            if (stream && !json) {
-                readStream(response.body().source(), partial, listener);
+            ResponseBody body = response.body();
+            MediaType type = body.contentType();
+            BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
+            if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), describe(type));
+            if (format == BodyFormat.EVENT_STREAM) {
+                readStream(body.source(), partial, listener);
                 return completion(request, partial.reply(), false);
             }
-            Reply reply = wire.parseReply(response.body().string());
+            Reply reply = wire.parseReply(body.string());
             if (!reply.text().isEmpty()) listener.onDelta(reply.text());
             return completion(request, reply, false);
         } catch (IOException e) {
             if (current.cancelled()) return completion(request, partial.reply(), true);
-            throw errors.io(e);
+            if (call.isCanceled()) throw errors.deadline(settings.callDeadline(), partial.reply().text(), e);
+            throw errors.io(e, partial.reply().text());
         }
+    }
+
+    private static long deadlineNanos(Duration deadline) {
+        return (deadline.compareTo(MAX_CALL_DEADLINE) > 0 ? MAX_CALL_DEADLINE : deadline).toNanos();
+    }
+
+    /** The type and subtype, or null when the server sent no Content-Type. */
+    private static String describe(MediaType type) {
+        return type == null ? null : type.type() + "/" + type.subtype();
     }
 
     private static void readStream(BufferedSource source, StreamAccumulator acc, StreamListener listener)
             throws IOException {
         SseEventParser sse = new SseEventParser();
         String line;
-        while (!acc.done() && (line = source.readUtf8Line()) != null) {
+        while (!acc.done() && (line = SseEventParser.readLine(source)) != null) {
             String data = sse.line(line);
             if (data != null) deliver(acc.accept(data), listener);
         }
         String rest = sse.finish();
         if (rest != null && !acc.done()) deliver(acc.accept(rest), listener);
+        if (!acc.complete()) {
+            throw new ReplyException(ReplyException.TRUNCATED, "stream ended without a finish_reason or [DONE]", null);
+        }
     }
 
     private static void deliver(String delta, StreamListener listener) {
@@ -182,10 +208,20 @@ public final class OpenAiClient implements LlmClient {
         return out;
     }
 
-    /** The call of one {@link #complete}, and whether the user cancelled it; survives the fallback retry. */
+    /**
+     * The call of one {@link #complete}, its deadline ({@link System#nanoTime()} based), and
+     * whether the user cancelled it; survives the fallback retry.
+     */
     private static final class InFlight {
+        private final long deadlineAt;
         private Call call;
         private boolean cancelled;
+
+        InFlight(long deadlineAt) {
+            this.deadlineAt = deadlineAt;
+        }
+
+        long deadlineAt() { return deadlineAt; }
 
         synchronized void attach(Call next) {
             call = next;

@@ -5,6 +5,7 @@ import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -62,7 +63,7 @@ final class OpenAiErrors {
             String why = code == 429 ? "is rate limiting" : code == 408 ? "timed out the request" : "failed";
             String when = retryAfter == null ? "" : " (Retry-After " + retryAfter.toSeconds() + "s)";
             return retryable(kind, "LLM endpoint " + endpoint + " " + why + " (HTTP " + code + said
-                    + "): will retry later" + when, retryAfter, null);
+                    + "): will retry later" + when, retryAfter, "", null);
         }
         if (code >= 400) {
             return fatal(kind, "LLM endpoint " + endpoint + " refused the request (HTTP " + code + said + ")");
@@ -71,34 +72,71 @@ final class OpenAiErrors {
                 + ": check llm.base_url");
     }
 
-    /** A transport failure that was not a user cancel. */
+    /**
+     * A 2xx reply that is neither JSON nor an event stream, typically a proxy's login page.
+     *
+     * @param contentType the type/subtype the server declared, null when it declared none
+     */
+    RetryableLlmException contentType(int code, String contentType) {
+        String what = contentType == null ? "a body without a content type" : excerpt(contentType);
+        return retryable("content_type", "LLM endpoint " + endpoint + " answered HTTP " + code + " with " + what
+                + " instead of JSON or an event stream (a proxy or login page?): check llm.base_url", null, "", null);
+    }
+
+    /**
+     * The whole call took longer than the deadline (a trickling or keep-alive-only stream).
+     *
+     * @param partialText the reply text that had arrived by then, carried by the exception
+     */
+    RetryableLlmException deadline(Duration deadline, String partialText, Throwable cause) {
+        return retryable("deadline", "LLM endpoint " + endpoint + " did not finish its reply within "
+                + seconds(deadline) + " s (llm.call_deadline_s): " + partialText.codePointCount(0, partialText.length())
+                + " characters arrived; will retry", null, partialText, cause);
+    }
+
+    /** A transport failure that was not a user cancel, before any reply text arrived. */
     LlmException io(IOException e) {
-        if (e instanceof ReplyException reply) {
-            String what = ReplyException.STREAM_ERROR.equals(reply.kind()) ? "failed mid-reply" : "sent a malformed reply";
-            return retryable(reply.kind(), "LLM endpoint " + endpoint + " " + what + ": "
-                    + excerpt(reply.getMessage()), null, e);
-        }
+        return io(e, "");
+    }
+
+    /**
+     * A transport failure or unusable reply that was not a user cancel.
+     *
+     * @param partialText the reply text that had arrived before it, carried by the exception
+     */
+    LlmException io(IOException e, String partialText) {
+        if (e instanceof ReplyException reply) return reply(reply, partialText);
         if (e instanceof UnknownHostException) {
             return retryable("dns", "LLM endpoint " + endpoint + ": host \"" + host
-                    + "\" not found (DNS lookup failed): check llm.base_url", null, e);
+                    + "\" not found (DNS lookup failed): check llm.base_url", null, partialText, e);
         }
         if (e instanceof ConnectException || e instanceof NoRouteToHostException || refused(e)) {
             String why = e instanceof NoRouteToHostException ? "no route to host" : "connection refused";
             return retryable("connect", "LLM endpoint " + endpoint + " is not reachable (" + why
-                    + "): start the server (e.g. \"ollama serve\") or set llm.base_url", null, e);
+                    + "): start the server (e.g. \"ollama serve\") or set llm.base_url", null, partialText, e);
         }
         if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
             String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
             if (message.contains("connect")) {
                 return retryable("timeout", "LLM endpoint " + endpoint
-                        + " did not accept the connection in time: check that the server runs and llm.base_url", null, e);
+                        + " did not accept the connection in time: check that the server runs and llm.base_url", null, partialText, e);
             }
             return retryable("timeout", "LLM endpoint " + endpoint + " did not answer within "
                     + readTimeout.toSeconds() + "s: the model may be slow or loading; retry or raise llm.read_timeout_s",
-                    null, e);
+                    null, partialText, e);
         }
         return retryable("io", "LLM endpoint " + endpoint + ": network error (" + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + excerpt(e.getMessage())) + ")", null, e);
+                + (e.getMessage() == null ? "" : ": " + excerpt(e.getMessage())) + ")", null, partialText, e);
+    }
+
+    private RetryableLlmException reply(ReplyException e, String partialText) {
+        String what = switch (e.kind()) {
+            case ReplyException.STREAM_ERROR -> "failed mid-reply: " + excerpt(e.getMessage());
+            case ReplyException.TRUNCATED -> "closed the stream before the reply was complete (no finish_reason, no [DONE]) after "
+                    + partialText.codePointCount(0, partialText.length()) + " characters: will retry";
+            default -> "sent a malformed reply: " + excerpt(e.getMessage());
+        };
+        return retryable(e.kind(), "LLM endpoint " + endpoint + " " + what, null, partialText, e);
     }
 
     /**
@@ -132,6 +170,11 @@ final class OpenAiErrors {
         return line.substring(0, EXCERPT_MAX - 1) + "…";
     }
 
+    /** "300", "0.4": whole seconds without decimals, otherwise to the millisecond. */
+    private static String seconds(Duration d) {
+        return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
+    }
+
     private static boolean refused(IOException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String message = t.getMessage();
@@ -144,8 +187,9 @@ final class OpenAiErrors {
         return new FatalLlmException(kind, oneLine(message), null);
     }
 
-    private RetryableLlmException retryable(String kind, String message, Duration retryAfter, Throwable cause) {
-        return new RetryableLlmException(kind, oneLine(message), retryAfter, cause);
+    private RetryableLlmException retryable(String kind, String message, Duration retryAfter, String partialText,
+                                            Throwable cause) {
+        return new RetryableLlmException(kind, oneLine(message), retryAfter, partialText, cause);
     }
 
     private String oneLine(String message) {

@@ -6,26 +6,40 @@ import java.util.Objects;
 /**
  * Where and how to reach an OpenAI-compatible {@code /chat/completions} server.
  * {@code apiKey} may be empty (local servers); {@link #toString()} never shows it.
+ * {@code callDeadline} bounds a whole call, reading a trickling stream included.
  */
 public record OpenAiSettings(String baseUrl, String apiKey, String model, boolean stream,
-                             Duration connectTimeout, Duration readTimeout) {
+                             Duration connectTimeout, Duration readTimeout, Duration callDeadline) {
+    /** The call deadline when none is configured. */
+    public static final Duration DEFAULT_CALL_DEADLINE = Duration.ofSeconds(300);
+
     public OpenAiSettings {
         Objects.requireNonNull(baseUrl, "baseUrl");
         apiKey = apiKey == null ? "" : apiKey.strip();
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(readTimeout, "readTimeout");
+        Objects.requireNonNull(callDeadline, "callDeadline");
         if (baseUrl.isBlank()) throw new IllegalArgumentException("baseUrl must not be blank");
         if (model.isBlank()) throw new IllegalArgumentException("model must not be blank");
         if (connectTimeout.isNegative() || readTimeout.isNegative()) {
             throw new IllegalArgumentException("timeouts must not be negative");
         }
+        if (callDeadline.isNegative() || callDeadline.isZero()) {
+            throw new IllegalArgumentException("callDeadline must be > 0");
+        }
+    }
+
+    /** Settings with the {@link #DEFAULT_CALL_DEADLINE}. */
+    public OpenAiSettings(String baseUrl, String apiKey, String model, boolean stream,
+                          Duration connectTimeout, Duration readTimeout) {
+        this(baseUrl, apiKey, model, stream, connectTimeout, readTimeout, DEFAULT_CALL_DEADLINE);
     }
 
     @Override
     public String toString() {
         return "OpenAiSettings[baseUrl=" + baseUrl + ", apiKey=" + (apiKey.isEmpty() ? "" : "***")
                 + ", model=" + model + ", stream=" + stream + ", connectTimeout=" + connectTimeout
-                + ", readTimeout=" + readTimeout + "]";
+                + ", readTimeout=" + readTimeout + ", callDeadline=" + callDeadline + "]";
     }
 }

@@ -38,6 +38,12 @@ final class StreamAccumulator {
 
     boolean done() { return done; }
 
+    /**
+     * Whether the reply is whole: the server sent [DONE] or a finish_reason (some servers omit
+     * [DONE]). A stream that ends with neither was cut off.
+     */
+    boolean complete() { return done || !finishReason.isEmpty(); }
+
     /** What has arrived so far, as a reply. */
     Reply reply() {
         return new Reply(text.toString(), model, finishReason, usage);

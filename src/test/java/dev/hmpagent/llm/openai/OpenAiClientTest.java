@@ -72,6 +72,12 @@ class OpenAiClientTest {
         return new OpenAiClient(settings(baseUrl, key, stream), http, CLOCK);
     }
 
+    private OpenAiClient client(boolean stream, Duration callDeadline) {
+        OpenAiSettings settings = new OpenAiSettings(endpoint, KEY, "llama3", stream, Duration.ofSeconds(5),
+                Duration.ofSeconds(30), callDeadline);
+        return new OpenAiClient(settings, OpenAiClient.httpClient(settings), CLOCK);
+    }
+
     private static OpenAiSettings settings(String baseUrl, String key, boolean stream) {
         return new OpenAiSettings(baseUrl, key, "llama3", stream, Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
@@ -109,6 +115,14 @@ class OpenAiClientTest {
 
     private static MockResponse sse(String body) {
         return new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build();
+    }
+
+    private static MockResponse typed(String contentType, String body) {
+        return new MockResponse.Builder().setHeader("Content-Type", contentType).body(body).build();
+    }
+
+    private static MockResponse untyped(String body) {
+        return new MockResponse.Builder().removeHeader("Content-Type").body(body).build();
     }
 
     private static MockResponse json(int code, String body) {
@@ -264,6 +278,188 @@ class OpenAiClientTest {
         assertThat(e).isInstanceOf(RetryableLlmException.class);
         assertThat(e.kind()).isEqualTo("bad_response");
         assertThat(e.getMessage()).contains(endpoint).doesNotContain("\n");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("ok");
+    }
+
+    // ---- where a stream ends ------------------------------------------------------------------
+
+    @Test
+    void stream_closed_without_finish_reason_or_done_is_truncated_and_keeps_the_text_so_far() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo")));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("truncated");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("Hello");
+        assertThat(e.getMessage()).contains(endpoint, "5 characters", "will retry").doesNotContain("\n");
+        assertThat(deltas).containsExactly("Hel", "lo");
+    }
+
+    @Test
+    void empty_event_stream_is_truncated_with_no_text() {
+        server.enqueue(sse(": nothing to see\n\n"));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e.kind()).isEqualTo("truncated");
+        assertThat(((RetryableLlmException) e).partialText()).isEmpty();
+    }
+
+    @Test
+    void stream_with_a_finish_reason_but_no_done_is_complete() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo") + finalChunk()));
+
+        Completion completion = client(true, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Hello");
+        assertThat(completion.finishReason()).isEqualTo("stop");
+        assertThat(completion.interrupted()).isFalse();
+    }
+
+    @Test
+    void stream_with_done_but_no_finish_reason_is_complete() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo") + done()));
+
+        Completion completion = client(true, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Hello");
+        assertThat(completion.finishReason()).isEmpty();
+        assertThat(completion.interrupted()).isFalse();
+    }
+
+    @Test
+    void failures_before_any_text_carry_no_partial_text() {
+        server.enqueue(new MockResponse.Builder().code(500).body("upstream exploded").build());
+
+        RetryableLlmException e = (RetryableLlmException) failure(client(true, KEY));
+
+        assertThat(e.partialText()).isEmpty();
+    }
+
+    @Test
+    void an_event_stream_line_of_2_mb_is_a_bad_response_not_held_in_memory() {
+        server.enqueue(sse(chunk("ok") + ": " + "x".repeat(2 * 1024 * 1024) + "\n\n" + finalChunk() + done()));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("bad_response");
+        assertThat(e.getMessage()).contains(endpoint, "longer than 1 MB").doesNotContain("\n");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("ok");
+    }
+
+    @Test
+    void an_event_of_more_than_1_mb_is_a_bad_response() {
+        String big = "data: " + "y".repeat(600 * 1024) + "\n";
+        server.enqueue(sse(chunk("ok") + big + big + "\n" + finalChunk() + done()));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e.kind()).isEqualTo("bad_response");
+        assertThat(e.getMessage()).contains(endpoint, "longer than 1 MB");
+    }
+
+    // ---- what a 2xx body is --------------------------------------------------------------------
+
+    @Test
+    void html_page_answering_a_stream_is_a_retryable_content_type_failure() {
+        server.enqueue(typed("text/html; charset=utf-8", "<!doctype html><html><title>Sign in</title></html>"));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("content_type");
+        assertThat(e.getMessage()).isEqualTo("LLM endpoint " + endpoint + " answered HTTP 200 with text/html instead of"
+                + " JSON or an event stream (a proxy or login page?): check llm.base_url");
+        assertThat(deltas).isEmpty();
+    }
+
+    @Test
+    void html_page_answering_a_plain_request_names_the_content_type() {
+        server.enqueue(typed("text/html", "<html><body>Please log in</body></html>"));
+
+        LlmException e = failure(client(false, KEY));
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("content_type");
+        assertThat(e.getMessage()).contains(endpoint, "HTTP 200", "text/html", "llm.base_url").doesNotContain("\n");
+    }
+
+    @Test
+    void event_stream_with_parameters_is_read_as_a_stream() {
+        server.enqueue(typed("text/event-stream; charset=utf-8", chunk("Hi") + finalChunk() + done()));
+
+        assertThat(client(true, KEY).complete(REQUEST, recordDeltas).text()).isEqualTo("Hi");
+    }
+
+    @Test
+    void any_json_subtype_is_read_as_a_whole_reply() {
+        server.enqueue(typed("application/vnd.example+json; charset=utf-8", jsonReply("Hi", null)));
+        server.enqueue(typed("application/json;charset=UTF-8", jsonReply("Again", null)));
+        OpenAiClient client = client(true, KEY);
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Hi");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Again");
+    }
+
+    @Test
+    void plain_text_that_starts_like_an_event_stream_is_read_as_one() {
+        server.enqueue(typed("text/plain", "\r\n\n: hello\n\n" + chunk("Hel") + chunk("lo") + finalChunk() + done()));
+        server.enqueue(typed("text/plain; charset=utf-8", "event: message\n" + chunk("Two") + finalChunk() + done()));
+        OpenAiClient client = client(true, KEY);
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Hello");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Two");
+    }
+
+    @Test
+    void untyped_or_plain_text_json_is_read_as_a_whole_reply_even_when_a_stream_was_asked_for() {
+        server.enqueue(untyped("  \n" + jsonReply("Untyped", null)));
+        server.enqueue(typed("text/plain", jsonReply("Plain", null)));
+        OpenAiClient client = client(true, KEY);
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Untyped");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Plain");
+    }
+
+    @Test
+    void untyped_event_stream_answering_a_plain_request_is_read_as_a_stream() {
+        server.enqueue(untyped(chunk("Streamed anyway") + finalChunk() + done()));
+
+        Completion completion = client(false, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).isEqualTo("Streamed anyway");
+        assertThat(deltas).containsExactly("Streamed anyway");
+    }
+
+    @Test
+    void plain_text_or_untyped_body_that_is_neither_is_a_content_type_failure() {
+        server.enqueue(typed("text/plain", "Please log in to continue"));
+        server.enqueue(untyped("\n<html>login</html>"));
+        server.enqueue(typed("text/plain", "dat"));
+        OpenAiClient client = client(true, KEY);
+
+        LlmException plain = failure(client);
+        LlmException untyped = failure(client);
+        LlmException cutShort = failure(client);
+
+        assertThat(plain.kind()).isEqualTo("content_type");
+        assertThat(plain.getMessage()).contains(endpoint, "text/plain", "llm.base_url");
+        assertThat(untyped.kind()).isEqualTo("content_type");
+        assertThat(untyped.getMessage()).contains(endpoint, "without a content type", "llm.base_url");
+        assertThat(cutShort.kind()).isEqualTo("content_type");
+        assertThat(deltas).isEmpty();
+    }
+
+    @Test
+    void other_content_types_are_refused_even_when_the_body_looks_right() {
+        server.enqueue(typed("application/octet-stream", chunk("Hi") + finalChunk() + done()));
+
+        LlmException e = failure(client(true, KEY));
+
+        assertThat(e.kind()).isEqualTo("content_type");
+        assertThat(e.getMessage()).contains("application/octet-stream");
     }
 
     // ---- HTTP errors ---------------------------------------------------------------------------
@@ -279,6 +475,23 @@ class OpenAiClientTest {
         assertThat(e.getMessage()).contains(endpoint, "API key", "llm.api_key", "OPENAI_API_KEY")
                 .doesNotContain(KEY).doesNotContain("\n");
         assertThat(server.getRequestCount()).as("no fallback retry for 401").isEqualTo(1);
+    }
+
+    @Test
+    void http_401_and_403_are_classified_as_rejected_credentials() {
+        server.enqueue(json(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + KEY + "\"}}"));
+        server.enqueue(new MockResponse.Builder().code(403).setHeader("Content-Type", "text/html")
+                .body("<html>Forbidden for " + KEY + "</html>").build());
+        OpenAiClient client = client(false, KEY);
+
+        LlmException unauthorized = failure(client);
+        LlmException forbidden = failure(client);
+
+        assertThat(unauthorized.authRejected()).isTrue();
+        assertThat(forbidden).isInstanceOf(FatalLlmException.class);
+        assertThat(forbidden.kind()).isEqualTo("http_403");
+        assertThat(forbidden.authRejected()).isTrue();
+        assertThat(forbidden.getMessage()).contains(endpoint, "llm.api_key", "OPENAI_API_KEY").doesNotContain(KEY);
     }
 
     @Test
@@ -384,6 +597,87 @@ class OpenAiClientTest {
         assertThat(e.getMessage()).contains(endpoint, "llm.read_timeout_s");
     }
 
+    // ---- call deadline -------------------------------------------------------------------------
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void keep_alive_comments_forever_hit_the_call_deadline_with_the_text_so_far() {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
+                .body(pingingBody(chunk("Hel") + chunk("lo"))).build());
+        OpenAiClient client = client(true, Duration.ofMillis(400));
+
+        long start = System.nanoTime();
+        LlmException e = failure(client);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(e).isInstanceOf(RetryableLlmException.class);
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("Hello");
+        assertThat(e.getMessage()).isEqualTo("LLM endpoint " + endpoint + " did not finish its reply within 0.4 s"
+                + " (llm.call_deadline_s): 5 characters arrived; will retry");
+        assertThat(deltas).containsExactly("Hel", "lo");
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void a_trickling_plain_reply_hits_the_call_deadline() {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json")
+                .body(tricklingBody(jsonReply("Slowly", null))).build());
+
+        LlmException e = failure(client(false, Duration.ofMillis(300)));
+
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(((RetryableLlmException) e).partialText()).isEmpty();
+        assertThat(e.getMessage()).contains(endpoint, "0.3 s", "llm.call_deadline_s");
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void the_call_deadline_covers_the_non_streaming_fallback() {
+        server.enqueue(json(400, "{\"error\":{\"message\":\"stream not supported\"}}"));
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json")
+                .body(blockingBody("")).build());
+
+        LlmException e = failure(client(true, Duration.ofMillis(400)));
+
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(server.getRequestCount()).isEqualTo(2);
+    }
+
+    @Test
+    void replies_well_within_the_call_deadline_are_unaffected() {
+        server.enqueue(sse(chunk("Hel") + chunk("lo") + finalChunk() + done()));
+        server.enqueue(sse(chunk("Again") + finalChunk() + done()));
+        OpenAiClient client = client(true, Duration.ofMillis(400));
+
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Hello");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("Again");
+    }
+
+    @Test
+    void an_absurdly_long_call_deadline_means_no_practical_deadline() {
+        server.enqueue(sse(chunk("Hi") + finalChunk() + done()));
+
+        assertThat(client(true, Duration.ofDays(1_000_000)).complete(REQUEST, recordDeltas).text()).isEqualTo("Hi");
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void cancel_before_the_call_deadline_is_still_an_interrupted_reply() throws Exception {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
+                .body(pingingBody(chunk("Hel"))).build());
+        OpenAiClient client = client(true, Duration.ofSeconds(5));
+
+        Completion completion = client.complete(REQUEST, delta -> {
+            deltas.add(delta);
+            client.cancel();
+        });
+
+        assertThat(completion.interrupted()).isTrue();
+        assertThat(completion.text()).isEqualTo("Hel");
+    }
+
     // ---- cancel --------------------------------------------------------------------------------
 
     @Test
@@ -442,6 +736,48 @@ class OpenAiClientTest {
     void a_bad_base_url_is_rejected_up_front() {
         assertThatThrownBy(() -> new OpenAiClient(settings("localhost:11434", KEY, true)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("llm.base_url");
+    }
+
+    /** A body that sends {@code first}, then an SSE keep-alive comment every 50 ms until the test ends. */
+    private MockResponseBody pingingBody(String first) {
+        return new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                sink.writeUtf8(first);
+                sink.flush();
+                try {
+                    while (!releaseServer.await(50, TimeUnit.MILLISECONDS)) {
+                        sink.writeUtf8(": ping\n\n");
+                        sink.flush();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+    }
+
+    /** A body that sends {@code text} one character every 50 ms, stopping early when the test ends. */
+    private MockResponseBody tricklingBody(String text) {
+        return new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                try {
+                    for (int i = 0; i < text.length() && !releaseServer.await(50, TimeUnit.MILLISECONDS); i++) {
+                        sink.writeUtf8(text.substring(i, i + 1));
+                        sink.flush();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     /** A body that sends {@code first}, then holds the connection open until the test ends. */

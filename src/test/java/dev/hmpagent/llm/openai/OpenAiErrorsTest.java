@@ -59,4 +59,35 @@ class OpenAiErrorsTest {
             assertThat(errors.http(code, null, null).retryable()).as("HTTP %d", code).isTrue();
         }
     }
+
+    @Test
+    void only_401_and_403_count_as_rejected_credentials() {
+        assertThat(errors.http(401, null, null).authRejected()).isTrue();
+        assertThat(errors.http(403, null, null).authRejected()).isTrue();
+        for (int code : new int[] {400, 404, 408, 422, 429, 500, 503}) {
+            assertThat(errors.http(code, null, null).authRejected()).as("HTTP %d", code).isFalse();
+        }
+        assertThat(errors.io(new ConnectException("Failed to connect")).authRejected()).isFalse();
+    }
+
+    @Test
+    void rejected_credentials_say_once_what_to_do_and_never_show_the_key() {
+        for (int code : new int[] {401, 403}) {
+            String message = errors.http(code, null, "key " + KEY + " is not allowed\nhere").getMessage();
+            assertThat(message).as("HTTP %d", code).doesNotContain(KEY).doesNotContain("\n")
+                    .contains("http://localhost:11434/v1", "HTTP " + code, "llm.api_key");
+            assertThat(message.split("OPENAI_API_KEY", -1)).as("HTTP %d names the variable once", code).hasSize(2);
+        }
+    }
+
+    @Test
+    void a_missed_deadline_names_the_setting_and_carries_the_partial_text() {
+        var e = errors.deadline(Duration.ofSeconds(300), "Hel", null);
+
+        assertThat(e.kind()).isEqualTo("deadline");
+        assertThat(e.partialText()).isEqualTo("Hel");
+        assertThat(e.getMessage()).isEqualTo("LLM endpoint http://localhost:11434/v1 did not finish its reply within"
+                + " 300 s (llm.call_deadline_s): 3 characters arrived; will retry");
+        assertThat(errors.deadline(Duration.ofMillis(1500), "", null).getMessage()).contains("within 1.5 s");
+    }
 }

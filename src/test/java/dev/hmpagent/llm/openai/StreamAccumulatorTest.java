@@ -42,4 +42,18 @@ class StreamAccumulatorTest {
                     assertThat(e.getMessage()).contains("overloaded");
                 });
     }
+
+    @Test
+    void a_reply_is_complete_with_done_or_a_finish_reason_and_not_without_both() throws Exception {
+        acc.accept("{\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}");
+        assertThat(acc.complete()).isFalse();
+
+        StreamAccumulator finished = new StreamAccumulator(new OpenAiWire());
+        finished.accept("{\"choices\":[{\"delta\":{},\"finish_reason\":\"length\"}]}");
+        assertThat(finished.complete()).isTrue();
+
+        StreamAccumulator done = new StreamAccumulator(new OpenAiWire());
+        done.accept("[DONE]");
+        assertThat(done.complete()).isTrue();
+    }
 }
