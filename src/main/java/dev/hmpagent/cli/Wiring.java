@@ -39,7 +39,7 @@ public final class Wiring {
 
     public static LlmClient llmClient(LlmSection llm) {
         return new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), llm.model(), llm.stream(),
-                llm.connectTimeout(), llm.readTimeout()));
+                llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
     }
 
     /** The cycle on {@code store} (the tick thread's connection). */

@@ -117,7 +117,7 @@ public final class ContextAssembler {
         Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true, 0);
         for (ResponseRow r : responses.latest(settings.historyK())) {
             String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
-            String flags = (r.interrupted() ? ", interrupted by the user" : "") + (r.stagnation() ? ", anti-stagnation" : "");
+            String flags = (r.interrupted() ? ", cut short before it was complete" : "") + (r.stagnation() ? ", anti-stagnation" : "");
             String reflection = r.reflection() == null || r.reflection().isBlank() ? "" : "\nreflection: " + r.reflection();
             s.add("[tick " + r.tickId() + novelty + flags + "]" + reflection + "\n" + clip(r.content(), MAX_REPLY_CHARS), 0);
         }

@@ -223,14 +223,14 @@ public final class Cycle {
             rejectedAtNote = notes.maxUnreadId(NoteFilter.ALL);
             retryAt = null;
             status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
-            writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), e);
+            writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), llm.model(), e);
             events.emit(new AgentEvent.Problem(e.getMessage() + " — the LLM is not asked again until you send"
                     + " a new message or restart the agent; your messages stay queued"));
             return new TickResult(true, tickId, "llm_error");
         }
         Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
         Duration delay = scheduleRetry(CycleStatus.Trouble.LLM_UNAVAILABLE, tickId, start, retryAfter, e.getMessage());
-        writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), e);
+        writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), llm.model(), e);
         events.emit(new AgentEvent.Problem(e.getMessage() + " — retrying in " + human(delay)
                 + "; your messages stay queued"));
         return new TickResult(true, tickId, "llm_error");

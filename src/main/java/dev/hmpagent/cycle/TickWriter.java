@@ -8,6 +8,8 @@ import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.llm.RetryableLlmException;
+import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.FailureListener;
 import dev.hmpagent.stagnation.Novelty;
@@ -103,9 +105,19 @@ public final class TickWriter {
         });
     }
 
-    void writeLlmFailure(long tickId, Instant start, String reason, String endpoint, LlmException e) {
+    /**
+     * A failed LLM call: a {@code process_log} failure row and the tick's {@code agent_log} row; text
+     * the server sent before failing (a cut-off stream, a call past its deadline) is kept as an
+     * interrupted reply, which answers nothing: the notes it saw stay unread.
+     */
+    void writeLlmFailure(long tickId, Instant start, String reason, String endpoint, String model, LlmException e) {
         FailureFact fact = FailureFact.of("llm", e.kind(), e.getMessage(), LLM_FAILURE_PAIN);
+        String partial = e instanceof RetryableLlmException r ? r.partialText() : "";
         store.inTransaction(() -> {
+            if (!partial.isEmpty()) {
+                responses.add(tickId, partial, "cut short: " + e.kind(), null, 0, TokenEstimator.estimate(partial),
+                        true, true, false, model);
+            }
             processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, "error", e.getMessage(),
                     fact.painLevel(), fact.fingerprint());
             agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,

@@ -204,6 +204,49 @@ class AgentReplEndToEndTest {
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'still there?' AND read = 1")).isEqualTo(1);
     }
 
+    static final String ANSWER = "Answering." + "\n# Commands:\n{\"type\": \"send_message\", \"args\": {\"text\": \"Answered.\"}}";
+
+    @Test
+    void a_login_page_instead_of_a_stream_is_a_retried_failure_naming_the_content_type() throws Exception {
+        llm.loginPage().streamed(ANSWER, 10, 5).streamed("Done.", 10, 1);
+
+        int code = agent("hello\n", "--base-url", llm.baseUrl(), "--set", "llm.give_up_s=30");
+
+        assertThat(code).isZero();
+        assertThat(terminal()).contains("text/html").contains("retrying in").contains("agent> Answered.");
+        assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'llm_error'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = ''"))
+                .as("the page is not stored as an empty reply").isZero();
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'hello' AND read = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void a_stream_cut_off_without_done_keeps_the_partial_as_interrupted_and_the_message_unread_until_answered()
+            throws Exception {
+        llm.truncated("The answer is").streamed(ANSWER, 10, 5).streamed("Done.", 10, 1);
+
+        int code = agent("what is it?\n", "--base-url", llm.baseUrl(), "--set", "llm.give_up_s=30");
+
+        assertThat(code).isZero();
+        assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = 'The answer is' AND interrupted = 1"))
+                .isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'what is it?' AND read = 1 AND tick_id = 2"))
+                .as("read by the retry that answered, not by the cut-off reply").isEqualTo(1);
+        assertThat(terminal()).contains("agent> Answered.");
+    }
+
+    @Test
+    void a_server_that_only_sends_keep_alives_hits_the_call_deadline_and_the_call_is_retried() throws Exception {
+        llm.keepAliveOnly("Let me").streamed(ANSWER, 10, 5).streamed("Done.", 10, 1);
+
+        int code = agent("hi\n", "--base-url", llm.baseUrl(), "--set", "llm.call_deadline_s=1", "--set", "llm.give_up_s=30");
+
+        assertThat(code).isZero();
+        assertThat(terminal()).contains("llm.call_deadline_s").contains("agent> Answered.");
+        assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = 'Let me' AND interrupted = 1"))
+                .isEqualTo(1);
+    }
+
     @Test
     void an_error_escaping_a_tick_ends_a_piped_agent_with_exit_1_and_is_logged() throws Exception {
         Launch launch = new Launch(Map.of("HOME", dir.toString()),
