@@ -30,6 +30,10 @@ public final class Store implements AutoCloseable {
     private final Clock clock;
     private final Connection connection;
     private int txDepth;
+    /** Set when SQLite rolled the open transaction back by itself; later statements in it must not run. */
+    private StoreException rolledBackBy;
+    /** Set when a ROLLBACK failed; retried before the next statement. */
+    private boolean rollbackPending;
 
     private Store(Path path, Clock clock, Connection connection) {
         this.path = path;
@@ -63,7 +67,6 @@ public final class Store implements AutoCloseable {
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         config.setBusyTimeout(BUSY_TIMEOUT_MS);
         config.enforceForeignKeys(true);
-        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         try {
             Connection c = config.createConnection("jdbc:sqlite:" + path);
             c.setAutoCommit(true);
@@ -82,7 +85,18 @@ public final class Store implements AutoCloseable {
 
     public static String format(Instant instant) { return DateTimeFormatter.ISO_INSTANT.format(instant); }
 
-    /** Runs {@code work} in one write transaction (nested calls join the outer one). */
+    /**
+     * Runs {@code work} in one write transaction (BEGIN IMMEDIATE; nested calls join the outer one): all of
+     * it is committed or none of it. After any failure the connection is back in autocommit with no
+     * transaction open, so the next call starts clean.
+     *
+     * <p>The connection stays in JDBC autocommit mode and the transaction is driven with plain BEGIN /
+     * COMMIT / ROLLBACK statements: sqlite-jdbc's own {@code commit()}/{@code rollback()} run "commit;" or
+     * "rollback;" and then immediately BEGIN again, and when SQLite has already rolled the transaction back
+     * by itself (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM) that rollback fails with "no
+     * transaction is active", which used to leave the driver believing a transaction was open while every
+     * later statement committed on its own.
+     */
     public <T> T inTransaction(Supplier<T> work) {
         if (txDepth > 0) {
             txDepth++;
@@ -92,28 +106,20 @@ public final class Store implements AutoCloseable {
                 txDepth--;
             }
         }
-        try {
-            connection.setAutoCommit(false);
-        } catch (SQLException e) {
-            throw translate("begin transaction", e, path);
-        }
+        settle();
+        execute("BEGIN IMMEDIATE", "begin transaction");
         txDepth = 1;
         boolean committed = false;
         try {
             T result = work.get();
-            connection.commit();
+            if (rolledBackBy != null) throw alreadyRolledBack();
+            execute("COMMIT", "commit");
             committed = true;
             return result;
-        } catch (SQLException e) {
-            throw translate("commit", e, path);
         } finally {
             txDepth = 0;
-            try {
-                if (!committed) connection.rollback();
-                connection.setAutoCommit(true);
-            } catch (SQLException ignored) {
-                // the connection is already failing; the first error is the one to report
-            }
+            rolledBackBy = null;
+            if (!committed) rollbackQuietly();
         }
     }
 
@@ -122,6 +128,19 @@ public final class Store implements AutoCloseable {
             work.run();
             return null;
         });
+    }
+
+    /**
+     * Caps this connection's file at {@code pages} pages ({@code PRAGMA max_page_count}): a hard size limit
+     * for writes through this Store only (other connections and later opens are not capped). SQLite never
+     * sets it below the file's current size, so a small value freezes the file where it is; writes that
+     * need a new page then fail as if the disk were full. Meant for tests and for a configured size limit.
+     *
+     * @return the cap now in force, in pages
+     */
+    public long setMaxPageCount(long pages) {
+        if (pages < 1) throw new IllegalArgumentException("pages must be >= 1: " + pages);
+        return queryLong("PRAGMA max_page_count = " + pages);
     }
 
     // ---- helpers for the DAOs --------------------------------------------------------------
@@ -136,11 +155,12 @@ public final class Store implements AutoCloseable {
         try (PreparedStatement ps = prepare(sql, params)) {
             return ps.executeUpdate();
         } catch (SQLException e) {
-            throw translate(sql, e, path);
+            throw fail(sql, e);
         }
     }
 
     long insert(String sql, Object... params) {
+        ready();
         try (PreparedStatement ps = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             bind(ps, params);
             ps.executeUpdate();
@@ -149,7 +169,7 @@ public final class Store implements AutoCloseable {
                 return keys.getLong(1);
             }
         } catch (SQLException e) {
-            throw translate(sql, e, path);
+            throw fail(sql, e);
         }
     }
 
@@ -159,7 +179,7 @@ public final class Store implements AutoCloseable {
             while (rs.next()) rows.add(mapper.map(rs));
             return rows;
         } catch (SQLException e) {
-            throw translate(sql, e, path);
+            throw fail(sql, e);
         }
     }
 
@@ -174,10 +194,11 @@ public final class Store implements AutoCloseable {
 
     /** Runs a script of several statements (a migration). */
     void executeScript(String sql) {
+        ready();
         try (Statement st = connection.createStatement()) {
             for (String statement : SqlScript.split(sql)) st.execute(statement);
         } catch (SQLException e) {
-            throw translate("migration", e, path);
+            throw fail("migration", e);
         }
     }
 
@@ -191,6 +212,7 @@ public final class Store implements AutoCloseable {
     }
 
     private PreparedStatement prepare(String sql, Object... params) throws SQLException {
+        ready();
         PreparedStatement ps = connection.prepareStatement(sql);
         try {
             bind(ps, params);
@@ -208,6 +230,73 @@ public final class Store implements AutoCloseable {
             else if (p instanceof Instant t) ps.setString(i + 1, format(t));
             else ps.setObject(i + 1, p);
         }
+    }
+
+    /** Runs one statement without parameters or results (BEGIN, COMMIT, a PRAGMA). */
+    private void execute(String sql, String what) {
+        try (Statement st = connection.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw fail(what, e);
+        }
+    }
+
+    /** Before a statement: refuse to run inside a transaction SQLite has already rolled back. */
+    private void ready() {
+        if (rolledBackBy != null) throw alreadyRolledBack();
+        settle();
+    }
+
+    /** Retries a ROLLBACK that failed earlier, so no statement runs inside a half-dead transaction. */
+    private void settle() {
+        if (!rollbackPending) return;
+        try (Statement st = connection.createStatement()) {
+            st.execute("ROLLBACK");
+            rollbackPending = false;
+        } catch (SQLException e) {
+            if (noTransactionActive(e)) rollbackPending = false;
+            else throw translate("rollback", e, path);
+        }
+    }
+
+    private void rollbackQuietly() {
+        rollbackPending = true;
+        try {
+            settle();
+        } catch (StoreException ignored) {
+            // the first error is the one to report; settle() retries before the next statement
+        }
+    }
+
+    private StoreException alreadyRolledBack() {
+        return new StoreException(rolledBackBy.getMessage(), rolledBackBy);
+    }
+
+    /**
+     * Translates a failed statement. Inside a transaction, after the errors with which SQLite may roll the
+     * whole transaction back by itself (see "Response To Errors Within A Transaction" in its docs), the
+     * transaction is rolled back now and every later statement in it fails with the same error, so nothing
+     * the caller does next can commit on its own.
+     */
+    private StoreException fail(String what, SQLException e) {
+        StoreException translated = translate(what, e, path);
+        if (txDepth > 0 && rolledBackBy == null && mayEndTransaction(e)) {
+            rolledBackBy = translated;
+            rollbackQuietly();
+        }
+        return translated;
+    }
+
+    private static boolean mayEndTransaction(SQLException e) {
+        int code = e.getErrorCode() & 0xff;
+        return code == SQLiteErrorCode.SQLITE_FULL.code || code == SQLiteErrorCode.SQLITE_IOERR.code
+                || code == SQLiteErrorCode.SQLITE_BUSY.code || code == SQLiteErrorCode.SQLITE_NOMEM.code
+                || code == SQLiteErrorCode.SQLITE_INTERRUPT.code || code == SQLiteErrorCode.SQLITE_CORRUPT.code;
+    }
+
+    private static boolean noTransactionActive(SQLException e) {
+        return (e.getErrorCode() & 0xff) == SQLiteErrorCode.SQLITE_ERROR.code
+                && String.valueOf(e.getMessage()).contains("no transaction is active");
     }
 
     static StoreException translate(String what, SQLException e, Path path) {
