@@ -143,6 +143,16 @@ public final class Store implements AutoCloseable {
         return queryLong("PRAGMA max_page_count = " + pages);
     }
 
+    /**
+     * Proves the file can be written now: a small committed write that needs room for 16 KB of new data
+     * (see {@link WriteProbe}). Call it after write failures before spending work that must be saved.
+     *
+     * @throws StoreException when the file cannot be written (full, I/O error, read-only, locked)
+     */
+    public void probeWrite() {
+        new WriteProbe(this).run();
+    }
+
     // ---- helpers for the DAOs --------------------------------------------------------------
 
     /** Reads one row into a value. */

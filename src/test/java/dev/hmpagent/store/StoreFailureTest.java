@@ -77,4 +77,26 @@ class StoreFailureTest {
             return other.queryLong("SELECT count(*) FROM notes");
         }
     }
+
+    @Test
+    void probe_write_fails_while_the_file_cannot_grow_and_passes_once_it_can() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            store.probeWrite();
+            store.setMaxPageCount(1);
+            assertThatThrownBy(store::probeWrite).isInstanceOf(StoreException.class).hasMessageContaining("agent.db");
+            store.setMaxPageCount(1_000_000);
+            store.probeWrite();
+            assertThat(store.queryLong("SELECT count(*) FROM write_probe")).isZero();
+        }
+    }
+
+    @Test
+    void repeated_probes_do_not_grow_the_file() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            store.probeWrite();
+            long pages = store.queryLong("PRAGMA page_count");
+            for (int i = 0; i < 20; i++) store.probeWrite();
+            assertThat(store.queryLong("PRAGMA page_count")).isEqualTo(pages);
+        }
+    }
 }
