@@ -32,7 +32,7 @@ final class Migrator {
         store.inTransaction(() -> {
             if (!store.tableExists("schema_version") && store.queryLong(
                     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") > 0) {
-                throw new StoreException(store.path() + " is an SQLite file that hmp-agent did not create (it has tables"
+                throw new StoreException(StoreException.Kind.SCHEMA, store.path() + " is an SQLite file that hmp-agent did not create (it has tables"
                         + " but no schema_version); choose another file with --db");
             }
             store.executeScript("""
@@ -43,7 +43,7 @@ final class Migrator {
                     )""");
             int current = (int) store.queryLong("SELECT coalesce(max(version), 0) FROM schema_version");
             if (current > latest) {
-                throw new StoreException(store.path() + " has schema version " + current
+                throw new StoreException(StoreException.Kind.SCHEMA, store.path() + " has schema version " + current
                         + " but this hmp-agent knows only up to " + latest
                         + ": upgrade hmp-agent, or use another file with --db");
             }

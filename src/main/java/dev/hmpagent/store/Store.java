@@ -16,7 +16,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteErrorCode;
 
 /**
  * One connection to the agent's SQLite file (WAL, busy_timeout, foreign keys on), migrated on
@@ -29,20 +28,27 @@ public final class Store implements AutoCloseable {
     private final Path path;
     private final Clock clock;
     private final Connection connection;
+    private final int busyTimeoutMs;
     private int txDepth;
     /** Set when SQLite rolled the open transaction back by itself; later statements in it must not run. */
     private StoreException rolledBackBy;
     /** Set when a ROLLBACK failed; retried before the next statement. */
     private boolean rollbackPending;
 
-    private Store(Path path, Clock clock, Connection connection) {
+    private Store(Path path, Clock clock, Connection connection, int busyTimeoutMs) {
         this.path = path;
         this.clock = clock;
         this.connection = connection;
+        this.busyTimeoutMs = busyTimeoutMs;
     }
 
     /** Opens (creating if needed) and migrates the file. */
     public static Store open(Path path, Clock clock) {
+        return open(path, clock, BUSY_TIMEOUT_MS);
+    }
+
+    /** As {@link #open(Path, Clock)}, waiting at most {@code busyTimeoutMs} for a lock (tests keep it short). */
+    static Store open(Path path, Clock clock, int busyTimeoutMs) {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(clock, "clock");
         Path absolute = path.toAbsolutePath();
@@ -51,7 +57,7 @@ public final class Store implements AutoCloseable {
             throw new StoreException("cannot open " + path + ": directory " + parent
                     + " does not exist; create it or choose another --db");
         }
-        Store store = new Store(absolute, clock, connect(absolute));
+        Store store = new Store(absolute, clock, connect(absolute, busyTimeoutMs), busyTimeoutMs);
         try {
             new Migrator(store).migrate();
             return store;
@@ -61,18 +67,18 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    private static Connection connect(Path path) {
+    private static Connection connect(Path path, int busyTimeoutMs) {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        config.setBusyTimeout(busyTimeoutMs);
         config.enforceForeignKeys(true);
         try {
             Connection c = config.createConnection("jdbc:sqlite:" + path);
             c.setAutoCommit(true);
             return c;
         } catch (SQLException e) {
-            throw translate("open " + path, e, path);
+            throw SqliteErrors.translate("open " + path, e, path, busyTimeoutMs);
         }
     }
 
@@ -264,8 +270,8 @@ public final class Store implements AutoCloseable {
             st.execute("ROLLBACK");
             rollbackPending = false;
         } catch (SQLException e) {
-            if (noTransactionActive(e)) rollbackPending = false;
-            else throw translate("rollback", e, path);
+            if (SqliteErrors.noTransactionActive(e)) rollbackPending = false;
+            else throw translate("rollback", e);
         }
     }
 
@@ -279,7 +285,7 @@ public final class Store implements AutoCloseable {
     }
 
     private StoreException alreadyRolledBack() {
-        return new StoreException(rolledBackBy.getMessage(), rolledBackBy);
+        return new StoreException(rolledBackBy.kind(), rolledBackBy.getMessage(), rolledBackBy);
     }
 
     /**
@@ -289,51 +295,16 @@ public final class Store implements AutoCloseable {
      * the caller does next can commit on its own.
      */
     private StoreException fail(String what, SQLException e) {
-        StoreException translated = translate(what, e, path);
-        if (txDepth > 0 && rolledBackBy == null && mayEndTransaction(e)) {
+        StoreException translated = translate(what, e);
+        if (txDepth > 0 && rolledBackBy == null && SqliteErrors.mayEndTransaction(e)) {
             rolledBackBy = translated;
             rollbackQuietly();
         }
         return translated;
     }
 
-    private static boolean mayEndTransaction(SQLException e) {
-        int code = e.getErrorCode() & 0xff;
-        return code == SQLiteErrorCode.SQLITE_FULL.code || code == SQLiteErrorCode.SQLITE_IOERR.code
-                || code == SQLiteErrorCode.SQLITE_BUSY.code || code == SQLiteErrorCode.SQLITE_NOMEM.code
-                || code == SQLiteErrorCode.SQLITE_INTERRUPT.code || code == SQLiteErrorCode.SQLITE_CORRUPT.code;
-    }
-
-    private static boolean noTransactionActive(SQLException e) {
-        return (e.getErrorCode() & 0xff) == SQLiteErrorCode.SQLITE_ERROR.code
-                && String.valueOf(e.getMessage()).contains("no transaction is active");
-    }
-
-    static StoreException translate(String what, SQLException e, Path path) {
-        int code = e.getErrorCode() & 0xff;
-        if (code == SQLiteErrorCode.SQLITE_BUSY.code || code == SQLiteErrorCode.SQLITE_LOCKED.code) {
-            return new StoreException(path + " stayed locked by another process for over "
-                    + BUSY_TIMEOUT_MS / 1000 + " s; the write will be retried next tick", e);
-        }
-        if (code == SQLiteErrorCode.SQLITE_FULL.code) {
-            return new StoreException("disk full while writing " + path + ": free some space; nothing was committed", e);
-        }
-        if (code == SQLiteErrorCode.SQLITE_NOTADB.code) {
-            return new StoreException(path + " is not an SQLite database: pass another file with --db", e);
-        }
-        if (code == SQLiteErrorCode.SQLITE_READONLY.code || code == SQLiteErrorCode.SQLITE_CANTOPEN.code) {
-            return new StoreException("cannot write " + path + " (" + firstLine(e.getMessage())
-                    + "): check its permissions or choose another --db", e);
-        }
-        return new StoreException("database error in " + path + " during " + firstLine(what) + ": "
-                + firstLine(e.getMessage()), e);
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) return "";
-        int nl = s.indexOf('\n');
-        String line = nl < 0 ? s : s.substring(0, nl);
-        return line.length() > 160 ? line.substring(0, 160) + "…" : line;
+    private StoreException translate(String what, SQLException e) {
+        return SqliteErrors.translate(what, e, path, busyTimeoutMs);
     }
 
     @Override

@@ -22,7 +22,8 @@ class StoreFailureTest {
             assertThatThrownBy(() -> store.inTransaction(() -> {
                 notes.add("small", "user", 0, null);
                 notes.add(BIG, "user", 0, null);
-            })).isInstanceOf(StoreException.class).hasMessageContaining("disk full");
+            })).isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.FULL))
+                    .hasMessageContaining("disk full");
 
             assertThatThrownBy(() -> store.inTransaction(() -> {
                 notes.add("a", "user", 0, null);
@@ -66,7 +67,7 @@ class StoreFailureTest {
                     // a careless caller carries on inside the same transaction
                 }
                 notes.add("after", "user", 0, null);
-            })).isInstanceOf(StoreException.class);
+            })).isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.FULL));
             assertThat(committedNotes()).isZero();
         }
     }
@@ -83,7 +84,8 @@ class StoreFailureTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             store.probeWrite();
             store.setMaxPageCount(1);
-            assertThatThrownBy(store::probeWrite).isInstanceOf(StoreException.class).hasMessageContaining("agent.db");
+            assertThatThrownBy(store::probeWrite).isInstanceOfSatisfying(StoreException.class,
+                    e -> assertThat(e.writeFailure()).isTrue()).hasMessageContaining("agent.db");
             store.setMaxPageCount(1_000_000);
             store.probeWrite();
             assertThat(store.queryLong("SELECT count(*) FROM write_probe")).isZero();
