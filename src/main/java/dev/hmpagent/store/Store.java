@@ -19,9 +19,10 @@ import java.util.function.Supplier;
 import org.sqlite.SQLiteConfig;
 
 /**
- * One connection to the agent's SQLite file (WAL, busy_timeout, foreign keys on), migrated on
- * open. A Store belongs to one thread at a time; each thread that writes opens its own. The
- * DAOs in this package reach JDBC only through the helpers here.
+ * One connection to the agent's SQLite file (WAL, busy_timeout, foreign keys on), checked for damage and
+ * migrated on open ({@link #openReadOnly} neither migrates nor writes). A Store belongs to one thread at a
+ * time; each thread that writes opens its own. The DAOs in this package reach JDBC only through the
+ * helpers here; failures reach callers as {@link StoreException} with a {@link StoreException.Kind}.
  */
 public final class Store implements AutoCloseable {
     static final int BUSY_TIMEOUT_MS = 5_000;
@@ -67,6 +68,29 @@ public final class Store implements AutoCloseable {
         try {
             Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
             new Migrator(store).migrate();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens an existing file for reading only ({@code agent status}, {@code agent config}): no migration, no
+     * write lock, never creates the file; every write through it fails with Kind READ_ONLY. A file whose
+     * schema is older than this code is refused with advice to start the agent once (which upgrades it).
+     */
+    public static Store openReadOnly(Path path, Clock clock) {
+        return openReadOnly(path, clock, OpenOptions.DEFAULT);
+    }
+
+    static Store openReadOnly(Path path, Clock clock, OpenOptions options) {
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(options, "options");
+        Store store = connect(existing(path), clock, options, true);
+        try {
+            Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
+            new Migrator(store).requireCurrent();
             return store;
         } catch (RuntimeException e) {
             store.close();
