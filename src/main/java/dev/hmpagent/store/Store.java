@@ -1,6 +1,5 @@
 package dev.hmpagent.store;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +15,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.sqlite.SQLiteConfig;
 
 /**
  * One connection to the agent's SQLite file (WAL, busy_timeout, foreign keys on), checked for damage and
@@ -37,7 +35,8 @@ public final class Store implements AutoCloseable {
     /** Set when a ROLLBACK failed; retried before the next statement. */
     private boolean rollbackPending;
 
-    private Store(Path path, Clock clock, Connection connection, int busyTimeoutMs) {
+    /** Built by {@link Opening}, which owns how files are opened. */
+    Store(Path path, Clock clock, Connection connection, int busyTimeoutMs) {
         this.path = path;
         this.clock = clock;
         this.connection = connection;
@@ -55,24 +54,7 @@ public final class Store implements AutoCloseable {
     }
 
     static Store open(Path path, Clock clock, OpenOptions options) {
-        Objects.requireNonNull(path, "path");
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(options, "options");
-        Path absolute = path.toAbsolutePath();
-        Path parent = absolute.getParent();
-        if (parent != null && !Files.isDirectory(parent)) {
-            throw new StoreException("cannot open " + path + ": directory " + parent
-                    + " does not exist; create it or choose another --db");
-        }
-        Store store = connect(absolute, clock, options, false);
-        try {
-            Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
-            new Migrator(store).migrate();
-            return store;
-        } catch (RuntimeException e) {
-            store.close();
-            throw e;
-        }
+        return Opening.readWrite(path, clock, options);
     }
 
     /**
@@ -81,50 +63,11 @@ public final class Store implements AutoCloseable {
      * schema is older than this code is refused with advice to start the agent once (which upgrades it).
      */
     public static Store openReadOnly(Path path, Clock clock) {
-        return openReadOnly(path, clock, OpenOptions.DEFAULT);
+        return Opening.readOnly(path, clock, OpenOptions.DEFAULT);
     }
 
     static Store openReadOnly(Path path, Clock clock, OpenOptions options) {
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(options, "options");
-        Store store = connect(existing(path), clock, options, true);
-        try {
-            Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
-            new Migrator(store).requireCurrent();
-            return store;
-        } catch (RuntimeException e) {
-            store.close();
-            throw e;
-        }
-    }
-
-    private static Store connect(Path path, Clock clock, OpenOptions options, boolean readOnly) {
-        SQLiteConfig config = new SQLiteConfig();
-        if (readOnly) {
-            config.setReadOnly(true);
-        } else {
-            config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-            config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        }
-        config.setBusyTimeout(options.busyTimeoutMs());
-        config.enforceForeignKeys(true);
-        try {
-            Connection c = config.createConnection("jdbc:sqlite:" + path);
-            c.setAutoCommit(true);
-            return new Store(path, clock, c, options.busyTimeoutMs());
-        } catch (SQLException e) {
-            throw SqliteErrors.translate("open " + path, e, path, options.busyTimeoutMs());
-        }
-    }
-
-    private static Path existing(Path path) {
-        Objects.requireNonNull(path, "path");
-        Path absolute = path.toAbsolutePath();
-        if (!Files.isRegularFile(absolute)) {
-            throw new StoreException(absolute + " does not exist: pass the agent's file with --db"
-                    + " (an agent creates it when it first starts)");
-        }
-        return absolute;
+        return Opening.readOnly(path, clock, options);
     }
 
     public Path path() { return path; }
@@ -216,13 +159,7 @@ public final class Store implements AutoCloseable {
      * @throws StoreException when the file does not exist or cannot be opened
      */
     public static IntegrityReport checkIntegrity(Path path) {
-        Path absolute = existing(path);
-        try (Store store = connect(absolute, Clock.systemUTC(), OpenOptions.DEFAULT, true)) {
-            return Integrity.check(store);
-        } catch (StoreException e) {
-            if (e.kind() != StoreException.Kind.CORRUPT && e.kind() != StoreException.Kind.NOT_A_DATABASE) throw e;
-            return Integrity.report(List.of(Integrity.sqliteWords(e)));
-        }
+        return Opening.checkIntegrity(path);
     }
 
     // ---- helpers for the DAOs --------------------------------------------------------------
