@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import dev.hmpagent.store.StoreException.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,35 +26,73 @@ final class Migrator {
         this.store = store;
     }
 
+    /**
+     * Brings the file up to the latest version. The version is read first without a write transaction, so
+     * opening an up-to-date file never waits for another writer; only when migrations are due is the write
+     * transaction taken, and the version read again inside it (another process may have migrated meanwhile).
+     */
     void migrate() {
-        List<Migration> known = known();
-        int latest = known.isEmpty() ? 0 : known.get(known.size() - 1).version();
-        // one write transaction: a second process opening a new file at the same moment waits, then sees it done
+        int latest = latest();
+        int current = currentVersion();
+        if (current == latest) return;
+        refuseNewer(current, latest);
         store.inTransaction(() -> {
-            if (!store.tableExists("schema_version") && store.queryLong(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") > 0) {
-                throw new StoreException(store.path() + " is an SQLite file that hmp-agent did not create (it has tables"
-                        + " but no schema_version); choose another file with --db");
-            }
+            int now = currentVersion();
+            refuseNewer(now, latest);
             store.executeScript("""
                     CREATE TABLE IF NOT EXISTS schema_version (
                         version     INTEGER PRIMARY KEY,
                         description TEXT NOT NULL,
                         applied_at  TEXT NOT NULL
                     )""");
-            int current = (int) store.queryLong("SELECT coalesce(max(version), 0) FROM schema_version");
-            if (current > latest) {
-                throw new StoreException(store.path() + " has schema version " + current
-                        + " but this hmp-agent knows only up to " + latest
-                        + ": upgrade hmp-agent, or use another file with --db");
-            }
-            for (Migration m : known) {
-                if (m.version() <= current) continue;
+            for (Migration m : known()) {
+                if (m.version() <= now) continue;
                 store.executeScript(read(m.resource()));
                 store.update("INSERT INTO schema_version(version, description, applied_at) VALUES (?, ?, ?)",
                         m.version(), m.description(), store.now());
             }
         });
+    }
+
+    /** For a read-only open: the file must be exactly at the latest version, since nothing may be migrated. */
+    void requireCurrent() {
+        int latest = latest();
+        int current = currentVersion();
+        refuseNewer(current, latest);
+        if (current == 0) {
+            throw new StoreException(Kind.SCHEMA, store.path() + " has no hmp-agent tables yet: start the agent once"
+                    + " with --db " + store.path() + " to create them");
+        }
+        if (current < latest) {
+            throw new StoreException(Kind.SCHEMA, store.path() + " has schema version " + current
+                    + " but this hmp-agent expects " + latest + ": start the agent once with --db " + store.path()
+                    + " to upgrade the file, then try again");
+        }
+    }
+
+    /** The file's version, read without a write transaction; 0 for a file without tables. */
+    private int currentVersion() {
+        if (!store.tableExists("schema_version")) {
+            if (store.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") > 0) {
+                throw new StoreException(Kind.SCHEMA, store.path() + " is an SQLite file that hmp-agent did not create"
+                        + " (it has tables but no schema_version); choose another file with --db");
+            }
+            return 0;
+        }
+        return (int) store.queryLong("SELECT coalesce(max(version), 0) FROM schema_version");
+    }
+
+    private void refuseNewer(int current, int latest) {
+        if (current > latest) {
+            throw new StoreException(Kind.SCHEMA, store.path() + " has schema version " + current
+                    + " but this hmp-agent knows only up to " + latest
+                    + ": upgrade hmp-agent, or use another file with --db");
+        }
+    }
+
+    private static int latest() {
+        List<Migration> known = known();
+        return known.isEmpty() ? 0 : known.get(known.size() - 1).version();
     }
 
     static List<Migration> known() {

@@ -1,6 +1,5 @@
 package dev.hmpagent.store;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,14 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteErrorCode;
 
 /**
- * One connection to the agent's SQLite file (WAL, busy_timeout, foreign keys on), migrated on
- * open. A Store belongs to one thread at a time; each thread that writes opens its own. The
- * DAOs in this package reach JDBC only through the helpers here.
+ * One connection to the agent's SQLite file (WAL, busy_timeout, foreign keys on), checked for damage and
+ * migrated on open ({@link #openReadOnly} neither migrates nor writes). A Store belongs to one thread at a
+ * time; each thread that writes opens its own. The DAOs in this package reach JDBC only through the
+ * helpers here; failures reach callers as {@link StoreException} with a {@link StoreException.Kind}.
  */
 public final class Store implements AutoCloseable {
     static final int BUSY_TIMEOUT_MS = 5_000;
@@ -29,48 +28,46 @@ public final class Store implements AutoCloseable {
     private final Path path;
     private final Clock clock;
     private final Connection connection;
+    private final int busyTimeoutMs;
     private int txDepth;
+    /** Set when SQLite rolled the open transaction back by itself; later statements in it must not run. */
+    private StoreException rolledBackBy;
+    /** Set when a ROLLBACK failed; retried before the next statement. */
+    private boolean rollbackPending;
 
-    private Store(Path path, Clock clock, Connection connection) {
+    /** Built by {@link Opening}, which owns how files are opened. */
+    Store(Path path, Clock clock, Connection connection, int busyTimeoutMs) {
         this.path = path;
         this.clock = clock;
         this.connection = connection;
+        this.busyTimeoutMs = busyTimeoutMs;
     }
 
     /** Opens (creating if needed) and migrates the file. */
     public static Store open(Path path, Clock clock) {
-        Objects.requireNonNull(path, "path");
-        Objects.requireNonNull(clock, "clock");
-        Path absolute = path.toAbsolutePath();
-        Path parent = absolute.getParent();
-        if (parent != null && !Files.isDirectory(parent)) {
-            throw new StoreException("cannot open " + path + ": directory " + parent
-                    + " does not exist; create it or choose another --db");
-        }
-        Store store = new Store(absolute, clock, connect(absolute));
-        try {
-            new Migrator(store).migrate();
-            return store;
-        } catch (RuntimeException e) {
-            store.close();
-            throw e;
-        }
+        return open(path, clock, OpenOptions.DEFAULT);
     }
 
-    private static Connection connect(Path path) {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        config.setBusyTimeout(BUSY_TIMEOUT_MS);
-        config.enforceForeignKeys(true);
-        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-        try {
-            Connection c = config.createConnection("jdbc:sqlite:" + path);
-            c.setAutoCommit(true);
-            return c;
-        } catch (SQLException e) {
-            throw translate("open " + path, e, path);
-        }
+    /** As {@link #open(Path, Clock)}, waiting at most {@code busyTimeoutMs} for a lock (tests keep it short). */
+    static Store open(Path path, Clock clock, int busyTimeoutMs) {
+        return open(path, clock, OpenOptions.DEFAULT.withBusyTimeoutMs(busyTimeoutMs));
+    }
+
+    static Store open(Path path, Clock clock, OpenOptions options) {
+        return Opening.readWrite(path, clock, options);
+    }
+
+    /**
+     * Opens an existing file for reading only ({@code agent status}, {@code agent config}): no migration, no
+     * write lock, never creates the file; every write through it fails with Kind READ_ONLY. A file whose
+     * schema is older than this code is refused with advice to start the agent once (which upgrades it).
+     */
+    public static Store openReadOnly(Path path, Clock clock) {
+        return Opening.readOnly(path, clock, OpenOptions.DEFAULT);
+    }
+
+    static Store openReadOnly(Path path, Clock clock, OpenOptions options) {
+        return Opening.readOnly(path, clock, options);
     }
 
     public Path path() { return path; }
@@ -82,7 +79,18 @@ public final class Store implements AutoCloseable {
 
     public static String format(Instant instant) { return DateTimeFormatter.ISO_INSTANT.format(instant); }
 
-    /** Runs {@code work} in one write transaction (nested calls join the outer one). */
+    /**
+     * Runs {@code work} in one write transaction (BEGIN IMMEDIATE; nested calls join the outer one): all of
+     * it is committed or none of it. After any failure the connection is back in autocommit with no
+     * transaction open, so the next call starts clean.
+     *
+     * <p>The connection stays in JDBC autocommit mode and the transaction is driven with plain BEGIN /
+     * COMMIT / ROLLBACK statements: sqlite-jdbc's own {@code commit()}/{@code rollback()} run "commit;" or
+     * "rollback;" and then immediately BEGIN again, and when SQLite has already rolled the transaction back
+     * by itself (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM) that rollback fails with "no
+     * transaction is active", which used to leave the driver believing a transaction was open while every
+     * later statement committed on its own.
+     */
     public <T> T inTransaction(Supplier<T> work) {
         if (txDepth > 0) {
             txDepth++;
@@ -92,28 +100,20 @@ public final class Store implements AutoCloseable {
                 txDepth--;
             }
         }
-        try {
-            connection.setAutoCommit(false);
-        } catch (SQLException e) {
-            throw translate("begin transaction", e, path);
-        }
+        settle();
+        execute("BEGIN IMMEDIATE", "begin transaction");
         txDepth = 1;
         boolean committed = false;
         try {
             T result = work.get();
-            connection.commit();
+            if (rolledBackBy != null) throw alreadyRolledBack();
+            execute("COMMIT", "commit");
             committed = true;
             return result;
-        } catch (SQLException e) {
-            throw translate("commit", e, path);
         } finally {
             txDepth = 0;
-            try {
-                if (!committed) connection.rollback();
-                connection.setAutoCommit(true);
-            } catch (SQLException ignored) {
-                // the connection is already failing; the first error is the one to report
-            }
+            rolledBackBy = null;
+            if (!committed) rollbackQuietly();
         }
     }
 
@@ -122,6 +122,44 @@ public final class Store implements AutoCloseable {
             work.run();
             return null;
         });
+    }
+
+    /**
+     * Caps this connection's file at {@code pages} pages ({@code PRAGMA max_page_count}): a hard size limit
+     * for writes through this Store only (other connections and later opens are not capped). SQLite never
+     * sets it below the file's current size, so a small value freezes the file where it is; writes that
+     * need a new page then fail as if the disk were full. Meant for tests and for a configured size limit.
+     *
+     * @return the cap now in force, in pages
+     */
+    public long setMaxPageCount(long pages) {
+        if (pages < 1) throw new IllegalArgumentException("pages must be >= 1: " + pages);
+        return queryLong("PRAGMA max_page_count = " + pages);
+    }
+
+    /**
+     * Proves the file can be written now: a small committed write that needs room for 16 KB of new data
+     * (see {@link WriteProbe}). Call it after write failures before spending work that must be saved.
+     *
+     * @throws StoreException when the file cannot be written (full, I/O error, read-only, locked)
+     */
+    public void probeWrite() {
+        new WriteProbe(this).run();
+    }
+
+    /** Runs SQLite's full {@code PRAGMA integrity_check} on this file (slow on big files: ≈ 140 ms for 50 MB). */
+    public IntegrityReport checkIntegrity() {
+        return Integrity.check(this);
+    }
+
+    /**
+     * Runs the full integrity check on the file at {@code path}, opened read-only (no migration, nothing
+     * written): for {@code agent check}. A file SQLite cannot even read as a database is reported, not thrown.
+     *
+     * @throws StoreException when the file does not exist or cannot be opened
+     */
+    public static IntegrityReport checkIntegrity(Path path) {
+        return Opening.checkIntegrity(path);
     }
 
     // ---- helpers for the DAOs --------------------------------------------------------------
@@ -136,11 +174,12 @@ public final class Store implements AutoCloseable {
         try (PreparedStatement ps = prepare(sql, params)) {
             return ps.executeUpdate();
         } catch (SQLException e) {
-            throw translate(sql, e, path);
+            throw fail(sql, e);
         }
     }
 
     long insert(String sql, Object... params) {
+        ready();
         try (PreparedStatement ps = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             bind(ps, params);
             ps.executeUpdate();
@@ -149,7 +188,7 @@ public final class Store implements AutoCloseable {
                 return keys.getLong(1);
             }
         } catch (SQLException e) {
-            throw translate(sql, e, path);
+            throw fail(sql, e);
         }
     }
 
@@ -159,7 +198,16 @@ public final class Store implements AutoCloseable {
             while (rs.next()) rows.add(mapper.map(rs));
             return rows;
         } catch (SQLException e) {
-            throw translate(sql, e, path);
+            throw fail(sql, e);
+        }
+    }
+
+    /** Hands each row to {@code sink} as it is read, so rows read before a failure are not lost. */
+    <T> void forEachRow(String sql, RowMapper<T> mapper, Consumer<T> sink, Object... params) {
+        try (PreparedStatement ps = prepare(sql, params); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) sink.accept(mapper.map(rs));
+        } catch (SQLException e) {
+            throw fail(sql, e);
         }
     }
 
@@ -174,10 +222,11 @@ public final class Store implements AutoCloseable {
 
     /** Runs a script of several statements (a migration). */
     void executeScript(String sql) {
+        ready();
         try (Statement st = connection.createStatement()) {
             for (String statement : SqlScript.split(sql)) st.execute(statement);
         } catch (SQLException e) {
-            throw translate("migration", e, path);
+            throw fail("migration", e);
         }
     }
 
@@ -191,6 +240,7 @@ public final class Store implements AutoCloseable {
     }
 
     private PreparedStatement prepare(String sql, Object... params) throws SQLException {
+        ready();
         PreparedStatement ps = connection.prepareStatement(sql);
         try {
             bind(ps, params);
@@ -210,31 +260,63 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    static StoreException translate(String what, SQLException e, Path path) {
-        int code = e.getErrorCode() & 0xff;
-        if (code == SQLiteErrorCode.SQLITE_BUSY.code || code == SQLiteErrorCode.SQLITE_LOCKED.code) {
-            return new StoreException(path + " stayed locked by another process for over "
-                    + BUSY_TIMEOUT_MS / 1000 + " s; the write will be retried next tick", e);
+    /** Runs one statement without parameters or results (BEGIN, COMMIT, a PRAGMA). */
+    private void execute(String sql, String what) {
+        try (Statement st = connection.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw fail(what, e);
         }
-        if (code == SQLiteErrorCode.SQLITE_FULL.code) {
-            return new StoreException("disk full while writing " + path + ": free some space; nothing was committed", e);
-        }
-        if (code == SQLiteErrorCode.SQLITE_NOTADB.code) {
-            return new StoreException(path + " is not an SQLite database: pass another file with --db", e);
-        }
-        if (code == SQLiteErrorCode.SQLITE_READONLY.code || code == SQLiteErrorCode.SQLITE_CANTOPEN.code) {
-            return new StoreException("cannot write " + path + " (" + firstLine(e.getMessage())
-                    + "): check its permissions or choose another --db", e);
-        }
-        return new StoreException("database error in " + path + " during " + firstLine(what) + ": "
-                + firstLine(e.getMessage()), e);
     }
 
-    private static String firstLine(String s) {
-        if (s == null) return "";
-        int nl = s.indexOf('\n');
-        String line = nl < 0 ? s : s.substring(0, nl);
-        return line.length() > 160 ? line.substring(0, 160) + "…" : line;
+    /** Before a statement: refuse to run inside a transaction SQLite has already rolled back. */
+    private void ready() {
+        if (rolledBackBy != null) throw alreadyRolledBack();
+        settle();
+    }
+
+    /** Retries a ROLLBACK that failed earlier, so no statement runs inside a half-dead transaction. */
+    private void settle() {
+        if (!rollbackPending) return;
+        try (Statement st = connection.createStatement()) {
+            st.execute("ROLLBACK");
+            rollbackPending = false;
+        } catch (SQLException e) {
+            if (SqliteErrors.noTransactionActive(e)) rollbackPending = false;
+            else throw translate("rollback", e);
+        }
+    }
+
+    private void rollbackQuietly() {
+        rollbackPending = true;
+        try {
+            settle();
+        } catch (StoreException ignored) {
+            // the first error is the one to report; settle() retries before the next statement
+        }
+    }
+
+    private StoreException alreadyRolledBack() {
+        return new StoreException(rolledBackBy.kind(), rolledBackBy.getMessage(), rolledBackBy);
+    }
+
+    /**
+     * Translates a failed statement. Inside a transaction, after the errors with which SQLite may roll the
+     * whole transaction back by itself (see "Response To Errors Within A Transaction" in its docs), the
+     * transaction is rolled back now and every later statement in it fails with the same error, so nothing
+     * the caller does next can commit on its own.
+     */
+    private StoreException fail(String what, SQLException e) {
+        StoreException translated = translate(what, e);
+        if (txDepth > 0 && rolledBackBy == null && SqliteErrors.mayEndTransaction(e)) {
+            rolledBackBy = translated;
+            rollbackQuietly();
+        }
+        return translated;
+    }
+
+    private StoreException translate(String what, SQLException e) {
+        return SqliteErrors.translate(what, e, path, busyTimeoutMs);
     }
 
     @Override

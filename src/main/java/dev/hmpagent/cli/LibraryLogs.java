@@ -1,0 +1,109 @@
+package dev.hmpagent.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Objects;
+import java.util.logging.ConsoleHandler;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogManager;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Keeps what libraries log (sqlite-jdbc, OkHttp, JLine all use java.util.logging) from spilling
+ * multi-line stack traces onto the user's terminal: the root logger's console handler is replaced by
+ * one that prints WARNING and above as a single line, {@code hmp-agent: <logger>: <message> (<Exception>:
+ * <its first line>)}, and nothing below WARNING. Call {@link #quiet()} first thing in {@code main}.
+ */
+public final class LibraryLogs {
+    /**
+     * The libraries' parent loggers, configured here and held for the life of the class: LogManager keeps
+     * loggers only weakly, and a collected logger would come back later without this configuration.
+     */
+    private static final List<Logger> LIBRARY_LOGGERS = List.of(
+            Logger.getLogger("org.sqlite"), Logger.getLogger("okhttp3"), Logger.getLogger("org.jline"));
+
+    private LibraryLogs() { }
+
+    /** Quiets library logging onto {@code System.err}; calling it again changes nothing. */
+    public static void quiet() {
+        quiet(System.err);
+    }
+
+    static void quiet(PrintStream err) {
+        Objects.requireNonNull(err, "err");
+        Logger root = LogManager.getLogManager().getLogger("");
+        for (Handler h : root.getHandlers()) {
+            if (h instanceof ConsoleHandler || h instanceof OneLineHandler) root.removeHandler(h);
+        }
+        root.addHandler(new OneLineHandler(err));
+        root.setLevel(Level.WARNING);
+        for (Logger library : LIBRARY_LOGGERS) {
+            for (Handler h : library.getHandlers()) library.removeHandler(h);
+            library.setUseParentHandlers(true);
+            library.setLevel(Level.WARNING);
+        }
+    }
+
+    /** One line: who logged it, what it said, and the exception's class and first line; never a trace. */
+    static String oneLine(LogRecord record) {
+        StringBuilder line = new StringBuilder("hmp-agent: ");
+        String name = record.getLoggerName();
+        if (name != null && !name.isEmpty()) line.append(name.substring(name.lastIndexOf('.') + 1)).append(": ");
+        line.append(flatten(new SimpleMessage().formatMessage(record)));
+        Throwable thrown = record.getThrown();
+        if (thrown != null) {
+            line.append(" (").append(thrown.getClass().getSimpleName());
+            String message = thrown.getMessage();
+            if (message != null && !message.isBlank()) line.append(": ").append(firstLine(message));
+            line.append(')');
+        }
+        return line.toString();
+    }
+
+    private static String flatten(String s) {
+        return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).strip();
+    }
+
+    /** Only for {@link Formatter#formatMessage}, which fills in {0}-style parameters. */
+    private static final class SimpleMessage extends Formatter {
+        @Override
+        public String format(LogRecord record) {
+            return formatMessage(record);
+        }
+    }
+
+    /** Prints WARNING and above as one line each to the stream it was given. */
+    private static final class OneLineHandler extends Handler {
+        private final PrintStream out;
+
+        OneLineHandler(PrintStream out) {
+            this.out = out;
+            setLevel(Level.WARNING);
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            if (!isLoggable(record)) return;
+            out.println(oneLine(record));
+            out.flush();
+        }
+
+        @Override
+        public void flush() {
+            out.flush();
+        }
+
+        @Override
+        public void close() {
+            flush(); // the stream is the process's stderr: not ours to close
+        }
+    }
+}

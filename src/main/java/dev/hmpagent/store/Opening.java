@@ -1,0 +1,92 @@
+package dev.hmpagent.store;
+
+import dev.hmpagent.store.StoreException.Kind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import org.sqlite.SQLiteConfig;
+
+/** How a {@link Store} comes to be: connection settings, the damage check, and migration or its absence. */
+final class Opening {
+    private Opening() { }
+
+    /** Opens (creating if needed), checks and migrates the file. */
+    static Store readWrite(Path path, Clock clock, OpenOptions options) {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(options, "options");
+        Path absolute = path.toAbsolutePath();
+        Path parent = absolute.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new StoreException("cannot open " + path + ": directory " + parent
+                    + " does not exist; create it or choose another --db");
+        }
+        Store store = connect(absolute, clock, options, false);
+        try {
+            Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
+            new Migrator(store).migrate();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** Opens an existing file read-only and checks it; it must be at the latest schema version. */
+    static Store readOnly(Path path, Clock clock, OpenOptions options) {
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(options, "options");
+        Store store = connect(existing(path), clock, options, true);
+        try {
+            Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
+            new Migrator(store).requireCurrent();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The full integrity check on a file opened read-only; a file that is no database is reported. */
+    static IntegrityReport checkIntegrity(Path path) {
+        try (Store store = connect(existing(path), Clock.systemUTC(), OpenOptions.DEFAULT, true)) {
+            return Integrity.check(store);
+        } catch (StoreException e) {
+            if (e.kind() != Kind.CORRUPT && e.kind() != Kind.NOT_A_DATABASE) throw e;
+            return Integrity.report(List.of(Integrity.sqliteWords(e)));
+        }
+    }
+
+    private static Store connect(Path path, Clock clock, OpenOptions options, boolean readOnly) {
+        SQLiteConfig config = new SQLiteConfig();
+        if (readOnly) {
+            config.setReadOnly(true);
+        } else {
+            config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+            config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        }
+        config.setBusyTimeout(options.busyTimeoutMs());
+        config.enforceForeignKeys(true);
+        try {
+            Connection c = config.createConnection("jdbc:sqlite:" + path);
+            c.setAutoCommit(true);
+            return new Store(path, clock, c, options.busyTimeoutMs());
+        } catch (SQLException e) {
+            throw SqliteErrors.translate("open " + path, e, path, options.busyTimeoutMs());
+        }
+    }
+
+    private static Path existing(Path path) {
+        Objects.requireNonNull(path, "path");
+        Path absolute = path.toAbsolutePath();
+        if (!Files.isRegularFile(absolute)) {
+            throw new StoreException(absolute + " does not exist: pass the agent's file with --db"
+                    + " (an agent creates it when it first starts)");
+        }
+        return absolute;
+    }
+}
