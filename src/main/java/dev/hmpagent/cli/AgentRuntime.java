@@ -72,8 +72,8 @@ final class AgentRuntime implements AutoCloseable {
             String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
                     + ", which had stopped)").orElse("");
             resources.push(lock::release);
-            Store tickStore = push(resources, Store.open(db, launch.clock()));
-            Store inputStore = push(resources, Store.open(db, launch.clock()));
+            Store tickStore = push(resources, lockStore.connectAgain());
+            Store inputStore = push(resources, lockStore.connectAgain());
             LlmClient llm = launch.llms().create(config.llm());
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,

@@ -36,6 +36,11 @@ final class Opening {
         }
     }
 
+    /** One more read-write connection to a file another connection has checked and migrated. */
+    static Store another(Path absolute, Clock clock, OpenOptions options) {
+        return connect(absolute, clock, options, false);
+    }
+
     /** Opens an existing file read-only and checks it; it must be at the latest schema version. */
     static Store readOnly(Path path, Clock clock, OpenOptions options) {
         Objects.requireNonNull(clock, "clock");

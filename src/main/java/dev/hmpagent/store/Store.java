@@ -70,6 +70,14 @@ public final class Store implements AutoCloseable {
         return Opening.readOnly(path, clock, options);
     }
 
+    /**
+     * Another read-write connection to this file, for another thread: this one has already checked
+     * and migrated it, so the new one does neither (an agent pays the damage check once per start).
+     */
+    public Store connectAgain() {
+        return Opening.another(path, clock, OpenOptions.DEFAULT.withBusyTimeoutMs(busyTimeoutMs));
+    }
+
     public Path path() { return path; }
 
     public Clock clock() { return clock; }
