@@ -24,6 +24,7 @@ import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,6 +54,8 @@ public final class Cycle {
     private final AgentLogDao agentLog;
 
     private long noteWatermark;
+    /** A reply the file could not take (full, locked): written by a later tick, without asking the LLM again. */
+    private TickWriter.Thought unwritten;
     /** While the LLM refuses our requests: the highest note id seen then; only a newer note tries again. */
     private long rejectedAtNote = -1;
     private int consecutiveFailures;
@@ -104,6 +107,7 @@ public final class Cycle {
     public TickResult tick() {
         Instant start = clock.instant();
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
+        if (unwritten != null) return writeKept(start);
         String reason;
         long tickId;
         try {
@@ -118,6 +122,7 @@ public final class Cycle {
             }
             tickId = agentLog.lastTickId() + 1;
         } catch (RuntimeException e) {
+            if (e instanceof StoreException se && se.damaged()) return damaged(se);
             // the file cannot even be read (locked, gone): nothing can be logged to it; say so and back off
             Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, status.lastTickId(), start, Optional.empty(),
                     e.getMessage());
@@ -125,6 +130,8 @@ public final class Cycle {
             return TickResult.IDLE;
         }
         try {
+            // no LLM call while the file cannot take a small write: its reply would be thrown away
+            if (status.trouble() == CycleStatus.Trouble.STORE) writer.probe();
             return think(tickId, start, reason);
         } catch (RuntimeException e) {
             // the tick boundary: one bad tick is recorded and the loop goes on
@@ -158,17 +165,63 @@ public final class Cycle {
         } catch (LlmException e) {
             return llmFailed(tickId, start, reason, e);
         }
-        consecutiveFailures = 0;
-        retryAt = null;
         ParsedReply parsed = parser.parse(completion.text());
         Optional<ResponseRow> previous = responses.lastReply();
         Novelty novelty = previous.map(p -> scorer.compare(p.content(), completion.text())).orElse(new Novelty(1.0, false));
-        TickWriter.Written written = writer.writeThought(new TickWriter.Thought(tickId, start, reason, prompt, completion,
-                parsed, novelty, previous));
-        noteWatermark = Math.max(noteWatermark, prompt.noteWatermark());
-        status = status.thought(tickId, completion.usage().total());
-        emitAfterCommit(tickId, completion, parsed, written);
-        return new TickResult(true, tickId, written.state());
+        TickWriter.Thought thought = new TickWriter.Thought(tickId, start, reason, prompt, completion, parsed, novelty,
+                previous);
+        TickWriter.Written written;
+        try {
+            written = writer.writeThought(thought);
+        } catch (StoreException e) {
+            if (!e.writeFailure()) throw e;
+            unwritten = thought;
+            return keptUnwritten(thought, start, e);
+        }
+        return committed(thought, written);
+    }
+
+    private TickResult committed(TickWriter.Thought thought, TickWriter.Written written) {
+        consecutiveFailures = 0;
+        retryAt = null;
+        noteWatermark = Math.max(noteWatermark, thought.prompt().noteWatermark());
+        status = status.thought(thought.tickId(), thought.completion().usage().total());
+        emitAfterCommit(thought.tickId(), thought.completion(), thought.parsed(), written);
+        return new TickResult(true, thought.tickId(), written.state());
+    }
+
+    /** Tries again to write the reply the file could not take; the LLM is not asked again for it. */
+    private TickResult writeKept(Instant now) {
+        TickWriter.Thought thought = unwritten;
+        TickWriter.Written written;
+        try {
+            written = writer.writeThought(thought);
+        } catch (StoreException e) {
+            if (e.damaged()) return damaged(e);
+            return keptUnwritten(thought, now, e);
+        } catch (RuntimeException e) {
+            unwritten = null;   // not a file that is full or busy: this reply will never fit; let the tick fail
+            return tickFailed(thought.tickId(), now, thought.reason(), e);
+        }
+        unwritten = null;
+        events.emit(new AgentEvent.Info("the file takes writes again: the reply of tick " + thought.tickId()
+                + " is stored"));
+        return committed(thought, written);
+    }
+
+    private TickResult keptUnwritten(TickWriter.Thought thought, Instant now, StoreException e) {
+        Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, status.lastTickId(), now, Optional.empty(),
+                e.getMessage());
+        events.emit(new AgentEvent.Problem(e.getMessage() + " — the reply of tick " + thought.tickId()
+                + " is kept and written when the file takes writes; trying again in " + human(delay)
+                + ", without asking the LLM again"));
+        return new TickResult(true, thought.tickId(), "store_error");
+    }
+
+    /** The file is damaged: nothing the loop can do will help. */
+    private TickResult damaged(StoreException e) {
+        events.emit(new AgentEvent.Problem(e.getMessage()));
+        return new TickResult(true, status.lastTickId(), "database_damaged", true);
     }
 
     /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */
@@ -237,8 +290,10 @@ public final class Cycle {
     }
 
     private TickResult tickFailed(long tickId, Instant start, String reason, RuntimeException e) {
+        if (e instanceof StoreException se && se.damaged()) return damaged(se);
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, tickId, start, Optional.empty(), message);
+        CycleStatus.Trouble trouble = e instanceof StoreException ? CycleStatus.Trouble.STORE : CycleStatus.Trouble.ERROR;
+        Duration delay = scheduleRetry(trouble, tickId, start, Optional.empty(), message);
         try {
             writer.writeTickError(tickId, start, "error", reason, message);
         } catch (RuntimeException again) {

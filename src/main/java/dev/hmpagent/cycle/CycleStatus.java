@@ -26,7 +26,9 @@ public record CycleStatus(Phase phase, long lastTickId, long tokensUsed, Optiona
         /** The LLM refused the request (key, model, URL): not called again until a new message or a restart. */
         LLM_REJECTED,
         /** The file cannot be written (full, locked, I/O error): retried with back-off, no LLM call until it can. */
-        STORE
+        STORE,
+        /** A tick failed for another reason (a fault in the agent): retried with back-off. */
+        ERROR
     }
 
     public CycleStatus {

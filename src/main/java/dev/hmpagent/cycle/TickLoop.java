@@ -29,7 +29,7 @@ public final class TickLoop {
     public enum End {
         /** Asked to stop, and (when draining) everything was answered. */
         STOPPED,
-        /** An {@link Error} escaped a tick: the agent can no longer be trusted to think. */
+        /** An {@link Error} escaped a tick (the agent can no longer be trusted to think), or, draining, ticks kept failing. */
         FAILED,
         /** Draining, the LLM stayed unreachable past the give-up time; messages stay unread. */
         LLM_GAVE_UP,
@@ -129,7 +129,11 @@ public final class TickLoop {
         Instant retryAt = s.retryAt().orElse(now);
         Instant since = s.troubleSince().orElse(now);
         if (retryAt.isAfter(since.plus(giveUp))) {
-            endWith(s.trouble() == CycleStatus.Trouble.STORE ? End.DATABASE : End.LLM_GAVE_UP);
+            endWith(switch (s.trouble()) {
+                case STORE -> End.DATABASE;
+                case ERROR -> End.FAILED;
+                default -> End.LLM_GAVE_UP;
+            });
             return false;
         }
         park(Math.max(1, Duration.between(now, retryAt).toNanos()));

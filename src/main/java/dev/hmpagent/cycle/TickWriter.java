@@ -110,6 +110,11 @@ public final class TickWriter {
      * the server sent before failing (a cut-off stream, a call past its deadline) is kept as an
      * interrupted reply, which answers nothing: the notes it saw stay unread.
      */
+    /** A small real write (see {@link Store#probeWrite()}); throws StoreException while the file cannot take one. */
+    void probe() {
+        store.probeWrite();
+    }
+
     void writeLlmFailure(long tickId, Instant start, String reason, String endpoint, String model, LlmException e) {
         FailureFact fact = FailureFact.of("llm", e.kind(), e.getMessage(), LLM_FAILURE_PAIN);
         String partial = e instanceof RetryableLlmException r ? r.partialText() : "";

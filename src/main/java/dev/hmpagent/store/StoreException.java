@@ -36,6 +36,11 @@ public final class StoreException extends RuntimeException {
      * A failure to write that may pass by itself (a lock, a full disk, an I/O error, a file made
      * read-only): back off, then {@link Store#probeWrite()} before spending work that must be saved.
      */
+    /** True when the file itself is damaged or is no database: retrying cannot help; `agent check` tells more. */
+    public boolean damaged() {
+        return kind == Kind.CORRUPT || kind == Kind.NOT_A_DATABASE;
+    }
+
     public boolean writeFailure() {
         return kind == Kind.BUSY || kind == Kind.FULL || kind == Kind.IO || kind == Kind.READ_ONLY;
     }

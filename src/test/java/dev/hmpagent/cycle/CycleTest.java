@@ -265,6 +265,113 @@ class CycleTest {
                 .satisfies(p -> assertThat(p.text()).contains("empty reply").contains("tick 1"));
     }
 
+    @Test
+    void on_a_full_disk_no_tick_is_half_written_the_llm_is_not_asked_again_and_the_kept_reply_lands_once_space_is_back()
+            throws Exception {
+        notes.add("write a long diary entry", "user", 0, null);
+        String big = "x".repeat(20_000);   // needs new pages: it cannot fit in the free space of existing ones
+        llm.reply("Writing it." + commands("[{\"cmd_id\": \"c-1\", \"type\": \"diary_entry\", \"args\": {\"text\": \""
+                + big + "\"}}, {\"cmd_id\": \"c-2\", \"type\": \"send_message\", \"args\": {\"text\": \"done\"}}]"));
+        Cycle cycle = cycle();
+        store.setMaxPageCount(1);   // the file cannot grow: a real SQLITE_FULL on the next big write
+
+        assertThat(cycle.tick().state()).isEqualTo("store_error");
+        for (int i = 0; i < 5; i++) {
+            clock.advance(Duration.ofMinutes(2));
+            cycle.tick();
+        }
+        assertThat(llm.requests).as("the reply is kept; the LLM is not asked again while the file is full").hasSize(1);
+        assertAllOrNothing();
+        assertThat(count("SELECT count(*) FROM agent_log")).isZero();
+        assertThat(notes.unreadCount()).isEqualTo(1);
+        assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.STORE);
+        assertThat(sink.of(AgentEvent.Problem.class)).allSatisfy(p -> assertThat(p.text()).contains("disk full")
+                .contains("kept and written when the file takes writes").doesNotContain("nothing was committed\n"));
+
+        store.setMaxPageCount(1_000_000);   // space is freed
+        clock.advance(Duration.ofMinutes(2));
+        TickResult landed = cycle.tick();
+
+        assertThat(landed).isEqualTo(new TickResult(true, 1, "thought"));
+        assertThat(llm.requests).hasSize(1);
+        assertAllOrNothing();
+        assertThat(count("SELECT count(*) FROM diary_entries WHERE length(text) = 20000")).isEqualTo(1);
+        assertThat(processLog.byTick(1)).extracting(ProcessRow::cmdId).containsExactly("c-1", "c-2");
+        assertThat(notes.unreadCount()).isZero();
+        assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.NONE);
+        assertThat(sink.of(AgentEvent.MessageToUser.class)).extracting(AgentEvent.MessageToUser::text).containsExactly("done");
+    }
+
+    @Test
+    void while_a_small_write_fails_no_llm_call_is_made_and_thinking_resumes_by_itself_when_it_succeeds() throws Exception {
+        notes.add("hello", "user", 0, null);
+        // the stream broke after 20 KB: keeping that partial needs new pages, and the file cannot grow
+        llm.fail(new RetryableLlmException("truncated", "LLM endpoint http://fake/v1 cut the reply short", null,
+                        "z".repeat(20_000), null))
+                .reply("Hello again.");
+        Cycle cycle = cycle();
+        store.setMaxPageCount(1);
+
+        cycle.tick();
+        assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.STORE);
+        for (int i = 0; i < 5; i++) {
+            clock.advance(Duration.ofMinutes(2));
+            cycle.tick();
+        }
+        assertThat(llm.requests).as("no LLM call while a small write fails").hasSize(1);
+        assertAllOrNothing();
+
+        store.setMaxPageCount(1_000_000);
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(llm.requests).hasSize(2);
+        assertThat(notes.unreadCount()).isZero();
+        assertAllOrNothing();
+    }
+
+    @Test
+    void a_file_damaged_under_a_running_agent_ends_the_loop_with_one_line_that_names_agent_check() throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.path())) {
+            c.setAutoCommit(false);
+            try (java.sql.PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO notes(text, source, priority, timestamp, read) VALUES (?, 'user', 0, '2026-11-21', 0)")) {
+                for (int i = 0; i < 400; i++) {
+                    ps.setString(1, "old note " + i + " " + "lorem ipsum ".repeat(10));
+                    ps.executeUpdate();
+                }
+            }
+            c.commit();
+        }
+        dev.hmpagent.testing.DamagedFiles.damageNotes(store.path());   // the oldest unread notes: the prompt reads them
+        TickLoop loop = new TickLoop(cycle(), Duration.ofHours(1), Duration.ZERO, () -> true, sink);
+
+        assertThat(loop.run()).isEqualTo(TickLoop.End.DATABASE);
+
+        assertThat(llm.requests).isEmpty();
+        assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
+                .satisfies(p -> assertThat(p.text()).contains("damaged").contains("agent check"));
+    }
+
+    /** Every tick id that appears anywhere has its agent_log row, and a thought has its reply and its commands. */
+    private void assertAllOrNothing() throws Exception {
+        for (String table : List.of("notes", "process_log", "llm_recent_responses", "anti_stagnation_metrics")) {
+            assertThat(count("SELECT count(*) FROM " + table + " t WHERE t.tick_id IS NOT NULL AND NOT EXISTS "
+                    + "(SELECT 1 FROM agent_log a WHERE a.tick_id = t.tick_id)")).as(table + " rows of unlogged ticks").isZero();
+        }
+        assertThat(count("SELECT count(*) FROM agent_log a WHERE a.state = 'thought' AND NOT EXISTS "
+                + "(SELECT 1 FROM llm_recent_responses r WHERE r.tick_id = a.tick_id)")).isZero();
+        assertThat(count("SELECT count(*) FROM diary_entries"))
+                .as("every diary row has its process_log row")
+                .isEqualTo(count("SELECT count(*) FROM process_log WHERE name = 'diary_entry' AND status IN ('ok', 'close')"));
+    }
+
+    private long count(String sql) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.path());
+             java.sql.ResultSet rs = c.createStatement().executeQuery(sql)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
     /** How many process rows context 2 lists at most (ContextAssembler.MAX_PROCESS_ROWS). */
     static final int CONTEXT_2_ROWS = 50;
 

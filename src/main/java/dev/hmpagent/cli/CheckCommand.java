@@ -1,0 +1,49 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.store.IntegrityReport;
+import dev.hmpagent.store.Store;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code agent check}: the full SQLite integrity check of the agent's file, read-only, and what to
+ * do next when it is damaged. Exit 0 when the file is sound, 5 when it is not.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = {"Check the agent's SQLite file for damage (read-only) and say what to do next.",
+                "Exit code 0: the file is sound; 5: it is damaged, or cannot be read."})
+final class CheckCommand extends Subcommand {
+
+    CheckCommand(AgentCommand root, Launch launch) {
+        super(root, launch);
+    }
+
+    @Override
+    public Integer call() {
+        Path db = config().agent().db().toAbsolutePath();
+        IntegrityReport report = Store.checkIntegrity(db);
+        if (report.ok()) {
+            say(db + ": ok (SQLite's integrity_check found nothing wrong)");
+            return ExitCodes.OK;
+        }
+        say(db + " is damaged; SQLite's integrity_check says:");
+        report.problems().forEach(p -> say("  " + p));
+        if (report.truncated()) say("  … and more");
+        String q = quoted(db.toString());
+        String copy = quoted(db + ".damaged");
+        String recovered = quoted(db.resolveSibling(db.getFileName() + ".recovered").toString());
+        say("What to do:");
+        say("  1. stop every agent using it, and keep the damaged file:  mv " + q + " " + copy
+                + "  (and its -wal and -shm files, if any, the same way)");
+        say("  2. recover what SQLite can still read:  sqlite3 " + copy + " .recover | sqlite3 " + recovered);
+        say("  3. check the result:  agent check --db " + recovered);
+        say("  4. put it in place:  mv " + recovered + " " + q + "   (or start with --db " + recovered + ")");
+        say("  A backup of the file, if you have one, is the surer way back.");
+        return ExitCodes.DATABASE;
+    }
+
+    /** {@code s} quoted for a POSIX shell. */
+    static String quoted(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}
