@@ -34,7 +34,8 @@ public final class AgentCommand implements Callable<Integer> {
             try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer)) {
                 reader.printAbove("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands.");
                 Repl repl = new Repl(reader, launch.interactive(), runtime.loop(), runtime.inbox(),
-                        new Repl.Describe(runtime.llm().endpoint(), runtime.llm().model(), runtime.db().toString()));
+                        new Repl.Describe(runtime.llm().endpoint(), runtime.llm().model(), runtime.db().toString()),
+                        config.llm().giveUp());
                 runtime.startThinking(renderer);
                 return exitCode(repl.run(), runtime);
             }

@@ -1,8 +1,10 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Store;
+import dev.hmpagent.store.StoreException;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,9 +30,16 @@ final class NoteCommand extends Subcommand {
     @Override
     public Integer call() {
         AgentConfig config = config();
+        String text = String.join(" ", words);
         try (Store store = Store.open(config.agent().db(), launch().clock())) {
-            long id = new NotesDao(store).add(String.join(" ", words), "cli", priority, tags);
+            long id = new NotesDao(store).add(text, "cli", priority, tags);
             say("note " + id + " queued in " + config.agent().db());
+        } catch (StoreException e) {
+            if (!e.writeFailure()) throw e;
+            // the file cannot take it now (another process holds the write lock, the disk is full): keep it
+            NoteSpool.spool(config.agent().db().toAbsolutePath(), text, "cli", priority, tags);
+            say("note kept in " + NoteSpool.fileFor(config.agent().db().toAbsolutePath()) + " (" + e.getMessage()
+                    + "): a running agent stores it within a second, otherwise the next agent started on this file");
         }
         return ExitCodes.OK;
     }

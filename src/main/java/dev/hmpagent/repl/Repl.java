@@ -5,7 +5,9 @@ import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.store.NoteSpool;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.UserInterruptException;
@@ -20,6 +22,7 @@ import org.jline.reader.UserInterruptException;
  */
 public final class Repl {
     static final String PROMPT = "you> ";
+    private static final long SPOOL_RETRY_NANOS = 1_000_000_000L;
 
     /** Facts /status shows that the REPL does not own. */
     public record Describe(String endpoint, String model, String dbPath) { }
@@ -29,12 +32,18 @@ public final class Repl {
     private final TickLoop loop;
     private final NoteSpool inbox;
     private final Describe describe;
+    private final Duration giveUp;
     private final Object readLock = new Object();
     private boolean reading;   // guarded by readLock
 
-    /** @param inbox stores typed lines, or keeps them in its spool while the file cannot be written */
-    public Repl(LineReader reader, boolean interactive, TickLoop loop, NoteSpool inbox, Describe describe) {
+    /**
+     * @param inbox  stores typed lines, or keeps them in its spool while the file cannot be written
+     * @param giveUp piped input: how long, at its end, to wait for lines still in the spool to be stored
+     */
+    public Repl(LineReader reader, boolean interactive, TickLoop loop, NoteSpool inbox, Describe describe,
+                Duration giveUp) {
         this.reader = Objects.requireNonNull(reader, "reader");
+        this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
         this.interactive = interactive;
         this.loop = Objects.requireNonNull(loop, "loop");
         this.inbox = Objects.requireNonNull(inbox, "inbox");
@@ -54,6 +63,7 @@ public final class Repl {
         });
         try {
             readLines();
+            if (!interactive) storeWaitingLines();
         } finally {
             // a person leaving should not wait minutes for a slow reply: cut it short, keep what came
             if (interactive && loop.cycle().cancelInFlight()) say("leaving: the reply in flight is cut short and kept");
@@ -66,6 +76,19 @@ public final class Repl {
                     + " to be stored: the next start stores it");
         }
         return loop.ended();
+    }
+
+    /** End of piped input: lines still in the spool are stored (and so answered) before the drain, up to the give-up time. */
+    private void storeWaitingLines() {
+        long deadline = System.nanoTime() + giveUp.toNanos();
+        while (inbox.waiting() > 0 && loop.ended() == null && System.nanoTime() < deadline) {
+            try {
+                if (inbox.flush() > 0) loop.wake();
+            } catch (RuntimeException e) {
+                // still locked or full: try again in a second, until the give-up time
+            }
+            if (inbox.waiting() > 0) LockSupport.parkNanos(Math.min(SPOOL_RETRY_NANOS, deadline - System.nanoTime()));
+        }
     }
 
     private void readLines() {

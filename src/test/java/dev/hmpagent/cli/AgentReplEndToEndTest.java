@@ -419,6 +419,68 @@ class AgentReplEndToEndTest {
         assertThat(llm.take().user()).contains("[note 1 from cli, priority 2").contains("check the logs");
     }
 
+    /** Another process's write transaction on the agent's file, held until closed. */
+    Connection writeLock() throws Exception {
+        Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        c.createStatement().execute("BEGIN IMMEDIATE");
+        return c;
+    }
+
+    @Test
+    void a_line_typed_while_another_process_holds_the_write_lock_is_kept_and_answered_once_the_lock_is_free()
+            throws Exception {
+        agent("", "note", "warm-up");   // creates and migrates the file
+        llm.streamed(ANSWER, 10, 5).streamed("Done.", 10, 1);
+        java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
+        java.io.PipedInputStream input = new java.io.PipedInputStream(keys);
+        java.util.concurrent.Semaphore kept = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.Semaphore prompts = new java.util.concurrent.Semaphore(0);
+        java.io.OutputStream screen = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                terminalOut.write(b);
+                if (terminal().endsWith(PROMPT)) prompts.release();
+                if (b == '\n' && terminal().contains("is kept in agent.db.inbox") && kept.availablePermits() == 0) kept.release();
+            }
+        };
+        Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> new DumbTerminal(input, screen),
+                Clock.systemUTC(), true);
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                Cli.commandLine(launch).execute("--config", config.toString(), "--db", db.toString(),
+                        "--base-url", llm.baseUrl()));
+        prompts.acquire();   // the agent runs and waits at its prompt
+        try (Connection other = writeLock()) {
+            keys.write("typed while locked\n".getBytes(StandardCharsets.UTF_8));
+            keys.flush();
+            kept.acquire();   // the REPL waited out the busy timeout and kept the line
+            assertThat(Files.readString(dir.resolve("agent.db.inbox"))).contains("typed while locked");
+        }
+        // the lock is free: the spool retry stores the line within a second, and the agent answers it
+        llm.take();
+        FakeOpenAiServer.Received asked = llm.take();
+        keys.write("/quit\n".getBytes(StandardCharsets.UTF_8));
+        keys.close();
+        assertThat(exit.get()).isZero();
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'typed while locked' AND read = 1")).isEqualTo(1);
+        assertThat(terminal()).contains("agent> Answered.").doesNotContain("press Up");
+        assertThat(asked).isNotNull();
+    }
+
+    @Test
+    void agent_note_while_another_process_holds_the_write_lock_keeps_the_note_and_says_what_really_happens()
+            throws Exception {
+        agent("", "note", "warm-up");
+        out.getBuffer().setLength(0);
+        try (Connection other = writeLock()) {
+            assertThat(agent("", "note", "urgent", "thing")).isZero();
+        }
+        assertThat(out.toString()).contains("note kept in " + db + ".inbox").contains("stayed locked")
+                .contains("a running agent stores it within a second").doesNotContain("retried next tick");
+        llm.streamed("Seen.", 10, 1);
+        assertThat(agent("", "--base-url", llm.baseUrl())).isZero();
+        assertThat(llm.take().user()).contains("urgent thing").contains("warm-up");
+    }
+
     @Test
     void help_lists_the_subcommands() {
         int code = agent("", "--help");
