@@ -429,7 +429,7 @@ class AgentReplEndToEndTest {
     @Test
     void a_line_typed_while_another_process_holds_the_write_lock_is_kept_and_answered_once_the_lock_is_free()
             throws Exception {
-        agent("", "note", "warm-up");   // creates and migrates the file
+        Store.open(db, Clock.systemUTC()).close();   // the file exists and is migrated
         llm.streamed(ANSWER, 10, 5).streamed("Done.", 10, 1);
         java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
         java.io.PipedInputStream input = new java.io.PipedInputStream(keys);
