@@ -72,8 +72,12 @@ final class Migrator {
 
     /** The file's version, read without a write transaction; 0 for a file without tables. */
     private int currentVersion() {
-        if (!store.tableExists("schema_version")) {
-            if (store.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") > 0) {
+        // one statement, so one snapshot: another process may commit the whole schema between two reads
+        boolean[] seen = store.queryOne("SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                + "'schema_version'), (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%')",
+                rs -> new boolean[] {rs.getLong(1) > 0, rs.getLong(2) > 0}).orElseThrow();
+        if (!seen[0]) {
+            if (seen[1]) {
                 throw new StoreException(Kind.SCHEMA, store.path() + " is an SQLite file that hmp-agent did not create"
                         + " (it has tables but no schema_version); choose another file with --db");
             }
