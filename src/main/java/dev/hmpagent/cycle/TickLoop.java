@@ -84,6 +84,9 @@ public final class TickLoop {
         int drained = 0;
         try {
             while (end == null && !(stopRequested && !drain)) {
+                // an idle iteration ends a drain only if it began after the stop: input that arrived while an
+                // earlier one was finding nothing to do must still be answered
+                boolean drainingBefore = stopRequested && drain;
                 TickResult result = iterate();
                 if (end != null) break;
                 if (stopRequested && drain) {
@@ -91,6 +94,7 @@ public final class TickLoop {
                         if (++drained >= MAX_DRAIN_TICKS) break;
                         continue;
                     }
+                    if (!drainingBefore) continue;
                     if (!waitOutTrouble()) break;
                 } else if (!result.worked()) {
                     park(pollNanos);

@@ -5,9 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 import org.sqlite.SQLiteConfig;
 
 /** How a {@link Store} comes to be: connection settings, the damage check, and migration or its absence. */
@@ -68,20 +70,49 @@ final class Opening {
 
     private static Store connect(Path path, Clock clock, OpenOptions options, boolean readOnly) {
         SQLiteConfig config = new SQLiteConfig();
-        if (readOnly) {
-            config.setReadOnly(true);
-        } else {
-            config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-            config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        }
+        if (readOnly) config.setReadOnly(true);
         config.setBusyTimeout(options.busyTimeoutMs());
         config.enforceForeignKeys(true);
         try {
             Connection c = config.createConnection("jdbc:sqlite:" + path);
-            c.setAutoCommit(true);
+            try {
+                c.setAutoCommit(true);
+                // after the connection has its busy timeout: the driver applies its pragmas in no fixed
+                // order, and a switch to WAL without one fails at once while another process creates the file
+                if (!readOnly) {
+                    try (Statement st = c.createStatement()) {
+                        st.execute("PRAGMA busy_timeout = " + options.busyTimeoutMs());
+                        switchToWal(st, options.busyTimeoutMs());
+                        st.execute("PRAGMA synchronous = NORMAL");
+                    }
+                }
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
             return new Store(path, clock, c, options.busyTimeoutMs());
         } catch (SQLException e) {
             throw SqliteErrors.translate("open " + path, e, path, options.busyTimeoutMs());
+        }
+    }
+
+    /**
+     * {@code PRAGMA journal_mode = WAL}, retried while it reports SQLITE_BUSY, up to the busy timeout. The
+     * switch needs an exclusive lock, and SQLite answers BUSY at once, without its busy handler, when
+     * waiting could deadlock (another connection is creating the same new file): so the wait is here.
+     */
+    private static void switchToWal(Statement st, int busyTimeoutMs) throws SQLException {
+        long deadline = System.nanoTime() + busyTimeoutMs * 1_000_000L;
+        long pauseMs = 1;
+        while (true) {
+            try {
+                st.execute("PRAGMA journal_mode = WAL");
+                return;
+            } catch (SQLException e) {
+                if ((e.getErrorCode() & 0xff) != 5 || System.nanoTime() > deadline) throw e;   // 5: SQLITE_BUSY
+            }
+            LockSupport.parkNanos(pauseMs * 1_000_000L);
+            pauseMs = Math.min(50, pauseMs * 2);
         }
     }
 

@@ -40,6 +40,54 @@ class TickLoopTest {
     }
 
     @Test
+    void input_that_arrives_during_an_idle_iteration_just_before_the_drain_is_still_answered() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            llm.reply("answered");
+            TickLoop[] self = new TickLoop[1];
+            AtomicInteger calls = new AtomicInteger();
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), Duration.ZERO, () -> {
+                        if (calls.getAndIncrement() > 0) return true;
+                        // this iteration finds nothing to do; meanwhile the last piped line is stored and input ends
+                        new NotesDao(store).add("last line", "user", 0, null);
+                        self[0].stop(true);
+                        return false;
+                    }, sink);
+            self[0] = loop;
+
+            assertThat(loop.run()).isEqualTo(TickLoop.End.STOPPED);
+
+            assertThat(llm.requests).hasSize(1);
+            assertThat(new NotesDao(store).unreadCount()).isZero();
+        }
+    }
+
+    @Test
+    void draining_while_the_llm_is_down_ends_at_the_give_up_time_with_its_own_reason() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("anyone?", "user", 0, null);
+            llm.fail(new dev.hmpagent.llm.RetryableLlmException("connect", "not reachable", null, null));
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), Duration.ZERO, () -> true, sink);
+            loop.stop(true);
+            assertThat(loop.run()).isEqualTo(TickLoop.End.LLM_GAVE_UP);
+            assertThat(llm.requests).hasSize(1);
+        }
+    }
+
+    @Test
+    void draining_after_the_llm_refused_the_key_ends_at_once_with_its_own_reason() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("anyone?", "user", 0, null);
+            llm.fail(new dev.hmpagent.llm.FatalLlmException("http_401", "rejected the API key", null));
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), Duration.ofHours(1), () -> true, sink);
+            loop.stop(true);
+            assertThat(loop.run()).isEqualTo(TickLoop.End.LLM_REJECTED);
+        }
+    }
+
+    @Test
     void a_plain_stop_ends_without_ticking_again() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
