@@ -27,6 +27,7 @@ final class BlockReader {
     private final List<CommandParseError> errors = new ArrayList<>();
     private final Map<String, Integer> idPositions = new HashMap<>();
     private int position;
+    private int errorsLeftOut;
 
     BlockReader(ObjectReader reader, JsonNodeFactory nodes) {
         this.reader = reader;
@@ -36,86 +37,74 @@ final class BlockReader {
     /** The valid commands read so far, in block order. */
     List<ParsedCommand> commands() { return commands; }
 
-    /** The errors found so far, in block order. */
-    List<CommandParseError> errors() { return errors; }
+    /**
+     * The errors found so far, in block order: all of them when there are at most
+     * {@link CommandBlockParser#MAX_ERRORS}, else the first ones and one saying how many more were left out.
+     */
+    List<CommandParseError> errors() {
+        if (errorsLeftOut == 0) return errors;
+        List<CommandParseError> kept = new ArrayList<>(errors.subList(0, CommandBlockParser.MAX_ERRORS - 1));
+        int more = errors.size() - kept.size() + errorsLeftOut;
+        kept.add(new CommandParseError(0, more + " more problems in the command block were left out (at most "
+                + CommandBlockParser.MAX_ERRORS + " are listed): fix the ones above and send the block again", ""));
+        return kept;
+    }
 
-    /** Reads a run of objects and arrays, reporting any text between them. */
+    /** Reads one piece of the block: a run of objects and arrays, maybe with text between them. */
     void scan(String s) {
-        int i = 0;
-        while (i < s.length()) {
-            char c = s.charAt(i);
-            if (Character.isWhitespace(c) || c == ',') {
-                i++;
-            } else if (c == '{') {
-                int close = matchClose(s, i, '{', '}');
-                if (close < 0) {
-                    int sibling = nextSiblingStart(s, i);
-                    unterminated(sibling < 0 ? s.substring(i) : s.substring(i, sibling));
-                    if (sibling < 0) return;
-                    i = sibling;
-                    continue;
-                }
-                object(s.substring(i, close));
-                i = close;
-            } else if (c == '[') {
-                int close = matchClose(s, i, '[', ']');
-                array(close < 0 ? s.substring(i) : s.substring(i, close), close >= 0);
-                if (close < 0) return;
-                i = close;
-            } else {
-                int next = i;
-                while (next < s.length() && s.charAt(next) != '{' && s.charAt(next) != '[') next++;
-                errors.add(new CommandParseError(0,
-                        "text in the command block is not JSON and was ignored: put only JSON command"
-                                + " objects between \"# Commands:\" and \"# End commands\"",
-                        s.substring(i, next)));
-                i = next;
-            }
+        BlockSplitter.split(s, this);
+    }
+
+    /**
+     * Reads a closed outermost array as a whole; true when it parsed (its elements are then commands or
+     * errors), false when it did not and must be read object by object.
+     */
+    boolean wholeArray(String text) {
+        try {
+            JsonNode node = reader.readTree(text);
+            if (node == null || !node.isArray()) return false;
+            for (JsonNode element : node) element(element, element.toString());
+            return true;
+        } catch (JsonProcessingException e) {
+            return false;
         }
     }
 
-    void array(String text, boolean closed) {
-        if (closed) {
-            try {
-                JsonNode node = reader.readTree(text);
-                if (node != null && node.isArray()) {
-                    for (JsonNode element : node) element(element, element.toString());
-                    return;
-                }
-            } catch (JsonProcessingException e) {
-                // fall through: read the objects one by one
-            }
-        }
-        scan(text.substring(1, closed ? text.length() - 1 : text.length()));
-        if (!closed) {
-            errors.add(new CommandParseError(0,
-                    "the JSON array of commands is not closed: end the array with ']'", text));
-        }
-    }
-
+    /** One closed object, nested no deeper than the limit. */
     void object(String text) {
         int pos = ++position;
         try {
             JsonNode node = reader.readTree(text);
             command(pos, node, text);
         } catch (JsonProcessingException e) {
-            errors.add(new CommandParseError(pos,
-                    "command #" + pos + " is not valid JSON (" + describe(e) + "): " + HINT, text));
+            error(pos, "command #" + pos + " is not valid JSON (" + describe(e) + "): " + HINT, text);
         }
     }
 
-    void unterminated(String text) {
+    /** One object that is never closed. */
+    void unterminated(String excerpt) {
         int pos = ++position;
-        errors.add(new CommandParseError(pos,
-                "command #" + pos + " is not valid JSON (unterminated object: a '{' is never closed): "
-                        + "close every '{' and " + HINT, text));
+        error(pos, "command #" + pos + " is not valid JSON (unterminated object: a '{' is never closed): "
+                + "close every '{' and " + HINT, excerpt);
     }
 
-    void element(JsonNode node, String excerpt) {
+    /** One object nested deeper than the limit; it is not parsed. */
+    void tooDeep(int depth, String excerpt) {
+        int pos = ++position;
+        error(pos, "command #" + pos + " nests brackets " + depth + " deep (at most " + BlockSplitter.MAX_DEPTH
+                + " allowed): " + HINT + ", with flatter \"args\"", excerpt);
+    }
+
+    /** A problem of the block rather than of one command (stray text, an unclosed or too deep array). */
+    void blockError(String message, String excerpt) {
+        error(0, message, excerpt);
+    }
+
+    private void element(JsonNode node, String excerpt) {
         command(++position, node, excerpt);
     }
 
-    void command(int pos, JsonNode node, String excerpt) {
+    private void command(int pos, JsonNode node, String excerpt) {
         String prefix = "command #" + pos;
         if (node == null || !node.isObject()) {
             error(pos, prefix + " is not a JSON object (found " + kind(node) + "): " + HINT, excerpt);
@@ -181,49 +170,10 @@ final class BlockReader {
         commands.add(new ParsedCommand(pos, cmdId, typeName, args, description, extra));
     }
 
-    void error(int pos, String message, String excerpt) {
-        errors.add(new CommandParseError(pos, message, excerpt));
-    }
-
-    /**
-     * Index just past the bracket closing the one at {@code from}, or -1 when it is never closed. Only
-     * {@code open}/{@code close} are counted; brackets inside JSON strings are skipped, escapes honoured,
-     * and a raw line break ends a string (JSON strings cannot hold one) so one bad quote cannot swallow
-     * the following lines.
-     */
-    private static int matchClose(String s, int from, char open, char close) {
-        int depth = 0;
-        boolean inString = false;
-        for (int i = from; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (inString) {
-                if (c == '\\') i++;
-                else if (c == '"' || c == '\n') inString = false;
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == open) {
-                depth++;
-            } else if (c == close) {
-                depth--;
-                if (depth == 0) return i + 1;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * Where to resume after the never-closed object opening at {@code from}: the first later line that
-     * starts with an opening brace indented no deeper than that object's own brace (a sibling, not a nested
-     * object), or -1.
-     */
-    private static int nextSiblingStart(String s, int from) {
-        int column = from - (s.lastIndexOf('\n', from - 1) + 1);
-        for (int nl = s.indexOf('\n', from); nl >= 0; nl = s.indexOf('\n', nl + 1)) {
-            int j = nl + 1;
-            while (j < s.length() && (s.charAt(j) == ' ' || s.charAt(j) == '\t')) j++;
-            if (j < s.length() && s.charAt(j) == '{' && j - (nl + 1) <= column) return j;
-        }
-        return -1;
+    /** Records an error; past the cap only counts it, so a flood of them costs no excerpts. */
+    private void error(int pos, String message, String excerpt) {
+        if (errors.size() < CommandBlockParser.MAX_ERRORS) errors.add(new CommandParseError(pos, message, excerpt));
+        else errorsLeftOut++;
     }
 
     private static String kind(JsonNode node) {

@@ -41,7 +41,15 @@ import java.util.regex.Pattern;
  * objects by brace matching (JSON strings and escapes respected; a raw line break ends a runaway string)
  * and each is parsed alone: each that fails becomes an error, its valid siblings are still returned. An
  * object that is never closed is an error that ends at the next line starting with an opening brace no
- * deeper indented than its own (or at the end of the block), so siblings after it are still read.
+ * deeper indented than its own (or at the end of the block), so siblings after it are still read. Only the
+ * outermost array is parsed as a whole; an array inside it that did not parse is read object by object too.
+ *
+ * <h2>Limits</h2>
+ * Nothing nested deeper than 64 brackets (braces and square brackets together, the command array
+ * included) is parsed: such a command is one error, and any other too-deep or never-closed nest of arrays
+ * (a model repeating {@code [} thousands of times) is one error for the whole nest. A reply yields at most
+ * {@link #MAX_ERRORS} errors; when there were more, the last one says how many were left out. Reading is
+ * iterative and linear in the length of the reply, so no reply can exhaust the stack.
  *
  * <h2>Commands</h2>
  * {@code type} is required (non-empty string). {@code cmd_id} is optional: a string (or integer); when
@@ -65,6 +73,12 @@ public final class CommandBlockParser {
                     + "\\s*:?\\s*(?:\\*\\*)?\\s*:?\\s*$",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
+    /** Longest marker line, stripped; longer lines are not tried (the patterns backtrack on long blanks). */
+    private static final int MAX_MARKER_LENGTH = 64;
+
+    /** Most error rows one reply yields; the last one then says how many more were left out. */
+    public static final int MAX_ERRORS = 20;
+
     private final ObjectReader reader;
     private final JsonNodeFactory nodes;
 
@@ -82,7 +96,7 @@ public final class CommandBlockParser {
 
         List<Integer> starts = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            if (START.matcher(lines.get(i)).matches()) starts.add(i);
+            if (isMarker(START, lines.get(i))) starts.add(i);
         }
         if (starts.isEmpty()) return new ParsedReply(text.strip(), List.of(), List.of(), false);
 
@@ -114,10 +128,16 @@ public final class CommandBlockParser {
         return new ParsedReply(thought, block.commands(), block.errors(), true);
     }
 
+    private static boolean isMarker(Pattern marker, String line) {
+        String t = line.strip();
+        return t.length() <= MAX_MARKER_LENGTH && t.length() > 1 && (t.charAt(0) == '#' || t.charAt(0) == '*')
+                && marker.matcher(t).matches();
+    }
+
     /** Index of the first end marker after {@code start}, or the number of lines when there is none. */
     private static int endOf(List<String> lines, int start) {
         for (int i = start + 1; i < lines.size(); i++) {
-            if (END.matcher(lines.get(i)).matches()) return i;
+            if (isMarker(END, lines.get(i))) return i;
         }
         return lines.size();
     }

@@ -10,7 +10,9 @@ import java.util.Objects;
  *                        joined with a blank line when both are present; the whole reply (trimmed) when
  *                        there is no start marker. Line endings are always {@code \n}.
  * @param commands        the valid commands, in block order
- * @param errors          one entry per command or piece of text that could not be used, in block order
+ * @param errors          one entry per command or piece of text that could not be used, in block order; from
+ *                        the parser at most {@link CommandBlockParser#MAX_ERRORS}, the last one then saying
+ *                        how many more were left out
  * @param hasCommandBlock true when a start marker ({@code # Commands:} / {@code # Команды:}) was found,
  *                        even if the block under it was empty
  */

@@ -332,6 +332,14 @@ class CommandBlockParserTest {
     }
 
     @Test
+    void aQuoteInStrayTextOutsideAnyBracketDoesNotHideTheCommandAfterIt() {
+        ParsedReply r = parser.parse("# Commands:\nSure, \"here {\"type\": \"a\"}\n# End commands");
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.excerpt()).isEqualTo("Sure, \"here"));
+    }
+
+    @Test
     void extraFieldsArePreserved() {
         ParsedReply r = parser.parse("# Commands:\n" + fence("{\"cmd_id\": \"c-1\", \"type\": \"ask\","
                 + " \"args\": {\"q\": \"?\"}, \"target_llm\": \"big\", \"priority\": {\"level\": 2}}"));
@@ -418,5 +426,150 @@ class CommandBlockParserTest {
         assertThatThrownBy(() -> r.commands().add(null)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> new ParsedReply(null, List.of(), List.of(), false))
                 .isInstanceOf(NullPointerException.class);
+    }
+
+    // --- Pathological nesting: one error, never a StackOverflowError ---
+
+    private static void assertOneDepthError(ParsedReply r, int depth) {
+        assertThat(r.commands()).isEmpty();
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isZero();
+            assertThat(e.message()).isEqualTo("the command block nests brackets " + depth
+                    + " deep (at most 64 allowed): send a flat JSON array of command objects");
+            assertThat(e.excerpt()).hasSizeLessThanOrEqualTo(CommandParseError.MAX_EXCERPT);
+        });
+    }
+
+    @Test
+    void twoThousandUnclosedBracketsAreOneError() {
+        assertOneDepthError(parser.parse("# Commands:\n" + "[".repeat(2_000)), 2_000);
+    }
+
+    @Test
+    void twentyThousandUnclosedBracketsAreOneError() {
+        assertOneDepthError(parser.parse("# Commands:\n" + "[".repeat(20_000) + "\n# End commands"), 20_000);
+    }
+
+    @Test
+    void fiveThousandClosedBracketPairsAreOneError() {
+        assertOneDepthError(parser.parse("# Commands:\n" + "[".repeat(5_000) + "]".repeat(5_000)), 5_000);
+    }
+
+    @Test
+    void mixedUnclosedBracketsAndBracesAreOneError() {
+        assertOneDepthError(parser.parse("# Commands:\n" + "[{".repeat(1_500)), 3_000);
+    }
+
+    @Test
+    void threeThousandOpenBracesOnOneLineAreOneErrorForThatCommand() {
+        ParsedReply r = parser.parse("# Commands:\n" + "{".repeat(3_000) + "\n# End commands");
+
+        assertThat(r.commands()).isEmpty();
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(1);
+            assertThat(e.message()).startsWith("command #1 nests brackets 3000 deep (at most 64 allowed): ");
+        });
+    }
+
+    @Test
+    void commandWhoseArgsNestTooDeepIsAnErrorAndItsSiblingStillRuns() {
+        String deep = "[".repeat(500) + "]".repeat(500);
+        ParsedReply r = parser.parse("# Commands:\n{\"type\": \"a\", \"args\": {\"x\": " + deep + "}}\n"
+                + "{\"type\": \"b\"}");
+
+        assertThat(types(r)).containsExactly("b");
+        assertThat(r.commands().get(0).position()).isEqualTo(2);
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(1);
+            assertThat(e.message()).startsWith("command #1 nests brackets 502 deep (at most 64 allowed): ");
+        });
+    }
+
+    @Test
+    void deepBracketsOutsideTheBlockAreThoughtNotJson() {
+        String deep = "[{".repeat(50_000);
+        ParsedReply r = parser.parse(deep + "\n# Commands:\n[{\"type\": \"a\"}]\n# End commands\n" + deep);
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.thought()).isEqualTo(deep + "\n\n" + deep);
+    }
+
+    @Test
+    void deepBracketsInsideAJsonStringAreJustText() {
+        String deep = "[{".repeat(50_000);
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\", \"args\": {\"text\": \"" + deep + "\"}}]");
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.commands().get(0).args().get("text").asText()).isEqualTo(deep);
+    }
+
+    @Test
+    void nestingAtTheLimitIsStillReadAsJson() {
+        // 64 levels: the array, the command, args, and 61 more.
+        String value = "[".repeat(61) + "1" + "]".repeat(61);
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\", \"args\": {\"x\": " + value + "}}]");
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(types(r)).containsExactly("a");
+    }
+
+    // --- At most MAX_ERRORS error rows per reply ---
+
+    @Test
+    void threeThousandOpenBracesOnTheirOwnLinesAreCappedAtTwentyErrors() {
+        ParsedReply r = parser.parse("# Commands:\n" + "{\n".repeat(3_000) + "# End commands");
+
+        assertThat(r.commands()).isEmpty();
+        assertThat(r.errors()).hasSize(CommandBlockParser.MAX_ERRORS);
+        assertThat(r.errors().subList(0, 19)).extracting(CommandParseError::position)
+                .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, 19).boxed().toList());
+        CommandParseError last = r.errors().get(19);
+        assertThat(last.position()).isZero();
+        assertThat(last.message()).isEqualTo("2981 more problems in the command block were left out"
+                + " (at most 20 are listed): fix the ones above and send the block again");
+    }
+
+    @Test
+    void twentyErrorsAreAllListedWithoutASummary() {
+        ParsedReply r = parser.parse("# Commands:\n" + "{\"cmd_id\": 1}\n".repeat(20));
+
+        assertThat(r.errors()).hasSize(20)
+                .allSatisfy(e -> assertThat(e.message()).contains("has no \"type\""));
+    }
+
+    @Test
+    void commandsAfterTheTwentiethErrorStillRun() {
+        ParsedReply r = parser.parse("# Commands:\n" + "{\"cmd_id\": 1}\n".repeat(25) + "{\"type\": \"ok\"}");
+
+        assertThat(types(r)).containsExactly("ok");
+        assertThat(r.commands().get(0).position()).isEqualTo(26);
+        assertThat(r.errors()).hasSize(20);
+        assertThat(r.errors().get(19).message()).startsWith("6 more problems in the command block were left out");
+    }
+
+    @Test
+    void aMegabyteOfRandomJunkInTheBlockGivesAFewErrorsAndNoException() {
+        java.util.Random random = new java.util.Random(42);
+        String alphabet = "{}[]\"\\:, \n\tab1#";
+        for (int round = 0; round < 5; round++) {
+            StringBuilder junk = new StringBuilder("# Commands:\n");
+            while (junk.length() < 1_000_000) junk.append(alphabet.charAt(random.nextInt(alphabet.length())));
+
+            ParsedReply r = parser.parse(junk.toString());
+
+            assertThat(r.hasCommandBlock()).isTrue();
+            assertThat(r.errors()).isNotEmpty().hasSizeLessThanOrEqualTo(CommandBlockParser.MAX_ERRORS);
+        }
+    }
+
+    @Test
+    void aMegabyteOfOneRepeatedTokenGivesAFewErrors() {
+        for (String token : List.of("[", "{", "[{", "{\"a\":", "[\n", "\"{\n", " ")) {
+            ParsedReply r = parser.parse("# Commands:\n" + token.repeat(1_000_000 / token.length()) + "x");
+
+            assertThat(r.errors()).as(token).isNotEmpty().hasSizeLessThanOrEqualTo(CommandBlockParser.MAX_ERRORS);
+        }
     }
 }
