@@ -28,10 +28,14 @@ import java.util.regex.Pattern;
  * <h2>Markers</h2>
  * A start marker is a line {@code # Commands:} or {@code # Команды:}, an end marker a line
  * {@code # End commands} or {@code # Конец команд}; both case-insensitive, with 1-3 {@code #}, optional
- * spaces, an optional colon and optional {@code **} bold around them. Of several start markers the last
- * one whose block contains an opening brace is used (the last one of all when none does). A missing end marker
- * means the block runs to the end of the reply. Without a start marker there are no commands and the whole
- * reply is the thought.
+ * spaces, an optional colon and optional {@code **} bold around them. A missing end marker means the block
+ * runs to the end of the reply. Without a start marker there are no commands and the whole reply is the
+ * thought.
+ *
+ * <p>Of several start markers only the last one starts the block: the model's own block comes last, and
+ * that last block is its decision, even when it is empty. Every earlier block (one the model quoted from a
+ * note or a tool result, say) is part of the thought and never runs, so quoting a block followed by an
+ * empty one of its own runs nothing.
  *
  * <h2>Block</h2>
  * The block holds one JSON object, a JSON array of objects, or several objects one after another
@@ -94,20 +98,8 @@ public final class CommandBlockParser {
         String text = reply.replace("\r\n", "\n").replace('\r', '\n');
         List<String> lines = Arrays.asList(text.split("\n", -1));
 
-        List<Integer> starts = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            if (isMarker(START, lines.get(i))) starts.add(i);
-        }
-        if (starts.isEmpty()) return new ParsedReply(text.strip(), List.of(), List.of(), false);
-
-        int start = starts.get(starts.size() - 1);
-        for (int k = starts.size() - 1; k >= 0; k--) {
-            int s = starts.get(k);
-            if (String.join("\n", lines.subList(s + 1, endOf(lines, s))).indexOf('{') >= 0) {
-                start = s;
-                break;
-            }
-        }
+        int start = lastStart(lines);
+        if (start < 0) return new ParsedReply(text.strip(), List.of(), List.of(), false);
         int end = endOf(lines, start);
         List<String> region = lines.subList(start + 1, end);
 
@@ -132,6 +124,14 @@ public final class CommandBlockParser {
         String t = line.strip();
         return t.length() <= MAX_MARKER_LENGTH && t.length() > 1 && (t.charAt(0) == '#' || t.charAt(0) == '*')
                 && marker.matcher(t).matches();
+    }
+
+    /** Index of the last start marker line, or -1 when there is none. */
+    private static int lastStart(List<String> lines) {
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (isMarker(START, lines.get(i))) return i;
+        }
+        return -1;
     }
 
     /** Index of the first end marker after {@code start}, or the number of lines when there is none. */
