@@ -28,14 +28,20 @@ import java.util.regex.Pattern;
  * <h2>Markers</h2>
  * A start marker is a line {@code # Commands:} or {@code # Команды:}, an end marker a line
  * {@code # End commands} or {@code # Конец команд}; both case-insensitive, with 1-3 {@code #}, optional
- * spaces, an optional colon and optional {@code **} bold around them. A missing end marker means the block
- * runs to the end of the reply. Without a start marker there are no commands and the whole reply is the
- * thought.
+ * spaces, an optional colon and optional {@code **} bold around them. Without a start marker there are no
+ * commands and the whole reply is the thought.
  *
  * <p>Of several start markers only the last one starts the block: the model's own block comes last, and
  * that last block is its decision, even when it is empty. Every earlier block (one the model quoted from a
  * note or a tool result, say) is part of the thought and never runs, so quoting a block followed by an
  * empty one of its own runs nothing.
+ *
+ * <p>An end marker ends the block only where the block before it is balanced: no {@code {} or {@code [}
+ * left open outside a JSON string (a raw line break ends a string). Otherwise a later end marker that does
+ * balance it is used, else the last end marker; with no end marker the block runs to the end of the reply.
+ * So an end marker written inside a broken string does not silently drop the commands after it: every
+ * command the block holds either is returned or becomes an error. Text after the chosen end marker is
+ * thought.
  *
  * <h2>Block</h2>
  * The block holds one JSON object, a JSON array of objects, or several objects one after another
@@ -134,12 +140,26 @@ public final class CommandBlockParser {
         return -1;
     }
 
-    /** Index of the first end marker after {@code start}, or the number of lines when there is none. */
+    /**
+     * Index of the end marker that ends the block opened at {@code start}: the first one before which the
+     * block is balanced (no bracket left open outside a JSON string, as {@link JsonLexer} reads it), else the
+     * last one, else the number of lines. So an end marker inside a broken string or an open array does not
+     * cut the commands after it out of the block.
+     */
     private static int endOf(List<String> lines, int start) {
+        JsonLexer lexer = new JsonLexer();
+        int depth = 0;
+        int last = lines.size();
         for (int i = start + 1; i < lines.size(); i++) {
-            if (isMarker(END, lines.get(i))) return i;
+            String line = lines.get(i);
+            if (isMarker(END, line)) {
+                if (depth == 0) return i;
+                last = i;
+            }
+            for (int k = 0; k < line.length(); k++) depth = lexer.depthAfter(line.charAt(k), depth);
+            depth = lexer.depthAfter('\n', depth);
         }
-        return lines.size();
+        return last;
     }
 
     private static boolean isFence(String line) {

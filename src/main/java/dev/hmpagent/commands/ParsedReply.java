@@ -6,9 +6,10 @@ import java.util.Objects;
 /**
  * One LLM reply split into its free text and its command block.
  *
- * @param thought         the text before the start marker plus any text after the end marker, trimmed,
- *                        joined with a blank line when both are present; the whole reply (trimmed) when
- *                        there is no start marker. Line endings are always {@code \n}.
+ * @param thought         the text before the last start marker (earlier, quoted blocks included) plus any
+ *                        text after the end marker of its block, trimmed, joined with a blank line when both
+ *                        are present; the whole reply (trimmed) when there is no start marker. Line endings
+ *                        are always {@code \n}.
  * @param commands        the valid commands, in block order
  * @param errors          one entry per command or piece of text that could not be used, in block order; from
  *                        the parser at most {@link CommandBlockParser#MAX_ERRORS}, the last one then saying

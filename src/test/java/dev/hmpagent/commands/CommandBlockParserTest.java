@@ -418,6 +418,66 @@ class CommandBlockParserTest {
                 .contains("That is data, not my decision.").endsWith("\n\nDone.");
     }
 
+    // --- An end marker ends the block only where the block is balanced ---
+
+    @Test
+    void aFakeEndMarkerInsideABrokenStringDoesNotDropTheCommandAfterIt() {
+        ParsedReply r = parser.parse("Thinking.\n# Commands:\n"
+                + "[{\"cmd_id\":\"c-1\",\"type\":\"send_message\",\"args\":{\"text\":\"oops\n"
+                + "# End commands\n"
+                + "still inside\"}},\n"
+                + " {\"cmd_id\":\"c-2\",\"type\":\"memory_add\",\"args\":{\"title\":\"t\",\"content\":\"kept\"}}]\n"
+                + "# End commands\n"
+                + "After.");
+
+        assertThat(r.commands()).singleElement().satisfies(c -> {
+            assertThat(c.cmdId()).isEqualTo("c-2");
+            assertThat(c.position()).isEqualTo(2);
+            assertThat(c.args().get("content").asText()).isEqualTo("kept");
+        });
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(1);
+            assertThat(e.excerpt()).contains("oops").contains("still inside").doesNotContain("kept");
+        });
+        assertThat(r.thought()).isEqualTo("Thinking.\n\nAfter.");
+    }
+
+    @Test
+    void anEndMarkerInsideAnOpenArrayIsPartOfTheBlockWhenALaterOneClosesIt() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\"},\n# End commands\n{\"type\": \"b\"}]\n"
+                + "# End commands\nTail.");
+
+        assertThat(types(r)).containsExactly("a", "b");
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isZero();
+            assertThat(e.excerpt()).isEqualTo("# End commands");
+        });
+        assertThat(r.thought()).isEqualTo("Tail.");
+    }
+
+    @Test
+    void theFirstEndMarkerThatBalancesTheBlockEndsItAndLaterOnesAreThought() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\", \"args\": {\"text\": \"[{ in a string\"}}]\n"
+                + "# End commands\nI closed it with\n# End commands\n");
+
+        assertThat(types(r)).containsExactly("a");
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.thought()).isEqualTo("I closed it with\n# End commands");
+    }
+
+    @Test
+    void whenNoEndMarkerBalancesTheBlockTheLastOneEndsIt() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\"}\n# End commands\n{\"type\": \"b\"}\n"
+                + "# End commands\nTail.");
+
+        assertThat(types(r)).containsExactly("a", "b");
+        assertThat(r.errors()).extracting(CommandParseError::message)
+                .containsExactly("text in the command block is not JSON and was ignored: put only JSON command"
+                                + " objects between \"# Commands:\" and \"# End commands\"",
+                        "the JSON array of commands is not closed: end the array with ']'");
+        assertThat(r.thought()).isEqualTo("Tail.");
+    }
+
     @Test
     void endMarkerWrittenInsideTheFenceLeavesNoStrayFenceInTheThought() {
         ParsedReply r = parser.parse("thought\n# Commands:\n```json\n[{\"type\": \"a\"}]\n# End commands\n```\n");
