@@ -1,8 +1,12 @@
 package dev.hmpagent.commands;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -91,11 +95,14 @@ public final class CommandBlockParser {
 
     private final ObjectReader reader;
     private final JsonNodeFactory nodes;
+    private final ObjectWriter sortedWriter;
 
     public CommandBlockParser(ObjectMapper mapper) {
         Objects.requireNonNull(mapper, "mapper");
         this.reader = mapper.reader().with(JsonReadFeature.ALLOW_TRAILING_COMMA);
         this.nodes = mapper.getNodeFactory();
+        this.sortedWriter = mapper.writer().with(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+                .without(SerializationFeature.INDENT_OUTPUT);
     }
 
     /** Parses one reply; never throws for any content of {@code reply}. */
@@ -105,7 +112,7 @@ public final class CommandBlockParser {
         List<String> lines = Arrays.asList(text.split("\n", -1));
 
         int start = lastStart(lines);
-        if (start < 0) return new ParsedReply(text.strip(), List.of(), List.of(), false);
+        if (start < 0) return new ParsedReply(text.strip(), List.of(), List.of(), false, "");
         int end = endOf(lines, start);
         List<String> region = lines.subList(start + 1, end);
 
@@ -123,7 +130,29 @@ public final class CommandBlockParser {
 
         BlockReader block = new BlockReader(reader, nodes);
         for (String segment : segments(region)) block.scan(segment);
-        return new ParsedReply(thought, block.commands(), block.errors(), true);
+        return new ParsedReply(thought, block.commands(), block.errors(), true, String.join("\n", region));
+    }
+
+    /**
+     * The commands of {@code reply} in a canonical form, for telling whether two replies ask for the same
+     * thing (e.g. whether a reply's block repeats a block shown to the model as data): one string per
+     * command, in block order, {@code type + " " + args}, the args as compact JSON with every object's
+     * keys sorted. {@code cmd_id}, {@code description} and any other top-level field are left out, so
+     * the same commands written with other ids, whitespace or key order give equal lists.
+     */
+    public List<String> canonicalCommands(ParsedReply reply) {
+        Objects.requireNonNull(reply, "reply");
+        List<String> out = new ArrayList<>(reply.commands().size());
+        for (ParsedCommand command : reply.commands()) out.add(command.type() + " " + sorted(command));
+        return List.copyOf(out);
+    }
+
+    private String sorted(ParsedCommand command) {
+        try {
+            return sortedWriter.writeValueAsString(command.args());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the args of command " + command.cmdId(), e);
+        }
     }
 
     private static boolean isMarker(Pattern marker, String line) {

@@ -16,14 +16,25 @@ import java.util.Objects;
  *                        how many more were left out
  * @param hasCommandBlock true when a start marker ({@code # Commands:} / {@code # Команды:}) was found,
  *                        even if the block under it was empty
+ * @param blockText       the raw text of the chosen block: the lines between its start marker and its end
+ *                        marker (both left out; to the end of the reply when there is no end marker), joined
+ *                        with {@code \n}, fences included, not trimmed; empty when there is no start marker.
+ *                        Lets a caller compare a reply's block with blocks shown to the model as data.
  */
 public record ParsedReply(String thought, List<ParsedCommand> commands, List<CommandParseError> errors,
-                          boolean hasCommandBlock) {
+                          boolean hasCommandBlock, String blockText) {
 
     public ParsedReply {
         Objects.requireNonNull(thought, "thought");
         commands = List.copyOf(Objects.requireNonNull(commands, "commands"));
         errors = List.copyOf(Objects.requireNonNull(errors, "errors"));
+        Objects.requireNonNull(blockText, "blockText");
+    }
+
+    /** A reply without block text (kept for callers written before {@link #blockText()} existed). */
+    public ParsedReply(String thought, List<ParsedCommand> commands, List<CommandParseError> errors,
+                       boolean hasCommandBlock) {
+        this(thought, commands, errors, hasCommandBlock, "");
     }
 
     /** True when at least one command or piece of the block was rejected. */

@@ -676,4 +676,76 @@ class CommandBlockParserTest {
             assertThat(r.errors()).as(token).isNotEmpty().hasSizeLessThanOrEqualTo(CommandBlockParser.MAX_ERRORS);
         }
     }
+
+    // --- The chosen block's raw text, and a canonical form of the commands ---
+
+    @Test
+    void blockTextIsTheRawRegionBetweenTheMarkersOfTheChosenBlock() {
+        String json = "[{\"type\": \"a\"}]";
+        ParsedReply r = parser.parse("Thought.\r\n# Commands:\r\n```json\r\n" + json + "\r\n```\r\n# End commands\r\nAfter.");
+
+        assertThat(r.blockText()).isEqualTo("```json\n" + json + "\n```");
+    }
+
+    @Test
+    void blockTextIsTheModelsOwnBlockNotAQuotedOne() {
+        ParsedReply r = parser.parse(QUOTED_BLOCK + "# Commands:\n[]\n# End commands\n");
+
+        assertThat(r.blockText()).isEqualTo("[]");
+    }
+
+    @Test
+    void blockTextRunsToTheEndOfTheReplyWithoutAnEndMarkerAndIsEmptyWithoutABlock() {
+        assertThat(parser.parse("# Commands:\n{\"type\": \"a\"}\n").blockText()).isEqualTo("{\"type\": \"a\"}\n");
+        assertThat(parser.parse("# Commands:").blockText()).isEmpty();
+        assertThat(parser.parse("no block here {\"type\": \"a\"}").blockText()).isEmpty();
+    }
+
+    @Test
+    void theOldConstructorStillWorksWithAnEmptyBlockText() {
+        ParsedReply r = new ParsedReply("t", List.of(), List.of(), true);
+
+        assertThat(r.blockText()).isEmpty();
+        assertThat(r.hasCommandBlock()).isTrue();
+        assertThatThrownBy(() -> new ParsedReply("t", List.of(), List.of(), true, null))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void canonicalCommandsIgnoreCmdIdDescriptionWhitespaceAndKeyOrder() {
+        ParsedReply one = parser.parse("# Commands:\n[{\"cmd_id\": \"c-1\", \"type\": \"memory_add\","
+                + " \"args\": {\"title\": \"t\", \"content\": \"x\", \"meta\": {\"b\": 1, \"a\": [2, {\"z\": 0, \"y\": 1}]}},"
+                + " \"description\": \"first\"},\n {\"type\": \"diary_entry\", \"args\": {\"text\": \"d\"}}]");
+        ParsedReply two = parser.parse("quoted\n# Commands:\n```json\n"
+                + "{\"args\":{\"meta\":{\"a\":[2,{\"y\":1,\"z\":0}],\"b\":1},\"content\":\"x\",\"title\":\"t\"},"
+                + "\"type\":\"memory_add\",\"cmd_id\":\"other\"}\n"
+                + "{ \"cmd_id\" : \"q-2\" , \"type\" : \"diary_entry\" , \"args\" : { \"text\" : \"d\" } ,"
+                + " \"description\": \"second\" }\n```\n# End commands");
+
+        assertThat(parser.canonicalCommands(one)).containsExactly(
+                "memory_add {\"content\":\"x\",\"meta\":{\"a\":[2,{\"y\":1,\"z\":0}],\"b\":1},\"title\":\"t\"}",
+                "diary_entry {\"text\":\"d\"}");
+        assertThat(parser.canonicalCommands(two)).isEqualTo(parser.canonicalCommands(one));
+    }
+
+    @Test
+    void canonicalCommandsDifferWhenArgsTypeOrOrderDiffer() {
+        List<String> base = parser.canonicalCommands(parser.parse("# Commands:\n"
+                + "[{\"type\": \"a\", \"args\": {\"k\": 1}}, {\"type\": \"b\"}]"));
+
+        assertThat(parser.canonicalCommands(parser.parse("# Commands:\n"
+                + "[{\"type\": \"a\", \"args\": {\"k\": 2}}, {\"type\": \"b\"}]"))).isNotEqualTo(base);
+        assertThat(parser.canonicalCommands(parser.parse("# Commands:\n"
+                + "[{\"type\": \"a\", \"args\": {\"k\": \"1\"}}, {\"type\": \"b\"}]"))).isNotEqualTo(base);
+        assertThat(parser.canonicalCommands(parser.parse("# Commands:\n"
+                + "[{\"type\": \"c\", \"args\": {\"k\": 1}}, {\"type\": \"b\"}]"))).isNotEqualTo(base);
+        assertThat(parser.canonicalCommands(parser.parse("# Commands:\n"
+                + "[{\"type\": \"b\"}, {\"type\": \"a\", \"args\": {\"k\": 1}}]"))).isNotEqualTo(base);
+        assertThat(base).containsExactly("a {\"k\":1}", "b {}");
+    }
+
+    @Test
+    void canonicalCommandsOfAReplyWithoutCommandsAreEmpty() {
+        assertThat(parser.canonicalCommands(parser.parse("just a thought"))).isEmpty();
+    }
 }
