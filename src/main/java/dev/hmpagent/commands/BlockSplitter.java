@@ -22,7 +22,7 @@ final class BlockSplitter {
     private static final String STRAY = "text in the command block is not JSON and was ignored: put only JSON"
             + " command objects between \"# Commands:\" and \"# End commands\"";
 
-    /** An array being read: where it opens, where its ']' is (-1: never closed), and whether its depth is known to be fine. */
+    /** An array being read: where it opens, its ']' (-1: never closed), whether its depth is known fine. */
     private record OpenArray(int start, int closer, boolean depthChecked) { }
 
     private final String s;

@@ -116,6 +116,14 @@ public final class CommandBlockParser {
         int end = endOf(lines, start);
         List<String> region = lines.subList(start + 1, end);
 
+        BlockReader block = new BlockReader(reader, nodes);
+        for (String segment : segments(region)) block.scan(segment);
+        return new ParsedReply(thought(lines, start, end), block.commands(), block.errors(), true,
+                String.join("\n", region));
+    }
+
+    /** The text before the start marker and after the end marker, joined with a blank line. */
+    private static String thought(List<String> lines, int start, int end) {
         String before = String.join("\n", lines.subList(0, start)).strip();
         String after = "";
         if (end < lines.size()) {
@@ -123,14 +131,12 @@ public final class CommandBlockParser {
             // "# End commands" written inside the fence leaves the closing fence after it: not thought.
             int first = 0;
             while (first < rest.size() && rest.get(first).isBlank()) first++;
-            if (first < rest.size() && hasUnclosedFence(region) && isFence(rest.get(first))) first++;
+            if (first < rest.size() && hasUnclosedFence(lines.subList(start + 1, end)) && isFence(rest.get(first))) {
+                first++;
+            }
             after = String.join("\n", rest.subList(first, rest.size())).strip();
         }
-        String thought = before.isEmpty() ? after : after.isEmpty() ? before : before + "\n\n" + after;
-
-        BlockReader block = new BlockReader(reader, nodes);
-        for (String segment : segments(region)) block.scan(segment);
-        return new ParsedReply(thought, block.commands(), block.errors(), true, String.join("\n", region));
+        return before.isEmpty() ? after : after.isEmpty() ? before : before + "\n\n" + after;
     }
 
     /**

@@ -682,7 +682,8 @@ class CommandBlockParserTest {
     @Test
     void blockTextIsTheRawRegionBetweenTheMarkersOfTheChosenBlock() {
         String json = "[{\"type\": \"a\"}]";
-        ParsedReply r = parser.parse("Thought.\r\n# Commands:\r\n```json\r\n" + json + "\r\n```\r\n# End commands\r\nAfter.");
+        ParsedReply r = parser.parse("Thought.\r\n# Commands:\r\n```json\r\n" + json + "\r\n```\r\n"
+                + "# End commands\r\nAfter.");
 
         assertThat(r.blockText()).isEqualTo("```json\n" + json + "\n```");
     }
@@ -714,7 +715,8 @@ class CommandBlockParserTest {
     @Test
     void canonicalCommandsIgnoreCmdIdDescriptionWhitespaceAndKeyOrder() {
         ParsedReply one = parser.parse("# Commands:\n[{\"cmd_id\": \"c-1\", \"type\": \"memory_add\","
-                + " \"args\": {\"title\": \"t\", \"content\": \"x\", \"meta\": {\"b\": 1, \"a\": [2, {\"z\": 0, \"y\": 1}]}},"
+                + " \"args\": {\"title\": \"t\", \"content\": \"x\","
+                + " \"meta\": {\"b\": 1, \"a\": [2, {\"z\": 0, \"y\": 1}]}},"
                 + " \"description\": \"first\"},\n {\"type\": \"diary_entry\", \"args\": {\"text\": \"d\"}}]");
         ParsedReply two = parser.parse("quoted\n# Commands:\n```json\n"
                 + "{\"args\":{\"meta\":{\"a\":[2,{\"y\":1,\"z\":0}],\"b\":1},\"content\":\"x\",\"title\":\"t\"},"
