@@ -1,0 +1,151 @@
+package dev.hmpagent.commands;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Walks one piece of a command block and hands each top-level object, array and run of stray text to a
+ * {@link BlockReader}. Iterative: the arrays being read are kept on a stack of their own, never on the call
+ * stack, and nothing nested deeper than {@link #MAX_DEPTH} is descended into or given to Jackson; such a
+ * piece is one error. Linear in the length of the text: every character is looked at a bounded number of
+ * times (brackets are matched once, up front, by {@link Brackets}).
+ *
+ * <p>Every position the walk stops at lies outside a JSON string as {@link JsonLexer} reads the text from
+ * its start (stray text ends at an opening bracket outside a string, objects and arrays end after their
+ * closer, and a line always starts outside a string), so the bracket table is valid wherever it is asked.
+ */
+final class BlockSplitter {
+
+    /** Deepest nesting of braces and brackets read: a command array, a command, its args and 61 more. */
+    static final int MAX_DEPTH = 64;
+
+    private static final String STRAY = "text in the command block is not JSON and was ignored: put only JSON"
+            + " command objects between \"# Commands:\" and \"# End commands\"";
+
+    /** An array being read: where it opens, its ']' (-1: never closed), whether its depth is known fine. */
+    private record OpenArray(int start, int closer, boolean depthChecked) { }
+
+    private final String s;
+    private final Brackets brackets;
+    private final BlockReader reader;
+    private final Deque<OpenArray> open = new ArrayDeque<>();
+
+    private BlockSplitter(String s, BlockReader reader) {
+        this.s = s;
+        this.brackets = Brackets.of(s);
+        this.reader = reader;
+    }
+
+    /** Reads {@code s}, a run of objects and arrays with maybe some text between them, into {@code reader}. */
+    static void split(String s, BlockReader reader) {
+        new BlockSplitter(s, reader).run();
+    }
+
+    private void run() {
+        int i = 0;
+        OpenArray unclosed = null;
+        int unclosedCount = 0;
+        while (true) {
+            int bound = bound();
+            if (i >= bound) {
+                if (open.isEmpty()) break;
+                OpenArray done = open.pop();
+                if (done.closer() >= 0) {
+                    i = done.closer() + 1;
+                } else {
+                    unclosed = done;
+                    unclosedCount++;
+                }
+                continue;
+            }
+            char c = s.charAt(i);
+            if (Character.isWhitespace(c) || c == ',') i++;
+            else if (c == '{' && brackets.isOpener(i)) i = object(i, bound);
+            else if (c == '[' && brackets.isOpener(i)) i = array(i, bound);
+            else i = stray(i, bound);
+        }
+        if (unclosed != null) unclosedArrays(unclosed, unclosedCount);
+    }
+
+    /** Where the innermost array being read ends (its ']'), or the end of the text. */
+    private int bound() {
+        OpenArray inner = open.peek();
+        return inner == null || inner.closer() < 0 ? s.length() : inner.closer();
+    }
+
+    /** True when the innermost array being read was found shallow enough as a whole. */
+    private boolean depthChecked() {
+        OpenArray inner = open.peek();
+        return inner != null && inner.depthChecked();
+    }
+
+    /** Nesting depth of {@code s[from, to)} counted from the top of the block. */
+    private int depth(int from, int to) {
+        return open.size() + JsonLexer.maxDepth(s, from, to);
+    }
+
+    private int object(int i, int bound) {
+        int end = brackets.end(i);
+        boolean closed = end > 0 && end <= bound;
+        int stop = closed ? end : siblingOrBound(i, bound);
+        int depth = depthChecked() ? 0 : depth(i, stop);
+        if (depth > MAX_DEPTH) reader.tooDeep(depth, excerpt(i, stop));
+        else if (closed) reader.object(s.substring(i, end));
+        else reader.unterminated(excerpt(i, stop));
+        return stop;
+    }
+
+    private int array(int i, int bound) {
+        int end = brackets.end(i);
+        boolean closed = end > 0; // an array inside a closed one closes before it: brackets are matched alike
+        int stop = closed ? end : bound;
+        boolean checked = depthChecked();
+        if (!checked) {
+            int depth = depth(i, stop);
+            checked = depth <= MAX_DEPTH;
+            // A closed outermost array that is too deep is still read command by command, so one deep
+            // command does not take its siblings with it; anything else too deep is one error.
+            if (!checked && !(closed && open.isEmpty())) {
+                reader.blockError("the command block nests brackets " + depth + " deep (at most " + MAX_DEPTH
+                        + " allowed): send a flat JSON array of command objects", excerpt(i, stop));
+                return stop;
+            }
+        }
+        if (closed && checked && open.isEmpty() && reader.wholeArray(s.substring(i, end))) return end;
+        open.push(new OpenArray(i, closed ? end - 1 : -1, checked));
+        return i + 1;
+    }
+
+    private int stray(int i, int bound) {
+        int next = i + 1;
+        while (next < bound && !brackets.isOpener(next)) next++;
+        reader.blockError(STRAY, excerpt(i, next));
+        return next;
+    }
+
+    private void unclosedArrays(OpenArray outermost, int count) {
+        String message = count == 1 ? "the JSON array of commands is not closed: end the array with ']'"
+                : count + " JSON arrays of commands are not closed: end each with ']'";
+        reader.blockError(message, excerpt(outermost.start(), s.length()));
+    }
+
+    /**
+     * Where to resume after the never-closed object opening at {@code from}: the first later line before
+     * {@code bound} that starts with an opening brace indented no deeper than that object's own brace (a
+     * sibling, not a nested object), or {@code bound}.
+     */
+    private int siblingOrBound(int from, int bound) {
+        int column = from - (s.lastIndexOf('\n', from - 1) + 1);
+        for (int nl = s.indexOf('\n', from); nl >= 0 && nl < bound; nl = s.indexOf('\n', nl + 1)) {
+            int j = nl + 1;
+            while (j < bound && (s.charAt(j) == ' ' || s.charAt(j) == '\t')) j++;
+            if (j < bound && s.charAt(j) == '{' && j - (nl + 1) <= column) return j;
+        }
+        return bound;
+    }
+
+    /** The start of {@code s[from, to)}: enough for an error's one-line excerpt, without copying megabytes. */
+    private String excerpt(int from, int to) {
+        return s.substring(from, Math.min(to, from + 8 * CommandParseError.MAX_EXCERPT));
+    }
+}
