@@ -130,7 +130,7 @@ public final class ContextAssembler {
         for (ProcessRow p : processLog.forContext(MAX_PROCESS_ROWS)) {
             String pain = p.painLevel() > 0 ? String.format(Locale.ROOT, ", pain %.1f", p.painLevel()) : "";
             s.add("[id " + p.id() + ", cmd " + nz(p.cmdId()) + ", " + p.name() + ", tick " + p.tickId() + "] "
-                    + p.status() + pain + ": " + fence.wrap("result of " + nz(p.cmdId()), clip(nz(p.result()), 1_000)),
+                    + p.status() + pain + ": " + fence.wrap("result " + p.id(), clip(nz(p.result()), 1_000)),
                     p.id());
         }
         return s;

@@ -2,6 +2,7 @@ package dev.hmpagent.cycle;
 
 import dev.hmpagent.commands.CommandBlockParser;
 import dev.hmpagent.commands.ParsedReply;
+import dev.hmpagent.commands.QuotedBlocks;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.context.ContextAssembler;
 import dev.hmpagent.context.ContextSettings;
@@ -28,6 +29,8 @@ import dev.hmpagent.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -44,6 +47,7 @@ public final class Cycle {
     private final ContextSettings settings;
     private final ContextAssembler assembler;
     private final CommandBlockParser parser;
+    private final QuotedBlocks quoted;
     private final NoveltyScorer scorer;
     private final Backoff backoff;
     private final TickWriter writer;
@@ -73,6 +77,7 @@ public final class Cycle {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.assembler = Objects.requireNonNull(assembler, "assembler");
         this.parser = Objects.requireNonNull(parser, "parser");
+        this.quoted = new QuotedBlocks(parser);
         this.scorer = Objects.requireNonNull(scorer, "scorer");
         this.backoff = Objects.requireNonNull(backoff, "backoff");
         this.writer = Objects.requireNonNull(writer, "writer");
@@ -165,7 +170,7 @@ public final class Cycle {
         } catch (LlmException e) {
             return llmFailed(tickId, start, reason, e);
         }
-        ParsedReply parsed = parser.parse(completion.text());
+        ParsedReply parsed = quoted.screen(parser.parse(completion.text()), shownAsData(prompt));
         Optional<ResponseRow> previous = responses.lastReply();
         Novelty novelty = previous.map(p -> scorer.compare(p.content(), completion.text())).orElse(new Novelty(1.0, false));
         TickWriter.Thought thought = new TickWriter.Thought(tickId, start, reason, prompt, completion, parsed, novelty,
@@ -222,6 +227,12 @@ public final class Cycle {
     private TickResult damaged(StoreException e) {
         events.emit(new AgentEvent.Problem(e.getMessage()));
         return new TickResult(true, status.lastTickId(), "database_damaged", true);
+    }
+
+    private static Map<String, String> shownAsData(AssembledPrompt prompt) {
+        Map<String, String> shown = new LinkedHashMap<>();
+        prompt.dataShown().forEach(d -> shown.putIfAbsent(d.source(), d.text()));
+        return shown;
     }
 
     /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */

@@ -248,6 +248,22 @@ class AgentReplEndToEndTest {
     }
 
     @Test
+    void a_model_stuck_repeating_brackets_costs_one_error_row_and_the_agent_keeps_answering() throws Exception {
+        llm.streamed("# Commands:\n" + "[".repeat(2_048), 10, 2_048).streamed("Sorry, that went wrong.", 10, 5);
+
+        int code = agent("first question\n", "--base-url", llm.baseUrl());
+
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'command_parse' AND status = 'error'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'first question' AND read = 1")).isEqualTo(1);
+        assertThat(terminal()).doesNotContain("StackOverflowError").doesNotContain("\tat ");
+
+        llm.streamed(ANSWER, 10, 5).streamed("Done.", 10, 1);
+        assertThat(agent("second question\n", "--base-url", llm.baseUrl())).isZero();
+        assertThat(terminal()).contains("agent> Answered.");
+    }
+
+    @Test
     void an_error_escaping_a_tick_ends_a_piped_agent_with_exit_1_and_is_logged() throws Exception {
         Launch launch = new Launch(Map.of("HOME", dir.toString()),
                 () -> new DumbTerminal(new ByteArrayInputStream("hello\n".getBytes(StandardCharsets.UTF_8)), terminalOut),
