@@ -91,7 +91,8 @@ public final class TickLoop {
                 if (end != null) break;
                 if (stopRequested && drain) {
                     if (result.worked()) {
-                        if (++drained >= MAX_DRAIN_TICKS) break;
+                        // only ticks that thought count: failed ones are bounded by the give-up time instead
+                        if (cycle.status().trouble() == CycleStatus.Trouble.NONE && ++drained >= MAX_DRAIN_TICKS) break;
                         continue;
                     }
                     if (!drainingBefore) continue;

@@ -76,6 +76,23 @@ class TickLoopTest {
     }
 
     @Test
+    void failed_calls_do_not_use_up_the_drain_ticks_so_a_long_give_up_time_is_not_cut_short() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("anyone?", "user", 0, null);
+            for (int i = 0; i < TickLoop.MAX_DRAIN_TICKS + 5; i++) {
+                llm.fail(new dev.hmpagent.llm.RetryableLlmException("http_429", "rate limited", Duration.ZERO, null));
+            }
+            llm.reply("finally");
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), Duration.ofHours(1), () -> true, sink);
+            loop.stop(true);
+            assertThat(loop.run()).isEqualTo(TickLoop.End.STOPPED);
+            assertThat(llm.requests).hasSize(TickLoop.MAX_DRAIN_TICKS + 6);
+            assertThat(new NotesDao(store).unreadCount()).isZero();
+        }
+    }
+
+    @Test
     void draining_after_the_llm_refused_the_key_ends_at_once_with_its_own_reason() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("anyone?", "user", 0, null);
