@@ -2,6 +2,7 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
 import java.util.Objects;
@@ -37,7 +38,9 @@ public final class AgentCommand implements Callable<Integer> {
                         new Repl.Describe(runtime.llm().endpoint(), runtime.llm().model(), runtime.db().toString()),
                         config.llm().giveUp());
                 runtime.startThinking(renderer);
-                return exitCode(repl.run(), runtime);
+                TickLoop.End end = repl.run();
+                runtime.farewell(end).ifPresent(line -> renderer.emit(new AgentEvent.Problem(line)));
+                return exitCode(end, runtime);
             }
         }
     }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -140,6 +141,25 @@ final class AgentRuntime implements AutoCloseable {
     Path db() { return tickStore.path(); }
 
     RunnerLock lock() { return lock; }
+
+    /**
+     * What the person should know when the loop ended for {@code end} with work left over (a
+     * drain that gave up), or empty: the failures themselves were already said as they happened.
+     */
+    Optional<String> farewell(TickLoop.End end) {
+        int waiting = inbox.waiting();
+        String queued = "; your messages stay queued in " + tickStore.path().getFileName() + " for the next start";
+        return switch (end) {
+            case LLM_GAVE_UP -> Optional.of("giving up: the LLM stayed unreachable for llm.give_up_s = "
+                    + config.llm().giveUp().toSeconds() + " s" + queued);
+            case LLM_REJECTED -> Optional.of("giving up: the LLM refused the request (see above); fix "
+                    + "llm.api_key, llm.model or llm.base_url and start again" + queued);
+            case DATABASE -> Optional.of("stopped: " + tickStore.path().getFileName()
+                    + " cannot be used (see above)" + (waiting > 0 ? "; " + waiting + " typed line(s) wait in "
+                    + inbox.file().getFileName() : ""));
+            case STOPPED, FAILED, LOST_FILE -> Optional.empty();
+        };
+    }
 
     /** One line for the start: model, endpoint, file, and a takeover if there was one. */
     String banner() {

@@ -160,6 +160,8 @@ class AgentReplEndToEndTest {
         int code = agent("are you there?\n", "--base-url", deadUrl, "--set", "llm.give_up_s=0");
 
         assertThat(code).as("never 0 with a message unanswered").isEqualTo(ExitCodes.LLM_UNAVAILABLE);
+        assertThat(terminal()).contains("giving up: the LLM stayed unreachable for llm.give_up_s = 0 s")
+                .contains("your messages stay queued");
         assertThat(terminal()).contains(deadUrl).contains("not reachable").contains("retrying in").contains("stay queued");
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 0")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'llm_error'")).isEqualTo(1);
