@@ -40,15 +40,18 @@ public final class AgentCommand implements Callable<Integer> {
                 runtime.startThinking(renderer);
                 TickLoop.End end = repl.run();
                 runtime.farewell(end).ifPresent(line -> renderer.emit(new AgentEvent.Problem(line)));
-                return exitCode(end, runtime);
+                return exitCode(end, runtime, launch.interactive());
             }
         }
     }
 
-    /** The process exit code for why the loop ended (DESIGN.md, exit codes). */
-    static int exitCode(TickLoop.End end, AgentRuntime runtime) {
+    /**
+     * The process exit code for why the loop ended (DESIGN.md, exit codes). Piped, lines still waiting
+     * to be stored mean the input was not all taken: not a success; a person who quits was told.
+     */
+    static int exitCode(TickLoop.End end, AgentRuntime runtime, boolean interactive) {
         return switch (end) {
-            case STOPPED -> runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE : ExitCodes.OK;
+            case STOPPED -> !interactive && runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE : ExitCodes.OK;
             case FAILED -> ExitCodes.FAILURE;
             case LLM_GAVE_UP -> ExitCodes.LLM_UNAVAILABLE;
             case LLM_REJECTED -> ExitCodes.CONFIG;

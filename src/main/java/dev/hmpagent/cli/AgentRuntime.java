@@ -170,7 +170,9 @@ final class AgentRuntime implements AutoCloseable {
     @Override
     public void close() {
         loop.stop(false);
-        spoolRetry.shutdownNow();
+        // not shutdownNow: an interrupt between a flush's commit and its truncation of the spool would
+        // leave stored notes in it, to be stored twice at the next start
+        spoolRetry.shutdown();
         try {
             if (started) loop.awaitStopped();
             spoolRetry.awaitTermination(10, TimeUnit.SECONDS);

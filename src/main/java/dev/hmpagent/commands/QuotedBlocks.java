@@ -8,8 +8,8 @@ import java.util.Objects;
  * Keeps a reply from running a command block it merely repeats from text shown to the model as
  * data (a message, a command result, a diary entry): the model's own block is its decision, a
  * block copied from outside is not. A reply whose commands equal those of a block in the data
- * shown this tick (same types and arguments in the same order, ids and descriptions aside), or
- * whose block text is the same, runs nothing and gets one error saying why. Pure.
+ * shown this tick (same types and arguments in the same order, ids and descriptions aside) runs
+ * nothing and gets one error saying why. Pure.
  */
 public final class QuotedBlocks {
     private final CommandBlockParser parser;
@@ -24,17 +24,11 @@ public final class QuotedBlocks {
      * @param shownAsData outside text of this tick's prompt, by where it came from ("note 12")
      */
     public ParsedReply screen(ParsedReply reply, Map<String, String> shownAsData) {
-        if (!reply.hasCommandBlock() || shownAsData.isEmpty()) return reply;
         List<String> own = parser.canonicalCommands(reply);
-        String ownText = normalized(reply.blockText());
-        if (own.isEmpty() && ownText.isEmpty()) return reply;
+        if (own.isEmpty()) return reply;   // nothing would run: an empty block is the model's own "do nothing"
         for (Map.Entry<String, String> data : shownAsData.entrySet()) {
             if (!mayHoldBlock(data.getValue())) continue;
-            ParsedReply quoted = parser.parse(data.getValue());
-            if (!quoted.hasCommandBlock()) continue;
-            boolean sameCommands = !own.isEmpty() && own.equals(parser.canonicalCommands(quoted));
-            boolean sameText = !ownText.isEmpty() && ownText.equals(normalized(quoted.blockText()));
-            if (sameCommands || sameText) return flagged(reply, data.getKey());
+            if (own.equals(parser.canonicalCommands(parser.parse(data.getValue())))) return flagged(reply, data.getKey());
         }
         return reply;
     }
@@ -51,7 +45,4 @@ public final class QuotedBlocks {
         return text.contains("ommands") || text.contains("OMMANDS") || text.contains("оманд") || text.contains("ОМАНД");
     }
 
-    private static String normalized(String blockText) {
-        return blockText.replaceAll("(?m)^\\s*(```|~~~).*$", "").replaceAll("\\s+", " ").strip();
-    }
 }

@@ -64,7 +64,7 @@ public enum ConfigKey {
             c -> c.llm().callDeadline().toSeconds()),
     LLM_GIVE_UP_S("llm.give_up_s", ValueType.wholeNumber(0, 86_400), "120",
             List.of("AGENT_LLM_GIVE_UP_S"), false,
-            "Piped input: seconds to keep retrying an unreachable LLM before exiting with code 6",
+            "Piped input: at its end, seconds to keep waiting for an unreachable LLM (then exit 6), an unwritable file or lines still waiting in the inbox (then exit 5)",
             c -> c.llm().giveUp().toSeconds()),
     CYCLE_AUTONOMOUS("cycle.autonomous", ValueType.bool(), "false",
             List.of("AGENT_CYCLE_AUTONOMOUS"), false,

@@ -2,6 +2,7 @@ package dev.hmpagent.cycle;
 
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.store.StoreException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -90,12 +91,13 @@ public final class TickLoop {
                 TickResult result = iterate();
                 if (end != null) break;
                 if (stopRequested && drain) {
-                    if (result.worked()) {
-                        // only ticks that thought count: failed ones are bounded by the give-up time instead
-                        if (cycle.status().trouble() == CycleStatus.Trouble.NONE && ++drained >= MAX_DRAIN_TICKS) break;
+                    boolean troubled = cycle.status().trouble() != CycleStatus.Trouble.NONE;
+                    if (result.worked() && !troubled) {
+                        if (++drained >= MAX_DRAIN_TICKS) break;
                         continue;
                     }
-                    if (!drainingBefore) continue;
+                    // failed ticks do not count: the give-up time bounds them, checked after each one
+                    if (!result.worked() && !troubled && !drainingBefore) continue;
                     if (!waitOutTrouble()) break;
                 } else if (!result.worked()) {
                     park(pollNanos);
@@ -152,22 +154,37 @@ public final class TickLoop {
             lastProblem = "";
             if (result.fatal()) endWith(End.DATABASE);
             return result;
+        } catch (StoreException e) {
+            if (!e.damaged()) return problem(e);
+            endWith(End.DATABASE);   // the lock check found the file damaged: nothing here can go on
+            events.emit(new AgentEvent.Problem(e.getMessage()));
+            return TickResult.IDLE;
         } catch (RuntimeException e) {
-            // the loop boundary: whatever escaped a tick is shown (once while it repeats) and the loop goes on
-            String problem = "tick loop: " + e.getMessage();
-            if (!problem.equals(lastProblem)) events.emit(new AgentEvent.Problem(problem));
-            lastProblem = problem;
-            return TickResult.IDLE;
+            return problem(e);
         } catch (Error e) {
-            // not recoverable (a stack overflow, out of memory): a loop that looks alive but thinks no more is
-            // worse than an exit, so say it once, leave a trace in the file if it can still be written, and end
-            endWith(End.FAILED);
-            events.emit(new AgentEvent.Problem("the agent stopped thinking: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")")
-                    + "; it exits now. Messages it was answering stay unread for the next start"));
-            cycle.recordFatal(e);
-            return TickResult.IDLE;
+            return fatal(e);
         }
+    }
+
+    /** The loop boundary: whatever escaped a tick is shown (once while it repeats) and the loop goes on. */
+    private TickResult problem(RuntimeException e) {
+        String problem = "tick loop: " + e.getMessage();
+        if (!problem.equals(lastProblem)) events.emit(new AgentEvent.Problem(problem));
+        lastProblem = problem;
+        return TickResult.IDLE;
+    }
+
+    /**
+     * Not recoverable (a stack overflow, out of memory): a loop that looks alive but thinks no more is
+     * worse than an exit, so say it once, leave a trace in the file if it can still be written, and end.
+     */
+    private TickResult fatal(Error e) {
+        endWith(End.FAILED);
+        events.emit(new AgentEvent.Problem("the agent stopped thinking: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")")
+                + "; it exits now. Messages it was answering stay unread for the next start"));
+        cycle.recordFatal(e);
+        return TickResult.IDLE;
     }
 
     private void park(long nanos) {

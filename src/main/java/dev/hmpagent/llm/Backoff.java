@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * Deterministic retry delays: {@code initial * 2^(n-1)} capped at {@code max}, or the server's
- * Retry-After (capped at one hour) when it sent one, since the server said exactly when.
+ * Retry-After (at least {@code initial}, at most one hour) when it sent one, since the server said exactly when.
  */
 public record Backoff(Duration initial, Duration max) {
     /** The longest Retry-After honoured; a server asking for more gets this. */
@@ -30,7 +30,8 @@ public record Backoff(Duration initial, Duration max) {
         Objects.requireNonNull(retryAfter, "retryAfter");
         if (retryAfter.isPresent()) {
             Duration asked = retryAfter.get();
-            if (asked.isNegative()) return Duration.ZERO;
+            // never below the first step: a server answering "retry now" (0, a past date) must not be hammered
+            if (asked.compareTo(initial) < 0) return initial;
             return asked.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : asked;
         }
         Duration delay = initial;

@@ -296,7 +296,7 @@ class AgentReplEndToEndTest {
         keys.write("hello\n".getBytes(StandardCharsets.UTF_8));
         keys.flush();   // and the input stays open: the person is still at the prompt
 
-        assertThat(exit.get()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(exit.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(ExitCodes.FAILURE);
         assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'fatal'")).isEqualTo(1);
     }
 
@@ -348,7 +348,7 @@ class AgentReplEndToEndTest {
         keys.write("/quit\n".getBytes(StandardCharsets.UTF_8));
         keys.flush();
 
-        assertThat(exit.get()).as(err.toString()).isZero();
+        assertThat(exit.get(30, java.util.concurrent.TimeUnit.SECONDS)).as(err.toString()).isZero();
         assertThat(terminal()).contains("cancelled the reply in flight").contains("(thought, interrupted)");
         // what had streamed in by the cancel is kept: all of the first chunk or, if it had not arrived yet, nothing
         assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE interrupted = 1 "
@@ -373,7 +373,7 @@ class AgentReplEndToEndTest {
         llm.take();
         keys.close();
 
-        assertThat(exit.get()).isZero();
+        assertThat(exit.get(30, java.util.concurrent.TimeUnit.SECONDS)).isZero();
         assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'interrupted'")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
     }
@@ -478,7 +478,7 @@ class AgentReplEndToEndTest {
         FakeOpenAiServer.Received asked = llm.take();
         keys.write("/quit\n".getBytes(StandardCharsets.UTF_8));
         keys.close();
-        assertThat(exit.get()).isZero();
+        assertThat(exit.get(30, java.util.concurrent.TimeUnit.SECONDS)).isZero();
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'typed while locked' AND read = 1")).isEqualTo(1);
         assertThat(terminal()).contains("agent> Answered.").doesNotContain("press Up");
         assertThat(asked).isNotNull();

@@ -52,6 +52,13 @@ class QuotedBlocksTest {
     }
 
     @Test
+    void the_models_own_empty_block_is_never_flagged_even_when_data_shows_an_empty_block_too() {
+        ParsedReply reply = parser.parse("Nothing to do.\n# Commands:\n[]\n# End commands");
+        assertThat(quoted.screen(reply, Map.of("result 3", "I said:\n# Commands:\n[]\n# End commands")))
+                .isSameAs(reply);
+    }
+
+    @Test
     void data_without_a_block_changes_nothing() {
         ParsedReply reply = parser.parse("ok\n# Commands:\n{\"type\": \"memory_add\", \"args\": {\"content\": \"pwned\"}}");
         assertThat(quoted.screen(reply, Map.of("note 3", "content pwned, nothing else"))).isSameAs(reply);

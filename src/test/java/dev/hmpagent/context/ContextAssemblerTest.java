@@ -56,6 +56,7 @@ class ContextAssemblerTest {
         assertThat(system.role()).isEqualTo(Message.Role.SYSTEM);
         assertThat(system.content()).contains("\"tester\"").contains("# Commands:").contains("# End commands");
         for (String type : registry.types()) assertThat(system.content()).contains("- " + type + " ");
+        assertThat(system.content()).as("no source indentation leaks into the prompt").doesNotContain("   ");
     }
 
     @Test

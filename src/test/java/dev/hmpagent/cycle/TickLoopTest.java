@@ -83,12 +83,29 @@ class TickLoopTest {
                 llm.fail(new dev.hmpagent.llm.RetryableLlmException("http_429", "rate limited", Duration.ZERO, null));
             }
             llm.reply("finally");
+            clock.advanceOnEveryReading(Duration.ofSeconds(1));   // each back-off of 1 s has passed by the next look
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     Duration.ofHours(1), Duration.ofHours(1), () -> true, sink);
             loop.stop(true);
             assertThat(loop.run()).isEqualTo(TickLoop.End.STOPPED);
             assertThat(llm.requests).hasSize(TickLoop.MAX_DRAIN_TICKS + 6);
             assertThat(new NotesDao(store).unreadCount()).isZero();
+        }
+    }
+
+    @Test
+    void a_server_that_always_says_retry_now_is_not_hammered_and_the_drain_gives_up_on_time() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("anyone?", "user", 0, null);
+            for (int i = 0; i < 1_000; i++) {
+                llm.fail(new dev.hmpagent.llm.RetryableLlmException("http_429", "rate limited", Duration.ZERO, null));
+            }
+            clock.advanceOnEveryReading(Duration.ofMillis(100));
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), Duration.ofSeconds(30), () -> true, sink);
+            loop.stop(true);
+            assertThat(loop.run()).isEqualTo(TickLoop.End.LLM_GAVE_UP);
+            assertThat(llm.requests).as("at most one call a second for 30 s").hasSizeBetween(2, 31);
         }
     }
 

@@ -39,9 +39,11 @@ class BackoffTest {
     }
 
     @Test
-    void server_retry_after_is_capped_at_one_hour_and_never_negative() {
+    void server_retry_after_is_capped_at_one_hour_and_never_below_the_first_step() {
         assertThat(backoff.delay(1, Optional.of(Duration.ofHours(5)))).isEqualTo(Duration.ofHours(1));
-        assertThat(backoff.delay(1, Optional.of(Duration.ofSeconds(-3)))).isEqualTo(Duration.ZERO);
+        assertThat(backoff.delay(1, Optional.of(Duration.ofSeconds(-3)))).isEqualTo(backoff.initial());
+        assertThat(backoff.delay(7, Optional.of(Duration.ZERO))).as("'retry now' must not mean hammering")
+                .isEqualTo(backoff.initial());
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 /** A clock tests move by hand. */
 public final class MutableClock extends Clock {
     private volatile Instant now;
+    private volatile Duration step = Duration.ZERO;
 
     public MutableClock(Instant start) {
         this.now = start;
@@ -28,6 +29,15 @@ public final class MutableClock extends Clock {
     @Override
     public Clock withZone(ZoneId zone) { return this; }
 
+    /** From now on every reading moves the clock on by {@code d} (time passes while the code looks at it). */
+    public void advanceOnEveryReading(Duration d) {
+        step = d;
+    }
+
     @Override
-    public Instant instant() { return now; }
+    public synchronized Instant instant() {
+        Instant t = now;
+        now = now.plus(step);
+        return t;
+    }
 }
