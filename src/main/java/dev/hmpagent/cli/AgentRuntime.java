@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 final class AgentRuntime implements AutoCloseable {
     /** How often messages waiting in the spool (typed while the file was locked, or from other processes) are retried. */
     static final Duration SPOOL_RETRY = Duration.ofSeconds(1);
+    /** How long storing a typed line waits for another process's write lock before it goes to the spool. */
+    static final Duration INPUT_BUSY_TIMEOUT = Duration.ofMillis(250);
 
     private final Deque<AutoCloseable> resources;
     private final AgentConfig config;
@@ -74,7 +76,9 @@ final class AgentRuntime implements AutoCloseable {
                     + ", which had stopped)").orElse("");
             resources.push(lock::release);
             Store tickStore = push(resources, lockStore.connectAgain());
-            Store inputStore = push(resources, lockStore.connectAgain());
+            // typed lines must not freeze the prompt for the full busy timeout: a locked file sends them to the
+            // spool quickly, and the retry stores them within a second of the lock being free
+            Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             LlmClient llm = launch.llms().create(config.llm());
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,

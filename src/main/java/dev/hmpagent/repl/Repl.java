@@ -70,10 +70,13 @@ public final class Repl {
             loop.stop(!interactive);
             loop.awaitStopped();
         }
+        for (String lost : inbox.keepForNextStart()) {
+            say("not stored, and it could not be kept anywhere (is the disk full?); send it again later: " + lost);
+        }
         int waiting = inbox.waiting();
         if (waiting > 0) {
             say(waiting + (waiting == 1 ? " message waits" : " messages wait") + " in " + inbox.file()
-                    + " to be stored: the next start stores it");
+                    + " to be stored: the next start stores " + (waiting == 1 ? "it" : "them"));
         }
         return loop.ended();
     }
@@ -135,8 +138,8 @@ public final class Repl {
             if (s.stored()) {
                 loop.wake();
             } else {
-                say("your message is kept in " + inbox.file().getFileName() + " (" + s.problem()
-                        + ") and stored as soon as the file takes writes; /status shows what waits");
+                say("your message is kept " + (s.inMemory() ? "in memory" : "in " + inbox.file().getFileName())
+                        + " (" + s.problem() + ") and stored as soon as the file takes writes; /status shows what waits");
             }
         } catch (UncheckedIOException e) {
             say("your message could not be kept: " + e.getMessage());

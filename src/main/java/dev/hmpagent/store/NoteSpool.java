@@ -24,20 +24,30 @@ import java.util.Objects;
  * ({@code agent.db.inbox}, one JSON object per line, flushed to disk) and {@link #flush} stores it
  * later, in order, as soon as the file takes writes again, at the latest at the next start. Other
  * processes ({@code agent note}) may append to the same spool: every access holds an exclusive
- * lock on it. Thread-safe.
+ * lock on it. When even the spool cannot be written (the disk is full), the note is held in
+ * memory, retried with the spool, and {@link #keepForNextStart()} says at the end what could not
+ * be kept anywhere. Thread-safe; the database connection should have a short busy timeout, since
+ * callers wait on this object's monitor while it writes.
  */
 public final class NoteSpool {
-    /** What became of a submitted note. */
-    public record Submitted(long noteId, String problem) {
-        /** True when the note is in the database now; false when it waits in the spool. */
+    /**
+     * What became of a submitted note: stored with an id, or waiting (in the spool file, or in
+     * memory when even that could not be written) because of {@code problem}.
+     */
+    public record Submitted(long noteId, String problem, boolean inMemory) {
+        /** True when the note is in the database now; false when it waits. */
         public boolean stored() { return noteId > 0; }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** A note held in memory because neither the database nor the spool could take it. */
+    private record Held(String text, String source, int priority, String tags) { }
+
     private final Path file;
     private final NotesDao notes;
     private final Store store;
+    private final List<Held> held = new ArrayList<>();   // guarded by this
 
     public NoteSpool(Store store, NotesDao notes) {
         this.store = Objects.requireNonNull(store, "store");
@@ -60,37 +70,78 @@ public final class NoteSpool {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(source, "source");
         String problem;
-        try {
-            if (waiting() == 0) return new Submitted(notes.add(text, source, priority, tags), "");
-            flush();
-            if (waiting() == 0) return new Submitted(notes.add(text, source, priority, tags), "");
-            problem = "older messages still wait to be stored";
-        } catch (StoreException e) {
-            problem = e.getMessage();
+        if (waiting() == 0) {
+            try {
+                return new Submitted(notes.add(text, source, priority, tags), "", false);
+            } catch (StoreException e) {
+                problem = e.getMessage();
+            }
+        } else {
+            problem = "older messages still wait to be stored";   // the retry stores them, in order
         }
-        append(file, text, source, priority, tags);
-        return new Submitted(0, problem);
+        try {
+            append(file, text, source, priority, tags);
+            return new Submitted(0, problem, false);
+        } catch (UncheckedIOException e) {
+            held.add(new Held(text, source, priority, tags));
+            return new Submitted(0, problem + "; " + file.getFileName() + " could not be written either ("
+                    + e.getCause().getMessage() + ")", true);
+        }
     }
 
     /**
-     * Stores every spooled note in one transaction and empties the spool; returns how many were
-     * stored. When the database still cannot be written, they stay and the StoreException says why.
+     * Stores every waiting note (the spool's, then those held in memory) in one transaction and
+     * empties the spool; returns how many were stored. When the database still cannot be written,
+     * they stay and the StoreException says why.
      */
     public synchronized int flush() {
-        if (!Files.exists(file)) return 0;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-             FileLock ignored = ch.lock()) {
-            List<JsonNode> waiting = read(ch);
-            if (waiting.isEmpty()) return 0;
-            store.inTransaction(() -> waiting.forEach(n -> notes.add(n.path("text").asText(),
-                    n.path("source").asText("user"), n.path("priority").asInt(0),
-                    n.path("tags").isTextual() ? n.path("tags").asText() : null)));
-            ch.truncate(0);
-            ch.force(true);
-            return waiting.size();
+        FileChannel ch;
+        try {
+            ch = Files.exists(file) ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE) : null;
+        } catch (IOException e) {
+            ch = null;   // the spool cannot be opened now: what memory holds is stored all the same
+        }
+        if (ch == null) return storeAll(List.of(), null);
+        try (FileChannel open = ch; FileLock ignored = open.lock()) {
+            return storeAll(read(open), open);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the message spool " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    private int storeAll(List<Held> spooled, FileChannel ch) throws UncheckedIOException {
+        List<Held> all = new ArrayList<>(spooled);
+        all.addAll(held);
+        if (all.isEmpty()) return 0;
+        store.inTransaction(() -> all.forEach(n -> notes.add(n.text(), n.source(), n.priority(), n.tags())));
+        held.clear();
+        if (ch != null && !spooled.isEmpty()) {
+            try {
+                ch.truncate(0);
+                ch.force(true);
+            } catch (IOException e) {
+                throw new UncheckedIOException("stored the waiting messages but could not empty " + file
+                        + " (" + e.getMessage() + "): remove it, or they are stored again at the next start", e);
+            }
+        }
+        return all.size();
+    }
+
+    /**
+     * At the end of a run: moves notes held in memory to the spool, for the next start; returns
+     * the texts that could not be kept even there (say them to the person, or they are lost).
+     */
+    public synchronized List<String> keepForNextStart() {
+        List<String> lost = new ArrayList<>();
+        for (Held h : held) {
+            try {
+                append(file, h.text(), h.source(), h.priority(), h.tags());
+            } catch (UncheckedIOException e) {
+                lost.add(h.text());
+            }
+        }
+        held.clear();
+        return lost;
     }
 
     /** Unread incoming notes in the database (for /status; the spool's connection is not shared). */
@@ -98,14 +149,14 @@ public final class NoteSpool {
         return notes.unreadCount();
     }
 
-    /** How many notes wait in the spool (0 when it does not exist or cannot be read). */
+    /** How many notes wait to be stored: in the spool (when it can be read) and in memory. */
     public synchronized int waiting() {
-        if (!Files.exists(file)) return 0;
+        if (!Files.exists(file)) return held.size();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
              FileLock ignored = ch.lock()) {
-            return read(ch).size();
+            return read(ch).size() + held.size();
         } catch (IOException e) {
-            return 0;
+            return held.size();
         }
     }
 
@@ -139,19 +190,22 @@ public final class NoteSpool {
     }
 
     /** The complete lines of the spool; a torn last line (a crash mid-append) is skipped. */
-    private static List<JsonNode> read(FileChannel ch) throws IOException {
+    private static List<Held> read(FileChannel ch) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 8, ch.size()));
         ch.position(0);
         while (buffer.hasRemaining() && ch.read(buffer) > 0) {
             // keep reading
         }
         String text = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
-        List<JsonNode> out = new ArrayList<>();
+        List<Held> out = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (line.isBlank()) continue;
             try {
-                JsonNode node = JSON.readTree(line);
-                if (node != null && node.path("text").isTextual()) out.add(node);
+                JsonNode n = JSON.readTree(line);
+                if (n != null && n.path("text").isTextual()) {
+                    out.add(new Held(n.path("text").asText(), n.path("source").asText("user"), n.path("priority").asInt(0),
+                            n.path("tags").isTextual() ? n.path("tags").asText() : null));
+                }
             } catch (JsonProcessingException e) {
                 // a torn line: the crash happened before the note was fully written, so it was never acknowledged
             }

@@ -78,6 +78,11 @@ public final class Store implements AutoCloseable {
         return Opening.another(path, clock, OpenOptions.DEFAULT.withBusyTimeoutMs(busyTimeoutMs));
     }
 
+    /** As {@link #connectAgain()}, waiting at most {@code busyTimeout} for another connection's lock. */
+    public Store connectAgain(java.time.Duration busyTimeout) {
+        return Opening.another(path, clock, OpenOptions.DEFAULT.withBusyTimeoutMs(Math.toIntExact(busyTimeout.toMillis())));
+    }
+
     public Path path() { return path; }
 
     public Clock clock() { return clock; }

@@ -76,7 +76,10 @@ class NoteSpoolTest {
         try (Connection other = writeLock()) {
             spool.submit("older", "user", 0, null);
         }
-        spool.submit("newer", "user", 0, null);
+        NoteSpool.Submitted newer = spool.submit("newer", "user", 0, null);
+        assertThat(newer.stored()).as("it queues behind the older one").isFalse();
+        assertThat(newer.problem()).contains("older messages still wait");
+        spool.flush();
         assertThat(new NotesDao(store).after(0, 10)).extracting(NoteRow::text).containsExactly("older", "newer");
     }
 
@@ -93,6 +96,38 @@ class NoteSpoolTest {
                     .containsExactly("typed just before a crash");
         }
         store = Store.open(db, clock);
+    }
+
+    @Test
+    void when_even_the_spool_cannot_be_written_the_note_is_held_in_memory_and_stored_later() throws Exception {
+        Files.createDirectory(spool.file());   // the spool cannot be opened as a file: as good as a full disk
+        NoteSpool.Submitted s;
+        try (Connection other = writeLock()) {
+            s = spool.submit("typed on a full disk", "user", 0, null);
+        }
+        assertThat(s.stored()).isFalse();
+        assertThat(s.inMemory()).isTrue();
+        assertThat(spool.waiting()).isEqualTo(1);
+
+        assertThat(spool.flush()).isEqualTo(1);
+        assertThat(new NotesDao(store).after(0, 10)).extracting(NoteRow::text).containsExactly("typed on a full disk");
+        assertThat(spool.waiting()).isZero();
+    }
+
+    @Test
+    void at_the_end_what_is_held_in_memory_goes_to_the_spool_or_is_handed_back_to_be_said() throws Exception {
+        Files.createDirectory(spool.file());
+        try (Connection other = writeLock()) {
+            spool.submit("first", "user", 0, null);
+        }
+        assertThat(spool.keepForNextStart()).containsExactly("first");   // still nowhere to keep it: say it
+
+        Files.delete(spool.file());
+        try (Connection other = writeLock()) {
+            spool.submit("second", "user", 0, null);   // the spool works again: kept there
+        }
+        assertThat(spool.keepForNextStart()).isEmpty();
+        assertThat(Files.readString(spool.file())).contains("second");
     }
 
     @Test
