@@ -42,7 +42,9 @@ import java.util.regex.Pattern;
  *
  * <p>An end marker ends the block only where the block before it is balanced: no {@code {} or {@code [}
  * left open outside a JSON string (a raw line break ends a string). Otherwise a later end marker that does
- * balance it is used, else the last end marker; with no end marker the block runs to the end of the reply.
+ * balance it is used, else the last end marker when no {@code {} or {@code [} follows it (when one does,
+ * that marker sat inside a broken string and the block runs on); with no end marker the block runs to the
+ * end of the reply.
  * So an end marker written inside a broken string does not silently drop the commands after it: every
  * command the block holds either is returned or becomes an error. Text after the chosen end marker is
  * thought.
@@ -193,6 +195,12 @@ public final class CommandBlockParser {
             }
             for (int k = 0; k < line.length(); k++) depth = lexer.depthAfter(line.charAt(k), depth);
             depth = lexer.depthAfter('\n', depth);
+        }
+        // no end marker balances the block: the last one ends it only if no JSON follows it (else it was a
+        // fake one inside a broken string, and the real end marker is simply missing)
+        for (int i = last + 1; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.indexOf('{') >= 0 || line.indexOf('[') >= 0) return lines.size();
         }
         return last;
     }

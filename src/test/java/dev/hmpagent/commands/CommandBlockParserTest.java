@@ -750,4 +750,18 @@ class CommandBlockParserTest {
     void canonicalCommandsOfAReplyWithoutCommandsAreEmpty() {
         assertThat(parser.canonicalCommands(parser.parse("just a thought"))).isEmpty();
     }
+
+    @Test
+    void a_fake_end_marker_in_a_broken_string_does_not_drop_the_next_command_when_the_real_end_marker_is_missing() {
+        ParsedReply r = parser.parse("""
+                # Commands:
+                [{"cmd_id": "c-1", "type": "send_message", "args": {"text": "a
+                # End commands
+                "}},
+                 {"cmd_id": "c-2", "type": "diary_entry", "args": {"text": "kept"}}]
+                """);
+        assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("c-2");
+        assertThat(r.errors()).isNotEmpty();
+        assertThat(r.thought()).doesNotContain("kept");
+    }
 }
