@@ -267,6 +267,10 @@ public final class Cycle {
         if (!parsed.thought().isBlank() || completion.interrupted()) {
             events.emit(new AgentEvent.Thought(tickId, parsed.thought(), completion.interrupted()));
         }
+        if ("length".equals(completion.finishReason())) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " reached its length limit (llm.max_tokens, or 4 Mi characters)"
+                    + " and was cut there"));
+        }
         if (completion.text().isBlank() && !completion.interrupted()) {
             events.emit(new AgentEvent.Problem("the model sent an empty reply (tick " + tickId
                     + "): nothing to show; send your message again, or try another model"));

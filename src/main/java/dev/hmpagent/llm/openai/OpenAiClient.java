@@ -33,6 +33,10 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class OpenAiClient implements LlmClient {
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
     private static final long ERROR_BODY_LIMIT = 16 * 1024;
+    /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
+    static final int MAX_REPLY_CHARS = 4 * 1024 * 1024;
+    /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
+    static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
     /** Longer call deadlines are cut to this, so nanosecond arithmetic cannot overflow. */
     private static final Duration MAX_CALL_DEADLINE = Duration.ofDays(365);
 
@@ -125,7 +129,7 @@ public final class OpenAiClient implements LlmClient {
         Call call = http.newCall(httpRequest(request, stream));
         call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
         current.attach(call);
-        StreamAccumulator partial = new StreamAccumulator(wire);
+        StreamAccumulator partial = new StreamAccumulator(wire, MAX_REPLY_CHARS);
         try (Response response = call.execute()) {
             if (!response.isSuccessful()) {
                 String body = response.peekBody(ERROR_BODY_LIMIT).string();
@@ -140,7 +144,7 @@ public final class OpenAiClient implements LlmClient {
                 readStream(body.source(), partial, listener);
                 return completion(request, partial.reply(), false);
             }
-            Reply reply = wire.parseReply(body.string());
+            Reply reply = cut(wire.parseReply(readCapped(body.source())));
             if (!reply.text().isEmpty()) listener.onDelta(reply.text());
             return completion(request, reply, false);
         } catch (IOException e) {
@@ -148,6 +152,21 @@ public final class OpenAiClient implements LlmClient {
             if (call.isCanceled()) throw errors.deadline(settings.callDeadline(), partial.reply().text(), e);
             throw errors.io(e, partial.reply().text());
         }
+    }
+
+    /** A whole JSON body, refused beyond {@link #MAX_BODY_BYTES} so a server cannot exhaust memory. */
+    private static String readCapped(BufferedSource source) throws IOException {
+        if (source.request(MAX_BODY_BYTES + 1)) {
+            throw ReplyException.malformed("the reply body is larger than " + MAX_BODY_BYTES / (1024 * 1024)
+                    + " MB; it was not read", null);
+        }
+        return source.readUtf8();
+    }
+
+    /** A whole reply longer than {@link #MAX_REPLY_CHARS}, cut there as a stream would be. */
+    private static Reply cut(Reply reply) {
+        if (reply.text().length() <= MAX_REPLY_CHARS) return reply;
+        return new Reply(reply.text().substring(0, MAX_REPLY_CHARS), reply.model(), StreamAccumulator.CUT, reply.usage());
     }
 
     private static long deadlineNanos(Duration deadline) {

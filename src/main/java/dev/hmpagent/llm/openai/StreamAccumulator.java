@@ -8,16 +8,22 @@ import java.util.Objects;
  */
 final class StreamAccumulator {
     static final String DONE = "[DONE]";
+    /** The finish_reason of a reply this side cut at {@link #maxChars}: like a server's "length". */
+    static final String CUT = "length";
 
     private final OpenAiWire wire;
+    private final int maxChars;
     private final StringBuilder text = new StringBuilder();
     private String model = "";
     private String finishReason = "";
     private ServerUsage usage;
     private boolean done;
 
-    StreamAccumulator(OpenAiWire wire) {
+    /** @param maxChars the longest reply kept; a longer one is cut there and the stream is not read further */
+    StreamAccumulator(OpenAiWire wire, int maxChars) {
         this.wire = Objects.requireNonNull(wire, "wire");
+        if (maxChars <= 0) throw new IllegalArgumentException("maxChars must be > 0");
+        this.maxChars = maxChars;
     }
 
     /** Applies one event's data; returns its text delta, empty when it carried none. */
@@ -32,8 +38,15 @@ final class StreamAccumulator {
         if (!chunk.model().isEmpty()) model = chunk.model();
         if (!chunk.finishReason().isEmpty()) finishReason = chunk.finishReason();
         if (chunk.usage() != null) usage = chunk.usage();
-        text.append(chunk.text());
-        return chunk.text();
+        String delta = chunk.text();
+        if (text.length() + delta.length() > maxChars) {
+            // a runaway reply is cut here, never held whole: what came so far is the reply
+            delta = delta.substring(0, maxChars - text.length());
+            finishReason = CUT;
+            done = true;
+        }
+        text.append(delta);
+        return delta;
     }
 
     boolean done() { return done; }

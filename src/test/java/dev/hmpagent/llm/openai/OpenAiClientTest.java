@@ -248,6 +248,29 @@ class OpenAiClientTest {
     }
 
     @Test
+    void a_json_body_beyond_the_cap_is_a_retryable_bad_response_and_is_not_read_whole() {
+        String huge = "x".repeat((int) OpenAiClient.MAX_BODY_BYTES + 1_000);
+        server.enqueue(json(200, jsonReply(huge, "{\"prompt_tokens\":1,\"completion_tokens\":1}")));
+
+        assertThatThrownBy(() -> client(false, KEY).complete(REQUEST, recordDeltas))
+                .isInstanceOfSatisfying(RetryableLlmException.class, e -> {
+                    assertThat(e.kind()).isEqualTo("bad_response");
+                    assertThat(e.getMessage()).contains("larger than 16 MB");
+                });
+    }
+
+    @Test
+    void a_whole_reply_longer_than_the_reply_cap_is_cut_there_and_says_so() {
+        String longer = "y".repeat(OpenAiClient.MAX_REPLY_CHARS + 10);
+        server.enqueue(json(200, jsonReply(longer, "{\"prompt_tokens\":1,\"completion_tokens\":1}")));
+
+        Completion completion = client(false, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.text()).hasSize(OpenAiClient.MAX_REPLY_CHARS);
+        assertThat(completion.finishReason()).isEqualTo("length");
+    }
+
+    @Test
     void non_streaming_reply_with_zero_usage_gets_estimated_usage() {
         server.enqueue(json(200, jsonReply("Hi there!", "{\"prompt_tokens\":0,\"completion_tokens\":0}")));
 

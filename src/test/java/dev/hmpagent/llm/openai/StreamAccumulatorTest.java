@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class StreamAccumulatorTest {
-    private final StreamAccumulator acc = new StreamAccumulator(new OpenAiWire());
+    private final StreamAccumulator acc = new StreamAccumulator(new OpenAiWire(), 1_000);
 
     @Test
     void chunks_are_concatenated_and_usage_finish_and_model_recorded() throws Exception {
@@ -48,12 +48,23 @@ class StreamAccumulatorTest {
         acc.accept("{\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}");
         assertThat(acc.complete()).isFalse();
 
-        StreamAccumulator finished = new StreamAccumulator(new OpenAiWire());
+        StreamAccumulator finished = new StreamAccumulator(new OpenAiWire(), 1_000);
         finished.accept("{\"choices\":[{\"delta\":{},\"finish_reason\":\"length\"}]}");
         assertThat(finished.complete()).isTrue();
 
-        StreamAccumulator done = new StreamAccumulator(new OpenAiWire());
+        StreamAccumulator done = new StreamAccumulator(new OpenAiWire(), 1_000);
         done.accept("[DONE]");
         assertThat(done.complete()).isTrue();
+    }
+
+    @Test
+    void a_runaway_reply_is_cut_at_the_cap_and_reading_stops_there() throws Exception {
+        StreamAccumulator small = new StreamAccumulator(new OpenAiWire(), 5);
+        assertThat(small.accept("{\"choices\":[{\"delta\":{\"content\":\"abc\"}}]}")).isEqualTo("abc");
+        assertThat(small.accept("{\"choices\":[{\"delta\":{\"content\":\"defgh\"}}]}")).isEqualTo("de");
+        assertThat(small.done()).as("nothing more is read").isTrue();
+        assertThat(small.complete()).isTrue();
+        assertThat(small.reply().text()).isEqualTo("abcde");
+        assertThat(small.reply().finishReason()).isEqualTo("length");
     }
 }
