@@ -29,7 +29,8 @@ final class BuiltInCommands {
                 "{\"text\": \"...\"}", (args, ctx) -> {
             String text = args.requiredText("text");
             long id = ctx.notes().addFromLlm(text, ctx.llmId(), ctx.tickId());
-            return new CommandOutcome("ok", "message delivered to the user (note " + id + ")", Optional.of(text));
+            return new CommandOutcome("ok", "message delivered to the user (note " + id + ")",
+                    Optional.of(new UserMessage(id, text)));
         });
     }
 

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** What a command returns: a process_log status, the result text the LLM sees, and maybe a message for the user. */
-public record CommandOutcome(String status, String result, Optional<String> messageToUser) {
+public record CommandOutcome(String status, String result, Optional<UserMessage> messageToUser) {
     public CommandOutcome {
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(result, "result");

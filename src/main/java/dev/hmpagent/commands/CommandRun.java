@@ -5,6 +5,6 @@ import java.util.Optional;
 
 /** What happened to one command of a reply (or to one malformed command). */
 public record CommandRun(long processLogId, String cmdId, String type, String status, String result,
-                         Optional<String> messageToUser, Optional<FailureFact> failure) {
+                         Optional<UserMessage> messageToUser, Optional<FailureFact> failure) {
     public boolean failed() { return failure.isPresent(); }
 }

@@ -71,7 +71,7 @@ public final class CommandRunner {
     }
 
     private CommandRun record(CommandContext ctx, String name, String cmdId, String value, String status, String result,
-                              Optional<String> message, Optional<FailureFact> fact) {
+                              Optional<UserMessage> message, Optional<FailureFact> fact) {
         long id = ctx.processLog().record(ctx.tickId(), name, cmdId, value, status, result,
                 fact.map(FailureFact::painLevel).orElse(0.0), fact.map(FailureFact::fingerprint).orElse(null));
         fact.ifPresent(f -> failures.onFailure(ctx.tickId(), f));

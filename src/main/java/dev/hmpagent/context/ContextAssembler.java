@@ -104,7 +104,8 @@ public final class ContextAssembler {
         long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL)
                 : noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
         return new AssembledPrompt(messages, settings.manualNotes() ? List.of() : noteIds, watermark,
-                sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed, fence.shown());
+                sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
+                PROMPT_ORDER.stream().flatMap(i -> sections.get(i).dataShown().stream()).toList());
     }
 
     private static String render(Map<Integer, Section> sections) {
@@ -130,8 +131,7 @@ public final class ContextAssembler {
         for (ProcessRow p : processLog.forContext(MAX_PROCESS_ROWS)) {
             String pain = p.painLevel() > 0 ? String.format(Locale.ROOT, ", pain %.1f", p.painLevel()) : "";
             s.add("[id " + p.id() + ", cmd " + nz(p.cmdId()) + ", " + p.name() + ", tick " + p.tickId() + "] "
-                    + p.status() + pain + ": " + fence.wrap("result " + p.id(), clip(nz(p.result()), 1_000)),
-                    p.id());
+                    + p.status() + pain + ": ", fence.wrap("result " + p.id(), clip(nz(p.result()), 1_000)), p.id());
         }
         return s;
     }
@@ -142,8 +142,8 @@ public final class ContextAssembler {
         if (query == null) return s;
         int limit = runtimeSettings.get(ContextKeys.DIARY_LIMIT).map(Integer::parseInt).orElse(5);
         for (DiaryRow d : diary.search(query, limit)) {
-            s.add("[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null ? "" : ", tags " + d.tags()) + "] "
-                    + fence.wrap("diary " + d.id(), clip(d.text(), 2_000)), 0);
+            s.add("[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null ? "" : ", tags " + d.tags()) + "] ",
+                    fence.wrap("diary " + d.id(), clip(d.text(), 2_000)), 0);
         }
         for (ConceptRow c : concepts.search(query, limit)) {
             s.add("[concept " + c.id() + "] " + c.name() + (c.description().isEmpty() ? "" : ": " + clip(c.description(), 500))
@@ -156,8 +156,8 @@ public final class ContextAssembler {
         if (settings.manualNotes()) return incomingManual();
         Section s = new Section(4, "incoming messages", "(no unread messages)", false, 1);
         for (NoteRow n : notes.unread(settings.autoFilter(), settings.notesLimit())) {
-            s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp() + "] "
-                    + fence.wrap("note " + n.id(), clip(n.text(), 4_000)), n.id());
+            s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp() + "] ",
+                    fence.wrap("note " + n.id(), clip(n.text(), 4_000)), n.id());
         }
         return s;
     }

@@ -1,17 +1,16 @@
 package dev.hmpagent.context;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
  * Fences outside text as data for one tick's prompt: {@code <data id="NONCE">…</data id="NONCE">},
- * with a nonce the text cannot know in advance, so it cannot close the fence early. Remembers
- * what it fenced.
+ * with a nonce the text cannot know in advance, so it cannot close the fence early.
  */
 final class DataFence {
+    /** Fenced text for the prompt, and what it showed as data. */
+    record Fenced(String text, AssembledPrompt.DataShown shown) { }
+
     private final String nonce;
-    private final List<AssembledPrompt.DataShown> shown = new ArrayList<>();
 
     DataFence(String nonce) {
         this.nonce = Objects.requireNonNull(nonce, "nonce");
@@ -19,12 +18,8 @@ final class DataFence {
     }
 
     /** {@code text} between this tick's fence lines. */
-    String wrap(String source, String text) {
-        shown.add(new AssembledPrompt.DataShown(source, text));
-        return "\n<data id=\"" + nonce + "\">\n" + text + "\n</data id=\"" + nonce + "\">";
-    }
-
-    List<AssembledPrompt.DataShown> shown() {
-        return List.copyOf(shown);
+    Fenced wrap(String source, String text) {
+        return new Fenced("\n<data id=\"" + nonce + "\">\n" + text + "\n</data id=\"" + nonce + "\">",
+                new AssembledPrompt.DataShown(source, text));
     }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 
 /** One context (1-6) as a title and items; trimming drops items from its least important end. */
 final class Section {
-    /** An item and the row it came from (0 when none). */
-    record Item(String text, long rowId) { }
+    /** An item, the row it came from (0 when none), and the outside text it shows fenced as data (or null). */
+    record Item(String text, long rowId, AssembledPrompt.DataShown data) { }
 
     final int index;
     final String title;
@@ -29,8 +29,19 @@ final class Section {
     }
 
     Section add(String text, long rowId) {
-        items.add(new Item(text, rowId));
+        items.add(new Item(text, rowId, null));
         return this;
+    }
+
+    /** An item whose text ends with outside text fenced as data. */
+    Section add(String prefix, DataFence.Fenced fenced, long rowId) {
+        items.add(new Item(prefix + fenced.text(), rowId, fenced.shown()));
+        return this;
+    }
+
+    /** The outside text the items still in this section show. */
+    List<AssembledPrompt.DataShown> dataShown() {
+        return items.stream().map(Item::data).filter(java.util.Objects::nonNull).toList();
     }
 
     boolean dropOne() {

@@ -280,7 +280,7 @@ public final class Cycle {
                     + " and was not stored again (tick " + tickId + ")"));
         }
         written.runs().forEach(run -> {
-            run.messageToUser().ifPresent(text -> events.emit(new AgentEvent.MessageToUser(tickId, text)));
+            run.messageToUser().ifPresent(m -> events.emit(new AgentEvent.MessageToUser(tickId, m.noteId(), m.text())));
             events.emit(new AgentEvent.CommandDone(tickId, run.cmdId(), run.type(), run.status(), run.result()));
         });
     }

@@ -5,9 +5,13 @@ import java.util.Objects;
 /** Everything the user may see, whoever renders it (the REPL above its prompt, a headless runner as lines). */
 public sealed interface AgentEvent {
 
-    /** A {@code send_message} from the LLM to the user. */
-    record MessageToUser(long tickId, String text) implements AgentEvent {
+    /** A {@code send_message} from the LLM to the user, and its {@code notes} row (0 when it has none). */
+    record MessageToUser(long tickId, long noteId, String text) implements AgentEvent {
         public MessageToUser { Objects.requireNonNull(text, "text"); }
+
+        public MessageToUser(long tickId, String text) {
+            this(tickId, 0, text);
+        }
     }
 
     /** The free-text part of a reply. */

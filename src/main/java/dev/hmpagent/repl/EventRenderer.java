@@ -43,7 +43,7 @@ public final class EventRenderer implements EventSink {
     static AttributedString render(AgentEvent event, String dbPath) {
         AttributedStringBuilder sb = new AttributedStringBuilder();
         if (event instanceof AgentEvent.MessageToUser m) {
-            sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m.tickId(), dbPath));
+            sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m, dbPath));
         } else if (event instanceof AgentEvent.Thought t) {
             sb.styled(DIM, "  (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + clip(t.text()));
         } else if (event instanceof AgentEvent.CommandDone c) {
@@ -65,7 +65,7 @@ public final class EventRenderer implements EventSink {
      * A message whole up to {@value #MAX_MESSAGE_CHARS} characters and {@value #MAX_MESSAGE_LINES}
      * lines; beyond, the start of it and the exact command that prints all of it.
      */
-    static String message(String text, long tickId, String dbPath) {
+    static String message(String text, AgentEvent.MessageToUser m, String dbPath) {
         int cut = Math.min(text.length(), MAX_MESSAGE_CHARS);
         int lines = 0;
         for (int i = 0; i < cut; i++) {
@@ -77,8 +77,8 @@ public final class EventRenderer implements EventSink {
         if (cut >= text.length()) return text;
         if (cut > 0 && Character.isHighSurrogate(text.charAt(cut - 1))) cut--;
         return text.substring(0, cut) + "\n… (" + (text.length() - cut) + " more characters; all of it: sqlite3 '"
-                + dbPath.replace("'", "'\\''") + "' \"SELECT text FROM notes WHERE source = 'llm' AND tick_id = "
-                + tickId + "\")";
+                + dbPath.replace("'", "'\\''") + "' \"SELECT text FROM notes WHERE "
+                + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId()) + "\")";
     }
 
     private static String clip(String s) {

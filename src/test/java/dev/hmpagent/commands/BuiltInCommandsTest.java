@@ -85,7 +85,7 @@ class BuiltInCommandsTest {
     @Test
     void send_message_writes_a_read_llm_note_and_hands_the_text_to_the_user() {
         CommandRun run = run(3, "{\"type\": \"send_message\", \"args\": {\"text\": \"hi!\"}}").get(0);
-        assertThat(run.messageToUser()).contains("hi!");
+        assertThat(run.messageToUser()).map(UserMessage::text).contains("hi!");
         assertThat(new NotesDao(store).after(0, 5)).singleElement().satisfies(n -> {
             assertThat(n.source()).isEqualTo("llm");
             assertThat(n.read()).isTrue();

@@ -133,6 +133,13 @@ class ContextAssemblerTest {
                 .contains("ok: \n<data id=\"" + NONCE + "\">\nnote 9 says: hi\n</data id=\"" + NONCE + "\">");
         assertThat(p.dataShown()).extracting(AssembledPrompt.DataShown::source)
                 .containsExactly("result " + row, "note 1");
+        for (int i = 0; i < 30; i++) new NotesDao(store).add("filler note " + i + " " + "z".repeat(200), "cli", 0, null);
+        AssembledPrompt tight = assembler(900, false).assemble(3, clock.instant());
+        String shown = tight.messages().get(1).content();
+        long notesInPrompt = shown.split("\\[note ", -1).length - 1;
+        assertThat(notesInPrompt).as("the budget left most notes out").isLessThan(30);
+        assertThat(tight.dataShown()).as("only what the prompt still shows counts as shown")
+                .filteredOn(d -> d.source().startsWith("note ")).hasSize((int) notesInPrompt);
         assertThat(p.messages().get(0).content()).as("context 0 explains the fence but holds no nonce")
                 .contains("<data id=\"…\">").doesNotContain(NONCE);
         assertThat(row).isPositive();

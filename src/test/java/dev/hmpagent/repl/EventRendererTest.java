@@ -33,11 +33,11 @@ class EventRendererTest {
     @Test
     void a_huge_message_is_clipped_with_the_exact_command_that_shows_all_of_it() {
         String huge = "y".repeat(1_000_000);
-        String text = EventRenderer.render(new AgentEvent.MessageToUser(7, huge), "/tmp/my agent.db").toString();
+        String text = EventRenderer.render(new AgentEvent.MessageToUser(7, 31, huge), "/tmp/my agent.db").toString();
         assertThat(text).hasSizeLessThan(EventRenderer.MAX_MESSAGE_CHARS + 200)
                 .startsWith("agent> " + "y".repeat(EventRenderer.MAX_MESSAGE_CHARS))
                 .endsWith("(995904 more characters; all of it: sqlite3 '/tmp/my agent.db' "
-                        + "\"SELECT text FROM notes WHERE source = 'llm' AND tick_id = 7\")");
+                        + "\"SELECT text FROM notes WHERE id = 31\")");
     }
 
     @Test
