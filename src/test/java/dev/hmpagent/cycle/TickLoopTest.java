@@ -122,6 +122,20 @@ class TickLoopTest {
     }
 
     @Test
+    void a_damaged_file_found_by_the_lock_check_ends_the_loop_as_a_database_failure() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+                    Duration.ofHours(1), Duration.ZERO, () -> {
+                        throw new dev.hmpagent.store.StoreException(dev.hmpagent.store.StoreException.Kind.CORRUPT,
+                                "agent.db is damaged (database disk image is malformed): run `agent check`");
+                    }, sink);
+            assertThat(loop.run()).isEqualTo(TickLoop.End.DATABASE);
+            assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
+                    .satisfies(p -> assertThat(p.text()).contains("agent check"));
+        }
+    }
+
+    @Test
     void a_plain_stop_ends_without_ticking_again() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
