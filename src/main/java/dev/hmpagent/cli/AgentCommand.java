@@ -1,7 +1,10 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.cycle.SafetyGate;
 import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
@@ -36,7 +39,7 @@ public final class AgentCommand implements Callable<Integer> {
                 reader.printAbove("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands.");
                 Repl repl = new Repl(reader, launch.interactive(), runtime.loop(), runtime.inbox(),
                         new Repl.Describe(runtime.llm().endpoint(), runtime.llm().model(), runtime.db().toString()),
-                        config.llm().giveUp());
+                        config.llm().giveUp(), controls(runtime));
                 runtime.startThinking(renderer);
                 TickLoop.End end = repl.run();
                 runtime.farewell(end).ifPresent(line -> renderer.emit(new AgentEvent.Problem(line)));
@@ -45,13 +48,43 @@ public final class AgentCommand implements Callable<Integer> {
         }
     }
 
+    /** /halt, /unlock and the safety part of /status, on the runtime's file. */
+    static Repl.Controls controls(AgentRuntime runtime) {
+        return new Repl.Controls() {
+            @Override
+            public String safety() {
+                SafetyStatus s = runtime.safety();
+                return s.active() ? s.label() : SafetyGate.describe(s);
+            }
+
+            @Override
+            public String halt(String reason) {
+                SafetyControl.Outcome o = runtime.control(true, reason);
+                return o.result() == SafetyControl.Result.ALREADY ? "already " + SafetyGate.describe(o.after())
+                        : "halted: " + o.after().label() + "; /unlock (or `agent unlock`) resumes";
+            }
+
+            @Override
+            public String unlock(String reason) {
+                SafetyControl.Outcome o = runtime.control(false, reason);
+                return switch (o.result()) {
+                    case ALREADY -> "already ACTIVE: nothing to unlock";
+                    case MOVED -> "unlocked: ACTIVE again (was " + o.before().label() + ")";
+                    case REFUSED -> "cannot unlock " + o.before().label() + ": only more budget releases it";
+                };
+            }
+        };
+    }
+
     /**
      * The process exit code for why the loop ended (DESIGN.md, exit codes). Piped, lines still waiting
      * to be stored mean the input was not all taken: not a success; a person who quits was told.
      */
     static int exitCode(TickLoop.End end, AgentRuntime runtime, boolean interactive) {
         return switch (end) {
-            case STOPPED -> !interactive && runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE : ExitCodes.OK;
+            case STOPPED -> interactive ? ExitCodes.OK
+                    : !runtime.safety().active() ? ExitCodes.STOPPED   // halted: what was piped in is not answered
+                    : runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE : ExitCodes.OK;
             case FAILED -> ExitCodes.FAILURE;
             case LLM_GAVE_UP -> ExitCodes.LLM_UNAVAILABLE;
             case LLM_REJECTED -> ExitCodes.CONFIG;

@@ -2,12 +2,16 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.cycle.SafetyGate;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.StoreException;
@@ -42,10 +46,13 @@ final class AgentRuntime implements AutoCloseable {
     private final NoteSpool inbox;
     private final String takeover;
     private final ScheduledExecutorService spoolRetry;
+    private final ControlWatcher watcher;
     private boolean started;
 
     private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore, RunnerLock lock,
-                         LlmClient llm, TickLoop loop, NoteSpool inbox, String takeover) {
+                         LlmClient llm, TickLoop loop, NoteSpool inbox, String takeover,
+                         ControlWatcher watcher) {
+        this.watcher = watcher;
         this.resources = resources;
         this.config = config;
         this.tickStore = tickStore;
@@ -79,15 +86,21 @@ final class AgentRuntime implements AutoCloseable {
             // typed lines must not freeze the prompt for the full busy timeout: a locked file sends them to the
             // spool quickly, and the retry stores them within a second of the lock being free
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
+            Store controlStore = push(resources, lockStore.connectAgain());
             LlmClient llm = launch.llms().create(config.llm());
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
-                    tickStore.path().getFileName().toString()));
-            TickLoop loop = new TickLoop(cycle, config.cycle().pollInterval(), config.llm().giveUp(), guard::mayTick,
-                    events);
+                    tickStore.path().getFileName().toString(),
+                    () -> new RunnerLock.Published(cycle.status().phase().name(), 0, 0)));
+            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), events, cycle::resumeAfterStop);
+            // first thing in every iteration: still the file's runner, and the persisted state lets it think
+            TickLoop loop = new TickLoop(cycle, config.cycle().pollInterval(), config.llm().giveUp(),
+                    () -> guard.mayTick() && gate.mayThink(), events);
             guard.guard(loop);
+            ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
-            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, lock, llm, loop, inbox, takeover);
+            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, lock, llm, loop, inbox, takeover,
+                    watcher);
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
@@ -105,6 +118,7 @@ final class AgentRuntime implements AutoCloseable {
     void startThinking(EventSink events) {
         started = true;
         loop.start();
+        watcher.start();
         long every = SPOOL_RETRY.toMillis();
         spoolRetry.scheduleWithFixedDelay(() -> retrySpool(events), every, every, TimeUnit.MILLISECONDS);
     }
@@ -133,6 +147,25 @@ final class AgentRuntime implements AutoCloseable {
     }
 
     AgentConfig config() { return config; }
+
+    /** The persisted safety state, read now (any thread: on a connection of its own). */
+    SafetyStatus safety() {
+        try (Store s = tickStore.connectAgain()) {
+            return new SafetyControl(s).current();
+        }
+    }
+
+    /** /halt and /unlock from the REPL, the same as `agent halt` / `agent unlock` from another process. */
+    SafetyControl.Outcome control(boolean halt, String reason) {
+        try (Store s = tickStore.connectAgain()) {
+            SafetyControl control = new SafetyControl(s);
+            Requester me = Requester.thisProcess();
+            return halt ? control.halt(reason, me) : control.unlock(reason, me);
+        }
+    }
+
+    /** For tests: one look at the control channel now, instead of waiting for the watcher thread. */
+    ControlWatcher watcher() { return watcher; }
 
     TickLoop loop() { return loop; }
 

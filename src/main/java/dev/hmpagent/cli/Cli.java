@@ -16,6 +16,9 @@ public final class Cli {
         cl.addSubcommand("config", new ConfigCommand(root, launch));
         cl.addSubcommand("note", new NoteCommand(root, launch));
         cl.addSubcommand("check", new CheckCommand(root, launch));
+        cl.addSubcommand("halt", new HaltCommand(root, launch));
+        cl.addSubcommand("unlock", new UnlockCommand(root, launch));
+        cl.addSubcommand("status", new StatusCommand(root, launch));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             err.println("agent: " + oneLine(ex));

@@ -9,6 +9,7 @@ final class ExitCodes {
     static final int IN_USE = 4;
     static final int DATABASE = 5;
     static final int LLM_UNAVAILABLE = 6;
+    static final int STOPPED = 7;
 
     private ExitCodes() { }
 }

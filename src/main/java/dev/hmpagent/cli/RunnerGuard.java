@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Keeps this process the one runner of its file: a heartbeat every few seconds on its own
@@ -18,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * once: two cycles on one file would think twice and fight over tick ids.
  */
 final class RunnerGuard implements AutoCloseable {
-    static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
+    /** Also how fresh the figures another process reads with `agent status` are. */
+    static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(1);
 
     private final RunnerLock tickThreadLock;
     private final EventSink events;
@@ -32,7 +34,14 @@ final class RunnerGuard implements AutoCloseable {
      * @param tickThreadLock the same lock on the tick thread's connection
      */
     RunnerGuard(RunnerLock heartbeatLock, RunnerLock tickThreadLock, EventSink events, String file) {
+        this(heartbeatLock, tickThreadLock, events, file, () -> new RunnerLock.Published(null, 0, 0));
+    }
+
+    /** @param figures what to publish with each heartbeat, read on the heartbeat thread (must be thread-safe) */
+    RunnerGuard(RunnerLock heartbeatLock, RunnerLock tickThreadLock, EventSink events, String file,
+                Supplier<RunnerLock.Published> figures) {
         Objects.requireNonNull(heartbeatLock, "heartbeatLock");
+        Objects.requireNonNull(figures, "figures");
         this.tickThreadLock = Objects.requireNonNull(tickThreadLock, "tickThreadLock");
         this.events = Objects.requireNonNull(events, "events");
         this.file = Objects.requireNonNull(file, "file");
@@ -41,7 +50,7 @@ final class RunnerGuard implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        heartbeat.scheduleWithFixedDelay(() -> beat(heartbeatLock), HEARTBEAT_EVERY.toMillis(),
+        heartbeat.scheduleWithFixedDelay(() -> beat(heartbeatLock, figures), HEARTBEAT_EVERY.toMillis(),
                 HEARTBEAT_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -58,11 +67,11 @@ final class RunnerGuard implements AutoCloseable {
         return false;
     }
 
-    private void beat(RunnerLock lock) {
+    private void beat(RunnerLock lock, Supplier<RunnerLock.Published> figures) {
         try {
-            if (!lock.heartbeat()) lose();
+            if (!lock.heartbeat(figures.get())) lose();
         } catch (RuntimeException e) {
-            // a missed heartbeat (file busy) is retried in 5 s; the lock goes stale only after 30 s
+            // a missed heartbeat (file busy) is retried in a second; the lock goes stale only after 30 s
         }
     }
 

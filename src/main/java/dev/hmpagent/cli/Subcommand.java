@@ -2,7 +2,10 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LoadedConfig;
+import dev.hmpagent.store.StoreException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -38,6 +41,16 @@ abstract class Subcommand implements Callable<Integer> {
     final PrintWriter out() { return spec.commandLine().getOut(); }
 
     final PrintWriter err() { return spec.commandLine().getErr(); }
+
+    /** The agent's file, which must exist (commands that steer or watch an agent never create one). */
+    final Path existingDb() {
+        Path db = config().agent().db().toAbsolutePath();
+        if (!Files.isRegularFile(db)) {
+            throw new StoreException(db + " does not exist: pass the agent's file with --db"
+                    + " (an agent creates it when it first starts)");
+        }
+        return db;
+    }
 
     /** Prints one line to stdout and flushes. */
     final void say(String line) {

@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One HMP iteration per {@link #tick()}: refresh process_log, assemble contexts 0-6, query the
@@ -60,6 +61,10 @@ public final class Cycle {
     private long noteWatermark;
     /** A reply the file could not take (full, locked): written by a later tick, without asking the LLM again. */
     private TickWriter.Thought unwritten;
+    /** How many halts there had been when {@link #unwritten} was made: a halt since then drops it. */
+    private long unwrittenAtHalt;
+    /** Halts so far ({@link #halt()}, from any thread): a reply whose call saw one is interrupted. */
+    private final AtomicLong halts = new AtomicLong();
     /** While the LLM refuses our requests: the highest note id seen then; only a newer note tries again. */
     private long rejectedAtNote = -1;
     private int consecutiveFailures;
@@ -108,10 +113,29 @@ public final class Cycle {
         return true;
     }
 
+    /**
+     * A human halt (from the control thread): the LLM call in flight is cancelled at once, a reply that
+     * was in flight or arrived during the halt runs no command (it is kept as interrupted), and a reply
+     * still waiting to be written is dropped. Its notes stay unread.
+     */
+    public void halt() {
+        halts.incrementAndGet();
+        cancelInFlight();
+    }
+
+    /**
+     * After a stop is released (tick thread): messages that stayed unread through it are thought
+     * about again, even those a reply cut short by the halt had already shown.
+     */
+    public void resumeAfterStop() {
+        noteWatermark = 0;
+    }
+
     /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
     public TickResult tick() {
         Instant start = clock.instant();
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
+        if (unwritten != null && unwrittenAtHalt != halts.get()) dropKeptAfterHalt();
         if (unwritten != null) return writeKept(start);
         String reason;
         long tickId;
@@ -164,12 +188,16 @@ public final class Cycle {
     private TickResult think(long tickId, Instant start, String reason) {
         setPhase(Phase.ASSEMBLING_CONTEXT);
         AssembledPrompt prompt = assembler.assemble(tickId, start);
-        Completion completion;
+        Completion answered;
+        long haltsBefore = halts.get();
         try {
-            completion = ask(prompt);
+            answered = ask(prompt);
         } catch (LlmException e) {
             return llmFailed(tickId, start, reason, e);
         }
+        // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
+        Completion completion = halts.get() == haltsBefore || answered.interrupted() ? answered
+                : new Completion(answered.text(), answered.usage(), answered.model(), answered.finishReason(), true);
         ParsedReply parsed = quoted.screen(parser.parse(completion.text()), shownAsData(prompt));
         Optional<ResponseRow> previous = responses.lastReply();
         Novelty novelty = previous.map(p -> scorer.compare(p.content(), completion.text())).orElse(new Novelty(1.0, false));
@@ -181,6 +209,7 @@ public final class Cycle {
         } catch (StoreException e) {
             if (!e.writeFailure()) throw e;
             unwritten = thought;
+            unwrittenAtHalt = haltsBefore;
             return keptUnwritten(thought, start, e);
         }
         return committed(thought, written);
@@ -212,6 +241,15 @@ public final class Cycle {
         events.emit(new AgentEvent.Info("the file takes writes again: the reply of tick " + thought.tickId()
                 + " is stored"));
         return committed(thought, written);
+    }
+
+    private void dropKeptAfterHalt() {
+        events.emit(new AgentEvent.Info("the halt dropped the reply of tick " + unwritten.tickId()
+                + " that waited to be written: none of its commands runs, and its messages stay unread"));
+        unwritten = null;
+        retryAt = null;
+        consecutiveFailures = 0;
+        status = status.untroubled();
     }
 
     private TickResult keptUnwritten(TickWriter.Thought thought, Instant now, StoreException e) {

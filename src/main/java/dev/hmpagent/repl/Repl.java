@@ -27,12 +27,23 @@ public final class Repl {
     /** Facts /status shows that the REPL does not own. */
     public record Describe(String endpoint, String model, String dbPath) { }
 
+    /** The human controls of the safety state (/halt, /unlock), each answering with one line to show. */
+    public interface Controls {
+        /** The persisted safety state on one line, e.g. "ACTIVE" or "STOPPED(halt) since … (reason)". */
+        String safety();
+
+        String halt(String reason);
+
+        String unlock(String reason);
+    }
+
     private final LineReader reader;
     private final boolean interactive;
     private final TickLoop loop;
     private final NoteSpool inbox;
     private final Describe describe;
     private final Duration giveUp;
+    private final Controls controls;
     private final Object readLock = new Object();
     private boolean reading;   // guarded by readLock
 
@@ -41,8 +52,9 @@ public final class Repl {
      * @param giveUp piped input: how long, at its end, to wait for lines still in the spool to be stored
      */
     public Repl(LineReader reader, boolean interactive, TickLoop loop, NoteSpool inbox, Describe describe,
-                Duration giveUp) {
+                Duration giveUp, Controls controls) {
         this.reader = Objects.requireNonNull(reader, "reader");
+        this.controls = Objects.requireNonNull(controls, "controls");
         this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
         this.interactive = interactive;
         this.loop = Objects.requireNonNull(loop, "loop");
@@ -148,13 +160,17 @@ public final class Repl {
 
     /** Runs a REPL command; false means leave. */
     private boolean slash(String text) {
-        String cmd = text.split("\\s+", 2)[0];
+        String[] parts = text.split("\\s+", 2);
+        String cmd = parts[0];
+        String rest = parts.length > 1 ? parts[1].strip() : null;
         switch (cmd) {
             case "/quit", "/exit" -> {
                 return false;
             }
             case "/help" -> say(help());
             case "/status" -> say(status());
+            case "/halt" -> say(controls.halt(rest));
+            case "/unlock" -> say(controls.unlock(rest));
             default -> say("unknown command " + cmd + "; /help lists them");
         }
         return true;
@@ -164,6 +180,8 @@ public final class Repl {
         return """
                 Type a message and press Enter: it goes to the agent as a note, and the agent answers above the prompt.
                   /status   state, tick, tokens used, LLM endpoint, database
+                  /halt [why]    stop the agent now (cancels the reply in flight; it stays stopped until /unlock)
+                  /unlock [why]  let a stopped agent think again
                   /help     this list
                   /quit     leave (Ctrl-D too); a reply in flight is cut short and the tick finishes writing
                   Ctrl-C    cancel the LLM reply in flight (the partial reply is kept, marked interrupted)""";
@@ -178,7 +196,7 @@ public final class Repl {
         int waiting = inbox.waiting();
         String spooled = waiting == 0 ? "" : "; " + waiting + " typed " + (waiting == 1 ? "line waits" : "lines wait")
                 + " to be stored (in " + inbox.file().getFileName() + ")";
-        return "state " + s.phase() + retry + "; tick " + s.lastTickId() + "; tokens used " + s.tokensUsed()
+        return "safety " + controls.safety() + "; phase " + s.phase() + retry + "; tick " + s.lastTickId() + "; tokens used " + s.tokensUsed()
                 + "; unread messages " + inbox.unread() + spooled + "; LLM " + describe.model() + " at "
                 + describe.endpoint() + "; db " + describe.dbPath();
     }

@@ -160,6 +160,18 @@ public final class NoteSpool {
         }
     }
 
+    /** How many notes wait in the spool of {@code db}, read under a shared lock (for another process's status). */
+    public static int waitingIn(Path db) {
+        Path spool = fileFor(db);
+        if (!Files.exists(spool)) return 0;
+        try (FileChannel ch = FileChannel.open(spool, StandardOpenOption.READ);
+             FileLock ignored = ch.lock(0, Long.MAX_VALUE, true)) {
+            return read(ch).size();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /**
      * Appends one note to the spool of {@code db} without touching the database: for a process
      * that could not write the file.

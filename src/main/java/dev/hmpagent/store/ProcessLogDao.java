@@ -53,6 +53,11 @@ public final class ProcessLogDao {
      * Finished rows no prompt has shown yet: results the LLM has not seen. Failed LLM calls
      * ({@value #LLM_CALL}) are shown at the next call but do not by themselves wake the LLM.
      */
+    /** Rows of commands or processes still in flight (status running). */
+    public long runningCount() {
+        return store.queryLong("SELECT count(*) FROM process_log WHERE status = 'running'");
+    }
+
     public long unseenCount() {
         return store.queryLong("SELECT count(*) FROM process_log WHERE seen_tick IS NULL "
                 + "AND status NOT IN ('close', 'running', 'pending') AND name <> '" + LLM_CALL + "'");

@@ -87,6 +87,33 @@ public final class RunnerLock {
         return store.update("UPDATE runner_lock SET heartbeat_at = ? WHERE token = ?", store.clock().instant(), token) > 0;
     }
 
+    /** What the running agent shows another process ({@code agent status}), published with its heartbeat. */
+    public record Published(String phase, double hz, long noOpTicks) { }
+
+    /** Refreshes the heartbeat and publishes {@code figures}; false when another process has taken the file over. */
+    public boolean heartbeat(Published figures) {
+        java.time.Instant now = store.clock().instant();
+        return store.update("UPDATE runner_lock SET heartbeat_at = ?, phase = ?, hz = ?, noop_ticks = ?, published_at = ? "
+                + "WHERE token = ?", now, figures.phase(), figures.hz(), figures.noOpTicks(), now, token) > 0;
+    }
+
+    /** The holder with what it last published, for {@code agent status}. */
+    public record Seen(Holder holder, Published published, java.time.Instant publishedAt) { }
+
+    public Optional<Seen> seen() {
+        return store.queryOne("SELECT pid, host, token, started_at, heartbeat_at, phase, coalesce(hz, 0), "
+                + "coalesce(noop_ticks, 0), published_at FROM runner_lock WHERE id = 1", rs -> new Seen(
+                new Holder(rs.getLong(1), rs.getString(2), rs.getString(3), Instant.parse(rs.getString(4)),
+                        Instant.parse(rs.getString(5))),
+                new Published(rs.getString(6), rs.getDouble(7), rs.getLong(8)),
+                rs.getString(9) == null ? null : Instant.parse(rs.getString(9))));
+    }
+
+    /** Whether the holder looks alive from here (its pid, on this host; its heartbeat age). */
+    public boolean live(Holder h) {
+        return isLive(h, store.clock().instant());
+    }
+
     /** Whether this process still holds the file (another may have taken it over). */
     public boolean held() {
         return store.queryLong("SELECT count(*) FROM runner_lock WHERE token = ?", token) > 0;
@@ -108,7 +135,7 @@ public final class RunnerLock {
     }
 
     /** This machine's name, read without a DNS lookup. */
-    static String hostName() {
+    public static String hostName() {
         try {
             String name = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
             if (!name.isEmpty()) return name;

@@ -383,7 +383,7 @@ class AgentReplEndToEndTest {
         int code = agent("/help\n/status\n/nonsense\n/quit\nthis line is never read\n", "--base-url", llm.baseUrl());
 
         assertThat(code).isZero();
-        assertThat(terminal()).contains("/status").contains("state WAITING_FOR_EVENT").contains("tick 0")
+        assertThat(terminal()).contains("/status").contains("safety ACTIVE; phase WAITING_FOR_EVENT").contains("tick 0")
                 .contains("tokens used 0").contains(llm.baseUrl()).contains(db.toString())
                 .contains("unknown command /nonsense");
         assertThat(llm.requestCount()).isZero();

@@ -110,6 +110,36 @@ public final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** Queues a proxy's login page: HTTP 200, text/html (the client fails it as "content_type"). */
+    /**
+     * Queues a slow streamed reply: {@code first}, then a keep-alive every 20 ms until the client
+     * hangs up, which counts {@code closed} down (or until {@link #close()}).
+     */
+    public FakeOpenAiServer slowUntilClientCloses(String first, CountDownLatch closed) {
+        MockResponseBody body = new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                try {
+                    sink.writeUtf8(chunk(first));
+                    sink.flush();
+                    while (!released.await(20, TimeUnit.MILLISECONDS)) {
+                        sink.writeUtf8(": still thinking\n\n");
+                        sink.flush();
+                    }
+                } catch (IOException e) {
+                    closed.countDown();   // the client closed the connection
+                    throw e;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        return this;
+    }
+
     public FakeOpenAiServer loginPage() {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html; charset=utf-8")
                 .body("<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>").build());

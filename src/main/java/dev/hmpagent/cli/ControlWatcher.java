@@ -1,0 +1,72 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.store.ControlRequestsDao;
+import dev.hmpagent.store.Store;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The second reader of the control channel: every {@link #EVERY} on its own connection it looks for
+ * new {@code control_requests}, so a halt reaches the agent while the tick thread waits on a slow
+ * LLM call. A halt cancels that call at once; every request wakes the loop, which then reads the
+ * persisted safety state itself. The state was already moved by whoever asked; this only makes the
+ * running agent act on it now instead of at its next poll.
+ */
+final class ControlWatcher implements AutoCloseable {
+    static final Duration EVERY = Duration.ofMillis(20);
+
+    private final Store store;
+    private final ControlRequestsDao requests;
+    private final TickLoop loop;
+    private final long pid;
+    private final ScheduledExecutorService thread;
+    private long seen;
+
+    /** @param store a connection only this watcher uses (it is closed with the runtime, not here) */
+    ControlWatcher(Store store, TickLoop loop) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.requests = new ControlRequestsDao(store);
+        this.loop = Objects.requireNonNull(loop, "loop");
+        this.pid = ProcessHandle.current().pid();
+        this.seen = requests.lastId();   // older requests were applied to the file by those who made them
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "control");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    void start() {
+        thread.scheduleWithFixedDelay(this::poll, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** One look at the channel; public to the package for tests, which call it instead of waiting. */
+    void poll() {
+        try {
+            for (ControlRequestsDao.Request r : requests.after(seen)) {
+                if (r.kind().equals("halt")) loop.cycle().halt();
+                loop.wake();
+                seen = r.id();
+                requests.markHandled(r.id(), pid);
+            }
+        } catch (RuntimeException e) {
+            // the file is busy or gone for a moment: the next look is 20 ms away, and the tick thread reads the state too
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdown();
+        try {
+            thread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    Store store() { return store; }
+}

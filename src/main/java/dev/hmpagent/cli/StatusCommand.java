@@ -1,0 +1,115 @@
+package dev.hmpagent.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
+import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.NoteSpool;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.RunnerLock;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.store.TickRecord;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code agent status}: the agent on a file, seen from another process. Read-only: it opens the
+ * file without a write lock and never migrates it. The figures only the running agent knows
+ * (phase, Hz, no-op ticks) come from its heartbeat row, with their age. Exit 7 while not ACTIVE.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"Show the agent's safety state, what it is doing, its last tick and what waits (read-only).",
+                "Exit code 0: ACTIVE; 7: stopped or locked."})
+final class StatusCommand extends Subcommand {
+    @Option(names = "--json", description = "One JSON object instead of lines.")
+    boolean json;
+
+    StatusCommand(AgentCommand root, Launch launch) {
+        super(root, launch);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path db = existingDb();
+        try (Store store = Store.openReadOnly(db, launch().clock())) {
+            Instant now = launch().clock().instant();
+            SafetyStatus safety = new SafetyControl(store).current();
+            RunnerLock lock = RunnerLock.forThisProcess(store);
+            Optional<RunnerLock.Seen> runner = lock.seen();
+            List<TickRecord> last = new AgentLogDao(store).latest(1);
+            long tokens = new AgentLogDao(store).totalTokens();
+            long pending = new NotesDao(store).unreadCount();
+            int inbox = NoteSpool.waitingIn(db);
+            long running = new ProcessLogDao(store).runningCount();
+            if (json) {
+                ObjectMapper mapper = new ObjectMapper();
+                ObjectNode o = mapper.createObjectNode();
+                o.put("file", db.toString());
+                o.put("safety_state", safety.state().name());
+                o.put("stop_reason", safety.reason().map(r -> r.columnName()).orElse(null));
+                o.put("detail", safety.detail().isEmpty() ? null : safety.detail());
+                o.put("since", safety.since().toString());
+                if (runner.isPresent()) {
+                    RunnerLock.Seen s = runner.get();
+                    ObjectNode r = o.putObject("runner");
+                    r.put("pid", s.holder().pid());
+                    r.put("host", s.holder().host());
+                    r.put("started_at", s.holder().startedAt().toString());
+                    r.put("alive", lock.live(s.holder()));
+                    r.put("heartbeat_age_s", seconds(Duration.between(s.holder().heartbeatAt(), now)));
+                    r.put("phase", s.published().phase());
+                    r.put("hz", s.published().hz());
+                    r.put("noop_ticks", s.published().noOpTicks());
+                    if (s.publishedAt() != null) r.put("published_age_s", seconds(Duration.between(s.publishedAt(), now)));
+                } else {
+                    o.putNull("runner");
+                }
+                if (last.isEmpty()) {
+                    o.putNull("last_tick");
+                    o.putNull("last_tick_at");
+                } else {
+                    o.put("last_tick", last.get(0).tickId());
+                    o.put("last_tick_at", last.get(0).endedAt().toString());
+                }
+                o.put("tokens_used", tokens);
+                o.put("pending_notes", pending);
+                o.put("inbox_waiting", inbox);
+                o.put("running_processes", running);
+                say(mapper.writeValueAsString(o));
+            } else {
+                say(db.getFileName() + ": " + safety.label() + " since " + safety.since()
+                        + (safety.detail().isEmpty() ? "" : " (" + safety.detail() + ")"));
+                say(runner.map(s -> runnerLine(s, lock.live(s.holder()), now))
+                        .orElse("runner: none (no agent runs on this file)"));
+                say(last.isEmpty() ? "last tick: none yet" : "last tick: " + last.get(0).tickId() + " at "
+                        + last.get(0).endedAt() + " (" + last.get(0).state() + "); tokens used " + tokens);
+                say("pending notes: " + pending + "; waiting in " + NoteSpool.fileFor(db).getFileName() + ": " + inbox
+                        + "; running processes: " + running);
+            }
+            return safety.active() ? ExitCodes.OK : ExitCodes.STOPPED;
+        }
+    }
+
+    private static String runnerLine(RunnerLock.Seen s, boolean alive, Instant now) {
+        String who = "runner: pid " + s.holder().pid() + " on " + s.holder().host() + " since " + s.holder().startedAt()
+                + ", heartbeat " + seconds(Duration.between(s.holder().heartbeatAt(), now)) + " s ago"
+                + (alive ? "" : " (it looks stopped: the next agent takes the file over)");
+        if (s.publishedAt() == null || s.published().phase() == null) return who;
+        return who + "; " + s.published().phase() + (s.published().hz() > 0
+                ? String.format(Locale.ROOT, " at %.2f Hz", s.published().hz()) : "")
+                + ", " + s.published().noOpTicks() + " no-op ticks (as of "
+                + seconds(Duration.between(s.publishedAt(), now)) + " s ago)";
+    }
+
+    private static double seconds(Duration d) {
+        return Math.round(d.toMillis() / 100.0) / 10.0;
+    }
+}

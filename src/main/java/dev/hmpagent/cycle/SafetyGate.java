@@ -1,0 +1,49 @@
+package dev.hmpagent.cycle;
+
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
+import java.util.Objects;
+
+/**
+ * Asked first thing in every loop iteration, on the tick thread: may the agent think? Only when the
+ * persisted safety state is ACTIVE. Says once when the state changes (stopped, and by whom; active again).
+ */
+public final class SafetyGate {
+    private final SafetyControl control;
+    private final EventSink events;
+    private final Runnable onResume;
+    private volatile SafetyStatus last;
+
+    /** @param onResume run on the tick thread when the state turns ACTIVE again after a stop */
+    public SafetyGate(SafetyControl control, EventSink events, Runnable onResume) {
+        this.control = Objects.requireNonNull(control, "control");
+        this.events = Objects.requireNonNull(events, "events");
+        this.onResume = Objects.requireNonNull(onResume, "onResume");
+    }
+
+    /** Reads the state (one indexed row); true when the agent may think. */
+    public boolean mayThink() {
+        SafetyStatus now = control.current();
+        SafetyStatus before = last;
+        last = now;
+        if (before == null ? !now.active() : !before.label().equals(now.label())) {
+            events.emit(now.active() ? new AgentEvent.Info("active again: thinking resumes")
+                    : new AgentEvent.Problem(describe(now)));
+            if (now.active() && before != null) onResume.run();
+        }
+        return now.active();
+    }
+
+    /** The state last read, or null before the first read. */
+    public SafetyStatus last() {
+        return last;
+    }
+
+    /** One line for a state that keeps the agent from thinking. */
+    public static String describe(SafetyStatus s) {
+        return s.label() + " since " + s.since() + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")")
+                + ": the agent does not think until a person runs `agent unlock` (or /unlock)";
+    }
+}

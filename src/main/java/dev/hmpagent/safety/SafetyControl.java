@@ -1,0 +1,79 @@
+package dev.hmpagent.safety;
+
+import dev.hmpagent.store.ControlRequestsDao;
+import dev.hmpagent.store.Requester;
+import dev.hmpagent.store.SafetyDao;
+import dev.hmpagent.store.Store;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a human does to the persisted safety state, from any process: halt and unlock. Each is one
+ * transaction: the move (checked against {@link SafetyStates}), its audit row, and a control
+ * request that wakes a running agent at once. Works the same whether an agent runs on the file or not.
+ */
+public final class SafetyControl {
+    /** What a request did. */
+    public enum Result { MOVED, ALREADY, REFUSED }
+
+    /** The outcome and the state after it. */
+    public record Outcome(Result result, SafetyStatus before, SafetyStatus after) { }
+
+    private final Store store;
+    private final SafetyDao safety;
+    private final ControlRequestsDao requests;
+
+    public SafetyControl(Store store) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.safety = new SafetyDao(store);
+        this.requests = new ControlRequestsDao(store);
+    }
+
+    public SafetyStatus current() {
+        return status(safety.current());
+    }
+
+    /** Stops the agent: STOPPED(halt), persisted, audited; a running agent cancels its LLM call at once. */
+    public Outcome halt(String reason, Requester who) {
+        return store.inTransaction(() -> {
+            SafetyStatus before = current();
+            if (before.state() == SafetyState.STOPPED && before.reason().equals(Optional.of(StopReason.HALT))) {
+                requests.add("halt", reason, who);   // a running agent still cancels whatever it may be doing
+                return new Outcome(Result.ALREADY, before, before);
+            }
+            SafetyStates.Edge edge = SafetyStates.require(SafetyStates.Event.HALT, before);
+            SafetyStatus after = move(SafetyStates.Event.HALT, before, edge, reason, who);
+            requests.add("halt", reason, who);
+            return new Outcome(Result.MOVED, before, after);
+        });
+    }
+
+    /** Releases a human-releasable stop; refuses STOPPED(budget|quota); says so when already ACTIVE. */
+    public Outcome unlock(String reason, Requester who) {
+        return store.inTransaction(() -> {
+            SafetyStatus before = current();
+            if (before.active()) return new Outcome(Result.ALREADY, before, before);
+            Optional<SafetyStates.Edge> edge = SafetyStates.edge(SafetyStates.Event.UNLOCK, before);
+            if (edge.isEmpty()) return new Outcome(Result.REFUSED, before, before);
+            SafetyStatus after = move(SafetyStates.Event.UNLOCK, before, edge.get(), reason, who);
+            requests.add("unlock", reason, who);
+            return new Outcome(Result.MOVED, before, after);
+        });
+    }
+
+    private SafetyStatus move(SafetyStates.Event event, SafetyStatus before, SafetyStates.Edge edge, String reason,
+                              Requester who) {
+        SafetyStatus after = new SafetyStatus(edge.to(), edge.toReason(), reason, store.clock().instant());
+        safety.move(new SafetyDao.Row(after.state().name(), after.reason().map(StopReason::columnName).orElse(null),
+                        after.detail().isEmpty() ? null : after.detail(), after.since()),
+                new SafetyDao.Audit(after.since(), event.name().toLowerCase(Locale.ROOT), before.label(), after.label(),
+                        after.reason().map(StopReason::columnName).orElse(null), reason, who.pid(), who.user(), who.host()));
+        return after;
+    }
+
+    static SafetyStatus status(SafetyDao.Row row) {
+        return new SafetyStatus(SafetyState.valueOf(row.state()), StopReason.fromColumn(row.reason()), row.detail(),
+                row.since());
+    }
+}

@@ -1,0 +1,46 @@
+package dev.hmpagent.safety;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one transition table of {@code safety_state}. Each edge: an event, the states it leaves,
+ * and the state it enters. A move not in the table is illegal and throws. This issue has the
+ * human edges (halt, unlock); the SafetyMonitor adds its own.
+ */
+public final class SafetyStates {
+    /** What moves the state. */
+    public enum Event { HALT, UNLOCK }
+
+    /** A legal move: {@code event} from {@code from} (with {@code fromReason}, when it matters) to {@code to}. */
+    public record Edge(Event event, SafetyState from, Optional<StopReason> fromReason, SafetyState to, Optional<StopReason> toReason) { }
+
+    private static final Optional<StopReason> ANY = Optional.empty();
+    private static final List<Edge> EDGES = List.of(
+            // a human halt is obeyed first, whatever the state
+            new Edge(Event.HALT, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
+            new Edge(Event.HALT, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
+            new Edge(Event.HALT, SafetyState.ERROR_PAUSED, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
+            new Edge(Event.HALT, SafetyState.STOPPED, Optional.of(StopReason.BUDGET), SafetyState.STOPPED,
+                    Optional.of(StopReason.HALT)),
+            new Edge(Event.HALT, SafetyState.STOPPED, Optional.of(StopReason.QUOTA), SafetyState.STOPPED,
+                    Optional.of(StopReason.HALT)),
+            // only a human releases: any stop except a budget or quota one (that needs more budget)
+            new Edge(Event.UNLOCK, SafetyState.STOPPED, Optional.of(StopReason.HALT), SafetyState.ACTIVE, ANY),
+            new Edge(Event.UNLOCK, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.ACTIVE, ANY),
+            new Edge(Event.UNLOCK, SafetyState.ERROR_PAUSED, ANY, SafetyState.ACTIVE, ANY));
+
+    private SafetyStates() { }
+
+    /** The state {@code event} moves {@code from} into, or empty when the table has no such move. */
+    public static Optional<Edge> edge(Event event, SafetyStatus from) {
+        return EDGES.stream().filter(e -> e.event() == event && e.from() == from.state()
+                && (e.fromReason().isEmpty() || e.fromReason().equals(from.reason()))).findFirst();
+    }
+
+    /** The state {@code event} moves {@code from} into; throws when the move is illegal. */
+    public static Edge require(Event event, SafetyStatus from) {
+        return edge(event, from).orElseThrow(() -> new IllegalStateException(
+                "illegal safety move: " + event + " from " + from.label()));
+    }
+}

@@ -1,0 +1,51 @@
+package dev.hmpagent.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code safety_state} (one row) and its append-only {@code safety_audit}. Values are the column
+ * texts; the safety package owns what they mean and which moves are legal.
+ */
+public final class SafetyDao {
+    /** The row of {@code safety_state}. */
+    public record Row(String state, String reason, String detail, Instant since) { }
+
+    /** One audit row. */
+    public record Audit(Instant at, String event, String fromState, String toState, String reason, String detail,
+                        long pid, String user, String host) { }
+
+    private final Store store;
+
+    public SafetyDao(Store store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public Row current() {
+        return store.queryOne("SELECT state, reason, detail, since FROM safety_state WHERE id = 1",
+                rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3), Instant.parse(rs.getString(4))))
+                .orElseThrow(() -> new StoreException(store.path() + " has no safety_state row: run `agent check`"));
+    }
+
+    /** Sets the state and appends its audit row; call inside one transaction with the read that decided it. */
+    public void move(Row to, Audit audit) {
+        store.update("UPDATE safety_state SET state = ?, reason = ?, detail = ?, since = ? WHERE id = 1",
+                to.state(), to.reason(), to.detail(), to.since());
+        store.insert("INSERT INTO safety_audit(at, event, from_state, to_state, reason, detail, pid, user_name, host) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", audit.at(), audit.event(), audit.fromState(),
+                audit.toState(), audit.reason(), audit.detail(), audit.pid(), audit.user(), audit.host());
+    }
+
+    /** The newest audit rows, oldest first. */
+    public List<Audit> latestAudit(int limit) {
+        List<Audit> rows = new java.util.ArrayList<>(store.query("SELECT at, event, from_state, to_state, reason, detail, "
+                + "coalesce(pid, 0), user_name, host FROM safety_audit ORDER BY id DESC LIMIT ?",
+                rs -> new Audit(Instant.parse(rs.getString(1)), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getLong(7), rs.getString(8), rs.getString(9)), limit));
+        java.util.Collections.reverse(rows);
+        return rows;
+    }
+
+    public Store store() { return store; }
+}
