@@ -453,7 +453,7 @@ class CycleTest {
     void autonomous_mode_thinks_with_nothing_new() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
-                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context());
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context(), d.run());
         llm.reply("Thinking on my own.");
         TickResult r = cycle(auto).tick();
         assertThat(r.worked()).isTrue();
@@ -464,7 +464,8 @@ class CycleTest {
     void manual_notes_mode_shows_counts_and_ids_and_note_read_marks_it_read() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, d.context().notesLimit(), 0, ""));
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, d.context().notesLimit(), 0, ""),
+                d.run());
         long id = notes.add("secret plan", "user", 2, null);
         llm.reply("Let me read it." + commands("{\"cmd_id\": \"r\", \"type\": \"note_read\", \"args\": {\"id\": " + id + "}}"))
                 .reply("Read it.");
@@ -480,7 +481,7 @@ class CycleTest {
     void manual_mode_with_more_unread_notes_than_it_lists_wakes_once_not_forever() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, 3, 0, ""));
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, 3, 0, ""), d.run());
         for (int i = 0; i < 5; i++) notes.add("note " + i, "cli", 0, null);
         llm.reply("I will read them later.");
         Cycle cycle = cycle(manual);
@@ -511,7 +512,7 @@ class CycleTest {
         llm.reply("x" + commands("{\"cmd_id\": \"d\", \"type\": \"diary_entry\", \"args\": {\"text\": \"t\"}}"));
         AgentConfig d = AgentConfig.defaults();
         AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
-                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context());
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context(), d.run());
         Cycle cycle = cycle(auto);
         cycle.tick();
         for (int i = 0; i < TickWriter.AUTO_CLOSE_AFTER_TICKS + 2; i++) llm.reply("thinking " + i);
@@ -530,7 +531,7 @@ class CycleTest {
     void a_budget_too_small_for_everything_still_shows_one_new_note_so_the_llm_is_not_called_forever() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig tiny = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(500, d.context().notesMode(), d.context().notesLimit(), 0, ""));
+                new ContextSection(500, d.context().notesMode(), d.context().notesLimit(), 0, ""), d.run());
         notes.add("first question " + "word ".repeat(400), "user", 0, null);
         notes.add("second question " + "word ".repeat(400), "user", 0, null);
         llm.reply("one").reply("two");
@@ -547,7 +548,7 @@ class CycleTest {
     void the_auto_notes_filter_decides_what_wakes_and_what_is_shown() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig filtered = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(d.context().promptBudgetTokens(), NotesMode.AUTO, 20, 1, "ops, urgent"));
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.AUTO, 20, 1, "ops, urgent"), d.run());
         notes.add("low priority chatter", "peer", 0, "ops");
         notes.add("untagged but important", "system", 5, null);
         Cycle cycle = cycle(filtered);
