@@ -461,6 +461,23 @@ class CycleTest {
     }
 
     @Test
+    void a_tick_that_may_not_think_unprompted_answers_only_what_arrived_even_in_autonomous_mode() {
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context(), d.run());
+        Cycle cycle = cycle(auto);
+
+        assertThat(cycle.tick(false).worked()).as("nothing new: no call").isFalse();
+        notes.add("a new message", "user", 0, null);
+        llm.reply("Answered.");
+        assertThat(cycle.tick(false).worked()).isTrue();
+        assertThat(cycle.tick(false).worked()).as("the message was answered: nothing new again").isFalse();
+
+        assertThat(llm.requests).hasSize(1);
+        assertThat(agentLog.latest(1).get(0).wakeReason()).isEqualTo("new message");
+    }
+
+    @Test
     void manual_notes_mode_shows_counts_and_ids_and_note_read_marks_it_read() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
