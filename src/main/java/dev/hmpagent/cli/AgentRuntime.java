@@ -3,6 +3,8 @@ package dev.hmpagent.cli;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.cycle.TimeSource;
+import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
@@ -83,8 +85,8 @@ final class AgentRuntime implements AutoCloseable {
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
                     tickStore.path().getFileName().toString()));
-            TickLoop loop = new TickLoop(cycle, config.cycle().pollInterval(), config.llm().giveUp(), guard::mayTick,
-                    events);
+            TickLoop loop = new TickLoop(cycle, new WakeOrPollPacer(config.cycle().pollInterval()), TimeSource.system(),
+                    config.llm().giveUp(), guard::mayTick, events);
             guard.guard(loop);
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, lock, llm, loop, inbox, takeover);

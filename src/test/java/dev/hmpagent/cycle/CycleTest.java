@@ -343,7 +343,8 @@ class CycleTest {
             c.commit();
         }
         dev.hmpagent.testing.DamagedFiles.damageNotes(store.path());   // the oldest unread notes: the prompt reads them
-        TickLoop loop = new TickLoop(cycle(), Duration.ofHours(1), Duration.ZERO, () -> true, sink);
+        TickLoop loop = new TickLoop(cycle(), new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(),
+                Duration.ZERO, () -> true, sink);
 
         assertThat(loop.run()).isEqualTo(TickLoop.End.DATABASE);
 
