@@ -2,10 +2,14 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.cycle.LoopStats;
+import dev.hmpagent.cycle.Pacer;
 import dev.hmpagent.cycle.SafetyGate;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.cycle.TimeSource;
+import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
@@ -24,6 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One agent running the cycle on one file, whatever its face (the REPL now, {@code agent run}
@@ -73,7 +78,14 @@ final class AgentRuntime implements AutoCloseable {
      * messages a previous run left in the spool, and wires the cycle; the loop is not started yet.
      */
     static AgentRuntime start(AgentConfig config, Launch launch, EventSink events) {
+        return start(config, launch, events, new WakeOrPollPacer(config.cycle().pollInterval()));
+    }
+
+    /** As {@link #start(AgentConfig, Launch, EventSink)}, with the loop paced by {@code pacer} (fixed-rate for `agent run`). */
+    static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer) {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(pacer, "pacer");
+        AtomicReference<TickLoop> loopRef = new AtomicReference<>();
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
             Path db = config.agent().db();
@@ -90,12 +102,12 @@ final class AgentRuntime implements AutoCloseable {
             LlmClient llm = launch.llms().create(config.llm());
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
-                    tickStore.path().getFileName().toString(),
-                    () -> new RunnerLock.Published(cycle.status().phase().name(), 0, 0)));
+                    tickStore.path().getFileName().toString(), () -> published(cycle, loopRef.get())));
             SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), events, cycle::resumeAfterStop);
             // first thing in every iteration: still the file's runner, and the persisted state lets it think
-            TickLoop loop = new TickLoop(cycle, config.cycle().pollInterval(), config.llm().giveUp(),
+            TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(),
                     () -> guard.mayTick() && gate.mayThink(), events);
+            loopRef.set(loop);
             guard.guard(loop);
             ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
@@ -107,6 +119,14 @@ final class AgentRuntime implements AutoCloseable {
             closeAll(resources);
             throw e;
         }
+    }
+
+    /** What the heartbeat publishes for `agent status`: the phase, and the loop's figures once it exists. */
+    private static RunnerLock.Published published(Cycle cycle, TickLoop loop) {
+        String phase = cycle.status().phase().name();
+        if (loop == null) return new RunnerLock.Published(phase, 0, 0);
+        LoopStats stats = loop.stats();
+        return new RunnerLock.Published(phase, stats.hz(), stats.noOpTicks());
     }
 
     private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {

@@ -97,7 +97,15 @@ public enum ConfigKey {
     CONTEXT_NOTES_TAGS("context.notes_tags", ValueType.text(false), "",
             List.of("AGENT_CONTEXT_NOTES_TAGS"), false,
             "Auto mode: comma-separated tags; when set, only notes carrying one of them are shown (empty: all)",
-            c -> c.context().notesTags());
+            c -> c.context().notesTags()),
+    RUN_HZ("run.hz", ValueType.decimal(0.1, 50), "1.0",
+            List.of("AGENT_RUN_HZ"), false,
+            "agent run: ticks per second of the fixed-rate loop (frames at start + n / hz, no drift)",
+            c -> c.run().hz()),
+    RUN_MAX_CATCH_UP("run.max_catch_up", ValueType.wholeNumber(0, 1000), "10",
+            List.of("AGENT_RUN_MAX_CATCH_UP"), false,
+            "agent run --catch-up: most frames missed by a slow tick that run back to back; the rest are skipped",
+            c -> c.run().maxCatchUp());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));

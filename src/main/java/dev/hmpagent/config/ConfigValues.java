@@ -62,7 +62,10 @@ final class ConfigValues {
                         NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
                         integer(ConfigKey.CONTEXT_NOTES_LIMIT),
                         integer(ConfigKey.CONTEXT_NOTES_MIN_PRIORITY),
-                        string(ConfigKey.CONTEXT_NOTES_TAGS)));
+                        string(ConfigKey.CONTEXT_NOTES_TAGS)),
+                new RunSection(
+                        decimal(ConfigKey.RUN_HZ),
+                        integer(ConfigKey.RUN_MAX_CATCH_UP)));
     }
 
     private Object get(ConfigKey key) {

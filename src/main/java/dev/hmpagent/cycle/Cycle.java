@@ -133,6 +133,15 @@ public final class Cycle {
 
     /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
     public TickResult tick() {
+        return tick(true);
+    }
+
+    /**
+     * Like {@link #tick()}; with {@code mayThinkUnprompted} false, autonomous mode does not count as something to
+     * think about: only what arrived (a note, a result) wakes the LLM. A fixed-rate loop catching up missed frames
+     * runs them so, making at most one LLM call per new observation however many frames it runs back to back.
+     */
+    public TickResult tick(boolean mayThinkUnprompted) {
         Instant start = clock.instant();
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
         if (unwritten != null && unwrittenAtHalt != halts.get()) dropKeptAfterHalt();
@@ -140,7 +149,7 @@ public final class Cycle {
         String reason;
         long tickId;
         try {
-            reason = wakeReason();
+            reason = wakeReason(mayThinkUnprompted);
             if (reason == null) {
                 if (rejectedAtNote < 0) {
                     consecutiveFailures = 0;   // the file reads fine and nothing waits on a failed call
@@ -171,7 +180,7 @@ public final class Cycle {
     }
 
     /** Why the LLM should be called now, or null when there is nothing new. Step 1: refresh process_log. */
-    private String wakeReason() {
+    private String wakeReason(boolean mayThinkUnprompted) {
         if (rejectedAtNote >= 0) {
             // the LLM refused the last request: asking again unchanged would be refused again
             if (notes.maxUnreadId(NoteFilter.ALL) <= rejectedAtNote) return null;
@@ -181,7 +190,7 @@ public final class Cycle {
         }
         if (notes.maxUnreadId(settings.noteFilter()) > noteWatermark) return "new message";
         if (processLog.unseenCount() > 0) return "new results";
-        if (settings.autonomous()) return "autonomous";
+        if (settings.autonomous() && mayThinkUnprompted) return "autonomous";
         return null;
     }
 

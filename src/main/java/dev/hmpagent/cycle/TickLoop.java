@@ -3,24 +3,27 @@ package dev.hmpagent.cycle;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.store.StoreException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * Drives {@link Cycle#tick()} on its own thread: tick while there is work, otherwise park until
- * {@link #wake()} or the poll interval (to notice notes written by other processes). The same
- * loop serves the REPL and headless runs. {@link #stop(boolean)} either finishes the tick in
- * flight and exits, or first drains: ticks until nothing is left to think about, waiting through
- * an LLM back-off up to the give-up time. The loop also ends by itself, with an {@link End} that
- * says why, when something makes further thinking impossible; whoever waits on it learns through
- * {@link #onEnd(Runnable)}.
+ * Drives {@link Cycle#tick()} on its own thread, paced by a {@link Pacer}: the REPL's wake-or-poll
+ * (tick while there is work, otherwise park until {@link #wake()} or the poll interval), or the fixed
+ * rate of a headless run (frames at start + n·period; a tick that overruns its period skips the
+ * frames it missed, or catches them up, and says so in one line). It counts what it did in memory
+ * ({@link #stats()}); an iteration that finds nothing to do writes nothing. {@link #stop(boolean)}
+ * either finishes the tick in flight and exits, or first drains: ticks back to back until nothing
+ * is left to think about, waiting through an LLM back-off up to the give-up time. The loop also
+ * ends by itself, with an {@link End} that says why, when something makes further thinking
+ * impossible; whoever waits on it learns through {@link #onEnd(Runnable)}.
  */
 public final class TickLoop {
     /** Most ticks a drain runs before giving up (a model that issues commands every tick never idles). */
@@ -43,7 +46,9 @@ public final class TickLoop {
     }
 
     private final Cycle cycle;
-    private final long pollNanos;
+    private final Pacer pacer;
+    private final double hz;
+    private final TimeSource time;
     private final Duration giveUp;
     private final BooleanSupplier mayTick;
     private final EventSink events;
@@ -55,16 +60,22 @@ public final class TickLoop {
     private volatile boolean drain;
     private volatile End end;
     private volatile Thread thread;
+    private final LoopCounter counter = new LoopCounter();
     private String lastProblem = "";
 
     /**
+     * @param pacer   when each iteration runs; owned by this loop from now on
+     * @param time    where the loop reads time and waits ({@link TimeSource#system()} outside tests)
      * @param giveUp  while draining, how long the LLM (or the file) may keep failing before the loop ends
      * @param mayTick asked before every iteration on the tick thread; false skips the tick (e.g. the
      *                file was taken over by another agent, whose guard has then ended the loop)
      */
-    public TickLoop(Cycle cycle, Duration pollInterval, Duration giveUp, BooleanSupplier mayTick, EventSink events) {
+    public TickLoop(Cycle cycle, Pacer pacer, TimeSource time, Duration giveUp, BooleanSupplier mayTick,
+                    EventSink events) {
         this.cycle = Objects.requireNonNull(cycle, "cycle");
-        this.pollNanos = Objects.requireNonNull(pollInterval, "pollInterval").toNanos();
+        this.pacer = Objects.requireNonNull(pacer, "pacer");
+        this.hz = pacer.hz();
+        this.time = Objects.requireNonNull(time, "time");
         this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
         this.mayTick = Objects.requireNonNull(mayTick, "mayTick");
         this.events = Objects.requireNonNull(events, "events");
@@ -83,12 +94,17 @@ public final class TickLoop {
     public End run() {
         thread = Thread.currentThread();
         int drained = 0;
+        boolean catchUp = false;
+        pacer.start(time.nanoTime());
         try {
             while (end == null && !(stopRequested && !drain)) {
                 // an idle iteration ends a drain only if it began after the stop: input that arrived while an
                 // earlier one was finding nothing to do must still be answered
                 boolean drainingBefore = stopRequested && drain;
-                TickResult result = iterate();
+                long began = time.nanoTime();
+                TickResult result = iterate(catchUp);
+                counter.iteration(result.worked(), catchUp, began, time.nanoTime());
+                catchUp = false;
                 if (end != null) break;
                 if (stopRequested && drain) {
                     boolean troubled = cycle.status().trouble() != CycleStatus.Trouble.NONE;
@@ -99,8 +115,8 @@ public final class TickLoop {
                     // failed ticks do not count: the give-up time bounds them, checked after each one
                     if (!result.worked() && !troubled && !drainingBefore) continue;
                     if (!waitOutTrouble()) break;
-                } else if (!result.worked()) {
-                    park(pollNanos);
+                } else {
+                    catchUp = pace(result, began);
                 }
             }
             endWith(End.STOPPED);
@@ -147,10 +163,50 @@ public final class TickLoop {
         return true;
     }
 
-    private TickResult iterate() {
+    /**
+     * Asks the pacer when the next iteration runs, says so when this one overran its frame, and waits
+     * for it; returns whether the next iteration is a caught-up frame.
+     */
+    private boolean pace(TickResult result, long began) {
+        long now = time.nanoTime();
+        Pace pace = pacer.next(now, result.worked());
+        if (pace.late() > 0) {
+            counter.skipped(pace.skipped());
+            events.emit(new AgentEvent.Info(overrun(result, now - began, pace)));
+        }
+        switch (pace.waiting()) {
+            case NONE -> { }
+            case UNTIL_DUE -> waitUntil(pace.due(), false);
+            case UNTIL_DUE_OR_WOKEN -> waitUntil(pace.due(), true);
+        }
+        return pace.catchUp();
+    }
+
+    /** E.g. "tick 12 took 3.4 s: skipped 6 frames at 2 Hz". */
+    private String overrun(TickResult result, long tookNanos, Pace pace) {
+        String what = result.worked() ? "tick " + result.tickId() : "an idle frame";
+        String done = pace.caughtUp() == 0 ? "skipped " + frames(pace.skipped())
+                : "catching up " + frames(pace.caughtUp())
+                        + (pace.skipped() == 0 ? "" : ", skipped " + pace.skipped() + " beyond run.max_catch_up");
+        return what + " took " + took(tookNanos) + ": " + done + " at "
+                + BigDecimal.valueOf(hz).stripTrailingZeros().toPlainString() + " Hz";
+    }
+
+    private static String frames(long n) {
+        return n + (n == 1 ? " frame" : " frames");
+    }
+
+    private static String took(long nanos) {
+        if (nanos < 1_000_000_000L) return Math.max(1, nanos / 1_000_000) + " ms";
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+    }
+
+    private TickResult iterate(boolean catchUp) {
         try {
             if (!mayTick.getAsBoolean()) return TickResult.IDLE;
-            TickResult result = cycle.tick();
+            // a caught-up frame answers what arrived but does not think unprompted: frames run back to back
+            // make at most one LLM call per new observation
+            TickResult result = cycle.tick(!catchUp);
             lastProblem = "";
             if (result.fatal()) endWith(End.DATABASE);
             return result;
@@ -188,11 +244,17 @@ public final class TickLoop {
     }
 
     private void park(long nanos) {
-        long deadline = System.nanoTime() + nanos;
-        while (!wakeRequested.getAndSet(false) && !stopRequested && end == null) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) return;
-            LockSupport.parkNanos(this, left);
+        waitUntil(time.nanoTime() + nanos, true);
+    }
+
+    /**
+     * Parks until {@code due}, or sooner when the loop must end, or ({@code wakeable}) on {@link #wake()}. A wake
+     * is spent either way: a fixed-rate loop answers it at the frame it is waiting for.
+     */
+    private void waitUntil(long due, boolean wakeable) {
+        while (!(wakeRequested.getAndSet(false) && wakeable) && !stopRequested && end == null) {
+            if (due - time.nanoTime() <= 0) return;
+            time.parkUntil(due);
         }
     }
 
@@ -200,11 +262,14 @@ public final class TickLoop {
         if (end == null) end = why;
     }
 
-    /** Something new arrived (a typed line): tick now instead of at the next poll. */
+    /**
+     * Something new arrived (a typed line): a wake-or-poll loop ticks now instead of at the next poll; a
+     * fixed-rate one sees it at its next frame.
+     */
     public void wake() {
         wakeRequested.set(true);
         Thread t = thread;
-        if (t != null) LockSupport.unpark(t);
+        if (t != null) time.unpark(t);
     }
 
     /**
@@ -233,6 +298,11 @@ public final class TickLoop {
             }
         }
         listener.run();
+    }
+
+    /** What the loop has counted so far (kept in memory only); safe to call from any thread. */
+    public LoopStats stats() {
+        return counter.stats(hz, cycle.clock().instant(), time.nanoTime());
     }
 
     /** Why the loop ended, or null while it runs. */

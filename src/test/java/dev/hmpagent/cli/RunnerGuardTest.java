@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.cycle.TimeSource;
+import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.RunnerLock;
@@ -33,7 +35,8 @@ class RunnerGuardTest {
             FakeLlmClient llm = new FakeLlmClient();
             try (RunnerGuard guard = new RunnerGuard(lock, lock.on(tick), sink, "agent.db")) {
                 TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), tick, llm, sink, clock),
-                        Duration.ofHours(1), Duration.ZERO, guard::mayTick, sink);
+                        new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, guard::mayTick,
+                        sink);
                 guard.guard(loop);
                 assertThat(guard.mayTick()).isTrue();
 

@@ -47,6 +47,8 @@ class ConfigLoaderTest {
         assertThat(c.context().promptBudgetTokens()).isEqualTo(6000);
         assertThat(c.context().notesMode()).isEqualTo(NotesMode.AUTO);
         assertThat(c.context().notesLimit()).isEqualTo(20);
+        assertThat(c.run().hz()).isEqualTo(1.0);
+        assertThat(c.run().maxCatchUp()).isEqualTo(10);
     }
 
     @Test
@@ -166,6 +168,9 @@ class ConfigLoaderTest {
                 notes_limit = 1000
                 notes_min_priority = -3
                 notes_tags = "urgent, ops"
+                [run]
+                hz = 0.5
+                max_catch_up = 0
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -174,7 +179,8 @@ class ConfigLoaderTest {
                         Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7), Duration.ofSeconds(90),
                         Duration.ofSeconds(0)),
                 new CycleSection(true, 0, Duration.ofMillis(10)),
-                new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"));
+                new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"),
+                new RunSection(0.5, 0));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

@@ -35,6 +35,19 @@ class ConfigValidationTest {
     }
 
     @Test
+    void runHzOutsideOneTenthToFiftyIsRefusedWithItsRange() throws IOException {
+        Path file = write("[run]\nhz = 0.05\n");
+
+        assertThat(failure(TestSources.none().project(file)))
+                .hasMessage("run.hz = 0.05 (from project file " + file + ") is out of range: use a number from 0.1 to 50");
+        assertThat(failure(TestSources.none().env("AGENT_RUN_HZ", "51")).getMessage())
+                .startsWith("run.hz = 51 (from env AGENT_RUN_HZ) is out of range");
+        assertThat(failure(TestSources.none().env("AGENT_RUN_MAX_CATCH_UP", "1001")).getMessage())
+                .isEqualTo("run.max_catch_up = 1001 (from env AGENT_RUN_MAX_CATCH_UP) is out of range:"
+                        + " use a whole number from 0 to 1000");
+    }
+
+    @Test
     void outOfRangeWholeNumberFromEnvNamesTheVariable() {
         assertThat(failure(TestSources.none().env("AGENT_LLM_MAX_TOKENS", "0")))
                 .hasMessage("llm.max_tokens = 0 (from env AGENT_LLM_MAX_TOKENS) is out of range:"

@@ -343,7 +343,8 @@ class CycleTest {
             c.commit();
         }
         dev.hmpagent.testing.DamagedFiles.damageNotes(store.path());   // the oldest unread notes: the prompt reads them
-        TickLoop loop = new TickLoop(cycle(), Duration.ofHours(1), Duration.ZERO, () -> true, sink);
+        TickLoop loop = new TickLoop(cycle(), new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(),
+                Duration.ZERO, () -> true, sink);
 
         assertThat(loop.run()).isEqualTo(TickLoop.End.DATABASE);
 
@@ -453,7 +454,7 @@ class CycleTest {
     void autonomous_mode_thinks_with_nothing_new() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
-                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context());
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context(), d.run());
         llm.reply("Thinking on my own.");
         TickResult r = cycle(auto).tick();
         assertThat(r.worked()).isTrue();
@@ -461,10 +462,28 @@ class CycleTest {
     }
 
     @Test
+    void a_tick_that_may_not_think_unprompted_answers_only_what_arrived_even_in_autonomous_mode() {
+        AgentConfig d = AgentConfig.defaults();
+        AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context(), d.run());
+        Cycle cycle = cycle(auto);
+
+        assertThat(cycle.tick(false).worked()).as("nothing new: no call").isFalse();
+        notes.add("a new message", "user", 0, null);
+        llm.reply("Answered.");
+        assertThat(cycle.tick(false).worked()).isTrue();
+        assertThat(cycle.tick(false).worked()).as("the message was answered: nothing new again").isFalse();
+
+        assertThat(llm.requests).hasSize(1);
+        assertThat(agentLog.latest(1).get(0).wakeReason()).isEqualTo("new message");
+    }
+
+    @Test
     void manual_notes_mode_shows_counts_and_ids_and_note_read_marks_it_read() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, d.context().notesLimit(), 0, ""));
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, d.context().notesLimit(), 0, ""),
+                d.run());
         long id = notes.add("secret plan", "user", 2, null);
         llm.reply("Let me read it." + commands("{\"cmd_id\": \"r\", \"type\": \"note_read\", \"args\": {\"id\": " + id + "}}"))
                 .reply("Read it.");
@@ -480,7 +499,7 @@ class CycleTest {
     void manual_mode_with_more_unread_notes_than_it_lists_wakes_once_not_forever() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig manual = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, 3, 0, ""));
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.MANUAL, 3, 0, ""), d.run());
         for (int i = 0; i < 5; i++) notes.add("note " + i, "cli", 0, null);
         llm.reply("I will read them later.");
         Cycle cycle = cycle(manual);
@@ -511,7 +530,7 @@ class CycleTest {
         llm.reply("x" + commands("{\"cmd_id\": \"d\", \"type\": \"diary_entry\", \"args\": {\"text\": \"t\"}}"));
         AgentConfig d = AgentConfig.defaults();
         AgentConfig auto = new AgentConfig(d.agent(), d.llm(),
-                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context());
+                new CycleSection(true, d.cycle().historyK(), d.cycle().pollInterval()), d.context(), d.run());
         Cycle cycle = cycle(auto);
         cycle.tick();
         for (int i = 0; i < TickWriter.AUTO_CLOSE_AFTER_TICKS + 2; i++) llm.reply("thinking " + i);
@@ -530,7 +549,7 @@ class CycleTest {
     void a_budget_too_small_for_everything_still_shows_one_new_note_so_the_llm_is_not_called_forever() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig tiny = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(500, d.context().notesMode(), d.context().notesLimit(), 0, ""));
+                new ContextSection(500, d.context().notesMode(), d.context().notesLimit(), 0, ""), d.run());
         notes.add("first question " + "word ".repeat(400), "user", 0, null);
         notes.add("second question " + "word ".repeat(400), "user", 0, null);
         llm.reply("one").reply("two");
@@ -547,7 +566,7 @@ class CycleTest {
     void the_auto_notes_filter_decides_what_wakes_and_what_is_shown() {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig filtered = new AgentConfig(d.agent(), d.llm(), d.cycle(),
-                new ContextSection(d.context().promptBudgetTokens(), NotesMode.AUTO, 20, 1, "ops, urgent"));
+                new ContextSection(d.context().promptBudgetTokens(), NotesMode.AUTO, 20, 1, "ops, urgent"), d.run());
         notes.add("low priority chatter", "peer", 0, "ops");
         notes.add("untagged but important", "system", 5, null);
         Cycle cycle = cycle(filtered);
