@@ -90,6 +90,7 @@ public final class AgentCommand implements Callable<Integer> {
             case LLM_REJECTED -> ExitCodes.CONFIG;
             case DATABASE -> ExitCodes.DATABASE;
             case LOST_FILE -> ExitCodes.IN_USE;
+            case SAFETY_STOP -> ExitCodes.STOPPED;
         };
     }
 }

@@ -78,11 +78,15 @@ final class AgentRuntime implements AutoCloseable {
      * messages a previous run left in the spool, and wires the cycle; the loop is not started yet.
      */
     static AgentRuntime start(AgentConfig config, Launch launch, EventSink events) {
-        return start(config, launch, events, new WakeOrPollPacer(config.cycle().pollInterval()));
+        return start(config, launch, events, new WakeOrPollPacer(config.cycle().pollInterval()), false);
     }
 
-    /** As {@link #start(AgentConfig, Launch, EventSink)}, with the loop paced by {@code pacer} (fixed-rate for `agent run`). */
-    static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer) {
+    /**
+     * As {@link #start(AgentConfig, Launch, EventSink)}, with the loop paced by {@code pacer} (fixed-rate
+     * for `agent run`); with {@code endOnSafetyStop} the loop ends (End.SAFETY_STOP) as soon as the
+     * safety state is not ACTIVE, instead of waiting for an unlock.
+     */
+    static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer, boolean endOnSafetyStop) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(pacer, "pacer");
         AtomicReference<TickLoop> loopRef = new AtomicReference<>();
@@ -105,8 +109,12 @@ final class AgentRuntime implements AutoCloseable {
                     tickStore.path().getFileName().toString(), () -> published(cycle, loopRef.get())));
             SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), events, cycle::resumeAfterStop);
             // first thing in every iteration: still the file's runner, and the persisted state lets it think
-            TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(),
-                    () -> guard.mayTick() && gate.mayThink(), events);
+            TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
+                if (!guard.mayTick()) return false;
+                if (gate.mayThink()) return true;
+                if (endOnSafetyStop) loopRef.get().end(TickLoop.End.SAFETY_STOP);
+                return false;
+            }, events);
             loopRef.set(loop);
             guard.guard(loop);
             ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop));
@@ -214,6 +222,7 @@ final class AgentRuntime implements AutoCloseable {
             case DATABASE -> Optional.of("stopped: " + tickStore.path().getFileName()
                     + " cannot be used (see above)" + (waiting > 0 ? "; " + waiting + " typed line(s) wait in "
                     + inbox.file().getFileName() : ""));
+            case SAFETY_STOP -> Optional.of("exiting: " + SafetyGate.describe(safety()));
             case STOPPED, FAILED, LOST_FILE -> Optional.empty();
         };
     }

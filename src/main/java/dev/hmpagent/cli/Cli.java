@@ -19,6 +19,7 @@ public final class Cli {
         cl.addSubcommand("halt", new HaltCommand(root, launch));
         cl.addSubcommand("unlock", new UnlockCommand(root, launch));
         cl.addSubcommand("status", new StatusCommand(root, launch));
+        cl.addSubcommand("run", new RunCommand(root, launch));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             err.println("agent: " + oneLine(ex));

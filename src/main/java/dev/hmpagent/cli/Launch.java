@@ -16,7 +16,15 @@ import org.jline.terminal.TerminalBuilder;
  * clock, whether a person is typing, and how to reach the LLM. Tests pass their own.
  */
 public record Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive,
-                     LlmFactory llms) {
+                     LlmFactory llms, Signals signals) {
+
+    /** Where the process learns of SIGTERM and SIGINT ("TERM", "INT"); tests pass one they can fire. */
+    @FunctionalInterface
+    public interface Signals {
+        Signals NONE = (name, action) -> { };
+
+        void on(String name, Runnable action);
+    }
 
     /** Makes the terminal the REPL runs on. */
     @FunctionalInterface
@@ -35,6 +43,12 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
         Objects.requireNonNull(terminals, "terminals");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(llms, "llms");
+        Objects.requireNonNull(signals, "signals");
+    }
+
+    /** No signal handling: the JVM's own (tests). */
+    public Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive, LlmFactory llms) {
+        this(env, terminals, clock, interactive, llms, Signals.NONE);
     }
 
     /** The real LLM client for the configuration. */
@@ -45,7 +59,8 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
     /** The real process: system environment, system terminal (dumb when input is a pipe), UTC clock. */
     public static Launch system() {
         return new Launch(System.getenv(), () -> TerminalBuilder.builder().name("hmp-agent").system(true).dumb(true).build(),
-                Clock.systemUTC(), consoleIsTerminal());
+                Clock.systemUTC(), consoleIsTerminal(), Wiring::llmClient,
+                (name, action) -> sun.misc.Signal.handle(new sun.misc.Signal(name), s -> action.run()));
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.store.ControlRequestsDao;
 import dev.hmpagent.store.NoteSpool;
+import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.StoreException;
@@ -32,7 +34,12 @@ final class NoteCommand extends Subcommand {
         AgentConfig config = config();
         String text = String.join(" ", words);
         try (Store store = Store.open(config.agent().db(), launch().clock())) {
-            long id = new NotesDao(store).add(text, "cli", priority, tags);
+            long id = store.inTransaction(() -> {
+                long note = new NotesDao(store).add(text, "cli", priority, tags);
+                // wakes a running agent now rather than at its next poll
+                new ControlRequestsDao(store).add("note", Long.toString(note), Requester.thisProcess());
+                return note;
+            });
             say("note " + id + " queued in " + config.agent().db());
         } catch (StoreException e) {
             if (!e.writeFailure()) throw e;

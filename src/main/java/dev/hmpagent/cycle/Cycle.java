@@ -230,6 +230,9 @@ public final class Cycle {
         noteWatermark = Math.max(noteWatermark, thought.prompt().noteWatermark());
         status = status.thought(thought.tickId(), thought.completion().usage().total());
         emitAfterCommit(thought.tickId(), thought.completion(), thought.parsed(), written);
+        Usage usage = thought.completion().usage();
+        events.emit(new AgentEvent.TickDone(thought.tickId(), written.state(), usage.promptTokens(),
+                usage.completionTokens(), Duration.between(thought.start(), clock.instant()).toMillis()));
         return new TickResult(true, thought.tickId(), written.state());
     }
 

@@ -42,7 +42,9 @@ public final class TickLoop {
         /** The database is damaged, or draining, it stayed unwritable past the give-up time. */
         DATABASE,
         /** Another agent took the file over. */
-        LOST_FILE
+        LOST_FILE,
+        /** The persisted safety state is not ACTIVE (halted, locked) and the loop was asked to end on that. */
+        SAFETY_STOP
     }
 
     private final Cycle cycle;
@@ -60,6 +62,7 @@ public final class TickLoop {
     private volatile boolean drain;
     private volatile End end;
     private volatile Thread thread;
+    private volatile long frameLimit;   // 0: none
     private final LoopCounter counter = new LoopCounter();
     private String lastProblem = "";
 
@@ -94,6 +97,7 @@ public final class TickLoop {
     public End run() {
         thread = Thread.currentThread();
         int drained = 0;
+        long frames = 0;
         boolean catchUp = false;
         pacer.start(time.nanoTime());
         try {
@@ -106,6 +110,7 @@ public final class TickLoop {
                 counter.iteration(result.worked(), catchUp, began, time.nanoTime());
                 catchUp = false;
                 if (end != null) break;
+                if (frameLimit > 0 && ++frames >= frameLimit) break;
                 if (stopRequested && drain) {
                     boolean troubled = cycle.status().trouble() != CycleStatus.Trouble.NONE;
                     if (result.worked() && !troubled) {
@@ -280,6 +285,12 @@ public final class TickLoop {
         drain = stopRequested ? drain && drainFirst : drainFirst;   // once told to stop at once, never drain
         stopRequested = true;
         wake();
+    }
+
+    /** Ends the loop (End.STOPPED) after {@code frames} iterations, idle ones included; call before it runs. */
+    public void limitFrames(long frames) {
+        if (frames <= 0) throw new IllegalArgumentException("frames must be > 0: " + frames);
+        frameLimit = frames;
     }
 
     /** Ends the loop after the tick in flight, for a reason outside it (the file was taken over). */

@@ -22,6 +22,12 @@ public sealed interface AgentEvent {
     /** A command finished (or was refused). */
     record CommandDone(long tickId, String cmdId, String type, String status, String result) implements AgentEvent { }
 
+    /** A tick that called the LLM ended: its outcome (agent_log state), tokens and duration. */
+    record TickDone(long tickId, String outcome, int promptTokens, int completionTokens, long durationMs)
+            implements AgentEvent {
+        public TickDone { Objects.requireNonNull(outcome, "outcome"); }
+    }
+
     /** Something went wrong; one line that says what and what to do. */
     record Problem(String text) implements AgentEvent {
         public Problem { Objects.requireNonNull(text, "text"); }

@@ -1,0 +1,90 @@
+package dev.hmpagent.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * What `agent run` prints: one line per event on stdout, human-readable by default or JSON lines
+ * ({@code --json}) with a timestamp and tick id on each. Thoughts and command results only with
+ * {@code --verbose}. Text from the model has its control characters removed. Thread-safe.
+ */
+final class HeadlessPrinter implements EventSink {
+    private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}&&[^\\t]]");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final PrintWriter out;
+    private final Clock clock;
+    private final boolean json;
+    private final boolean verbose;
+
+    HeadlessPrinter(PrintWriter out, Clock clock, boolean json, boolean verbose) {
+        this.out = Objects.requireNonNull(out, "out");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.json = json;
+        this.verbose = verbose;
+    }
+
+    @Override
+    public synchronized void emit(AgentEvent event) {
+        String line = json ? json(event) : human(event);
+        if (line == null) return;
+        out.println(line);
+        out.flush();
+    }
+
+    private String human(AgentEvent event) {
+        String ts = clock.instant().toString();
+        if (event instanceof AgentEvent.MessageToUser m) return ts + " tick " + m.tickId() + " agent> " + oneLine(m.text());
+        if (event instanceof AgentEvent.TickDone t) {
+            return ts + " tick " + t.tickId() + " " + t.outcome() + " · " + t.promptTokens() + " in · "
+                    + t.completionTokens() + " out · " + t.durationMs() + " ms";
+        }
+        if (event instanceof AgentEvent.Problem p) return ts + " ! " + oneLine(p.text());
+        if (event instanceof AgentEvent.Info i) return ts + " · " + oneLine(i.text());
+        if (!verbose) return null;
+        if (event instanceof AgentEvent.Thought t) {
+            return ts + " tick " + t.tickId() + " (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + oneLine(t.text());
+        }
+        if (event instanceof AgentEvent.CommandDone c) {
+            return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + oneLine(c.result());
+        }
+        return null;
+    }
+
+    private String json(AgentEvent event) {
+        if (!verbose && (event instanceof AgentEvent.Thought || event instanceof AgentEvent.CommandDone)) return null;
+        ObjectNode o = JSON.createObjectNode();
+        o.put("ts", clock.instant().toString());
+        if (event instanceof AgentEvent.MessageToUser m) {
+            o.put("event", "message").put("tick", m.tickId()).put("note_id", m.noteId()).put("text", m.text());
+        } else if (event instanceof AgentEvent.TickDone t) {
+            o.put("event", "tick").put("tick", t.tickId()).put("outcome", t.outcome()).put("prompt_tokens", t.promptTokens())
+                    .put("completion_tokens", t.completionTokens()).put("duration_ms", t.durationMs());
+        } else if (event instanceof AgentEvent.Thought t) {
+            o.put("event", "thought").put("tick", t.tickId()).put("interrupted", t.interrupted()).put("text", t.text());
+        } else if (event instanceof AgentEvent.CommandDone c) {
+            o.put("event", "command").put("tick", c.tickId()).put("cmd_id", c.cmdId()).put("type", c.type())
+                    .put("status", c.status()).put("result", c.result());
+        } else if (event instanceof AgentEvent.Problem p) {
+            o.put("event", "problem").put("text", p.text());
+        } else if (event instanceof AgentEvent.Info i) {
+            o.put("event", "info").put("text", i.text());
+        }
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write an event as JSON", e);
+        }
+    }
+
+    private static String oneLine(String s) {
+        return CONTROL.matcher(s.replace("\r\n", "\n").replace('\n', ' ')).replaceAll("").strip();
+    }
+}

@@ -1,0 +1,211 @@
+package dev.hmpagent.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.testing.FakeOpenAiServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jline.terminal.impl.DumbTerminal;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** `agent run`: the headless face, on a real file against a scripted LLM on a real socket. */
+@Timeout(60)
+class RunEndToEndTest {
+    static final String SAY_HI = "Answering.\n# Commands:\n[{\"type\": \"send_message\", \"args\": {\"text\": \"hi there\"}}]";
+
+    @TempDir Path dir;
+    FakeOpenAiServer llm;
+    Path db;
+    Path config;
+    final Map<String, Runnable> signals = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        llm = new FakeOpenAiServer();
+        db = dir.resolve("agent.db");
+        config = dir.resolve("agent.toml");
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n");
+        Store.open(db, Clock.systemUTC()).close();
+    }
+
+    @AfterEach
+    void stop() {
+        llm.close();
+    }
+
+    record Run(int code, String out, String err) {
+        List<JsonNode> json() throws Exception {
+            List<JsonNode> lines = new ArrayList<>();
+            for (String line : out.strip().split("\n")) lines.add(new ObjectMapper().readTree(line));
+            return lines;
+        }
+    }
+
+    Run cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+                () -> new DumbTerminal(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()),
+                Clock.systemUTC(), false, dev.hmpagent.cli.Wiring::llmClient, signals::put);
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
+        return new Run(cl.execute(all.toArray(String[]::new)), out.toString(), err.toString());
+    }
+
+    long count(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); ResultSet rs = c.createStatement().executeQuery(sql)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    @Test
+    void run_with_max_ticks_answers_a_queued_note_prints_json_lines_and_exits_0() throws Exception {
+        assertThat(cli("note", "hello").code()).isZero();
+        llm.streamed(SAY_HI, 10, 5).streamed("Nothing more.", 10, 1);
+
+        Run run = cli("run", "--hz", "50", "--max-ticks", "10", "--json");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        List<JsonNode> lines = run.json();
+        assertThat(lines).allSatisfy(l -> assertThat(l.path("ts").asText()).isNotEmpty());
+        assertThat(lines).anySatisfy(l -> {
+            assertThat(l.path("event").asText()).isEqualTo("message");
+            assertThat(l.path("tick").asLong()).isEqualTo(1);
+            assertThat(l.path("text").asText()).isEqualTo("hi there");
+        });
+        assertThat(lines).anySatisfy(l -> assertThat(l.path("event").asText()).isEqualTo("tick"));
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'hello' AND read = 1")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
+    }
+
+    @Test
+    void until_idle_with_the_llm_down_exits_6_after_the_give_up_time_with_the_note_unread() throws Exception {
+        cli("note", "anyone?");
+        llm.close();
+        Run run = cli("run", "--until-idle", "--set", "llm.give_up_s=0");
+        assertThat(run.code()).isEqualTo(ExitCodes.LLM_UNAVAILABLE);
+        assertThat(run.out()).contains("giving up");
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'anyone?' AND read = 0")).isEqualTo(1);
+    }
+
+    @Test
+    void until_idle_answers_what_waits_then_exits_0() throws Exception {
+        cli("note", "hello");
+        llm.streamed(SAY_HI, 10, 5).streamed("Done.", 10, 1);
+        Run run = cli("run", "--until-idle");
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).contains("agent> hi there");
+    }
+
+    @Test
+    void exit_on_lockout_exits_7_on_a_halted_file_without_calling_the_llm() throws Exception {
+        cli("note", "hello");
+        cli("halt", "--reason", "maintenance");
+        Run run = cli("run", "--exit-on-lockout", "--hz", "50");
+        assertThat(run.code()).isEqualTo(ExitCodes.STOPPED);
+        assertThat(run.out()).contains("STOPPED(halt)").contains("maintenance");
+        assertThat(llm.requestCount()).isZero();
+    }
+
+    @Test
+    void sigterm_abandons_the_call_in_flight_keeps_it_as_interrupted_releases_the_lock_and_exits_143() throws Exception {
+        cli("note", "tell me a story");
+        CountDownLatch hungUp = new CountDownLatch(1);
+        llm.slowUntilClientCloses("Once upon" + "\n# Commands:\n[{\"type\": \"memory_add\", \"args\": {\"content\": \"x\"}}]",
+                hungUp);
+        CompletableFuture<Run> run = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20"));
+        llm.take();
+        signals.get("TERM").run();
+
+        Run done = run.get(30, TimeUnit.SECONDS);
+        assertThat(done.code()).isEqualTo(143);
+        assertThat(hungUp.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE interrupted = 1")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM llm_memory")).as("not a halt, but its commands never ran").isZero();
+        assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
+        assertThat(count("SELECT count(*) FROM safety_state WHERE state = 'ACTIVE'")).as("SIGTERM is not a halt").isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'tell me a story' AND read = 0")).isEqualTo(1);
+    }
+
+    @Test
+    void sigint_with_no_call_in_flight_exits_0() throws Exception {
+        CompletableFuture<Run> run = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20"));
+        while (!signals.containsKey("INT")) Thread.onSpinWait();
+        awaitRunnerPublished();
+        signals.get("INT").run();
+        assertThat(run.get(30, TimeUnit.SECONDS).code()).isZero();
+        assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
+    }
+
+    @Test
+    void status_from_another_process_reads_phase_hz_and_no_op_ticks_while_the_agent_runs() throws Exception {
+        CompletableFuture<Run> run = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20"));
+        JsonNode runner = awaitRunnerPublished();
+        assertThat(runner.path("hz").asDouble()).isEqualTo(20.0);
+        assertThat(runner.path("phase").asText()).isEqualTo("WAITING_FOR_EVENT");
+        assertThat(runner.path("alive").asBoolean()).isTrue();
+        assertThat(runner.path("published_age_s").asDouble()).isLessThan(5);
+        JsonNode later = awaitStatus(s -> s.path("runner").path("noop_ticks").asLong() > runner.path("noop_ticks").asLong());
+        assertThat(later.path("runner").path("noop_ticks").asLong()).as("idle frames counted, nothing written for them")
+                .isPositive();
+        assertThat(count("SELECT count(*) FROM agent_log")).isZero();
+        while (!signals.containsKey("TERM")) Thread.onSpinWait();
+        signals.get("TERM").run();
+        assertThat(run.get(30, TimeUnit.SECONDS).code()).isZero();
+    }
+
+    @Test
+    void a_note_from_another_process_is_answered_by_a_running_agent() throws Exception {
+        llm.streamed(SAY_HI, 10, 5).streamed("Done.", 10, 1);
+        CompletableFuture<Run> run = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "10"));
+        awaitRunnerPublished();
+        assertThat(cli("note", "hello from outside").code()).isZero();
+        assertThat(llm.take().user()).contains("hello from outside");
+        llm.take();
+        signals.get("TERM").run();
+        Run done = run.get(30, TimeUnit.SECONDS);
+        assertThat(done.out()).contains("agent> hi there");
+    }
+
+    /** Waits (bounded) until the running agent has published its figures once. */
+    JsonNode awaitRunnerPublished() throws Exception {
+        return awaitStatus(s -> s.path("runner").has("published_age_s")).path("runner");
+    }
+
+    JsonNode awaitStatus(java.util.function.Predicate<JsonNode> ready) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            Run status = cli("status", "--json");
+            JsonNode s = new ObjectMapper().readTree(status.out());
+            if (ready.test(s)) return s;
+            if (System.nanoTime() > deadline) throw new AssertionError("status never became ready: " + status.out());
+            Thread.sleep(50);   // polling another process's view of the file, not waiting for our own thread
+        }
+    }
+}
