@@ -25,6 +25,7 @@ final class ControlWatcher implements AutoCloseable {
     private final long pid;
     private final ScheduledExecutorService thread;
     private long seen;
+    private long version = Long.MIN_VALUE;
 
     /** @param store a connection only this watcher uses (it is closed with the runtime, not here) */
     ControlWatcher(Store store, TickLoop loop) {
@@ -47,6 +48,9 @@ final class ControlWatcher implements AutoCloseable {
     /** One look at the channel; public to the package for tests, which call it instead of waiting. */
     void poll() {
         try {
+            long now = store.dataVersion();
+            if (now == version) return;   // nobody committed anything since the last look: no new request either
+            version = now;
             for (ControlRequestsDao.Request r : requests.after(seen)) {
                 if (r.kind().equals("halt")) loop.cycle().halt();
                 loop.wake();

@@ -28,6 +28,8 @@ public final class Store implements AutoCloseable {
     private final Path path;
     private final Clock clock;
     private final Connection connection;
+    /** Prepared once: {@link #dataVersion()} is polled many times a second. */
+    private PreparedStatement dataVersion;
     private final int busyTimeoutMs;
     private int txDepth;
     /** Set when SQLite rolled the open transaction back by itself; later statements in it must not run. */
@@ -81,6 +83,21 @@ public final class Store implements AutoCloseable {
     /** As {@link #connectAgain()}, waiting at most {@code busyTimeout} for another connection's lock. */
     public Store connectAgain(java.time.Duration busyTimeout) {
         return Opening.another(path, clock, OpenOptions.DEFAULT.withBusyTimeoutMs(Math.toIntExact(busyTimeout.toMillis())));
+    }
+
+    /**
+     * SQLite's {@code PRAGMA data_version}: changes whenever another connection has committed to the
+     * file since the last call on this one (a shared-memory read in WAL mode: cheap enough to poll).
+     */
+    public long dataVersion() {
+        try {
+            if (dataVersion == null) dataVersion = connection.prepareStatement("PRAGMA data_version");
+            try (ResultSet rs = dataVersion.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        } catch (SQLException e) {
+            throw translate("PRAGMA data_version", e);
+        }
     }
 
     public Path path() { return path; }

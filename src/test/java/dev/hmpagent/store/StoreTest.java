@@ -160,4 +160,16 @@ class StoreTest {
             assertThat(latest).doesNotContain("USE TEMP B-TREE");
         }
     }
+
+    @Test
+    void data_version_moves_when_another_connection_commits_and_only_then() {
+        try (Store mine = Store.open(dir.resolve("agent.db"), clock); Store theirs = mine.connectAgain()) {
+            long v0 = mine.dataVersion();
+            assertThat(mine.dataVersion()).isEqualTo(v0);
+            new NotesDao(mine).add("my own write", "user", 0, null);
+            assertThat(mine.dataVersion()).as("its own commits do not count").isEqualTo(v0);
+            new NotesDao(theirs).add("another connection's", "cli", 0, null);
+            assertThat(mine.dataVersion()).isNotEqualTo(v0);
+        }
+    }
 }
