@@ -503,6 +503,8 @@ class AgentReplEndToEndTest {
     void help_lists_the_subcommands() {
         int code = agent("", "--help");
         assertThat(code).isZero();
-        assertThat(out.toString()).contains("config").contains("note").contains("--db");
+        assertThat(out.toString()).contains("config").contains("note").contains("--db").contains("run")
+                .contains("halt").contains("unlock").contains("status").contains("check")
+                .contains("6 LLM unavailable after llm.give_up_s").contains("7 stopped or locked");
     }
 }
