@@ -20,9 +20,10 @@ import picocli.CommandLine.Mixin;
 @Command(name = "agent", mixinStandardHelpOptions = true, version = "hmp-agent 0.1.0",
         description = {"A terminal agent that thinks in ticks and keeps its whole mind in one SQLite file.",
                 "With no subcommand: open the REPL. Type a message; the agent answers above the prompt."},
-        footer = {"", "Exit codes: 0 ok · 1 unexpected failure · 2 bad usage · 3 bad configuration (a rejected key too)",
-                "  · 4 file in use by another agent · 5 database error · 6 LLM unavailable after llm.give_up_s",
-                "  · 7 stopped or locked."})
+        footer = {"", "Exit codes:",
+                "  0 ok · 1 unexpected failure · 2 bad usage",
+                "  3 bad configuration (a rejected API key too) · 4 file in use by another agent",
+                "  5 database error · 6 LLM unavailable after llm.give_up_s · 7 stopped or locked"})
 public final class AgentCommand implements Callable<Integer> {
     @Mixin CommonOptions options;
 
