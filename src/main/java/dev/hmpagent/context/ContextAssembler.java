@@ -18,6 +18,7 @@ import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -90,11 +91,15 @@ public final class ContextAssembler {
         sections.put(5, cycleSettings(tickId, now));
         sections.put(6, notebook());
         int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
-        String user = render(sections);
+        List<String> userParts = render(sections);
+        String user = String.join("", userParts);
         int budget = Math.max(0, settings.promptBudgetTokens() - systemTokens);
         for (int index : TRIM_ORDER) {
             Section s = sections.get(index);
-            while (TokenEstimator.estimate(user) > budget && s.dropOne()) user = render(sections);
+            while (TokenEstimator.estimate(user) > budget && s.dropOne()) {
+                userParts = render(sections);
+                user = String.join("", userParts);
+            }
         }
         Map<Integer, Integer> trimmed = new HashMap<>();
         sections.values().stream().filter(s -> s.dropped > 0).forEach(s -> trimmed.put(s.index, s.dropped));
@@ -103,15 +108,36 @@ public final class ContextAssembler {
         // manual mode: the header counts every unread note, so all of them count as presented
         long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL)
                 : noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
-        return new AssembledPrompt(messages, settings.manualNotes() ? List.of() : noteIds, watermark,
+        List<AssembledPrompt.Part> parts = new ArrayList<>();
+        parts.add(new AssembledPrompt.Part(0, 0, system));
+        for (int i = 0; i < PROMPT_ORDER.size(); i++) parts.add(new AssembledPrompt.Part(1, PROMPT_ORDER.get(i), userParts.get(i)));
+        return new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds, watermark,
                 sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
                 PROMPT_ORDER.stream().flatMap(i -> sections.get(i).dataShown().stream()).toList());
     }
 
-    private static String render(Map<Integer, Section> sections) {
-        StringBuilder sb = new StringBuilder();
-        for (int index : PROMPT_ORDER) sb.append(sections.get(index).render()).append('\n');
-        return sb.toString().strip();
+    /**
+     * The user message as one piece per context in {@link #PROMPT_ORDER}: each section and the blank line after
+     * it, the whole stripped of leading and trailing white space. Joined, the pieces are the message.
+     */
+    private static List<String> render(Map<Integer, Section> sections) {
+        List<String> pieces = new ArrayList<>();
+        for (int index : PROMPT_ORDER) pieces.add(sections.get(index).render() + "\n");
+        return strip(pieces);
+    }
+
+    /** The pieces of {@code String.join("", pieces).strip()}: white space cut from the ends of the joined text. */
+    static List<String> strip(List<String> pieces) {
+        List<String> out = new ArrayList<>(pieces);
+        for (int i = 0; i < out.size(); i++) {
+            out.set(i, out.get(i).stripLeading());
+            if (!out.get(i).isEmpty()) break;
+        }
+        for (int i = out.size() - 1; i >= 0; i--) {
+            out.set(i, out.get(i).stripTrailing());
+            if (!out.get(i).isEmpty()) break;
+        }
+        return out;
     }
 
     private Section recentReplies() {

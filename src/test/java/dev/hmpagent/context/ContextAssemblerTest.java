@@ -155,6 +155,43 @@ class ContextAssemblerTest {
     }
 
     @Test
+    void the_prompt_comes_in_parts_one_per_context_that_join_to_exactly_each_message() {
+        new NotesDao(store).add("  trailing spaces and a blank line  \n\n", "user", 0, null);
+        AssembledPrompt p = assembler(6000, false).assemble(1, clock.instant());
+
+        assertThat(p.parts()).extracting(AssembledPrompt.Part::message, AssembledPrompt.Part::context).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(0, 0), org.assertj.core.groups.Tuple.tuple(1, 6),
+                org.assertj.core.groups.Tuple.tuple(1, 3), org.assertj.core.groups.Tuple.tuple(1, 1),
+                org.assertj.core.groups.Tuple.tuple(1, 2), org.assertj.core.groups.Tuple.tuple(1, 4),
+                org.assertj.core.groups.Tuple.tuple(1, 5));
+        assertThat(p.parts().get(0).text()).isEqualTo(p.messages().get(0).content());
+        assertThat(p.parts().subList(1, 7).stream().map(AssembledPrompt.Part::text).reduce("", String::concat))
+                .isEqualTo(p.messages().get(1).content());
+        assertThat(p.parts().get(1).text()).startsWith("## Context 6 — ");
+        assertThat(p.parts().get(6).text()).startsWith("## Context 5 — ").doesNotEndWith("\n");
+    }
+
+    @Test
+    void stripping_pieces_cuts_white_space_from_the_ends_of_the_joined_text_only() {
+        java.util.List<java.util.List<String>> cases = java.util.List.of(
+                java.util.List.of(" \n", "  a \n", "b\n\n"), java.util.List.of("\n", " ", "x", " ", "\n"),
+                java.util.List.of(" ", " "), java.util.List.of("a\n", "\n", "\t"), java.util.List.of());
+        for (java.util.List<String> pieces : cases) {
+            assertThat(String.join("", ContextAssembler.strip(pieces))).as(pieces.toString())
+                    .isEqualTo(String.join("", pieces).strip());
+            assertThat(ContextAssembler.strip(pieces)).hasSameSizeAs(pieces);
+        }
+    }
+
+    @Test
+    void parts_that_do_not_join_to_their_message_are_refused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AssembledPrompt(
+                java.util.List.of(Message.system("abc")), java.util.List.of(new AssembledPrompt.Part(0, 0, "ab")),
+                java.util.List.of(), 0, java.util.List.of(), 1, java.util.Map.of(), java.util.List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not join");
+    }
+
+    @Test
     void context_3_shows_matching_concepts_with_their_links() {
         ConceptsDao concepts = new ConceptsDao(store);
         long mesh = concepts.upsert("mesh", "peer network", "m");
