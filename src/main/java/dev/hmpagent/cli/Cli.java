@@ -16,6 +16,7 @@ public final class Cli {
         cl.addSubcommand("config", new ConfigCommand(root, launch));
         cl.addSubcommand("note", new NoteCommand(root, launch));
         cl.addSubcommand("check", new CheckCommand(root, launch));
+        cl.addSubcommand("log", new LogCommand(root, launch));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             err.println("agent: " + oneLine(ex));
