@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -44,6 +45,12 @@ public final class ContextAssembler {
     private static final List<Integer> TRIM_ORDER = List.of(1, 3, 6, 2, 4, 5);
     /** The order contexts appear in the user message: slow-changing first, time and tick last. */
     static final List<Integer> PROMPT_ORDER = List.of(6, 3, 1, 2, 4, 5);
+    /**
+     * Contexts stored as one part per item rather than one part in all: context 1, a sliding window in which each
+     * reply is shown K ticks running, so each is stored once. The others change as a whole (the data-fence
+     * nonce) or not at all (the notebook), where one part per tick is cheapest.
+     */
+    static final Set<Integer> ITEM_PARTS = Set.of(1);
 
     private final ContextSettings settings;
     private final String catalog;
@@ -91,14 +98,14 @@ public final class ContextAssembler {
         sections.put(5, cycleSettings(tickId, now));
         sections.put(6, notebook());
         int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
-        List<String> userParts = render(sections);
-        String user = String.join("", userParts);
+        List<AssembledPrompt.Part> userParts = render(sections);
+        String user = joined(userParts);
         int budget = Math.max(0, settings.promptBudgetTokens() - systemTokens);
         for (int index : TRIM_ORDER) {
             Section s = sections.get(index);
             while (TokenEstimator.estimate(user) > budget && s.dropOne()) {
                 userParts = render(sections);
-                user = String.join("", userParts);
+                user = joined(userParts);
             }
         }
         Map<Integer, Integer> trimmed = new HashMap<>();
@@ -110,20 +117,40 @@ public final class ContextAssembler {
                 : noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
         List<AssembledPrompt.Part> parts = new ArrayList<>();
         parts.add(new AssembledPrompt.Part(0, 0, system));
-        for (int i = 0; i < PROMPT_ORDER.size(); i++) parts.add(new AssembledPrompt.Part(1, PROMPT_ORDER.get(i), userParts.get(i)));
+        parts.addAll(userParts);
         return new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds, watermark,
                 sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
                 PROMPT_ORDER.stream().flatMap(i -> sections.get(i).dataShown().stream()).toList());
     }
 
     /**
-     * The user message as one piece per context in {@link #PROMPT_ORDER}: each section and the blank line after
-     * it, the whole stripped of leading and trailing white space. Joined, the pieces are the message.
+     * The user message (message 1) in parts, contexts in {@link #PROMPT_ORDER}, sections apart by a blank line:
+     * each section one part (one per item for {@link #ITEM_PARTS}), the whole stripped of leading and trailing
+     * white space. Joined, the parts are the message. The blank line between two sections opens the later one,
+     * so an item's part is the same text wherever in its section it stands.
      */
-    private static List<String> render(Map<Integer, Section> sections) {
+    private static List<AssembledPrompt.Part> render(Map<Integer, Section> sections) {
+        List<Integer> contexts = new ArrayList<>();
         List<String> pieces = new ArrayList<>();
-        for (int index : PROMPT_ORDER) pieces.add(sections.get(index).render() + "\n");
-        return strip(pieces);
+        for (int index : PROMPT_ORDER) {
+            Section s = sections.get(index);
+            List<String> own = ITEM_PARTS.contains(index) ? new ArrayList<>(s.pieces()) : new ArrayList<>(List.of(s.render()));
+            if (!pieces.isEmpty()) own.set(0, "\n" + own.get(0));
+            own.forEach(piece -> {
+                contexts.add(index);
+                pieces.add(piece);
+            });
+        }
+        List<String> stripped = strip(pieces);
+        List<AssembledPrompt.Part> parts = new ArrayList<>();
+        for (int i = 0; i < stripped.size(); i++) parts.add(new AssembledPrompt.Part(1, contexts.get(i), stripped.get(i)));
+        return parts;
+    }
+
+    private static String joined(List<AssembledPrompt.Part> parts) {
+        StringBuilder sb = new StringBuilder();
+        parts.forEach(p -> sb.append(p.text()));
+        return sb.toString();
     }
 
     /** The pieces of {@code String.join("", pieces).strip()}: white space cut from the ends of the joined text. */
