@@ -17,7 +17,7 @@ final class TickLines {
     static final int EXCERPT_CHARS = 80;
     private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}&&[^\\n\\t]]");
 
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper mapper = new ObjectMapper();
 
     /** {@code tick 12  2026-11-21T10:00:03Z  thought  new message  812+95 tokens  commands 3 ok, 0 failed  The reply…} */
     String line(LoggedTick t) {
@@ -44,7 +44,7 @@ final class TickLines {
     /** One JSON object: timestamp (the tick's start), tick_id, and every column of the tick, with its reply. */
     String json(LoggedTick t) {
         TickRecord r = t.tick();
-        ObjectNode o = json.createObjectNode()
+        ObjectNode o = mapper.createObjectNode()
                 .put("timestamp", r.startedAt().toString())
                 .put("tick_id", r.tickId())
                 .put("ended_at", r.endedAt().toString())
@@ -65,7 +65,7 @@ final class TickLines {
 
     /** The messages of tick {@code tickId} as the LLM got them: {@code {"tick_id": N, "messages": [{role, content}…]}}. */
     String json(long tickId, List<Message> messages) {
-        ObjectNode o = json.createObjectNode().put("tick_id", tickId);
+        ObjectNode o = mapper.createObjectNode().put("tick_id", tickId);
         ArrayNode array = o.putArray("messages");
         messages.forEach(m -> array.addObject().put("role", m.role().wireName()).put("content", m.content()));
         return write(o);
@@ -97,7 +97,7 @@ final class TickLines {
 
     private String write(ObjectNode o) {
         try {
-            return json.writeValueAsString(o);
+            return mapper.writeValueAsString(o);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a JSON tree always serialises", e);
         }
