@@ -20,6 +20,7 @@ public final class Cli {
         cl.addSubcommand("unlock", new UnlockCommand(root, launch));
         cl.addSubcommand("status", new StatusCommand(root, launch));
         cl.addSubcommand("run", new RunCommand(root, launch));
+        cl.addSubcommand("log", new LogCommand(root, launch));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             err.println("agent: " + oneLine(ex));

@@ -9,20 +9,52 @@ import java.util.Map;
  * into the prompt (to mark read/seen once the call succeeds), the highest note id it presented
  * (shown, or listed in manual mode), how many items each context lost to the budget, and the text
  * shown fenced as data (from outside: messages, results, diary), so a reply that merely repeats a
- * command block from it can be recognised.
+ * command block from it can be recognised. {@link #parts()} is the same messages cut at their
+ * context boundaries, so each context can be stored once however many ticks show it unchanged.
  */
-public record AssembledPrompt(List<Message> messages, List<Long> noteIdsShown, long noteWatermark,
+public record AssembledPrompt(List<Message> messages, List<Part> parts, List<Long> noteIdsShown, long noteWatermark,
                               List<Long> processIdsShown, int estimatedTokens, Map<Integer, Integer> trimmed,
                               List<DataShown> dataShown) {
 
     /** One piece of outside text as the prompt showed it, and where it came from ("note 12"). */
     public record DataShown(String source, String text) { }
 
+    /**
+     * A piece of message {@code message} (an index into {@link #messages()}) rendering context {@code context}
+     * (0-6). The parts of a message, in order, joined are exactly its content.
+     */
+    public record Part(int message, int context, String text) {
+        public Part {
+            java.util.Objects.requireNonNull(text, "text");
+        }
+    }
+
     public AssembledPrompt {
         messages = List.copyOf(messages);
+        parts = List.copyOf(parts);
         noteIdsShown = List.copyOf(noteIdsShown);
         processIdsShown = List.copyOf(processIdsShown);
         trimmed = Map.copyOf(trimmed);
         dataShown = List.copyOf(dataShown);
+        requireExactParts(messages, parts);
+    }
+
+    private static void requireExactParts(List<Message> messages, List<Part> parts) {
+        StringBuilder[] joined = new StringBuilder[messages.size()];
+        int previous = 0;
+        for (Part p : parts) {
+            if (p.message() < previous || p.message() >= messages.size()) {
+                throw new IllegalArgumentException("part of message " + p.message() + " out of order or out of range");
+            }
+            previous = p.message();
+            if (joined[p.message()] == null) joined[p.message()] = new StringBuilder();
+            joined[p.message()].append(p.text());
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            String content = joined[i] == null ? "" : joined[i].toString();
+            if (!content.equals(messages.get(i).content())) {
+                throw new IllegalArgumentException("the parts of message " + i + " do not join to its content");
+            }
+        }
     }
 }

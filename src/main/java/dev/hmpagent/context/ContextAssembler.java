@@ -18,11 +18,13 @@ import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -43,6 +45,12 @@ public final class ContextAssembler {
     private static final List<Integer> TRIM_ORDER = List.of(1, 3, 6, 2, 4, 5);
     /** The order contexts appear in the user message: slow-changing first, time and tick last. */
     static final List<Integer> PROMPT_ORDER = List.of(6, 3, 1, 2, 4, 5);
+    /**
+     * Contexts stored as one part per item rather than one part in all: context 1, a sliding window in which each
+     * reply is shown K ticks running, so each is stored once. The others change as a whole (the data-fence
+     * nonce) or not at all (the notebook), where one part per tick is cheapest.
+     */
+    static final Set<Integer> ITEM_PARTS = Set.of(1);
 
     private final ContextSettings settings;
     private final String catalog;
@@ -90,11 +98,15 @@ public final class ContextAssembler {
         sections.put(5, cycleSettings(tickId, now));
         sections.put(6, notebook());
         int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
-        String user = render(sections);
+        List<AssembledPrompt.Part> userParts = render(sections);
+        String user = joined(userParts);
         int budget = Math.max(0, settings.promptBudgetTokens() - systemTokens);
         for (int index : TRIM_ORDER) {
             Section s = sections.get(index);
-            while (TokenEstimator.estimate(user) > budget && s.dropOne()) user = render(sections);
+            while (TokenEstimator.estimate(user) > budget && s.dropOne()) {
+                userParts = render(sections);
+                user = joined(userParts);
+            }
         }
         Map<Integer, Integer> trimmed = new HashMap<>();
         sections.values().stream().filter(s -> s.dropped > 0).forEach(s -> trimmed.put(s.index, s.dropped));
@@ -103,15 +115,56 @@ public final class ContextAssembler {
         // manual mode: the header counts every unread note, so all of them count as presented
         long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL)
                 : noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
-        return new AssembledPrompt(messages, settings.manualNotes() ? List.of() : noteIds, watermark,
+        List<AssembledPrompt.Part> parts = new ArrayList<>();
+        parts.add(new AssembledPrompt.Part(0, 0, system));
+        parts.addAll(userParts);
+        return new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds, watermark,
                 sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
                 PROMPT_ORDER.stream().flatMap(i -> sections.get(i).dataShown().stream()).toList());
     }
 
-    private static String render(Map<Integer, Section> sections) {
+    /**
+     * The user message (message 1) in parts, contexts in {@link #PROMPT_ORDER}, sections apart by a blank line:
+     * each section one part (one per item for {@link #ITEM_PARTS}), the whole stripped of leading and trailing
+     * white space. Joined, the parts are the message. The blank line between two sections opens the later one,
+     * so an item's part is the same text wherever in its section it stands.
+     */
+    private static List<AssembledPrompt.Part> render(Map<Integer, Section> sections) {
+        List<Integer> contexts = new ArrayList<>();
+        List<String> pieces = new ArrayList<>();
+        for (int index : PROMPT_ORDER) {
+            Section s = sections.get(index);
+            List<String> own = ITEM_PARTS.contains(index) ? new ArrayList<>(s.pieces()) : new ArrayList<>(List.of(s.render()));
+            if (!pieces.isEmpty()) own.set(0, "\n" + own.get(0));
+            own.forEach(piece -> {
+                contexts.add(index);
+                pieces.add(piece);
+            });
+        }
+        List<String> stripped = strip(pieces);
+        List<AssembledPrompt.Part> parts = new ArrayList<>();
+        for (int i = 0; i < stripped.size(); i++) parts.add(new AssembledPrompt.Part(1, contexts.get(i), stripped.get(i)));
+        return parts;
+    }
+
+    private static String joined(List<AssembledPrompt.Part> parts) {
         StringBuilder sb = new StringBuilder();
-        for (int index : PROMPT_ORDER) sb.append(sections.get(index).render()).append('\n');
-        return sb.toString().strip();
+        parts.forEach(p -> sb.append(p.text()));
+        return sb.toString();
+    }
+
+    /** The pieces of {@code String.join("", pieces).strip()}: white space cut from the ends of the joined text. */
+    static List<String> strip(List<String> pieces) {
+        List<String> out = new ArrayList<>(pieces);
+        for (int i = 0; i < out.size(); i++) {
+            out.set(i, out.get(i).stripLeading());
+            if (!out.get(i).isEmpty()) break;
+        }
+        for (int i = out.size() - 1; i >= 0; i--) {
+            out.set(i, out.get(i).stripTrailing());
+            if (!out.get(i).isEmpty()) break;
+        }
+        return out;
     }
 
     private Section recentReplies() {

@@ -56,10 +56,16 @@ final class Section {
     }
 
     String render() {
-        StringBuilder sb = new StringBuilder("## Context ").append(index).append(" — ").append(title).append('\n');
-        if (items.isEmpty() && dropped == 0) sb.append(emptyText).append('\n');
-        for (Item item : items) sb.append(item.text()).append('\n');
-        if (dropped > 0) sb.append("(").append(dropped).append(" more left out to fit the prompt budget)\n");
-        return sb.toString();
+        return String.join("", pieces());
+    }
+
+    /** The rendered section in pieces: the header (with the empty text, if shown), each item, the trailer if any. */
+    List<String> pieces() {
+        List<String> pieces = new ArrayList<>();
+        String header = "## Context " + index + " — " + title + "\n";
+        pieces.add(items.isEmpty() && dropped == 0 ? header + emptyText + "\n" : header);
+        for (Item item : items) pieces.add(item.text() + "\n");
+        if (dropped > 0) pieces.add("(" + dropped + " more left out to fit the prompt budget)\n");
+        return pieces;
     }
 }

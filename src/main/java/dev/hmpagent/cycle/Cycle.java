@@ -202,7 +202,7 @@ public final class Cycle {
         try {
             answered = ask(prompt);
         } catch (LlmException e) {
-            return llmFailed(tickId, start, reason, e);
+            return llmFailed(tickId, start, reason, prompt, e);
         }
         // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
         Completion completion = halts.get() == haltsBefore || answered.interrupted() ? answered
@@ -335,20 +335,20 @@ public final class Cycle {
         });
     }
 
-    private TickResult llmFailed(long tickId, Instant start, String reason, LlmException e) {
+    private TickResult llmFailed(long tickId, Instant start, String reason, AssembledPrompt prompt, LlmException e) {
         if (!e.retryable()) {
             // asking again unchanged would be refused again: wait for the person (a new message) or a restart
             rejectedAtNote = notes.maxUnreadId(NoteFilter.ALL);
             retryAt = null;
             status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
-            writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), llm.model(), e);
+            writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), e);
             events.emit(new AgentEvent.Problem(e.getMessage() + " — the LLM is not asked again until you send"
                     + " a new message or restart the agent; your messages stay queued"));
             return new TickResult(true, tickId, "llm_error");
         }
         Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
         Duration delay = scheduleRetry(CycleStatus.Trouble.LLM_UNAVAILABLE, tickId, start, retryAfter, e.getMessage());
-        writer.writeLlmFailure(tickId, start, reason, llm.endpoint(), llm.model(), e);
+        writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), e);
         events.emit(new AgentEvent.Problem(e.getMessage() + " — retrying in " + human(delay)
                 + "; your messages stay queued"));
         return new TickResult(true, tickId, "llm_error");

@@ -16,6 +16,8 @@ import dev.hmpagent.stagnation.Novelty;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.PromptPart;
+import dev.hmpagent.store.PromptsDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.StagnationDao;
@@ -29,8 +31,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Writes everything a tick produced in one transaction, the {@code agent_log} row included, so a
- * killed process leaves either the whole tick or none of it.
+ * Writes everything a tick produced in one transaction, the {@code agent_log} row and the prompt the LLM
+ * saw included, so a killed process leaves either the whole tick or none of it.
  */
 public final class TickWriter {
     /** Successful results close themselves this many ticks after the LLM first saw them. */
@@ -54,6 +56,7 @@ public final class TickWriter {
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
     private final StagnationDao stagnation;
+    private final PromptsDao prompts;
 
     public TickWriter(Store store, CommandRegistry registry, CommandRunner runner, FailureListener failures) {
         this.store = Objects.requireNonNull(store, "store");
@@ -66,6 +69,7 @@ public final class TickWriter {
         this.responses = new ResponsesDao(store);
         this.agentLog = new AgentLogDao(store);
         this.stagnation = new StagnationDao(store);
+        this.prompts = new PromptsDao(store);
     }
 
     NotesDao notes() { return notes; }
@@ -80,6 +84,7 @@ public final class TickWriter {
         Completion c = t.completion();
         boolean repeated = t.novelty().identical() && !c.interrupted() && t.previous().isPresent();
         return store.inTransaction(() -> {
+            savePrompt(t.tickId(), t.prompt());
             if (repeated) {
                 ResponseRow prev = t.previous().get();
                 responses.add(t.tickId(), "[anti-stagnation reflex] this reply repeated the reply of tick " + prev.tickId()
@@ -105,20 +110,22 @@ public final class TickWriter {
         });
     }
 
-    /**
-     * A failed LLM call: a {@code process_log} failure row and the tick's {@code agent_log} row; text
-     * the server sent before failing (a cut-off stream, a call past its deadline) is kept as an
-     * interrupted reply, which answers nothing: the notes it saw stay unread.
-     */
     /** A small real write (see {@link Store#probeWrite()}); throws StoreException while the file cannot take one. */
     void probe() {
         store.probeWrite();
     }
 
-    void writeLlmFailure(long tickId, Instant start, String reason, String endpoint, String model, LlmException e) {
+    /**
+     * A failed LLM call: the prompt it was sent, a {@code process_log} failure row and the tick's
+     * {@code agent_log} row; text the server sent before failing (a cut-off stream, a call past its
+     * deadline) is kept as an interrupted reply, which answers nothing: the notes it saw stay unread.
+     */
+    void writeLlmFailure(long tickId, Instant start, String reason, AssembledPrompt prompt, String endpoint, String model,
+                         LlmException e) {
         FailureFact fact = FailureFact.of("llm", e.kind(), e.getMessage(), LLM_FAILURE_PAIN);
         String partial = e instanceof RetryableLlmException r ? r.partialText() : "";
         store.inTransaction(() -> {
+            savePrompt(tickId, prompt);
             if (!partial.isEmpty()) {
                 responses.add(tickId, partial, "cut short: " + e.kind(), null, 0, TokenEstimator.estimate(partial),
                         true, true, false, model);
@@ -135,6 +142,11 @@ public final class TickWriter {
     void writeTickError(long tickId, Instant start, String outcome, String reason, String message) {
         store.inTransaction(() -> agentLog.insert(new TickRecord(tickId, start, clock.instant(), outcome, reason, false,
                 0, 0, 0, 0, false, message)));
+    }
+
+    private void savePrompt(long tickId, AssembledPrompt prompt) {
+        prompts.save(tickId, prompt.parts().stream().map(p -> new PromptPart(p.message(),
+                prompt.messages().get(p.message()).role().wireName(), p.context(), p.text())).toList());
     }
 
     private static String reflection(Thought t) {

@@ -1,11 +1,24 @@
 package dev.hmpagent.store;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** {@code agent_log}: one row per tick. */
 public final class AgentLogDao {
+    private static final String TICK_COLUMNS = "tick_id, started_at, ended_at, state, wake_reason, llm_called, "
+            + "prompt_tokens, completion_tokens, commands_run, commands_failed, stagnation, error";
+    /** The tick's columns, then its latest reply row's text and whether a prompt is stored (both by index). */
+    private static final String LOGGED_COLUMNS = "a.tick_id, a.started_at, a.ended_at, a.state, a.wake_reason, "
+            + "a.llm_called, a.prompt_tokens, a.completion_tokens, a.commands_run, a.commands_failed, a.stagnation, a.error"
+            + ", coalesce((SELECT r.content FROM llm_recent_responses r WHERE r.tick_id = a.tick_id "
+            + "ORDER BY r.id DESC LIMIT 1), ''), EXISTS (SELECT 1 FROM tick_prompts p WHERE p.tick_id = a.tick_id)";
+
     private final Store store;
 
     public AgentLogDao(Store store) {
@@ -30,10 +43,37 @@ public final class AgentLogDao {
     }
 
     public List<TickRecord> latest(int limit) {
-        return store.query("SELECT tick_id, started_at, ended_at, state, wake_reason, llm_called, prompt_tokens, "
-                + "completion_tokens, commands_run, commands_failed, stagnation, error FROM agent_log "
-                + "ORDER BY tick_id DESC LIMIT ?", rs -> new TickRecord(rs.getLong(1), Instant.parse(rs.getString(2)),
-                Instant.parse(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getInt(6) != 0, rs.getInt(7),
-                rs.getInt(8), rs.getInt(9), rs.getInt(10), rs.getInt(11) != 0, rs.getString(12)), limit);
+        return store.query("SELECT " + TICK_COLUMNS + " FROM agent_log ORDER BY tick_id DESC LIMIT ?",
+                AgentLogDao::tick, limit);
+    }
+
+    /** The last {@code limit} ticks with their replies, oldest first (newest last). */
+    public List<LoggedTick> lastLogged(int limit) {
+        List<LoggedTick> rows = new ArrayList<>(store.query("SELECT " + LOGGED_COLUMNS + " FROM agent_log a "
+                + "ORDER BY a.tick_id DESC LIMIT ?", AgentLogDao::logged, limit));
+        Collections.reverse(rows);
+        return rows;
+    }
+
+    /** Up to {@code limit} ticks after {@code tickId} with their replies, oldest first. */
+    public List<LoggedTick> loggedAfter(long tickId, int limit) {
+        return store.query("SELECT " + LOGGED_COLUMNS + " FROM agent_log a WHERE a.tick_id > ? "
+                + "ORDER BY a.tick_id LIMIT ?", AgentLogDao::logged, tickId, limit);
+    }
+
+    /** Tick {@code tickId} with its reply, if it is logged. */
+    public Optional<LoggedTick> logged(long tickId) {
+        return store.queryOne("SELECT " + LOGGED_COLUMNS + " FROM agent_log a WHERE a.tick_id = ?",
+                AgentLogDao::logged, tickId);
+    }
+
+    private static TickRecord tick(ResultSet rs) throws SQLException {
+        return new TickRecord(rs.getLong(1), Instant.parse(rs.getString(2)), Instant.parse(rs.getString(3)),
+                rs.getString(4), rs.getString(5), rs.getInt(6) != 0, rs.getInt(7), rs.getInt(8), rs.getInt(9),
+                rs.getInt(10), rs.getInt(11) != 0, rs.getString(12));
+    }
+
+    private static LoggedTick logged(ResultSet rs) throws SQLException {
+        return new LoggedTick(tick(rs), rs.getString(13), rs.getInt(14) != 0);
     }
 }

@@ -155,6 +155,70 @@ class ContextAssemblerTest {
     }
 
     @Test
+    void the_prompt_comes_in_parts_one_per_context_that_join_to_exactly_each_message() {
+        new NotesDao(store).add("  trailing spaces and a blank line  \n\n", "user", 0, null);
+        AssembledPrompt p = assembler(6000, false).assemble(1, clock.instant());
+
+        assertThat(p.parts()).extracting(AssembledPrompt.Part::message, AssembledPrompt.Part::context).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(0, 0), org.assertj.core.groups.Tuple.tuple(1, 6),
+                org.assertj.core.groups.Tuple.tuple(1, 3), org.assertj.core.groups.Tuple.tuple(1, 1),
+                org.assertj.core.groups.Tuple.tuple(1, 2), org.assertj.core.groups.Tuple.tuple(1, 4),
+                org.assertj.core.groups.Tuple.tuple(1, 5));
+        assertThat(p.parts().get(0).text()).isEqualTo(p.messages().get(0).content());
+        assertThat(joined(p.parts().subList(1, 7))).isEqualTo(p.messages().get(1).content());
+        assertThat(p.parts().get(1).text()).startsWith("## Context 6 — ");
+        assertThat(p.parts().get(2).text()).startsWith("\n## Context 3 — ");
+        assertThat(p.parts().get(6).text()).startsWith("\n## Context 5 — ").doesNotEndWith("\n");
+    }
+
+    @Test
+    void context_1_comes_one_part_per_reply_so_a_reply_shown_k_ticks_running_is_the_same_part_each_time() {
+        ResponsesDao responses = new ResponsesDao(store);
+        for (int tick = 1; tick <= 4; tick++) {
+            responses.add(tick, "reply of tick " + tick, "first reply", null, 10, 5, false, false, false, "m");
+        }
+        AssembledPrompt before = assembler(6000, false).assemble(5, clock.instant());
+        responses.add(5, "reply of tick 5", "novelty 1.00", 1.0, 10, 5, false, false, false, "m");
+        AssembledPrompt after = assembler(6000, false).assemble(6, clock.instant());
+
+        java.util.List<String> ones = contextParts(before, 1);
+        assertThat(ones).hasSize(1 + 3).first().asString().startsWith("\n## Context 1 — ");
+        assertThat(ones.get(1)).startsWith("[tick 2").endsWith("reply of tick 2\n");
+        assertThat(ones.get(3)).as("the last item, like the others").startsWith("[tick 4").endsWith("reply of tick 4\n");
+        assertThat(contextParts(after, 1)).as("history 3: tick 2 leaves, tick 5 comes; 3 and 4 are unchanged")
+                .containsSubsequence(ones.get(2), ones.get(3)).doesNotContain(ones.get(1));
+        assertThat(joined(after.parts().subList(1, after.parts().size()))).isEqualTo(after.messages().get(1).content());
+    }
+
+    private static java.util.List<String> contextParts(AssembledPrompt p, int context) {
+        return p.parts().stream().filter(x -> x.message() == 1 && x.context() == context).map(AssembledPrompt.Part::text).toList();
+    }
+
+    private static String joined(java.util.List<AssembledPrompt.Part> parts) {
+        return parts.stream().map(AssembledPrompt.Part::text).reduce("", String::concat);
+    }
+
+    @Test
+    void stripping_pieces_cuts_white_space_from_the_ends_of_the_joined_text_only() {
+        java.util.List<java.util.List<String>> cases = java.util.List.of(
+                java.util.List.of(" \n", "  a \n", "b\n\n"), java.util.List.of("\n", " ", "x", " ", "\n"),
+                java.util.List.of(" ", " "), java.util.List.of("a\n", "\n", "\t"), java.util.List.of());
+        for (java.util.List<String> pieces : cases) {
+            assertThat(String.join("", ContextAssembler.strip(pieces))).as(pieces.toString())
+                    .isEqualTo(String.join("", pieces).strip());
+            assertThat(ContextAssembler.strip(pieces)).hasSameSizeAs(pieces);
+        }
+    }
+
+    @Test
+    void parts_that_do_not_join_to_their_message_are_refused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AssembledPrompt(
+                java.util.List.of(Message.system("abc")), java.util.List.of(new AssembledPrompt.Part(0, 0, "ab")),
+                java.util.List.of(), 0, java.util.List.of(), 1, java.util.Map.of(), java.util.List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not join");
+    }
+
+    @Test
     void context_3_shows_matching_concepts_with_their_links() {
         ConceptsDao concepts = new ConceptsDao(store);
         long mesh = concepts.upsert("mesh", "peer network", "m");

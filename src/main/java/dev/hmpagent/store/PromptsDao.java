@@ -1,0 +1,56 @@
+package dev.hmpagent.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code prompt_sections} and {@code tick_prompts}: the exact prompt of each tick, its parts stored once
+ * each by content (SHA-256), so text that many ticks show unchanged (context 0) costs one row.
+ */
+public final class PromptsDao {
+    private final Store store;
+
+    public PromptsDao(Store store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** Stores the prompt of {@code tickId}; call it inside the tick's transaction. */
+    public void save(long tickId, List<PromptPart> parts) {
+        store.inTransaction(() -> {
+            for (int position = 0; position < parts.size(); position++) {
+                PromptPart p = parts.get(position);
+                byte[] hash = sha256(p.text());
+                store.update("INSERT INTO prompt_sections(hash, text) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING",
+                        hash, p.text());
+                store.update("INSERT INTO tick_prompts(tick_id, position, message, role, context, hash) "
+                        + "VALUES (?, ?, ?, ?, ?, ?)", tickId, position, p.message(), p.role(), p.context(), hash);
+            }
+        });
+    }
+
+    /** The parts of the prompt of {@code tickId} in order; empty when none is stored (no LLM call, or an older tick). */
+    public List<PromptPart> load(long tickId) {
+        return store.query("SELECT p.message, p.role, p.context, s.text, p.hash, p.position FROM tick_prompts p "
+                + "JOIN prompt_sections s ON s.hash = p.hash WHERE p.tick_id = ? ORDER BY p.position", rs -> {
+                    String text = rs.getString(4);
+                    if (!Arrays.equals(sha256(text), rs.getBytes(5))) {
+                        throw new StoreException(StoreException.Kind.CORRUPT, "part " + rs.getInt(6) + " of the prompt of tick "
+                                + tickId + " in " + store.path() + " does not match its hash: run agent check");
+                    }
+                    return new PromptPart(rs.getInt(1), rs.getString(2), rs.getInt(3), text);
+                }, tickId);
+    }
+
+    /** SHA-256 of the UTF-8 bytes of {@code text}: the key a part is stored under. */
+    public static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}
