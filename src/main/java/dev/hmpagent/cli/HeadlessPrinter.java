@@ -18,13 +18,18 @@ import java.util.regex.Pattern;
 final class HeadlessPrinter implements EventSink {
     private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}&&[^\\t]]");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Longest message printed whole on a text line (JSON lines carry every message whole). */
+    static final int MAX_MESSAGE_CHARS = 4_096;
 
     private final PrintWriter out;
     private final Clock clock;
     private final boolean json;
     private final boolean verbose;
+    private final String dbPath;
 
-    HeadlessPrinter(PrintWriter out, Clock clock, boolean json, boolean verbose) {
+    /** @param dbPath the database file, named in the command that prints a clipped message whole */
+    HeadlessPrinter(PrintWriter out, Clock clock, boolean json, boolean verbose, String dbPath) {
+        this.dbPath = Objects.requireNonNull(dbPath, "dbPath");
         this.out = Objects.requireNonNull(out, "out");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.json = json;
@@ -41,7 +46,17 @@ final class HeadlessPrinter implements EventSink {
 
     private String human(AgentEvent event) {
         String ts = clock.instant().toString();
-        if (event instanceof AgentEvent.MessageToUser m) return ts + " tick " + m.tickId() + " agent> " + oneLine(m.text());
+        if (event instanceof AgentEvent.MessageToUser m) {
+            String text = oneLine(m.text());
+            if (text.length() > MAX_MESSAGE_CHARS) {
+                // as in the REPL: a runaway message is cut, with the exact command that prints all of it
+                text = text.substring(0, MAX_MESSAGE_CHARS) + "… (" + (text.length() - MAX_MESSAGE_CHARS)
+                        + " more characters; all of it: sqlite3 " + CheckCommand.quoted(dbPath) + " \"SELECT text FROM notes"
+                        + " WHERE " + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId())
+                        + "\")";
+            }
+            return ts + " tick " + m.tickId() + " agent> " + text;
+        }
         if (event instanceof AgentEvent.TickDone t) {
             return ts + " tick " + t.tickId() + " " + t.outcome() + " · " + t.promptTokens() + " in · "
                     + t.completionTokens() + " out · " + t.durationMs() + " ms";

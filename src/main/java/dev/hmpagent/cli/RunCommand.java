@@ -61,7 +61,8 @@ final class RunCommand extends Subcommand {
         if (maxTicks != null && maxTicks <= 0) {
             throw new ParameterException(spec.commandLine(), "--max-ticks " + maxTicks + " must be at least 1");
         }
-        HeadlessPrinter printer = new HeadlessPrinter(out(), launch().clock(), json, verbose);
+        HeadlessPrinter printer = new HeadlessPrinter(out(), launch().clock(), json, verbose,
+                config.agent().db().toAbsolutePath().toString());
         FixedRatePacer pacer = new FixedRatePacer(rate,
                 catchUp ? FixedRatePacer.Overrun.CATCH_UP : FixedRatePacer.Overrun.SKIP, config.run().maxCatchUp());
         try (AgentRuntime runtime = AgentRuntime.start(config, launch(), printer, pacer, exitOnLockout)) {

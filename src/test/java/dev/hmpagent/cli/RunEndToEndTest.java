@@ -115,6 +115,19 @@ class RunEndToEndTest {
     }
 
     @Test
+    void a_huge_message_is_clipped_on_a_text_line_with_the_command_that_prints_it_whole() throws Exception {
+        cli("note", "hello");
+        String huge = "z".repeat(100_000);
+        llm.streamed("Here.\n# Commands:\n[{\"type\": \"send_message\", \"args\": {\"text\": \"" + huge + "\"}}]", 5, 5)
+                .streamed("Done.", 5, 1);
+        Run run = cli("run", "--until-idle");
+        assertThat(run.code()).isZero();
+        String line = run.out().lines().filter(l -> l.contains("agent> ")).findFirst().orElseThrow();
+        assertThat(line).hasSizeLessThan(4_096 + 300).contains("95904 more characters")
+                .contains("SELECT text FROM notes WHERE id = 2");
+    }
+
+    @Test
     void until_idle_answers_what_waits_then_exits_0() throws Exception {
         cli("note", "hello");
         llm.streamed(SAY_HI, 10, 5).streamed("Done.", 10, 1);
