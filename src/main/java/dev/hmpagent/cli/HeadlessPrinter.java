@@ -70,11 +70,15 @@ final class HeadlessPrinter implements EventSink {
         if (event instanceof AgentEvent.CommandDone c) {
             return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + oneLine(c.result());
         }
+        if (event instanceof AgentEvent.NoOp n) return ts + " · nothing new (no-op frame " + n.noOpTicks() + ")";
         return null;
     }
 
     private String json(AgentEvent event) {
-        if (!verbose && (event instanceof AgentEvent.Thought || event instanceof AgentEvent.CommandDone)) return null;
+        if (!verbose && (event instanceof AgentEvent.Thought || event instanceof AgentEvent.CommandDone
+                || event instanceof AgentEvent.NoOp)) {
+            return null;
+        }
         ObjectNode o = JSON.createObjectNode();
         o.put("ts", clock.instant().toString());
         if (event instanceof AgentEvent.MessageToUser m) {
@@ -87,6 +91,8 @@ final class HeadlessPrinter implements EventSink {
         } else if (event instanceof AgentEvent.CommandDone c) {
             o.put("event", "command").put("tick", c.tickId()).put("cmd_id", c.cmdId()).put("type", c.type())
                     .put("status", c.status()).put("result", c.result());
+        } else if (event instanceof AgentEvent.NoOp n) {
+            o.put("event", "noop").put("noop_ticks", n.noOpTicks());
         } else if (event instanceof AgentEvent.Problem p) {
             o.put("event", "problem").put("text", p.text());
         } else if (event instanceof AgentEvent.Info i) {

@@ -70,6 +70,7 @@ final class RunCommand extends Subcommand {
                     runtime.banner())));
             TickLoop loop = runtime.loop();
             if (maxTicks != null) loop.limitFrames(maxTicks);
+            loop.reportNoOps(verbose);
             if (untilIdle) loop.stop(true);
             AtomicInteger signal = new AtomicInteger();
             stopOn("TERM", 15, runtime, signal, launch().signals());

@@ -63,6 +63,7 @@ public final class TickLoop {
     private volatile End end;
     private volatile Thread thread;
     private volatile long frameLimit;   // 0: none
+    private volatile boolean reportNoOps;
     private final LoopCounter counter = new LoopCounter();
     private String lastProblem = "";
 
@@ -108,6 +109,7 @@ public final class TickLoop {
                 long began = time.nanoTime();
                 TickResult result = iterate(catchUp);
                 counter.iteration(result.worked(), catchUp, began, time.nanoTime());
+                if (!result.worked() && reportNoOps) events.emit(new AgentEvent.NoOp(stats().noOpTicks()));
                 catchUp = false;
                 if (end != null) break;
                 if (frameLimit > 0 && ++frames >= frameLimit) break;
@@ -285,6 +287,11 @@ public final class TickLoop {
         drain = stopRequested ? drain && drainFirst : drainFirst;   // once told to stop at once, never drain
         stopRequested = true;
         wake();
+    }
+
+    /** Emits an {@link AgentEvent.NoOp} for every frame with nothing to do (a verbose headless run); call before it runs. */
+    public void reportNoOps(boolean report) {
+        reportNoOps = report;
     }
 
     /** Ends the loop (End.STOPPED) after {@code frames} iterations, idle ones included; call before it runs. */

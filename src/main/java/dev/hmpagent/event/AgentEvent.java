@@ -28,6 +28,9 @@ public sealed interface AgentEvent {
         public TickDone { Objects.requireNonNull(outcome, "outcome"); }
     }
 
+    /** A frame with nothing new to think about (only reported when asked for: a verbose headless run). */
+    record NoOp(long noOpTicks) implements AgentEvent { }
+
     /** Something went wrong; one line that says what and what to do. */
     record Problem(String text) implements AgentEvent {
         public Problem { Objects.requireNonNull(text, "text"); }

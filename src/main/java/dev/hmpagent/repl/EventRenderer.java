@@ -37,7 +37,7 @@ public final class EventRenderer implements EventSink {
 
     @Override
     public void emit(AgentEvent event) {
-        if (event instanceof AgentEvent.TickDone) return;   // the REPL shows what a tick did, not its bookkeeping
+        if (event instanceof AgentEvent.TickDone || event instanceof AgentEvent.NoOp) return;   // the REPL shows what a tick did, not its bookkeeping
         reader.printAbove(render(event, dbPath).toAnsi(reader.getTerminal()));
     }
 

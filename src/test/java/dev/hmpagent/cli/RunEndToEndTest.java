@@ -105,6 +105,17 @@ class RunEndToEndTest {
     }
 
     @Test
+    void no_op_frames_print_nothing_unless_verbose() throws Exception {
+        Run quiet = cli("run", "--hz", "50", "--max-ticks", "5");
+        assertThat(quiet.code()).isZero();
+        assertThat(quiet.out()).doesNotContain("no-op");
+        Run verbose = cli("run", "--hz", "50", "--max-ticks", "5", "--verbose");
+        assertThat(verbose.out().lines().filter(l -> l.contains("nothing new (no-op frame")).count()).isEqualTo(5);
+        Run json = cli("run", "--hz", "50", "--max-ticks", "3", "--verbose", "--json");
+        assertThat(json.json()).filteredOn(l -> l.path("event").asText().equals("noop")).hasSize(3);
+    }
+
+    @Test
     void until_idle_with_the_llm_down_exits_6_after_the_give_up_time_with_the_note_unread() throws Exception {
         cli("note", "anyone?");
         llm.close();
