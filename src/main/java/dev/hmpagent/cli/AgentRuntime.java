@@ -107,7 +107,7 @@ final class AgentRuntime implements AutoCloseable {
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
                     tickStore.path().getFileName().toString(), () -> published(cycle, loopRef.get())));
-            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), events, cycle::resumeAfterStop);
+            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), events);
             // first thing in every iteration: still the file's runner, and the persisted state lets it think
             TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
                 if (!guard.mayTick()) return false;

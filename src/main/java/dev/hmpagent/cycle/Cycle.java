@@ -65,6 +65,10 @@ public final class Cycle {
     private long unwrittenAtHalt;
     /** Halts so far ({@link #halt()}, from any thread): a reply whose call saw one is interrupted. */
     private final AtomicLong halts = new AtomicLong();
+    /** Halts this tick thread has taken into account: after a new one, unread messages are thought about again. */
+    private long haltsSeen;
+    /** Halts when the current tick began: one more by the time its reply is in, and the reply answers nothing. */
+    private long haltsAtTickStart;
     /** While the LLM refuses our requests: the highest note id seen then; only a newer note tries again. */
     private long rejectedAtNote = -1;
     private int consecutiveFailures;
@@ -123,14 +127,6 @@ public final class Cycle {
         cancelInFlight();
     }
 
-    /**
-     * After a stop is released (tick thread): messages that stayed unread through it are thought
-     * about again, even those a reply cut short by the halt had already shown.
-     */
-    public void resumeAfterStop() {
-        noteWatermark = 0;
-    }
-
     /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
     public TickResult tick() {
         return tick(true);
@@ -143,6 +139,13 @@ public final class Cycle {
      */
     public TickResult tick(boolean mayThinkUnprompted) {
         Instant start = clock.instant();
+        haltsAtTickStart = halts.get();
+        if (haltsAtTickStart != haltsSeen) {
+            // a halt (now released, or this tick would not run): messages it left unanswered are asked about again,
+            // even those the reply it cut short had already shown
+            haltsSeen = haltsAtTickStart;
+            noteWatermark = 0;
+        }
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
         if (unwritten != null && unwrittenAtHalt != halts.get()) dropKeptAfterHalt();
         if (unwritten != null) return writeKept(start);
@@ -198,7 +201,7 @@ public final class Cycle {
         setPhase(Phase.ASSEMBLING_CONTEXT);
         AssembledPrompt prompt = assembler.assemble(tickId, start);
         Completion answered;
-        long haltsBefore = halts.get();
+        long haltsBefore = haltsAtTickStart;
         try {
             answered = ask(prompt);
         } catch (LlmException e) {
@@ -288,6 +291,11 @@ public final class Cycle {
     /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */
     private Completion ask(AssembledPrompt prompt) {
         synchronized (callLock) {
+            if (halts.get() != haltsAtTickStart) {
+                // halted since the tick began, before the call started: no call at all, an empty interrupted reply
+                setPhase(Phase.EXECUTING);
+                return new Completion("", new Usage(0, 0, true), llm.model(), "", true);
+            }
             cancelRequested = false;
             setPhase(Phase.AWAITING_LLM);
         }

@@ -13,14 +13,11 @@ import java.util.Objects;
 public final class SafetyGate {
     private final SafetyControl control;
     private final EventSink events;
-    private final Runnable onResume;
     private volatile SafetyStatus last;
 
-    /** @param onResume run on the tick thread when the state turns ACTIVE again after a stop */
-    public SafetyGate(SafetyControl control, EventSink events, Runnable onResume) {
+    public SafetyGate(SafetyControl control, EventSink events) {
         this.control = Objects.requireNonNull(control, "control");
         this.events = Objects.requireNonNull(events, "events");
-        this.onResume = Objects.requireNonNull(onResume, "onResume");
     }
 
     /** Reads the state (one indexed row); true when the agent may think. */
@@ -31,7 +28,6 @@ public final class SafetyGate {
         if (before == null ? !now.active() : !before.label().equals(now.label())) {
             events.emit(now.active() ? new AgentEvent.Info("active again: thinking resumes")
                     : new AgentEvent.Problem(describe(now)));
-            if (now.active() && before != null) onResume.run();
         }
         return now.active();
     }

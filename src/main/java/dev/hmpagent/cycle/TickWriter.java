@@ -20,6 +20,7 @@ import dev.hmpagent.store.PromptPart;
 import dev.hmpagent.store.PromptsDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.StagnationDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.TickRecord;
@@ -56,6 +57,7 @@ public final class TickWriter {
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
     private final StagnationDao stagnation;
+    private final SafetyDao safety;
     private final PromptsDao prompts;
 
     public TickWriter(Store store, CommandRegistry registry, CommandRunner runner, FailureListener failures) {
@@ -69,6 +71,7 @@ public final class TickWriter {
         this.responses = new ResponsesDao(store);
         this.agentLog = new AgentLogDao(store);
         this.stagnation = new StagnationDao(store);
+        this.safety = new SafetyDao(store);
         this.prompts = new PromptsDao(store);
     }
 
@@ -81,9 +84,12 @@ public final class TickWriter {
     AgentLogDao agentLog() { return agentLog; }
 
     Written writeThought(Thought t) {
-        Completion c = t.completion();
-        boolean repeated = t.novelty().identical() && !c.interrupted() && t.previous().isPresent();
         return store.inTransaction(() -> {
+            // read inside the write transaction, which a halt's own transaction cannot interleave with: a reply
+            // that lands after a person stopped the agent answers nothing and runs no command, however late the
+            // running agent learned of the halt
+            Completion c = safety.current().state().equals("ACTIVE") ? t.completion() : interrupted(t.completion());
+            boolean repeated = t.novelty().identical() && !c.interrupted() && t.previous().isPresent();
             savePrompt(t.tickId(), t.prompt());
             if (repeated) {
                 ResponseRow prev = t.previous().get();
@@ -108,6 +114,10 @@ public final class TickWriter {
                     c.usage().promptTokens(), c.usage().completionTokens(), runs.size() - failed, failed, repeated, null));
             return new Written(state, repeated, runs);
         });
+    }
+
+    private static Completion interrupted(Completion c) {
+        return c.interrupted() ? c : new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true);
     }
 
     /** A small real write (see {@link Store#probeWrite()}); throws StoreException while the file cannot take one. */

@@ -38,7 +38,7 @@ public final class SafetyControl {
     public Outcome halt(String reason, Requester who) {
         return store.inTransaction(() -> {
             SafetyStatus before = current();
-            if (before.state() == SafetyState.STOPPED && before.reason().equals(Optional.of(StopReason.HALT))) {
+            if (before.state() == SafetyState.STOPPED) {
                 requests.add("halt", reason, who);   // a running agent still cancels whatever it may be doing
                 return new Outcome(Result.ALREADY, before, before);
             }

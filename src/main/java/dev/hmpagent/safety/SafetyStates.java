@@ -21,10 +21,8 @@ public final class SafetyStates {
             new Edge(Event.HALT, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
             new Edge(Event.HALT, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
             new Edge(Event.HALT, SafetyState.ERROR_PAUSED, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
-            new Edge(Event.HALT, SafetyState.STOPPED, Optional.of(StopReason.BUDGET), SafetyState.STOPPED,
-                    Optional.of(StopReason.HALT)),
-            new Edge(Event.HALT, SafetyState.STOPPED, Optional.of(StopReason.QUOTA), SafetyState.STOPPED,
-                    Optional.of(StopReason.HALT)),
+            // no HALT edge out of STOPPED: the agent is stopped already, and turning a budget or quota stop into a
+            // halt would let a plain unlock release it
             // only a human releases: any stop except a budget or quota one (that needs more budget)
             new Edge(Event.UNLOCK, SafetyState.STOPPED, Optional.of(StopReason.HALT), SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.ACTIVE, ANY),

@@ -397,6 +397,35 @@ class CycleTest {
         assertThat(sink.of(AgentEvent.MessageToUser.class)).extracting(AgentEvent.MessageToUser::text).containsExactly("ok");
     }
 
+    @Test
+    void a_reply_that_lands_after_a_halt_the_agent_has_not_noticed_yet_runs_no_command() throws Exception {
+        notes.add("remember this", "user", 0, null);
+        Cycle cycle = cycle();
+        // another process halts while the call is in flight; the control thread has not passed it on yet
+        llm.replyAfter(() -> new dev.hmpagent.safety.SafetyControl(store.connectAgain()).halt("stop",
+                new dev.hmpagent.store.Requester(1, "ann", "box")), "Storing it." + commands(
+                "[{\"type\": \"memory_add\", \"args\": {\"content\": \"kept\"}}]"));
+
+        TickResult r = cycle.tick();
+
+        assertThat(r.state()).isEqualTo("interrupted");
+        assertThat(count("SELECT count(*) FROM llm_memory")).isZero();
+        assertThat(notes.unreadCount()).isEqualTo(1);
+    }
+
+    @Test
+    void a_halt_and_an_unlock_between_two_frames_still_get_the_unanswered_message_answered() throws Exception {
+        notes.add("what time is it?", "user", 0, null);
+        Cycle cycle = cycle();
+        llm.replyAfter(cycle::halt, "It is").reply("Noon, sorry for the wait.");
+        assertThat(cycle.tick().state()).isEqualTo("interrupted");
+        // the unlock came before the next frame: the tick thread never saw the agent stopped
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(llm.userPrompt(1)).contains("what time is it?");
+        assertThat(notes.unreadCount()).isZero();
+    }
+
     /** Every tick id that appears anywhere has its agent_log row, and a thought has its reply and its commands. */
     private void assertAllOrNothing() throws Exception {
         for (String table : List.of("notes", "process_log", "llm_recent_responses", "anti_stagnation_metrics")) {

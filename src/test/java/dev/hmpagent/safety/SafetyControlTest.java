@@ -98,6 +98,16 @@ class SafetyControlTest {
     }
 
     @Test
+    void halt_then_unlock_does_not_release_a_budget_stop() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store.path())) {
+            c.createStatement().execute("UPDATE safety_state SET state = 'STOPPED', reason = 'budget'");
+        }
+        assertThat(control.halt("me too", ann).result()).isEqualTo(SafetyControl.Result.ALREADY);
+        assertThat(control.unlock("sneaky", ann).result()).isEqualTo(SafetyControl.Result.REFUSED);
+        assertThat(control.current().label()).isEqualTo("STOPPED(budget)");
+    }
+
+    @Test
     void the_audit_is_append_only() throws Exception {
         control.halt("x", ann);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store.path())) {
@@ -116,7 +126,7 @@ class SafetyControlTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("UNLOCK from STOPPED(budget)");
         SafetyStatus active = new SafetyStatus(SafetyState.ACTIVE, Optional.empty(), "", Instant.EPOCH);
         assertThat(SafetyStates.require(SafetyStates.Event.HALT, active).toReason()).contains(StopReason.HALT);
-        assertThat(SafetyStates.edge(SafetyStates.Event.HALT, budget)).map(SafetyStates.Edge::to)
-                .as("a human halt overrides a budget stop").contains(SafetyState.STOPPED);
+        assertThat(SafetyStates.edge(SafetyStates.Event.HALT, budget))
+                .as("no halt edge out of a budget stop: halt then unlock must not release it").isEmpty();
     }
 }

@@ -23,6 +23,15 @@ public final class FakeLlmClient implements LlmClient {
         return this;
     }
 
+    /** Replies {@code text} after running {@code meanwhile} (something that happens while the call is in flight). */
+    public FakeLlmClient replyAfter(Runnable meanwhile, String text) {
+        script.add(() -> {
+            meanwhile.run();
+            return completion(text, false);
+        });
+        return this;
+    }
+
     public FakeLlmClient interruptedReply(String partial) {
         script.add(() -> completion(partial, true));
         return this;
