@@ -102,7 +102,7 @@ final class AgentRuntime implements AutoCloseable {
             // typed lines must not freeze the prompt for the full busy timeout: a locked file sends them to the
             // spool quickly, and the retry stores them within a second of the lock being free
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
-            Store controlStore = push(resources, lockStore.connectAgain());
+            Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             LlmClient llm = launch.llms().create(config.llm());
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,

@@ -50,13 +50,13 @@ final class ControlWatcher implements AutoCloseable {
         try {
             long now = store.dataVersion();
             if (now == version) return;   // nobody committed anything since the last look: no new request either
-            version = now;
             for (ControlRequestsDao.Request r : requests.after(seen)) {
                 if (r.kind().equals("halt")) loop.cycle().halt();
                 loop.wake();
                 seen = r.id();
                 requests.markHandled(r.id(), pid);
             }
+            version = now;   // only once the whole batch is handled: a failure mid-way is looked at again next time
         } catch (RuntimeException e) {
             // the file is busy or gone for a moment: the next look is 20 ms away, and the tick thread reads the state too
         }
@@ -66,7 +66,8 @@ final class ControlWatcher implements AutoCloseable {
     public void close() {
         thread.shutdown();
         try {
-            thread.awaitTermination(5, TimeUnit.SECONDS);
+            // longer than a statement on this connection may wait for a lock, so it is never closed under one
+            if (!thread.awaitTermination(10, TimeUnit.SECONDS)) thread.shutdownNow();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -33,7 +33,7 @@ final class HaltCommand extends Subcommand {
                 say(db.getFileName() + " was already " + SafetyGate.describe(o.after()));
             } else {
                 say("halted: " + db.getFileName() + " is " + o.after().label() + " (was " + o.before().label()
-                        + "); a running agent stops within 25 ms, and `agent unlock` resumes it");
+                        + "); a running agent cancels its LLM call within 25 ms, and `agent unlock` resumes it");
             }
         }
         return ExitCodes.OK;

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * What `agent run` prints: one line per event on stdout, human-readable by default or JSON lines
- * ({@code --json}) with a timestamp and tick id on each. Thoughts and command results only with
+ * ({@code --json}) with a timestamp and tick id on each. Thoughts and no-op frames only with
  * {@code --verbose}. Text from the model has its control characters removed. Thread-safe.
  */
 final class HeadlessPrinter implements EventSink {
@@ -63,20 +63,19 @@ final class HeadlessPrinter implements EventSink {
         }
         if (event instanceof AgentEvent.Problem p) return ts + " ! " + oneLine(p.text());
         if (event instanceof AgentEvent.Info i) return ts + " · " + oneLine(i.text());
+        if (event instanceof AgentEvent.CommandDone c) {
+            return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + oneLine(c.result());
+        }
         if (!verbose) return null;
         if (event instanceof AgentEvent.Thought t) {
             return ts + " tick " + t.tickId() + " (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + oneLine(t.text());
-        }
-        if (event instanceof AgentEvent.CommandDone c) {
-            return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + oneLine(c.result());
         }
         if (event instanceof AgentEvent.NoOp n) return ts + " · nothing new (no-op frame " + n.noOpTicks() + ")";
         return null;
     }
 
     private String json(AgentEvent event) {
-        if (!verbose && (event instanceof AgentEvent.Thought || event instanceof AgentEvent.CommandDone
-                || event instanceof AgentEvent.NoOp)) {
+        if (!verbose && (event instanceof AgentEvent.Thought || event instanceof AgentEvent.NoOp)) {
             return null;
         }
         ObjectNode o = JSON.createObjectNode();

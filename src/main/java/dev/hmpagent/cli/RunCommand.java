@@ -42,7 +42,7 @@ final class RunCommand extends Subcommand {
     @Option(names = "--json", description = "JSON lines (with timestamp and tick id) instead of text.")
     boolean json;
 
-    @Option(names = {"-v", "--verbose"}, description = "Also print thoughts and each command's result.")
+    @Option(names = {"-v", "--verbose"}, description = "Also print thoughts and a line for each frame with nothing to do.")
     boolean verbose;
 
     RunCommand(AgentCommand root, Launch launch) {

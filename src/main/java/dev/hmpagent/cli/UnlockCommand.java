@@ -31,7 +31,7 @@ final class UnlockCommand extends Subcommand {
             switch (o.result()) {
                 case ALREADY -> say(db.getFileName() + " is already ACTIVE: nothing to unlock");
                 case MOVED -> say("unlocked: " + db.getFileName() + " is ACTIVE again (was " + o.before().label()
-                        + "); a running agent resumes within 25 ms");
+                        + "); a running agent resumes at its next frame (in the REPL: at once)");
                 case REFUSED -> {
                     err().println("agent: " + db.getFileName() + " is " + o.before().label() + " since "
                             + o.before().since() + ": unlock does not release a " + o.before().reason()

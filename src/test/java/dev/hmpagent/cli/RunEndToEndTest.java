@@ -100,6 +100,10 @@ class RunEndToEndTest {
             assertThat(l.path("text").asText()).isEqualTo("hi there");
         });
         assertThat(lines).anySatisfy(l -> assertThat(l.path("event").asText()).isEqualTo("tick"));
+        assertThat(lines).as("command results are printed by default").anySatisfy(l -> {
+            assertThat(l.path("event").asText()).isEqualTo("command");
+            assertThat(l.path("type").asText()).isEqualTo("send_message");
+        });
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'hello' AND read = 1")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
     }
