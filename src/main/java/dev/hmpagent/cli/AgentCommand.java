@@ -87,7 +87,7 @@ public final class AgentCommand implements Callable<Integer> {
     static int exitCode(TickLoop.End end, AgentRuntime runtime, boolean interactive) {
         return switch (end) {
             case STOPPED -> interactive ? ExitCodes.OK
-                    : !runtime.safety().active() ? ExitCodes.STOPPED   // halted: what was piped in is not answered
+                    : runtime.stopped() ? ExitCodes.STOPPED   // halted: what was piped in is not answered
                     : runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE : ExitCodes.OK;
             case FAILED -> ExitCodes.FAILURE;
             case LLM_GAVE_UP -> ExitCodes.LLM_UNAVAILABLE;

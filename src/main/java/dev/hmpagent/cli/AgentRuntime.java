@@ -13,6 +13,7 @@ import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Requester;
@@ -107,7 +108,7 @@ final class AgentRuntime implements AutoCloseable {
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
                     tickStore.path().getFileName().toString(), () -> published(cycle, loopRef.get())));
-            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), events);
+            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), new HaltFlag(db), events);
             // first thing in every iteration: still the file's runner, and the persisted state lets it think
             TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
                 if (!guard.mayTick()) return false;
@@ -181,6 +182,11 @@ final class AgentRuntime implements AutoCloseable {
         try (Store s = tickStore.connectAgain()) {
             return new SafetyControl(s).current();
         }
+    }
+
+    /** Whether a person's halt (in the file, or in its halt flag) or a lock keeps the agent from thinking. */
+    boolean stopped() {
+        return new HaltFlag(tickStore.path()).raised() || !safety().active();
     }
 
     /** /halt and /unlock from the REPL, the same as `agent halt` / `agent unlock` from another process. */

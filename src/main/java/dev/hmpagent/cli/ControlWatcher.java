@@ -1,7 +1,10 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.store.ControlRequestsDao;
+import dev.hmpagent.store.HaltFlag;
+import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
 import java.time.Duration;
 import java.util.Objects;
@@ -26,6 +29,8 @@ final class ControlWatcher implements AutoCloseable {
     private final ScheduledExecutorService thread;
     private long seen;
     private long version = Long.MIN_VALUE;
+    private final HaltFlag flag;
+    private boolean flagObeyed;
 
     /** @param store a connection only this watcher uses (it is closed with the runtime, not here) */
     ControlWatcher(Store store, TickLoop loop) {
@@ -33,7 +38,8 @@ final class ControlWatcher implements AutoCloseable {
         this.requests = new ControlRequestsDao(store);
         this.loop = Objects.requireNonNull(loop, "loop");
         this.pid = ProcessHandle.current().pid();
-        this.seen = requests.lastId();   // older requests were applied to the file by those who made them
+        this.seen = requests.lastId();
+        this.flag = new HaltFlag(store.path());   // older requests were applied to the file by those who made them
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "control");
             t.setDaemon(true);
@@ -47,6 +53,7 @@ final class ControlWatcher implements AutoCloseable {
 
     /** One look at the channel; public to the package for tests, which call it instead of waiting. */
     void poll() {
+        obeyFlag();
         try {
             long now = store.dataVersion();
             if (now == version) return;   // nobody committed anything since the last look: no new request either
@@ -59,6 +66,28 @@ final class ControlWatcher implements AutoCloseable {
             version = now;   // only once the whole batch is handled: a failure mid-way is looked at again next time
         } catch (RuntimeException e) {
             // the file is busy or gone for a moment: the next look is 20 ms away, and the tick thread reads the state too
+        }
+    }
+
+    /**
+     * A halt that could not be written to the file (see {@link HaltFlag}): obeyed at once, and recorded
+     * in the file as soon as it takes the write; then the flag is lowered.
+     */
+    private void obeyFlag() {
+        if (!flag.raised()) {
+            flagObeyed = false;
+            return;
+        }
+        if (!flagObeyed) {
+            loop.cycle().halt();
+            loop.wake();
+            flagObeyed = true;
+        }
+        try {
+            new SafetyControl(store).halt(flag.reason().orElse(""), Requester.thisProcess());
+            flag.lower();
+        } catch (RuntimeException e) {
+            // still unwritable: the flag stays, and the tick thread keeps obeying it
         }
     }
 

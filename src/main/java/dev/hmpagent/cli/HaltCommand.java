@@ -2,8 +2,10 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.cycle.SafetyGate;
 import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
+import dev.hmpagent.store.StoreException;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +30,13 @@ final class HaltCommand extends Subcommand {
     public Integer call() {
         Path db = existingDb();
         try (Store store = Store.open(db, launch().clock())) {
-            SafetyControl.Outcome o = new SafetyControl(store).halt(reason, Requester.thisProcess());
+            SafetyControl.Outcome o;
+            try {
+                o = new SafetyControl(store).halt(reason, Requester.thisProcess());
+            } catch (StoreException e) {
+                if (!e.writeFailure()) throw e;
+                return flag(db, e);
+            }
             if (o.result() == SafetyControl.Result.ALREADY) {
                 say(db.getFileName() + " was already " + SafetyGate.describe(o.after()));
             } else {
@@ -36,6 +44,16 @@ final class HaltCommand extends Subcommand {
                         + "); a running agent cancels its LLM call within 25 ms, and `agent unlock` resumes it");
             }
         }
+        return ExitCodes.OK;
+    }
+
+    /** The file cannot take the halt now: raise the flag beside it, which a running agent obeys just the same. */
+    private int flag(Path db, StoreException why) {
+        HaltFlag flag = new HaltFlag(db);
+        flag.raise(reason, Requester.thisProcess());
+        say("halted: " + db.getFileName() + " could not be written (" + why.getMessage() + "), so the halt is in "
+                + flag.file().getFileName() + "; a running agent obeys it within 25 ms and records it in the file once it"
+                + " can, and `agent unlock` resumes it");
         return ExitCodes.OK;
     }
 }

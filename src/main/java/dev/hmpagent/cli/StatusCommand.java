@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
@@ -42,6 +43,8 @@ final class StatusCommand extends Subcommand {
         try (Store store = Store.openReadOnly(db, launch().clock())) {
             Instant now = launch().clock().instant();
             SafetyStatus safety = new SafetyControl(store).current();
+            HaltFlag flag = new HaltFlag(db);
+            boolean flagged = flag.raised();
             RunnerLock lock = RunnerLock.forThisProcess(store);
             Optional<RunnerLock.Seen> runner = lock.seen();
             List<TickRecord> last = new AgentLogDao(store).latest(1);
@@ -57,6 +60,7 @@ final class StatusCommand extends Subcommand {
                 o.put("stop_reason", safety.reason().map(r -> r.columnName()).orElse(null));
                 o.put("detail", safety.detail().isEmpty() ? null : safety.detail());
                 o.put("since", safety.since().toString());
+                o.put("halt_flag", flagged);
                 if (runner.isPresent()) {
                     RunnerLock.Seen s = runner.get();
                     ObjectNode r = o.putObject("runner");
@@ -87,6 +91,10 @@ final class StatusCommand extends Subcommand {
             } else {
                 say(db.getFileName() + ": " + safety.label() + " since " + safety.since()
                         + (safety.detail().isEmpty() ? "" : " (" + safety.detail() + ")"));
+                if (flagged) {
+                    say("halted by " + flag.file().getFileName() + " (the file could not take the halt yet; "
+                            + "`agent unlock` lifts it)");
+                }
                 say(runner.map(s -> runnerLine(s, lock.live(s.holder()), now))
                         .orElse("runner: none (no agent runs on this file)"));
                 say(last.isEmpty() ? "last tick: none yet" : "last tick: " + last.get(0).tickId() + " at "
@@ -94,7 +102,7 @@ final class StatusCommand extends Subcommand {
                 say("pending notes: " + pending + "; waiting in " + NoteSpool.fileFor(db).getFileName() + ": " + inbox
                         + "; running processes: " + running);
             }
-            return safety.active() ? ExitCodes.OK : ExitCodes.STOPPED;
+            return safety.active() && !flagged ? ExitCodes.OK : ExitCodes.STOPPED;
         }
     }
 

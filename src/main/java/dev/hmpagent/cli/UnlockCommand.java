@@ -1,6 +1,7 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
 import java.nio.file.Path;
@@ -26,6 +27,11 @@ final class UnlockCommand extends Subcommand {
     @Override
     public Integer call() {
         Path db = existingDb();
+        HaltFlag flag = new HaltFlag(db);
+        if (flag.raised()) {
+            flag.lower();   // a halt that could not be written to the file: lifting it needs no free space either
+            say("lifted the halt in " + flag.file().getFileName());
+        }
         try (Store store = Store.open(db, launch().clock())) {
             SafetyControl.Outcome o = new SafetyControl(store).unlock(reason, Requester.thisProcess());
             switch (o.result()) {

@@ -4,6 +4,7 @@ import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
+import dev.hmpagent.store.HaltFlag;
 import java.util.Objects;
 
 /**
@@ -15,13 +16,27 @@ public final class SafetyGate {
     private final EventSink events;
     private volatile SafetyStatus last;
 
-    public SafetyGate(SafetyControl control, EventSink events) {
+    private final HaltFlag flag;
+    private boolean flagSaid;
+
+    /** @param flag a halt that could not be written to the file, obeyed all the same */
+    public SafetyGate(SafetyControl control, HaltFlag flag, EventSink events) {
         this.control = Objects.requireNonNull(control, "control");
+        this.flag = Objects.requireNonNull(flag, "flag");
         this.events = Objects.requireNonNull(events, "events");
     }
 
     /** Reads the state (one indexed row); true when the agent may think. */
     public boolean mayThink() {
+        if (flag.raised()) {
+            if (!flagSaid) {
+                events.emit(new AgentEvent.Problem("halted (" + flag.file().getFileName() + ": the file could not take"
+                        + " the halt): the agent does not think until a person runs `agent unlock`"));
+                flagSaid = true;
+            }
+            return false;
+        }
+        flagSaid = false;
         SafetyStatus now = control.current();
         SafetyStatus before = last;
         last = now;

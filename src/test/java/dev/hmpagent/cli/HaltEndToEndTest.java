@@ -161,6 +161,49 @@ class HaltEndToEndTest {
     }
 
     @Test
+    void a_halt_the_file_cannot_take_is_obeyed_through_a_flag_and_recorded_once_it_can() throws Exception {
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n");
+        CountDownLatch obeyed = new CountDownLatch(1);
+        CountDownLatch prompt = new CountDownLatch(1);
+        java.io.OutputStream screen = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                terminalOut.write(b);
+                if (terminal().endsWith("you> ")) prompt.countDown();
+                if (b == '\n' && terminal().contains("the file could not take the halt")) obeyed.countDown();
+            }
+        };
+        PipedOutputStream keys = new PipedOutputStream();
+        PipedInputStream input = new PipedInputStream(keys);
+        Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> new DumbTerminal(input, screen),
+                Clock.systemUTC(), true);
+        CompletableFuture<Integer> agent = CompletableFuture.supplyAsync(() -> Cli.commandLine(launch).execute(
+                "--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
+        assertThat(prompt.await(10, TimeUnit.SECONDS)).as("the agent runs").isTrue();
+        Run status;
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            other.createStatement().execute("BEGIN IMMEDIATE");   // nothing can be written to the file now
+            Run halt = cli("", "halt", "--reason", "disk trouble");
+            assertThat(halt.code()).isZero();
+            assertThat(halt.out()).contains("agent.db.halt");
+            assertThat(obeyed.await(10, TimeUnit.SECONDS)).as("the running agent obeys the flag").isTrue();
+            status = cli("", "status");
+            other.createStatement().execute("ROLLBACK");
+        }
+        assertThat(status.code()).isEqualTo(ExitCodes.STOPPED);
+        assertThat(status.out()).contains("halted by agent.db.halt");
+        // the file takes writes again: the running agent records the halt in it and lowers the flag
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Files.exists(dir.resolve("agent.db.halt")) && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(dir.resolve("agent.db.halt")).doesNotExist();
+        assertThat(count("SELECT count(*) FROM safety_state WHERE state = 'STOPPED' AND reason = 'halt'")).isEqualTo(1);
+        assertThat(cli("", "unlock").code()).isZero();
+        keys.write("/quit\n".getBytes(StandardCharsets.UTF_8));
+        keys.close();
+        assertThat(agent.get(30, TimeUnit.SECONDS)).isZero();
+    }
+
+    @Test
     void unlock_on_an_active_agent_says_so_and_a_budget_stop_is_refused_with_exit_7() throws Exception {
         Run active = cli("", "unlock");
         assertThat(active.code()).isZero();
