@@ -216,7 +216,9 @@ public final class HzBench {
                 llm.inFlight.await();
                 new SafetyControl(other).halt("bench", Requester.thisProcess());
                 long committed = System.nanoTime();
-                llm.cancelled.await(10, TimeUnit.SECONDS);
+                if (!llm.cancelled.await(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("halt " + i + ": the call in flight was not cancelled within 10 s");
+                }
                 latencies.add(llm.cancelledAt.get() - committed);
             }
         }
