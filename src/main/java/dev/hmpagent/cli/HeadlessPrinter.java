@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * What `agent run` prints: one line per event on stdout, human-readable by default or JSON lines
- * ({@code --json}) with a timestamp and tick id on each. Thoughts and no-op frames only with
+ * ({@code --json}) with a timestamp and tick id on each (the latest tick, for lines not about one). Thoughts and no-op frames only with
  * {@code --verbose}. Text from the model has its control characters removed. Thread-safe.
  */
 final class HeadlessPrinter implements EventSink {
@@ -26,6 +26,8 @@ final class HeadlessPrinter implements EventSink {
     private final boolean json;
     private final boolean verbose;
     private final String dbPath;
+    /** The newest tick id printed: lines not about one tick (problems, state changes) carry it. */
+    private long lastTick;
 
     /** @param dbPath the database file, named in the command that prints a clipped message whole */
     HeadlessPrinter(PrintWriter out, Clock clock, boolean json, boolean verbose, String dbPath) {
@@ -91,12 +93,13 @@ final class HeadlessPrinter implements EventSink {
             o.put("event", "command").put("tick", c.tickId()).put("cmd_id", c.cmdId()).put("type", c.type())
                     .put("status", c.status()).put("result", c.result());
         } else if (event instanceof AgentEvent.NoOp n) {
-            o.put("event", "noop").put("noop_ticks", n.noOpTicks());
+            o.put("event", "noop").put("tick", lastTick).put("noop_ticks", n.noOpTicks());
         } else if (event instanceof AgentEvent.Problem p) {
-            o.put("event", "problem").put("text", p.text());
+            o.put("event", "problem").put("tick", lastTick).put("text", p.text());
         } else if (event instanceof AgentEvent.Info i) {
-            o.put("event", "info").put("text", i.text());
+            o.put("event", "info").put("tick", lastTick).put("text", i.text());
         }
+        if (o.has("tick")) lastTick = Math.max(lastTick, o.path("tick").asLong());
         try {
             return JSON.writeValueAsString(o);
         } catch (JsonProcessingException e) {

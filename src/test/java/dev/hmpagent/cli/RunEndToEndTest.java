@@ -93,7 +93,10 @@ class RunEndToEndTest {
 
         assertThat(run.code()).as(run.err()).isZero();
         List<JsonNode> lines = run.json();
-        assertThat(lines).allSatisfy(l -> assertThat(l.path("ts").asText()).isNotEmpty());
+        assertThat(lines).allSatisfy(l -> {
+            assertThat(l.path("ts").asText()).isNotEmpty();
+            assertThat(l.has("tick")).as("a tick id on every line: " + l).isTrue();
+        });
         assertThat(lines).anySatisfy(l -> {
             assertThat(l.path("event").asText()).isEqualTo("message");
             assertThat(l.path("tick").asLong()).isEqualTo(1);
