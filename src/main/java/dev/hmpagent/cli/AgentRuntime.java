@@ -46,7 +46,6 @@ final class AgentRuntime implements AutoCloseable {
     private final Deque<AutoCloseable> resources;
     private final AgentConfig config;
     private final Store tickStore;
-    private final RunnerLock lock;
     private final LlmClient llm;
     private final TickLoop loop;
     private final NoteSpool inbox;
@@ -55,14 +54,13 @@ final class AgentRuntime implements AutoCloseable {
     private final ControlWatcher watcher;
     private boolean started;
 
-    private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore, RunnerLock lock,
+    private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
                          LlmClient llm, TickLoop loop, NoteSpool inbox, String takeover,
                          ControlWatcher watcher) {
         this.watcher = watcher;
         this.resources = resources;
         this.config = config;
         this.tickStore = tickStore;
-        this.lock = lock;
         this.llm = llm;
         this.loop = loop;
         this.inbox = inbox;
@@ -120,7 +118,7 @@ final class AgentRuntime implements AutoCloseable {
             guard.guard(loop);
             ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
-            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, lock, llm, loop, inbox, takeover,
+            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
                     watcher);
             runtime.storeSpooled(events);
             return runtime;
@@ -175,7 +173,6 @@ final class AgentRuntime implements AutoCloseable {
         }
     }
 
-    AgentConfig config() { return config; }
 
     /** The persisted safety state, read now (any thread: on a connection of its own). */
     SafetyStatus safety() {
@@ -198,8 +195,6 @@ final class AgentRuntime implements AutoCloseable {
         }
     }
 
-    /** For tests: one look at the control channel now, instead of waiting for the watcher thread. */
-    ControlWatcher watcher() { return watcher; }
 
     TickLoop loop() { return loop; }
 
@@ -211,7 +206,6 @@ final class AgentRuntime implements AutoCloseable {
 
     Path db() { return tickStore.path(); }
 
-    RunnerLock lock() { return lock; }
 
     /**
      * What the person should know when the loop ended for {@code end} with work left over (a

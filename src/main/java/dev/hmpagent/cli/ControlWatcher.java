@@ -51,7 +51,7 @@ final class ControlWatcher implements AutoCloseable {
         thread.scheduleWithFixedDelay(this::poll, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** One look at the channel; public to the package for tests, which call it instead of waiting. */
+    /** One look at the channel. */
     void poll() {
         obeyFlag();
         try {
@@ -102,5 +102,4 @@ final class ControlWatcher implements AutoCloseable {
         }
     }
 
-    Store store() { return store; }
 }
