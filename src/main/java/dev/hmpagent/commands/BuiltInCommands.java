@@ -13,7 +13,7 @@ final class BuiltInCommands {
     }
 
     static CommandHandler help() {
-        return new SimpleCommand("help", "show the catalog, or the args of one command type",
+        return SimpleCommand.informing("help", "show the catalog, or the args of one command type",
                 "{\"type\": \"diary_entry\"}", (args, ctx) -> {
             Optional<String> type = args.optionalText("type").filter(s -> !s.isBlank());
             if (type.isEmpty()) return CommandOutcome.ok("commands:\n" + ctx.registry().catalog().strip());
@@ -35,7 +35,7 @@ final class BuiltInCommands {
     }
 
     static CommandHandler noteRead() {
-        return new SimpleCommand("note_read", "read an incoming message by id and mark it read (manual notes mode)",
+        return SimpleCommand.informing("note_read", "read an incoming message by id and mark it read (manual notes mode)",
                 "{\"id\": 12}", (args, ctx) -> {
             long id = args.requiredLong("id");
             return ctx.notes().get(id).map(note -> {
@@ -102,7 +102,7 @@ final class BuiltInCommands {
     }
 
     static CommandHandler diaryRead() {
-        return new SimpleCommand("diary_read",
+        return SimpleCommand.informing("diary_read",
                 "show diary entries and concepts (with their links) matching a text or tag in context 3 from the next "
                         + "tick on (empty query: the latest)",
                 "{\"query\": \"mesh\", \"limit\": 5}", (args, ctx) -> {

@@ -17,4 +17,14 @@ public interface CommandHandler {
      * a failure that is a normal result returns an error outcome.
      */
     CommandOutcome execute(Args args, CommandContext context);
+
+    /**
+     * Whether a success returns information the LLM asked for ({@code help}, {@code note_read}, {@code *_list},
+     * {@code *_read}): such a result wakes the LLM once. An effect-only success ({@code send_message},
+     * {@code memory_add}, ...) wakes nothing; it rides along in the next prompt something else causes.
+     * A failure always wakes the LLM.
+     */
+    default boolean informs() {
+        return false;
+    }
 }

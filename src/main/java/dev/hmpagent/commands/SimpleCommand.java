@@ -4,13 +4,24 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /** A handler made from a function, for command families that fit in a few lines each. */
-record SimpleCommand(String type, String summary, String argsExample,
+record SimpleCommand(String type, String summary, String argsExample, boolean informs,
                      BiFunction<Args, CommandContext, CommandOutcome> body) implements CommandHandler {
     SimpleCommand {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(summary, "summary");
         Objects.requireNonNull(argsExample, "argsExample");
         Objects.requireNonNull(body, "body");
+    }
+
+    /** An effect-only command: its success does not wake the LLM. */
+    SimpleCommand(String type, String summary, String argsExample, BiFunction<Args, CommandContext, CommandOutcome> body) {
+        this(type, summary, argsExample, false, body);
+    }
+
+    /** A command that returns what the LLM asked for: its result wakes the LLM once. */
+    static SimpleCommand informing(String type, String summary, String argsExample,
+                                   BiFunction<Args, CommandContext, CommandOutcome> body) {
+        return new SimpleCommand(type, summary, argsExample, true, body);
     }
 
     @Override
