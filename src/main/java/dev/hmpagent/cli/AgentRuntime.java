@@ -16,6 +16,7 @@ import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
@@ -98,6 +99,7 @@ final class AgentRuntime implements AutoCloseable {
                     + ", which had stopped)").orElse("");
             resources.push(lock::release);
             Store tickStore = push(resources, lockStore.connectAgain());
+            recoverOrphans(tickStore, events);
             // typed lines must not freeze the prompt for the full busy timeout: a locked file sends them to the
             // spool quickly, and the retry stores them within a second of the lock being free
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
@@ -125,6 +127,18 @@ final class AgentRuntime implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             closeAll(resources);
             throw e;
+        }
+    }
+
+    /**
+     * Commands a process that died left pending or running become {@code offline}: they never run again, and the
+     * LLM learns so from their result. Only the runner holding the lock may do this (a live runner's rows are its own).
+     */
+    private static void recoverOrphans(Store store, EventSink events) {
+        int n = store.inTransaction(() -> new ProcessLogDao(store).markOrphansOffline());
+        if (n > 0) {
+            events.emit(new AgentEvent.Info(n + " command" + (n == 1 ? "" : "s") + " left unfinished by the previous run "
+                    + (n == 1 ? "is" : "are") + " marked offline (not run again; the agent is told)"));
         }
     }
 

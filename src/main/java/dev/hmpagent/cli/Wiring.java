@@ -3,7 +3,10 @@ package dev.hmpagent.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.commands.CommandBlockParser;
 import dev.hmpagent.commands.CommandRegistry;
-import dev.hmpagent.commands.CommandRunner;
+import dev.hmpagent.commands.Approver;
+import dev.hmpagent.commands.CommandExecutor;
+import dev.hmpagent.commands.CommandGate;
+import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.NotesMode;
@@ -17,7 +20,7 @@ import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
-import dev.hmpagent.safety.FailureListener;
+import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.stagnation.NoveltyScorer;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
@@ -42,12 +45,18 @@ public final class Wiring {
                 llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
     }
 
-    /** The cycle on {@code store} (the tick thread's connection). */
+    /** The cycle on {@code store} (the tick thread's connection), every command allowed, nobody to ask. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
+        return cycle(config, store, llm, events, clock, CommandGate.ALLOW_ALL, Approver.NOBODY);
+    }
+
+    /** The cycle on {@code store}, its commands checked by {@code gate} and, where it asks, by {@code approver}. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+                              CommandGate gate, Approver approver) {
         ObjectMapper mapper = new ObjectMapper();
         CommandRegistry registry = CommandRegistry.builtIn();
-        CommandRunner runner = new CommandRunner(registry, mapper, FailureListener.NONE);
-        TickWriter writer = new TickWriter(store, registry, runner, FailureListener.NONE);
+        TickWriter writer = new TickWriter(store, new CommandQueue(mapper), OutcomeListener.NONE);
+        CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, approver, OutcomeListener.NONE);
         ContextSettings settings = new ContextSettings(config.agent().name(), config.cycle().historyK(),
                 config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
                 config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),
@@ -58,6 +67,6 @@ public final class Wiring {
                 new SettingsDao(store), ContextAssembler.secureNonces());
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 settings, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
-                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, events);
+                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events);
     }
 }

@@ -19,7 +19,7 @@ final class BuiltInCommands {
             if (type.isEmpty()) return CommandOutcome.ok("commands:\n" + ctx.registry().catalog().strip());
             return ctx.registry().find(type.get())
                     .map(h -> CommandOutcome.ok(h.type() + " " + h.argsExample() + " — " + h.summary()))
-                    .orElseGet(() -> CommandOutcome.error("help: no command type \"" + type.get() + "\"; known: "
+                    .orElseGet(() -> CommandOutcome.notFound("help: no command type \"" + type.get() + "\"; known: "
                             + String.join(", ", ctx.registry().types())));
         });
     }
@@ -42,7 +42,7 @@ final class BuiltInCommands {
                 ctx.notes().markRead(List.of(id), ctx.tickId());
                 return CommandOutcome.ok("note " + id + " from " + note.source() + " (priority " + note.priority()
                         + ", " + note.timestamp() + "): " + note.text());
-            }).orElseGet(() -> CommandOutcome.error("note_read: no note with id " + id));
+            }).orElseGet(() -> CommandOutcome.notFound("note_read: no note with id " + id));
         });
     }
 
@@ -61,7 +61,7 @@ final class BuiltInCommands {
                 "{\"id\": 3}", (args, ctx) -> {
             long id = args.requiredLong("id");
             return ctx.memory().delete(id) ? CommandOutcome.ok("memory entry " + id + " deleted")
-                    : CommandOutcome.error("memory_delete: no memory entry with id " + id + "; context 6 lists the ids");
+                    : CommandOutcome.notFound("memory_delete: no memory entry with id " + id + "; context 6 lists the ids");
         });
     }
 
@@ -93,7 +93,7 @@ final class BuiltInCommands {
             Optional<Long> fromId = ctx.concepts().idOf(from);
             Optional<Long> toId = ctx.concepts().idOf(to);
             if (fromId.isEmpty() || toId.isEmpty()) {
-                return CommandOutcome.error("link_add: no concept named \"" + (fromId.isEmpty() ? from : to)
+                return CommandOutcome.notFound("link_add: no concept named \"" + (fromId.isEmpty() ? from : to)
                         + "\"; add it first with concept_add");
             }
             long id = ctx.concepts().link(fromId.get(), toId.get(), relation, ctx.llmId());
@@ -135,7 +135,8 @@ final class BuiltInCommands {
             }
             String result = "closed " + closed + " entr" + (closed == 1 ? "y" : "ies");
             if (missing.length() > 0) return new CommandOutcome(closed > 0 ? "warning" : "error",
-                    result + "; not found, not seen by you yet, or already closed: " + missing, Optional.empty());
+                    result + "; not found, not seen by you yet, or already closed: " + missing, Optional.empty(),
+                    dev.hmpagent.safety.ErrorCode.ENOENT);
             // nothing to report back: the row is born closed, so it neither shows in context 2 nor wakes the LLM
             return new CommandOutcome("close", result, Optional.empty());
         });

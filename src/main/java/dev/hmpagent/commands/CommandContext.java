@@ -9,7 +9,7 @@ import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
 import java.util.Objects;
 
-/** What a command may touch during one tick. All writes share the tick's transaction. */
+/** What a command may touch. Each database-only command runs in its own short transaction, which the executor opens. */
 public final class CommandContext {
     private final long tickId;
     private final String llmId;
@@ -20,12 +20,13 @@ public final class CommandContext {
     private final ConceptsDao concepts;
     private final ProcessLogDao processLog;
     private final SettingsDao settings;
+    private final Store store;
 
     public CommandContext(long tickId, String llmId, CommandRegistry registry, Store store) {
         this.tickId = tickId;
         this.llmId = Objects.requireNonNull(llmId, "llmId");
         this.registry = Objects.requireNonNull(registry, "registry");
-        Objects.requireNonNull(store, "store");
+        this.store = Objects.requireNonNull(store, "store");
         this.notes = new NotesDao(store);
         this.memory = new MemoryDao(store);
         this.diary = new DiaryDao(store);
@@ -51,4 +52,7 @@ public final class CommandContext {
     public ProcessLogDao processLog() { return processLog; }
 
     public SettingsDao settings() { return settings; }
+
+    /** The file, for handlers that need a transaction of their own or a DAO not listed here. */
+    public Store store() { return store; }
 }

@@ -1,25 +1,52 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.safety.ErrorCode;
+import dev.hmpagent.store.ProcessStatus;
 import java.util.Objects;
 import java.util.Optional;
 
-/** What a command returns: a process_log status, the result text the LLM sees, and maybe a message for the user. */
-public record CommandOutcome(String status, String result, Optional<UserMessage> messageToUser) {
+/**
+ * What a command returns: a process_log status, the result text the LLM sees, maybe a message for the
+ * user, and for a failure its error code ({@link ErrorCode}; EUNKNOWN when the handler named none).
+ */
+public record CommandOutcome(String status, String result, Optional<UserMessage> messageToUser, String code) {
     public CommandOutcome {
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(result, "result");
         Objects.requireNonNull(messageToUser, "messageToUser");
+        ProcessStatus parsed = ProcessStatus.fromColumn(status);
+        if (parsed.inFlight()) throw new IllegalArgumentException("a command outcome is finished, not " + status);
+        code = parsed.failed() ? (code == null || code.isBlank() ? ErrorCode.EUNKNOWN : code) : null;
+    }
+
+    public CommandOutcome(String status, String result, Optional<UserMessage> messageToUser) {
+        this(status, result, messageToUser, null);
     }
 
     public static CommandOutcome ok(String result) {
         return new CommandOutcome("ok", result, Optional.empty());
     }
 
+    /** A failure with no more specific code (EUNKNOWN). */
     public static CommandOutcome error(String result) {
         return new CommandOutcome("error", result, Optional.empty());
     }
 
+    /** A failure with its {@link ErrorCode}. */
+    public static CommandOutcome error(String code, String result) {
+        return new CommandOutcome("error", result, Optional.empty(), code);
+    }
+
+    /** What the command names does not exist (ENOENT). */
+    public static CommandOutcome notFound(String result) {
+        return error(ErrorCode.ENOENT, result);
+    }
+
+    public ProcessStatus processStatus() {
+        return ProcessStatus.fromColumn(status);
+    }
+
     public boolean failed() {
-        return status.equals("error");
+        return processStatus().failed();
     }
 }

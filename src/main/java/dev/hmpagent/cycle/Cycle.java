@@ -1,6 +1,8 @@
 package dev.hmpagent.cycle;
 
 import dev.hmpagent.commands.CommandBlockParser;
+import dev.hmpagent.commands.CommandExecutor;
+import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.commands.QuotedBlocks;
 import dev.hmpagent.context.AssembledPrompt;
@@ -52,6 +54,7 @@ public final class Cycle {
     private final NoveltyScorer scorer;
     private final Backoff backoff;
     private final TickWriter writer;
+    private final CommandExecutor executor;
     private final EventSink events;
     private final NotesDao notes;
     private final ProcessLogDao processLog;
@@ -71,6 +74,8 @@ public final class Cycle {
     private long haltsAtTickStart;
     /** While the LLM refuses our requests: the highest note id seen then; only a newer note tries again. */
     private long rejectedAtNote = -1;
+    /** A tick whose commands the executor could not finish (the file refused a write): run again before anything else. */
+    private long unfinishedTick = -1;
     private int consecutiveFailures;
     private Instant retryAt;
     private volatile CycleStatus status;
@@ -79,7 +84,7 @@ public final class Cycle {
 
     public Cycle(Clock clock, LlmClient llm, LlmParams params, ContextSettings settings, ContextAssembler assembler,
                  CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
-                 EventSink events) {
+                 CommandExecutor executor, EventSink events) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.llm = Objects.requireNonNull(llm, "llm");
         this.params = Objects.requireNonNull(params, "params");
@@ -90,6 +95,7 @@ public final class Cycle {
         this.scorer = Objects.requireNonNull(scorer, "scorer");
         this.backoff = Objects.requireNonNull(backoff, "backoff");
         this.writer = Objects.requireNonNull(writer, "writer");
+        this.executor = Objects.requireNonNull(executor, "executor");
         this.events = Objects.requireNonNull(events, "events");
         this.notes = writer.notes();
         this.processLog = writer.processLog();
@@ -149,6 +155,14 @@ public final class Cycle {
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
         if (unwritten != null && unwrittenAtHalt != halts.get()) dropKeptAfterHalt();
         if (unwritten != null) return writeKept(start);
+        if (unfinishedTick >= 0) {
+            try {
+                execute(unfinishedTick, llm.model());
+            } catch (RuntimeException e) {
+                return tickFailed(unfinishedTick, start, "unfinished commands", e);
+            }
+            if (unfinishedTick >= 0) return TickResult.IDLE;
+        }
         String reason;
         long tickId;
         try {
@@ -233,6 +247,7 @@ public final class Cycle {
         noteWatermark = Math.max(noteWatermark, thought.prompt().noteWatermark());
         status = status.thought(thought.tickId(), thought.completion().usage().total());
         emitAfterCommit(thought.tickId(), thought.completion(), thought.parsed(), written);
+        if (written.pending() > 0) execute(thought.tickId(), thought.completion().model());
         Usage usage = thought.completion().usage();
         events.emit(new AgentEvent.TickDone(thought.tickId(), written.state(), usage.promptTokens(),
                 usage.completionTokens(), Duration.between(thought.start(), clock.instant()).toMillis()));
@@ -337,10 +352,32 @@ public final class Cycle {
             events.emit(new AgentEvent.Info("anti-stagnation reflex: the reply repeated the previous one word for word"
                     + " and was not stored again (tick " + tickId + ")"));
         }
-        written.runs().forEach(run -> {
-            run.messageToUser().ifPresent(m -> events.emit(new AgentEvent.MessageToUser(tickId, m.noteId(), m.text())));
-            events.emit(new AgentEvent.CommandDone(tickId, run.cmdId(), run.type(), run.status(), run.result()));
-        });
+        written.malformed().forEach(run -> emitRun(tickId, run));
+    }
+
+    /**
+     * Runs the pending commands of {@code tickId}, outside its transaction; a halt (this process's or a person's
+     * in the file) stops it between two commands. When the file refuses a write, the rest wait for the next tick.
+     */
+    private void execute(long tickId, String model) {
+        setPhase(Phase.EXECUTING);
+        long haltsBefore = haltsAtTickStart;
+        CommandExecutor.Executed done = executor.runPending(tickId, model, () -> halts.get() != haltsBefore,
+                run -> emitRun(tickId, run));
+        if (done.stoppedBy().isPresent()) {
+            unfinishedTick = tickId;
+            Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, tickId, clock.instant(), Optional.empty(),
+                    done.stoppedBy().get().getMessage());
+            events.emit(new AgentEvent.Problem(done.stoppedBy().get().getMessage() + " — the commands of tick " + tickId
+                    + " that have not run yet wait; trying again in " + human(delay)));
+        } else {
+            unfinishedTick = -1;
+        }
+    }
+
+    private void emitRun(long tickId, CommandRun run) {
+        run.messageToUser().ifPresent(m -> events.emit(new AgentEvent.MessageToUser(tickId, m.noteId(), m.text())));
+        events.emit(new AgentEvent.CommandDone(tickId, run.cmdId(), run.type(), run.status(), run.result()));
     }
 
     private TickResult llmFailed(long tickId, Instant start, String reason, AssembledPrompt prompt, LlmException e) {

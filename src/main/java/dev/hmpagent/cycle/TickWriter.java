@@ -1,17 +1,17 @@
 package dev.hmpagent.cycle;
 
-import dev.hmpagent.commands.CommandContext;
-import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.CommandRun;
-import dev.hmpagent.commands.CommandRunner;
 import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
-import dev.hmpagent.safety.FailureListener;
+import dev.hmpagent.safety.Outcome;
+import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.stagnation.Novelty;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.NotesDao;
@@ -32,26 +32,26 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Writes everything a tick produced in one transaction, the {@code agent_log} row and the prompt the LLM
- * saw included, so a killed process leaves either the whole tick or none of it.
+ * Writes everything a tick produced in one short transaction, so a killed process leaves either the whole tick
+ * or none of it: the reply, the prompt the LLM saw, the read/seen marks, one {@code pending} process_log row per
+ * parsed command (a {@code error} row per malformed one) and the {@code agent_log} row. No command runs inside
+ * it: the executor runs the pending rows after it committed.
  */
 public final class TickWriter {
     /** Successful results close themselves this many ticks after the LLM first saw them. */
     static final int AUTO_CLOSE_AFTER_TICKS = 3;
-    static final double LLM_FAILURE_PAIN = 0.6;
 
     /** What a successful LLM call brought. */
     record Thought(long tickId, Instant start, String reason, AssembledPrompt prompt, Completion completion,
                    ParsedReply parsed, Novelty novelty, Optional<ResponseRow> previous) { }
 
-    /** What was written. */
-    record Written(String state, boolean stagnation, List<CommandRun> runs) { }
+    /** What was written: the tick's outcome, whether the reflex fired, the malformed commands, how many wait to run. */
+    record Written(String state, boolean stagnation, List<CommandRun> malformed, int pending, List<Outcome> outcomes) { }
 
     private final Store store;
     private final Clock clock;
-    private final CommandRegistry registry;
-    private final CommandRunner runner;
-    private final FailureListener failures;
+    private final CommandQueue queue;
+    private final OutcomeListener outcomes;
     private final NotesDao notes;
     private final ProcessLogDao processLog;
     private final ResponsesDao responses;
@@ -60,12 +60,11 @@ public final class TickWriter {
     private final SafetyDao safety;
     private final PromptsDao prompts;
 
-    public TickWriter(Store store, CommandRegistry registry, CommandRunner runner, FailureListener failures) {
+    public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = store.clock();
-        this.registry = Objects.requireNonNull(registry, "registry");
-        this.runner = Objects.requireNonNull(runner, "runner");
-        this.failures = Objects.requireNonNull(failures, "failures");
+        this.queue = Objects.requireNonNull(queue, "queue");
+        this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
         this.notes = new NotesDao(store);
         this.processLog = new ProcessLogDao(store);
         this.responses = new ResponsesDao(store);
@@ -84,7 +83,7 @@ public final class TickWriter {
     AgentLogDao agentLog() { return agentLog; }
 
     Written writeThought(Thought t) {
-        return store.inTransaction(() -> {
+        Written written = store.inTransaction(() -> {
             // read inside the write transaction, which a halt's own transaction cannot interleave with: a reply
             // that lands after a person stopped the agent answers nothing and runs no command, however late the
             // running agent learned of the halt
@@ -106,14 +105,15 @@ public final class TickWriter {
             if (!c.interrupted()) notes.markRead(t.prompt().noteIdsShown(), t.tickId());
             processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
             processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
-            List<CommandRun> runs = c.interrupted() ? List.of()
-                    : runner.runAll(t.parsed(), new CommandContext(t.tickId(), c.model(), registry, store));
-            int failed = (int) runs.stream().filter(CommandRun::failed).count();
+            CommandQueue.Queued queued = c.interrupted()
+                    ? new CommandQueue.Queued(List.of(), List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog);
             String state = c.interrupted() ? "interrupted" : "thought";
             agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
-                    c.usage().promptTokens(), c.usage().completionTokens(), runs.size() - failed, failed, repeated, null));
-            return new Written(state, repeated, runs);
+                    c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null));
+            return new Written(state, repeated, queued.malformed(), queued.pending(), queued.malformedOutcomes());
         });
+        written.outcomes().forEach(o -> outcomes.onOutcome(t.tickId(), o));
+        return written;
     }
 
     private static Completion interrupted(Completion c) {
@@ -132,20 +132,24 @@ public final class TickWriter {
      */
     void writeLlmFailure(long tickId, Instant start, String reason, AssembledPrompt prompt, String endpoint, String model,
                          LlmException e) {
-        FailureFact fact = FailureFact.of("llm", e.kind(), e.getMessage(), LLM_FAILURE_PAIN);
+        FailureFact fact = FailureFact.of("llm", e.kind(), e.kind().contains("timeout") || e.kind().contains("deadline")
+                ? ErrorCode.ETIMEDOUT : ErrorCode.EUNKNOWN, e.getMessage());
         String partial = e instanceof RetryableLlmException r ? r.partialText() : "";
-        store.inTransaction(() -> {
+        long rowId = store.inTransaction(() -> {
             savePrompt(tickId, prompt);
             if (!partial.isEmpty()) {
                 responses.add(tickId, partial, "cut short: " + e.kind(), null, 0, TokenEstimator.estimate(partial),
                         true, true, false, model);
             }
-            processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, "error", e.getMessage(),
-                    fact.painLevel(), fact.fingerprint());
+            long id = processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, new ProcessLogDao.Finished(
+                    dev.hmpagent.store.ProcessStatus.ERROR, e.getMessage(), fact.code(), fact.severity().column(),
+                    fact.painLevel(), fact.fingerprint(), false));
             agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
                     false, e.getMessage()));
+            return id;
         });
-        failures.onFailure(tickId, fact);
+        outcomes.onOutcome(tickId, new Outcome(rowId, ProcessLogDao.LLM_CALL, fact.fingerprint(), "error",
+                Optional.of(fact)));
     }
 
     /** An {@code agent_log} row for a tick that failed before the LLM answered ({@code outcome} error or fatal). */

@@ -1,6 +1,7 @@
 package dev.hmpagent.safety;
 
 import dev.hmpagent.store.ControlRequestsDao;
+import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.Store;
@@ -23,27 +24,34 @@ public final class SafetyControl {
     private final Store store;
     private final SafetyDao safety;
     private final ControlRequestsDao requests;
+    private final ProcessLogDao processLog;
 
     public SafetyControl(Store store) {
         this.store = Objects.requireNonNull(store, "store");
         this.safety = new SafetyDao(store);
         this.requests = new ControlRequestsDao(store);
+        this.processLog = new ProcessLogDao(store);
     }
 
     public SafetyStatus current() {
         return status(safety.current());
     }
 
-    /** Stops the agent: STOPPED(halt), persisted, audited; a running agent cancels its LLM call at once. */
+    /**
+     * Stops the agent: STOPPED(halt), persisted, audited; commands not yet run end as EHALT (never run later);
+     * a running agent cancels its LLM call at once.
+     */
     public Outcome halt(String reason, Requester who) {
         return store.inTransaction(() -> {
             SafetyStatus before = current();
             if (before.state() == SafetyState.STOPPED) {
+                processLog.haltPending("the agent was halted (" + who.user() + ": " + reason + ") before this command ran");
                 requests.add("halt", reason, who);   // a running agent still cancels whatever it may be doing
                 return new Outcome(Result.ALREADY, before, before);
             }
             SafetyStates.Edge edge = SafetyStates.require(SafetyStates.Event.HALT, before);
             SafetyStatus after = move(SafetyStates.Event.HALT, before, edge, reason, who);
+            processLog.haltPending("the agent was halted (" + who.user() + ": " + reason + ") before this command ran");
             requests.add("halt", reason, who);
             return new Outcome(Result.MOVED, before, after);
         });

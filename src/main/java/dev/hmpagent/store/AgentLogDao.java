@@ -33,6 +33,12 @@ public final class AgentLogDao {
                 t.promptTokens(), t.completionTokens(), t.commandsRun(), t.commandsFailed(), t.stagnation(), t.error());
     }
 
+    /** One more command of {@code tickId} finished (run by the executor after the tick's own row was written). */
+    public void countCommand(long tickId, boolean failed) {
+        store.update(failed ? "UPDATE agent_log SET commands_failed = commands_failed + 1 WHERE tick_id = ?"
+                : "UPDATE agent_log SET commands_run = commands_run + 1 WHERE tick_id = ?", tickId);
+    }
+
     public long lastTickId() {
         return store.queryLong("SELECT coalesce(max(tick_id), 0) FROM agent_log");
     }

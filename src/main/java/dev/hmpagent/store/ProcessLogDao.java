@@ -18,13 +18,97 @@ public final class ProcessLogDao {
         this.store = Objects.requireNonNull(store, "store");
     }
 
+    /** A finished row: its status, result, and for a failure its code, severity and pain. */
+    public record Finished(ProcessStatus status, String result, String errorCode, String severity, double painLevel,
+                           String fingerprint, boolean wake) {
+        public Finished {
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(result, "result");
+            if (status.inFlight()) throw new IllegalArgumentException("not finished: " + status);
+        }
+    }
+
     /** Records a finished command (or a failure fact) in one row. */
     public long record(long tickId, String name, String cmdId, String value, String status, String result,
                        double painLevel, String fingerprint) {
+        return record(tickId, name, cmdId, value, new Finished(ProcessStatus.fromColumn(status), result, null, null,
+                painLevel, fingerprint, true));
+    }
+
+    /** Records a row that is finished when it is written (a malformed command, a failed LLM call). */
+    public long record(long tickId, String name, String cmdId, String value, Finished f) {
         String now = store.now();
         return store.insert("INSERT INTO process_log(name, value, status, timestamp, cmd_id, tick_id, result, "
-                        + "pain_level, fingerprint, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                name, value, status, now, cmdId, tickId, result, painLevel, fingerprint, now);
+                        + "pain_level, fingerprint, error_code, severity, wake, updated_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                name, value, f.status().column(), now, cmdId, tickId, f.result(), f.painLevel(), f.fingerprint(),
+                f.errorCode(), f.severity(), f.wake() ? 1 : 0, now);
+    }
+
+    /** A command of a reply, committed with its tick, for the executor to run after the tick's transaction. */
+    public long enqueue(long tickId, String name, String cmdId, String value, String fingerprint) {
+        String now = store.now();
+        return store.insert("INSERT INTO process_log(name, value, status, timestamp, cmd_id, tick_id, fingerprint, "
+                        + "updated_at) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?)",
+                name, value, now, cmdId, tickId, fingerprint, now);
+    }
+
+    /** The commands of a tick still waiting for the executor, in the order the reply gave them. */
+    public List<ProcessRow> pending(long tickId) {
+        return store.query("SELECT " + COLUMNS + " FROM process_log WHERE status = 'pending' AND tick_id = ? "
+                + "ORDER BY id", ProcessLogDao::map, tickId);
+    }
+
+    /** Every row still in flight (pending or running), oldest first. */
+    public List<ProcessRow> inFlight() {
+        return store.query("SELECT " + COLUMNS + " FROM process_log WHERE status IN ('pending', 'running') "
+                + "ORDER BY id", ProcessLogDao::map);
+    }
+
+    /** The status column of one row, if it exists. */
+    public java.util.Optional<ProcessStatus> status(long id) {
+        return store.queryOne("SELECT status FROM process_log WHERE id = ?", rs -> ProcessStatus.fromColumn(rs.getString(1)), id);
+    }
+
+    /** Pending → running (handed to the process runner); returns false when the row was no longer pending. */
+    public boolean startRunning(long id) {
+        return store.update("UPDATE process_log SET status = 'running', updated_at = ? WHERE id = ? "
+                + "AND status = 'pending'", store.now(), id) == 1;
+    }
+
+    /**
+     * Finishes a row that is still in flight; returns false (and changes nothing) when it was not: a halt or a
+     * restart has already ended it. The result is shown to the LLM as new (seen_tick cleared).
+     */
+    public boolean finish(long id, Finished f) {
+        return store.update("UPDATE process_log SET status = ?, result = ?, error_code = ?, severity = ?, pain_level = ?, "
+                        + "fingerprint = coalesce(?, fingerprint), wake = ?, seen_tick = NULL, updated_at = ? "
+                        + "WHERE id = ? AND status IN ('pending', 'running')",
+                f.status().column(), f.result(), f.errorCode(), f.severity(), f.painLevel(), f.fingerprint(),
+                f.wake() ? 1 : 0, store.now(), id) == 1;
+    }
+
+    /**
+     * Ends every command not yet run (pending) as {@code error} with code EHALT; they never run later.
+     * The rows do not wake the LLM by themselves (a person stopped it); it sees them the next time it thinks.
+     */
+    public int haltPending(String why) {
+        return store.update("UPDATE process_log SET status = 'error', error_code = 'EHALT', severity = 'low', "
+                + "pain_level = 0, wake = 0, seen_tick = NULL, updated_at = ?, result = ? WHERE status = 'pending'",
+                store.now(), "not run: " + why + "; it will not run later — send it again if it is still wanted");
+    }
+
+    /**
+     * At start: rows a process that died left pending or running become {@code offline}, with a result that says
+     * so; they never run again. Returns how many.
+     */
+    public int markOrphansOffline() {
+        return store.update("UPDATE process_log SET result = CASE status WHEN 'pending' THEN "
+                + "'not run: the agent process ended after this command was received and before it ran; it will not run "
+                + "again — send it again if it is still wanted' ELSE "
+                + "'lost: the agent process ended while this was running; its result is unknown and it will not run "
+                + "again' END, status = 'offline', error_code = 'EOFFLINE', severity = 'low', pain_level = 0.3, "
+                + "wake = 1, seen_tick = NULL, updated_at = ? WHERE status IN ('pending', 'running')", store.now());
     }
 
     /**
@@ -49,17 +133,18 @@ public final class ProcessLogDao {
                 + "AND seen_tick IS NOT NULL AND seen_tick <= ?", store.now(), tickId);
     }
 
-    /**
-     * Finished rows no prompt has shown yet: results the LLM has not seen. Failed LLM calls
-     * ({@value #LLM_CALL}) are shown at the next call but do not by themselves wake the LLM.
-     */
     /** Rows of commands or processes still in flight (status running). */
     public long runningCount() {
         return store.queryLong("SELECT count(*) FROM process_log WHERE status = 'running'");
     }
 
+    /**
+     * Finished rows no prompt has shown yet that wake the LLM: failures, asynchronous results, information it
+     * asked for. Effect-only successes and failed LLM calls ({@value #LLM_CALL}) are shown at the next call but
+     * do not by themselves wake the LLM.
+     */
     public long unseenCount() {
-        return store.queryLong("SELECT count(*) FROM process_log WHERE seen_tick IS NULL "
+        return store.queryLong("SELECT count(*) FROM process_log WHERE seen_tick IS NULL AND wake = 1 "
                 + "AND status NOT IN ('close', 'running', 'pending') AND name <> '" + LLM_CALL + "'");
     }
 

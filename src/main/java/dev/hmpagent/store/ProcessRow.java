@@ -4,6 +4,6 @@ package dev.hmpagent.store;
 public record ProcessRow(long id, String name, String cmdId, long tickId, String value, String status,
                          String result, double painLevel, String fingerprint, String timestamp) {
     public boolean failed() {
-        return status.equals("error") || status.equals("timeout") || status.equals("offline");
+        return ProcessStatus.fromColumn(status).failed();
     }
 }

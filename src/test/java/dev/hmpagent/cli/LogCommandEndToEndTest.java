@@ -33,19 +33,19 @@ import picocli.CommandLine;
 /** {@code agent log} against a file a real agent wrote, piped, talking to a scripted LLM over a socket. */
 @Timeout(60)
 class LogCommandEndToEndTest {
-    /** Three ticks: the note, the results of its commands, the result of the diary entry. */
+    /** Three ticks: the note, the help it asked for, the help it asked for next (asked-for information wakes once). */
     static final String FIRST = """
             The user said hello. I will greet them.
 
             # Commands:
             ```json
             [{"cmd_id": "c-1", "type": "send_message", "args": {"text": "Hello!"}},
-             {"cmd_id": "c-2", "type": "diary_entry", "args": {"text": "Said hello."}}]
+             {"cmd_id": "c-2", "type": "help", "args": {"type": "diary_entry"}}]
             ```
             # End commands
             """;
-    static final String SECOND = "Greeted.\n# Commands:\n[{\"cmd_id\": \"c-3\", \"type\": \"diary_entry\", "
-            + "\"args\": {\"text\": \"one more\"}}]\n# End commands";
+    static final String SECOND = "Greeted.\n# Commands:\n[{\"cmd_id\": \"c-3\", \"type\": \"help\", "
+            + "\"args\": {\"type\": \"memory_add\"}}]\n# End commands";
     static final String THIRD = "Nothing more to do.";
 
     @TempDir Path dir;

@@ -46,7 +46,7 @@ class TickLoopTest {
     void a_drain_stop_answers_what_is_queued_then_ends() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
-            llm.reply("first\n# Commands:\n{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}").reply("second");
+            llm.reply("first\n# Commands:\n{\"type\": \"help\", \"args\": {\"type\": \"diary_entry\"}}").reply("second");
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.stop(true);
