@@ -1,0 +1,4 @@
+-- hmp-agent schema, version 5: a placeholder on the `families` branch only.
+-- Version 5 belongs to the executor's migration (issue 7, part 1); the migrator needs an unbroken
+-- sequence, so this empty file keeps V006 (memory pins) applicable until that branch lands. When the
+-- branches are merged, drop this file and its line in index.txt in favour of the executor's V005.
