@@ -15,6 +15,11 @@ public record CommandOutcome(String status, String result, Optional<UserMessage>
         return new CommandOutcome("ok", result, Optional.empty());
     }
 
+    /** Done, or not done, with something the LLM should know: a reminder, a partial result. Not a failure. */
+    public static CommandOutcome warning(String result) {
+        return new CommandOutcome("warning", result, Optional.empty());
+    }
+
     public static CommandOutcome error(String result) {
         return new CommandOutcome("error", result, Optional.empty());
     }
