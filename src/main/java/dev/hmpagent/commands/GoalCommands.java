@@ -121,9 +121,11 @@ final class GoalCommands {
             long goalId = kind == Kind.TASK ? args.optionalLong("goal_id").orElse(0L) : 0;
             int limit = args.intWithin("limit", 1, MAX_LIMIT, 20);
             List<WorkItem> rows = ctx.goals().list(kind, status, goalId, limit);
-            String which = (status.isEmpty() ? "" : status + " ") + kind.word() + "s" + (goalId == 0 ? "" : " of goal " + goalId);
-            if (rows.isEmpty()) return CommandOutcome.ok("no " + which);
-            StringBuilder sb = new StringBuilder(rows.size() + " " + which + " (pinned first, then by priority):");
+            String adjective = status.isEmpty() ? "" : status + " ";
+            String ofGoal = goalId == 0 ? "" : " of goal " + goalId;
+            if (rows.isEmpty()) return CommandOutcome.ok("no " + adjective + kind.word() + "s" + ofGoal);
+            StringBuilder sb = new StringBuilder(rows.size() + " " + adjective + kind.word() + (rows.size() == 1 ? "" : "s")
+                    + ofGoal + " (pinned first, then by priority):");
             for (WorkItem w : rows) sb.append("\n- ").append(line(w));
             return CommandOutcome.ok(sb.toString());
         });

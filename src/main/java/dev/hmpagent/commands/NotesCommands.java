@@ -29,10 +29,11 @@ final class NotesCommands {
             String tag = args.optionalText("tag").map(String::strip).orElse("");
             int limit = args.intWithin("limit", 1, MAX_LIMIT, 20);
             List<NoteRow> rows = ctx.notes().list(unreadOnly, source, tag, limit);
-            String which = (unreadOnly ? "unread " : "") + "notes" + (source.isEmpty() ? "" : " from " + source)
-                    + (tag.isEmpty() ? "" : " tagged " + tag);
-            if (rows.isEmpty()) return CommandOutcome.ok("no " + which);
-            StringBuilder sb = new StringBuilder(rows.size() + " " + which + " (newest first; note_read shows one whole):");
+            String which = (source.isEmpty() ? "" : " from " + source) + (tag.isEmpty() ? "" : " tagged " + tag);
+            String unread = unreadOnly ? "unread " : "";
+            if (rows.isEmpty()) return CommandOutcome.ok("no " + unread + "notes" + which);
+            StringBuilder sb = new StringBuilder(rows.size() + " " + unread + (rows.size() == 1 ? "note" : "notes") + which
+                    + " (newest first; note_read shows one whole):");
             for (NoteRow n : rows) sb.append("\n- ").append(line(n));
             return CommandOutcome.ok(sb.toString());
         });
