@@ -45,13 +45,13 @@ final class CleanupCommands {
                 default -> ctx.responses().deleteUpTo(upToTick, before);
             };
             String what = switch (table) {
-                case "notes" -> "read notes";
-                case "process_log" -> "closed process_log rows";
-                default -> "replies";
+                case "notes" -> Lines.count(n, "read note", "read notes");
+                case "process_log" -> Lines.count(n, "closed process_log row", "closed process_log rows");
+                default -> Lines.count(n, "reply", "replies");
             };
             String floor = asked < minAgeTicks ? " (" + asked + " is below the floor of " + minAgeTicks
                     + " ticks agent.toml sets)" : "";
-            return CommandOutcome.ok("cleanup " + table + ": " + n + " " + what + " deleted, of tick " + Math.max(upToTick, 0)
+            return CommandOutcome.ok("cleanup " + table + ": " + what + " deleted, of tick " + Math.max(upToTick, 0)
                     + " or earlier" + (days == 0 ? "" : " and older than " + Lines.count(days, "day", "days")) + floor);
         });
     }
