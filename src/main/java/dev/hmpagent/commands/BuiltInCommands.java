@@ -38,7 +38,7 @@ final class BuiltInCommands {
 
     static CommandHandler processClose() {
         return new SimpleCommand("process_close",
-                "close commands and processes you have dealt with (they leave context 2)",
+                "close results you have dealt with (they leave context 2)",
                 "{\"ids\": [\"c-1\", 42]}", (args, ctx) -> {
             List<String> ids = args.list("ids");
             ids.addAll(args.list("cmd_id"));

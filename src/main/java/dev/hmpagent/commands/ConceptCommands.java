@@ -126,7 +126,9 @@ final class ConceptCommands {
     }
 
     static CommandHandler linkDelete(String type) {
-        return new SimpleCommand(type, "delete a link by id, or the links from one concept to another",
+        String summary = type.equals("unlink") ? "the same as link_delete"
+                : "delete a link by id, or the links from one concept to another";
+        return new SimpleCommand(type, summary,
                 "{\"from\": \"mesh\", \"to\": \"network\", \"relation_type\": \"is_a\"}", (args, ctx) -> {
             Optional<Long> id = args.optionalLong("id");
             if (id.isPresent()) {

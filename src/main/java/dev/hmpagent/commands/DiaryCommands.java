@@ -29,7 +29,7 @@ final class DiaryCommands {
 
     static CommandHandler read() {
         return SimpleCommand.informing("diary_read",
-                "show diary entries and concepts matching a text or tag in context 3 from the next tick",
+                "show matching diary entries and concepts in context 3 from the next tick",
                 "{\"query\": \"mesh\", \"limit\": 5}", (args, ctx) -> {
             String query = args.optionalText("query").orElse("");
             int limit = args.intWithin("limit", 1, MAX_LIMIT, 5);
