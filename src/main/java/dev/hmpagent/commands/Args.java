@@ -54,6 +54,24 @@ public final class Args {
         throw bad("args." + name + " must be a whole number, got " + abbreviate(v.toString()));
     }
 
+    /** true/false (also "true"/"false", 1/0). */
+    public Optional<Boolean> optionalBoolean(String name) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) return Optional.empty();
+        if (v.isBoolean()) return Optional.of(v.asBoolean());
+        String t = v.asText().strip().toLowerCase(java.util.Locale.ROOT);
+        if (v.isValueNode() && (t.equals("true") || t.equals("1"))) return Optional.of(true);
+        if (v.isValueNode() && (t.equals("false") || t.equals("0"))) return Optional.of(false);
+        throw bad("args." + name + " must be true or false, got " + abbreviate(v.toString()));
+    }
+
+    /** A whole number from {@code min} to {@code max}, or {@code fallback} when absent. */
+    public int intWithin(String name, int min, int max, int fallback) {
+        long v = optionalLong(name).orElse((long) fallback);
+        if (v < min || v > max) throw bad("args." + name + " must be from " + min + " to " + max + ", got " + v);
+        return (int) v;
+    }
+
     /** A list of ids or names: a JSON array, or a single value. */
     public List<String> list(String name) {
         JsonNode v = node.get(name);

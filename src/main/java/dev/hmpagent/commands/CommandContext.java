@@ -2,11 +2,15 @@ package dev.hmpagent.commands;
 
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
+import dev.hmpagent.store.GoalsDao;
 import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Objects;
 
 /** What a command may touch. Each database-only command runs in its own short transaction, which the executor opens. */
@@ -20,6 +24,9 @@ public final class CommandContext {
     private final ConceptsDao concepts;
     private final ProcessLogDao processLog;
     private final SettingsDao settings;
+    private final GoalsDao goals;
+    private final ResponsesDao responses;
+    private final Clock clock;
     private final Store store;
 
     public CommandContext(long tickId, String llmId, CommandRegistry registry, Store store) {
@@ -33,6 +40,9 @@ public final class CommandContext {
         this.concepts = new ConceptsDao(store);
         this.processLog = new ProcessLogDao(store);
         this.settings = new SettingsDao(store);
+        this.goals = new GoalsDao(store);
+        this.responses = new ResponsesDao(store);
+        this.clock = store.clock();
     }
 
     public long tickId() { return tickId; }
@@ -52,6 +62,13 @@ public final class CommandContext {
     public ProcessLogDao processLog() { return processLog; }
 
     public SettingsDao settings() { return settings; }
+
+    public GoalsDao goals() { return goals; }
+
+    public ResponsesDao responses() { return responses; }
+
+    /** Now, by the store's clock (the one its timestamps use). */
+    public Instant now() { return clock.instant(); }
 
     /** The file, for handlers that need a transaction of their own or a DAO not listed here. */
     public Store store() { return store; }

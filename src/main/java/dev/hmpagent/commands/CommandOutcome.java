@@ -27,6 +27,11 @@ public record CommandOutcome(String status, String result, Optional<UserMessage>
         return new CommandOutcome("ok", result, Optional.empty());
     }
 
+    /** Done, or not done, with something the LLM should know: a reminder, a partial result. Not a failure. */
+    public static CommandOutcome warning(String result) {
+        return new CommandOutcome("warning", result, Optional.empty());
+    }
+
     /** A failure with no more specific code (EUNKNOWN). */
     public static CommandOutcome error(String result) {
         return new CommandOutcome("error", result, Optional.empty());

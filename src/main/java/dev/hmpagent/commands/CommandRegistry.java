@@ -7,22 +7,50 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The one list of command types: execution, {@code help} and the catalog in context 0 all read it. */
+/**
+ * The one list of command types, grouped in families: execution, {@code help} and the catalog in context 0
+ * all read it. The catalog stays short as the list grows (names and one-line summaries); {@link #help} gives
+ * one command's arguments and an example.
+ */
 public final class CommandRegistry {
+    /** The family of commands registered without one. */
+    public static final String GENERAL = "general";
     private final Map<String, CommandHandler> handlers = new LinkedHashMap<>();
+    private final Map<String, String> families = new LinkedHashMap<>();
 
     public CommandRegistry register(CommandHandler handler) {
+        return register(GENERAL, handler);
+    }
+
+    public CommandRegistry register(String family, CommandHandler handler) {
         if (handlers.putIfAbsent(handler.type(), handler) != null) {
             throw new IllegalArgumentException("command type registered twice: " + handler.type());
         }
+        families.put(handler.type(), family);
         return this;
     }
 
-    /** The built-in commands. */
+    public CommandRegistry register(String family, List<CommandHandler> handlers) {
+        handlers.forEach(h -> register(family, h));
+        return this;
+    }
+
+    /** The built-in commands with agent.toml's defaults. */
     public static CommandRegistry builtIn() {
-        CommandRegistry r = new CommandRegistry();
-        BuiltInCommands.all().forEach(r::register);
-        return r;
+        return builtIn(CommandOptions.DEFAULTS);
+    }
+
+    /** The built-in commands, every family in one place. */
+    public static CommandRegistry builtIn(CommandOptions options) {
+        return new CommandRegistry()
+                .register(GENERAL, BuiltInCommands.all())
+                .register("diary", DiaryCommands.all())
+                .register("concepts and links", ConceptCommands.all())
+                .register("notebook (llm_memory)", MemoryCommands.all())
+                .register("notes", NotesCommands.all())
+                .register("goals and tasks", GoalCommands.all())
+                .register("cycle settings", new SettingsCommands(options.settingsBounds()).all())
+                .register("cleanup", new CleanupCommands(options.cleanupMinAgeTicks()).all());
     }
 
     public Optional<CommandHandler> find(String type) {
@@ -37,12 +65,31 @@ public final class CommandRegistry {
         return List.copyOf(handlers.keySet());
     }
 
-    /** One line per command, for context 0 and {@code help}. */
+    /** The family a type was registered in. */
+    public Optional<String> familyOf(String type) {
+        return Optional.ofNullable(families.get(type));
+    }
+
+    /**
+     * For context 0 and {@code help}: per family a header line, then one line per command (its name and
+     * summary, no arguments), and last how to get a command's arguments.
+     */
     public String catalog() {
+        Map<String, List<CommandHandler>> byFamily = new LinkedHashMap<>();
+        handlers.values().forEach(h -> byFamily.computeIfAbsent(families.get(h.type()), f -> new ArrayList<>()).add(h));
         StringBuilder sb = new StringBuilder();
-        for (CommandHandler h : handlers.values()) {
-            sb.append("- ").append(h.type()).append(' ').append(h.argsExample()).append(" — ").append(h.summary()).append('\n');
-        }
-        return sb.toString();
+        byFamily.forEach((family, members) -> {
+            sb.append(family).append(":\n");
+            members.forEach(h -> sb.append("- ").append(h.type()).append(" — ").append(h.summary()).append('\n'));
+        });
+        return sb.append("Use help <type> for a command's arguments and an example: {\"type\": \"help\", \"args\": "
+                + "{\"type\": \"diary_search\"}}.\n").toString();
+    }
+
+    /** One command's summary, its arguments and a whole command to copy. */
+    public static String help(CommandHandler h) {
+        return h.type() + " — " + h.summary() + "\n"
+                + "args: " + h.argsExample() + "\n"
+                + "example: {\"cmd_id\": \"c-1\", \"type\": \"" + h.type() + "\", \"args\": " + h.argsExample() + "}";
     }
 }

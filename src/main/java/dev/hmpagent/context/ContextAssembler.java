@@ -7,19 +7,24 @@ import dev.hmpagent.store.ConceptRow;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.DiaryRow;
+import dev.hmpagent.store.GoalsDao;
 import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.MemoryRow;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NoteRow;
 import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.Pinned;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessRow;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
+import dev.hmpagent.store.WorkItem;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,16 +37,31 @@ import java.util.HexFormat;
 /**
  * Builds the prompt of one tick: context 0 as the system message, contexts 1-6 as one user
  * message fitted to the prompt budget (context 1 trimmed first, then 3, 6, 2, 4, 5). The user
- * message is ordered stable-first (6 notebook, 3 requested entries, 1 replies, 2 results,
- * 4 messages, 5 time and tick last), so consecutive prompts share the longest prefix. Text that
+ * message is ordered stable-first (6 goals, tasks and notebook, 3 pinned and requested entries, 1 replies,
+ * 2 results, 4 messages, 5 time and tick last), so consecutive prompts share the longest prefix. Text that
  * came from outside (messages, command results, diary entries) is fenced as data with a
  * nonce that changes every tick, so the model can tell it from instructions and a command block
  * quoted from it can be recognised ({@link AssembledPrompt#dataShown()}).
+ *
+ * <p>Medium-term memory: pinned diary entries and concepts appear in context 3 every tick until unpinned, at
+ * most {@code pinCap} of them (the most recently pinned; a line says how many older pins were left out);
+ * pinned goals and tasks come first in context 6, then the unfinished ones by priority. Context 4 shows at
+ * most {@code perSourceCap} notes from any one source per tick, a person's own (source user) first; the rest
+ * stay unread and wake the LLM again.
+ *
+ * <p>The settings may change every tick ({@link LiveSettings}): pass the tick's snapshot to
+ * {@link #assemble(long, Instant, LiveSettings.Snapshot)}.
  */
 public final class ContextAssembler {
     static final int MAX_PROCESS_ROWS = 50;
     static final int MAX_MEMORY_ROWS = 50;
+    static final int MAX_GOAL_ROWS = 20;
     static final int MAX_REPLY_CHARS = 4_000;
+    static final int MAX_HASHTAGS_COUNTED = 10;
+    /** Pinned diary entries and concepts shown when no cap is given. */
+    public static final int DEFAULT_PIN_CAP = 10;
+    /** Notes from one source shown per tick when no cap is given. */
+    public static final int DEFAULT_PER_SOURCE_CAP = 10;
     private static final List<Integer> TRIM_ORDER = List.of(1, 3, 6, 2, 4, 5);
     /** The order contexts appear in the user message: slow-changing first, time and tick last. */
     static final List<Integer> PROMPT_ORDER = List.of(6, 3, 1, 2, 4, 5);
@@ -61,13 +81,44 @@ public final class ContextAssembler {
     private final MemoryDao memory;
     private final DiaryDao diary;
     private final ConceptsDao concepts;
+    /** Null only through the deprecated constructor: goals and tasks are then not shown. */
+    private final GoalsDao goals;
     private final SettingsDao runtimeSettings;
+    private final int pinCap;
+    private final int perSourceCap;
     private final Supplier<String> nonces;
 
-    /** @param nonces a new unguessable data-fence nonce per call (one per tick) */
+    /**
+     * @param settings     agent.toml's settings, used by {@link #assemble(long, Instant)}
+     * @param pinCap       most pinned diary entries and concepts context 3 shows
+     * @param perSourceCap most notes context 4 shows from one source in one tick
+     * @param nonces       a new unguessable data-fence nonce per call (one per tick)
+     */
+    public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, ContextSources sources,
+                            int pinCap, int perSourceCap, Supplier<String> nonces) {
+        this(settings, catalog, llmDescription, sources.notes(), sources.processLog(), sources.responses(),
+                sources.memory(), sources.diary(), sources.concepts(), Objects.requireNonNull(sources.goals(), "goals"),
+                sources.settings(), pinCap, perSourceCap, nonces);
+    }
+
+    /**
+     * The constructor before pins, goals and per-source caps: default caps, and goals and tasks are not shown.
+     *
+     * @deprecated use {@link #ContextAssembler(ContextSettings, String, String, ContextSources, int, int, Supplier)}
+     * @param nonces a new unguessable data-fence nonce per call (one per tick)
+     */
+    @Deprecated
     public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
                             ProcessLogDao processLog, ResponsesDao responses, MemoryDao memory, DiaryDao diary,
                             ConceptsDao concepts, SettingsDao runtimeSettings, Supplier<String> nonces) {
+        this(settings, catalog, llmDescription, notes, processLog, responses, memory, diary, concepts, null,
+                runtimeSettings, DEFAULT_PIN_CAP, DEFAULT_PER_SOURCE_CAP, nonces);
+    }
+
+    private ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
+                             ProcessLogDao processLog, ResponsesDao responses, MemoryDao memory, DiaryDao diary,
+                             ConceptsDao concepts, GoalsDao goals, SettingsDao runtimeSettings, int pinCap,
+                             int perSourceCap, Supplier<String> nonces) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.llmDescription = Objects.requireNonNull(llmDescription, "llmDescription");
@@ -77,7 +128,12 @@ public final class ContextAssembler {
         this.memory = Objects.requireNonNull(memory, "memory");
         this.diary = Objects.requireNonNull(diary, "diary");
         this.concepts = Objects.requireNonNull(concepts, "concepts");
+        this.goals = goals;
         this.runtimeSettings = Objects.requireNonNull(runtimeSettings, "runtimeSettings");
+        if (pinCap < 0) throw new IllegalArgumentException("pinCap < 0: " + pinCap);
+        if (perSourceCap < 1) throw new IllegalArgumentException("perSourceCap < 1: " + perSourceCap);
+        this.pinCap = pinCap;
+        this.perSourceCap = perSourceCap;
         this.nonces = Objects.requireNonNull(nonces, "nonces");
     }
 
@@ -87,15 +143,27 @@ public final class ContextAssembler {
         return () -> HexFormat.of().toHexDigits(random.nextLong());
     }
 
+    /** The prompt with agent.toml's settings (those given to the constructor). */
     public AssembledPrompt assemble(long tickId, Instant now) {
+        return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
+    }
+
+    /** The prompt with {@code settings} in force for this tick. */
+    public AssembledPrompt assemble(long tickId, Instant now, ContextSettings settings) {
+        return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
+    }
+
+    /** The prompt with the tick's settings; context 5 says which of them the LLM set, and at which tick. */
+    public AssembledPrompt assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot) {
+        ContextSettings settings = snapshot.settings();
         String system = SystemPrompt.render(settings.agentName(), catalog);
         DataFence fence = new DataFence(nonces.get());
         Map<Integer, Section> sections = new HashMap<>();
-        sections.put(1, recentReplies());
+        sections.put(1, recentReplies(settings));
         sections.put(2, processes(fence));
         sections.put(3, diaryEntries(fence));
-        sections.put(4, incoming(fence));
-        sections.put(5, cycleSettings(tickId, now));
+        sections.put(4, incoming(settings, fence));
+        sections.put(5, cycleSettings(tickId, now, snapshot));
         sections.put(6, notebook());
         int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
         List<AssembledPrompt.Part> userParts = render(sections);
@@ -113,14 +181,24 @@ public final class ContextAssembler {
         List<Message> messages = List.of(Message.system(system), Message.user(user));
         List<Long> noteIds = sections.get(4).rowIds();
         // manual mode: the header counts every unread note, so all of them count as presented
-        long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL)
-                : noteIds.stream().mapToLong(Long::longValue).max().orElse(0);
+        long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL) : watermark(settings, noteIds);
         List<AssembledPrompt.Part> parts = new ArrayList<>();
         parts.add(new AssembledPrompt.Part(0, 0, system));
         parts.addAll(userParts);
         return new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds, watermark,
                 sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
                 PROMPT_ORDER.stream().flatMap(i -> sections.get(i).dataShown().stream()).toList());
+    }
+
+    /**
+     * Auto mode: the highest note id up to which every note the filter lets through was shown. A note held back
+     * (by the per-source cap, the limit or the budget) lies above it, so it still counts as new and is shown at
+     * a later tick, even when notes with higher ids were shown now.
+     */
+    private long watermark(ContextSettings settings, List<Long> shown) {
+        long firstHeldBack = notes.minUnreadIdExcept(settings.autoFilter(), shown);
+        long maxShown = shown.stream().mapToLong(Long::longValue).max().orElse(0);
+        return firstHeldBack == 0 ? maxShown : Math.min(maxShown, firstHeldBack - 1);
     }
 
     /**
@@ -167,7 +245,7 @@ public final class ContextAssembler {
         return out;
     }
 
-    private Section recentReplies() {
+    private Section recentReplies(ContextSettings settings) {
         Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true, 0);
         for (ResponseRow r : responses.latest(settings.historyK())) {
             String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
@@ -189,60 +267,138 @@ public final class ContextAssembler {
         return s;
     }
 
+    /** Pinned diary entries and concepts (oldest pin first, at most {@link #pinCap}), then those diary_read asked for. */
     private Section diaryEntries(DataFence fence) {
-        Section s = new Section(3, "diary entries and concepts you asked for (diary_read)", "(none requested)", false, 0);
+        Section s = new Section(3, "pinned diary entries and concepts, and those you asked for (diary_read)",
+                "(none pinned or requested)", false, 0);
+        record Pin(long tick, int kind, long id, DiaryRow entry, ConceptRow concept) { }
+        List<Pin> pins = new ArrayList<>();
+        diary.pinned(pinCap).forEach(p -> pins.add(new Pin(p.tick(), 0, p.row().id(), p.row(), null)));
+        concepts.pinned(pinCap).forEach(p -> pins.add(new Pin(p.tick(), 1, p.row().id(), null, p.row())));
+        pins.sort(Comparator.comparingLong(Pin::tick).thenComparingInt(Pin::kind).thenComparingLong(Pin::id));
+        List<Pin> shown = pins.subList(Math.max(0, pins.size() - pinCap), pins.size());
+        long leftOut = diary.pinnedCount() + concepts.pinnedCount() - shown.size();
+        if (leftOut > 0) {
+            s.add("(" + leftOut + " older pin" + (leftOut == 1 ? "" : "s") + " left out: at most " + pinCap
+                    + " pinned entries and concepts show; unpin what you no longer need)", 0);
+        }
+        Set<Long> shownDiary = new HashSet<>();
+        Set<Long> shownConcepts = new HashSet<>();
+        for (Pin p : shown) {
+            if (p.entry() != null) {
+                shownDiary.add(p.id());
+                s.add(diaryItem(p.entry(), ", pinned at tick " + p.tick()), fence.wrap("diary " + p.id(), clip(p.entry().text(), 2_000)), 0);
+            } else {
+                shownConcepts.add(p.id());
+                s.add(conceptItem(p.concept(), ", pinned at tick " + p.tick()), 0);
+            }
+        }
         String query = runtimeSettings.get(ContextKeys.DIARY_QUERY).orElse(null);
         if (query == null) return s;
         int limit = runtimeSettings.get(ContextKeys.DIARY_LIMIT).map(Integer::parseInt).orElse(5);
         for (DiaryRow d : diary.search(query, limit)) {
-            s.add("[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null ? "" : ", tags " + d.tags()) + "] ",
-                    fence.wrap("diary " + d.id(), clip(d.text(), 2_000)), 0);
+            if (!shownDiary.contains(d.id())) s.add(diaryItem(d, ""), fence.wrap("diary " + d.id(), clip(d.text(), 2_000)), 0);
         }
         for (ConceptRow c : concepts.search(query, limit)) {
-            s.add("[concept " + c.id() + "] " + c.name() + (c.description().isEmpty() ? "" : ": " + clip(c.description(), 500))
-                    + (c.links().isEmpty() ? "" : "; links: " + String.join("; ", c.links())), 0);
+            if (!shownConcepts.contains(c.id())) s.add(conceptItem(c, ""), 0);
         }
         return s;
     }
 
-    private Section incoming(DataFence fence) {
-        if (settings.manualNotes()) return incomingManual();
-        Section s = new Section(4, "incoming messages", "(no unread messages)", false, 1);
-        for (NoteRow n : notes.unread(settings.autoFilter(), settings.notesLimit())) {
-            s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp() + "] ",
-                    fence.wrap("note " + n.id(), clip(n.text(), 4_000)), n.id());
+    private static String diaryItem(DiaryRow d, String pin) {
+        return "[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null ? "" : ", tags " + d.tags()) + pin + "] ";
+    }
+
+    private static String conceptItem(ConceptRow c, String pin) {
+        return "[concept " + c.id() + pin + "] " + c.name() + (c.description().isEmpty() ? "" : ": " + clip(c.description(), 500))
+                + (c.links().isEmpty() ? "" : "; links: " + String.join("; ", c.links()));
+    }
+
+    private Section incoming(ContextSettings settings, DataFence fence) {
+        if (settings.manualNotes()) return incomingManual(settings);
+        Section s = new Section(4, "incoming messages (a person's first)", "(no unread messages)", false, 1);
+        List<NoteRow> shown = notes.unreadCapped(settings.autoFilter(), perSourceCap, settings.notesLimit());
+        for (NoteRow n : shown) {
+            s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp()
+                    + hashtags(n) + "] ", fence.wrap("note " + n.id(), clip(n.text(), 4_000)), n.id());
+        }
+        long waiting = notes.unreadCount(settings.autoFilter()) - shown.size();
+        if (waiting > 0) {
+            s.add("(" + waiting + " more unread wait for later ticks: at most " + perSourceCap + " from one source and "
+                    + settings.notesLimit() + " in all each tick)", 0);
         }
         return s;
     }
 
-    /** Manual mode: counts by priority and the ids (a header item and one item per note; the header is never trimmed). */
-    private Section incomingManual() {
+    private static String hashtags(NoteRow n) {
+        return n.hashtags().isEmpty() ? "" : ", #" + String.join(" #", n.hashtags());
+    }
+
+    /**
+     * Manual mode: counts by priority, source and hashtag, and the ids (a person's first, at most
+     * {@link #perSourceCap} per source); a header item and one item per note; the header is never trimmed.
+     */
+    private Section incomingManual(ContextSettings settings) {
         Section s = new Section(4, "incoming messages", "(no unread messages)", false, 2);
         long total = notes.unreadCount();
         if (total == 0) return s;
         StringBuilder counts = new StringBuilder();
         notes.unreadCountsByPriority().forEach((p, n) -> counts.append(counts.length() == 0 ? "" : ", ")
                 .append("priority ").append(p).append(": ").append(n));
-        s.add(total + " unread (" + counts + "). Read one with note_read. Ids:", 0);
-        for (NoteRow n : notes.unread(NoteFilter.ALL, settings.notesLimit())) {
-            s.add("- " + n.id() + " (priority " + n.priority() + ", from " + n.source() + ", " + n.timestamp() + ")", n.id());
+        StringBuilder sources = new StringBuilder();
+        notes.unreadCountsBySource().forEach((source, n) -> sources.append(sources.length() == 0 ? "" : ", ")
+                .append(source).append(": ").append(n));
+        StringBuilder tags = new StringBuilder();
+        notes.unreadCountsByHashtag(MAX_HASHTAGS_COUNTED).forEach((tag, n) -> tags.append(tags.length() == 0 ? "" : ", ")
+                .append('#').append(tag).append(": ").append(n));
+        s.add(total + " unread (" + counts + "). By source: " + sources + "."
+                + (tags.length() == 0 ? "" : " By hashtag: " + tags + ".") + " Read one with note_read. Ids:", 0);
+        for (NoteRow n : notes.unreadCapped(NoteFilter.ALL, perSourceCap, settings.notesLimit())) {
+            s.add("- " + n.id() + " (priority " + n.priority() + ", from " + n.source() + ", " + n.timestamp()
+                    + hashtags(n) + ")", n.id());
         }
         return s;
     }
 
-    private Section cycleSettings(long tickId, Instant now) {
-        return new Section(5, "settings", "", true, 0).add("tick " + tickId + "; time " + now + "; notes mode "
-                + (settings.manualNotes() ? "manual" : "auto") + "; history " + settings.historyK() + " replies; "
-                + "autonomous thinking " + (settings.autonomous() ? "on" : "off") + "; model " + llmDescription, 0);
+    private Section cycleSettings(long tickId, Instant now, LiveSettings.Snapshot snapshot) {
+        ContextSettings settings = snapshot.settings();
+        Map<String, Long> setAt = snapshot.setByLlmAtTick();
+        String notesMode = settings.manualNotes() ? "manual" : "auto (filter: " + settings.autoFilter().describe() + ")";
+        String line = "tick " + tickId + "; time " + now + "; notes mode " + notesMode
+                + byYou(setAt, ContextKeys.NOTES_MODE, ContextKeys.NOTES_FILTER) + "; history " + settings.historyK()
+                + " replies" + byYou(setAt, ContextKeys.HISTORY_K) + "; autonomous thinking "
+                + (settings.autonomous() ? "on" : "off") + "; model " + llmDescription;
+        if (!snapshot.problems().isEmpty()) line += "\nsettings you stored that do not apply as stored: "
+                + String.join("; ", snapshot.problems());
+        return new Section(5, "settings", "", true, 0).add(line, 0);
     }
 
+    /** " (set by you at tick N)" for the latest of {@code keys} the LLM set, else "". */
+    private static String byYou(Map<String, Long> setAt, String... keys) {
+        long tick = java.util.Arrays.stream(keys).filter(setAt::containsKey).mapToLong(setAt::get).max().orElse(-1);
+        return tick < 0 ? "" : " (set by you at tick " + tick + ")";
+    }
+
+    /** Goals and tasks (pinned first, then unfinished ones by priority), then the notebook entries. */
     private Section notebook() {
-        Section s = new Section(6, "your notebook (llm_memory, newest first)", "(empty: add with memory_add)", false, 0);
+        Section s = new Section(6, "your goals and tasks (pinned first) and your notebook (llm_memory, newest first)",
+                "(empty: add with memory_add or goal_add)", false, 0);
+        if (goals != null) {
+            for (WorkItem.Kind kind : WorkItem.Kind.values()) {
+                for (WorkItem w : goals.forContext(kind, MAX_GOAL_ROWS)) s.add(workItem(w), 0);
+            }
+        }
         for (MemoryRow m : memory.latest(MAX_MEMORY_ROWS)) {
             s.add("[memory " + m.id() + (m.tags() == null ? "" : ", tags " + m.tags()) + "] "
                     + (m.title() == null ? "" : m.title() + ": ") + clip(m.content(), 2_000), 0);
         }
         return s;
+    }
+
+    private static String workItem(WorkItem w) {
+        return "[" + w.kind().word() + " " + w.id() + (w.goalId() == 0 ? "" : " of goal " + w.goalId())
+                + (w.pinned() ? ", pinned" : "") + ", " + w.status() + ", priority " + w.priority() + "] " + w.title()
+                + (w.description().isEmpty() ? "" : ": " + clip(w.description(), 500));
     }
 
     private static String nz(String s) { return s == null ? "" : s; }

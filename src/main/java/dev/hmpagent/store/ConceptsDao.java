@@ -1,11 +1,19 @@
 package dev.hmpagent.store;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** {@code concepts} and {@code links}: the semantic graph (context 3 on request). */
+/** {@code concepts} and {@code links}: the semantic graph (context 3 on request, and while pinned). */
 public final class ConceptsDao {
+    private static final String LINK_COLUMNS = "l.id, l.from_concept_id, f.name, coalesce(l.relation_type, 'related_to'), "
+            + "l.to_concept_id, t.name";
+    private static final String LINKS = " FROM links l JOIN concepts f ON f.id = l.from_concept_id "
+            + "JOIN concepts t ON t.id = l.to_concept_id ";
     private final Store store;
 
     public ConceptsDao(Store store) {
@@ -27,9 +35,100 @@ public final class ConceptsDao {
         return store.queryOne("SELECT id FROM concepts WHERE name = ?", rs -> rs.getLong(1), name);
     }
 
+    public Optional<ConceptRow> get(long id) {
+        return exists(id) ? Optional.of(load(id)) : Optional.empty();
+    }
+
+    private boolean exists(long id) {
+        return store.queryLong("SELECT count(*) FROM concepts WHERE id = ?", id) > 0;
+    }
+
+    /** Renames (when {@code newName} is not null) and re-describes (when {@code description} is not null). */
+    public boolean update(long id, String newName, String description) {
+        return store.update("UPDATE concepts SET name = coalesce(?, name), description = coalesce(?, description) "
+                + "WHERE id = ?", newName, description, id) > 0;
+    }
+
+    /** Deletes the concept and every link to or from it; returns how many links went, or -1 for no such concept. */
+    public int delete(long id) {
+        if (!exists(id)) return -1;
+        int links = store.update("DELETE FROM links WHERE from_concept_id = ? OR to_concept_id = ?", id, id);
+        store.update("DELETE FROM concepts WHERE id = ?", id);
+        return links;
+    }
+
     public long link(long fromId, long toId, String relation, String llmId) {
         return store.insert("INSERT INTO links(from_concept_id, to_concept_id, relation_type, timestamp, llm_id) "
                 + "VALUES (?, ?, ?, ?, ?)", fromId, toId, relation, store.now(), llmId);
+    }
+
+    public Optional<LinkRow> linkById(long id) {
+        return store.queryOne("SELECT " + LINK_COLUMNS + LINKS + "WHERE l.id = ?", ConceptsDao::mapLink, id);
+    }
+
+    public boolean unlink(long linkId) {
+        return store.update("DELETE FROM links WHERE id = ?", linkId) > 0;
+    }
+
+    /** Deletes the links from one concept to another, of one relation (null: any); returns how many. */
+    public int unlink(long fromId, long toId, String relation) {
+        return store.update("DELETE FROM links WHERE from_concept_id = ? AND to_concept_id = ? "
+                + "AND (? IS NULL OR relation_type = ?)", fromId, toId, relation, relation);
+    }
+
+    /** Every link to or from the concept, outgoing first. */
+    public List<LinkRow> linksOf(long id) {
+        return store.query("SELECT " + LINK_COLUMNS + LINKS + "WHERE l.from_concept_id = ? UNION ALL SELECT "
+                + LINK_COLUMNS + LINKS + "WHERE l.to_concept_id = ? AND l.from_concept_id <> ?", ConceptsDao::mapLink,
+                id, id, id);
+    }
+
+    /**
+     * The concepts within {@code depth} links of {@code id} (either direction), nearest first, each with
+     * its distance and the link that first reached it; at most {@code limit}.
+     */
+    public List<Neighbour> neighbours(long id, int depth, int limit) {
+        Map<Long, Neighbour> found = new LinkedHashMap<>();
+        List<Long> frontier = List.of(id);
+        for (int d = 1; d <= depth && !frontier.isEmpty(); d++) {
+            List<Long> next = new ArrayList<>();
+            for (long at : frontier) {
+                for (LinkRow l : linksOf(at)) {
+                    long other = l.fromId() == at ? l.toId() : l.fromId();
+                    if (other == id || found.containsKey(other)) continue;
+                    found.put(other, new Neighbour(other, l.fromId() == at ? l.to() : l.from(), d, l));
+                    next.add(other);
+                    if (found.size() >= limit) return List.copyOf(found.values());
+                }
+            }
+            frontier = next;
+        }
+        return List.copyOf(found.values());
+    }
+
+    /** A concept near another: its id and name, how many links away, and the link that reached it. */
+    public record Neighbour(long id, String name, int distance, LinkRow via) { }
+
+    public boolean pin(long id, long tickId) {
+        return store.update("UPDATE concepts SET pinned_tick = CASE pinned WHEN 1 THEN pinned_tick ELSE ? END, "
+                + "pinned = 1 WHERE id = ?", tickId, id) > 0;
+    }
+
+    public boolean unpin(long id) {
+        return store.update("UPDATE concepts SET pinned = 0, pinned_tick = NULL WHERE id = ?", id) > 0;
+    }
+
+    /** The {@code limit} most recently pinned concepts with their links, oldest pin first. */
+    public List<Pinned<ConceptRow>> pinned(int limit) {
+        List<long[]> ids = new ArrayList<>(store.query("SELECT id, coalesce(pinned_tick, 0) FROM concepts "
+                + "WHERE pinned = 1 ORDER BY pinned_tick DESC, id DESC LIMIT ?", rs -> new long[] {rs.getLong(1), rs.getLong(2)},
+                limit));
+        Collections.reverse(ids);
+        return ids.stream().map(p -> new Pinned<>(load(p[0]), p[1])).toList();
+    }
+
+    public long pinnedCount() {
+        return store.queryLong("SELECT count(*) FROM concepts WHERE pinned = 1");
     }
 
     /** Concepts whose name or description contains {@code query} (any when blank), with their links. */
@@ -49,7 +148,12 @@ public final class ConceptsDao {
                 SELECT '(' || f.name || ' ' || l.relation_type || ' this)' FROM links l
                 JOIN concepts f ON f.id = l.from_concept_id WHERE l.to_concept_id = ?""",
                 rs -> rs.getString(1), id, id);
-        return store.queryOne("SELECT id, name, coalesce(description, '') FROM concepts WHERE id = ?",
-                rs -> new ConceptRow(rs.getLong(1), rs.getString(2), rs.getString(3), links), id).orElseThrow();
+        return store.queryOne("SELECT id, name, coalesce(description, ''), pinned FROM concepts WHERE id = ?",
+                rs -> new ConceptRow(rs.getLong(1), rs.getString(2), rs.getString(3), links, rs.getInt(4) != 0), id)
+                .orElseThrow();
+    }
+
+    private static LinkRow mapLink(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new LinkRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getString(6));
     }
 }

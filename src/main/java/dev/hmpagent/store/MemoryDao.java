@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -25,6 +26,23 @@ public final class MemoryDao {
     public List<MemoryRow> latest(int limit) {
         return store.query("SELECT id, title, content, tags, updated_at FROM llm_memory ORDER BY id DESC LIMIT ?",
                 rs -> new MemoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)), limit);
+    }
+
+    /** The newest entries first that carry one of {@code tags} (empty: any entry). */
+    public List<MemoryRow> withTags(List<String> tags, int limit) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder where = new StringBuilder(tags.isEmpty() ? "1" : "(");
+        for (int i = 0; i < tags.size(); i++) {
+            if (i > 0) where.append(" OR ");
+            where.append("(',' || lower(replace(coalesce(tags, ''), ' ', '')) || ',') LIKE ? ESCAPE '\\'");
+            params.add("%," + Store.likeLiteral(NoteFilter.asciiLower(tags.get(i).replace(" ", ""))) + ",%");
+        }
+        if (!tags.isEmpty()) where.append(')');
+        params.add(limit);
+        return store.query("SELECT id, title, content, tags, updated_at FROM llm_memory WHERE " + where
+                        + " ORDER BY id DESC LIMIT ?",
+                rs -> new MemoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)),
+                params.toArray());
     }
 
     public long count() {

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** {@code process_log}: commands, their status and result, failure facts. */
 public final class ProcessLogDao {
@@ -172,6 +173,26 @@ public final class ProcessLogDao {
                     + "AND status <> 'close' AND seen_tick IS NOT NULL", now, Long.parseLong(idOrCmdId));
         }
         return n;
+    }
+
+    /** The row with this cmd_id (the latest, as cmd_ids repeat across ticks), else the row with this numeric id. */
+    public Optional<ProcessRow> byCmdIdOrId(String idOrCmdId) {
+        Optional<ProcessRow> row = store.queryOne("SELECT " + COLUMNS + " FROM process_log WHERE cmd_id = ? "
+                + "ORDER BY id DESC LIMIT 1", ProcessLogDao::map, idOrCmdId);
+        if (row.isEmpty() && idOrCmdId.matches("\\d{1,18}")) {
+            row = store.queryOne("SELECT " + COLUMNS + " FROM process_log WHERE id = ?", ProcessLogDao::map,
+                    Long.parseLong(idOrCmdId));
+        }
+        return row;
+    }
+
+    /**
+     * Deletes closed rows issued at or before {@code upToTick} and, when {@code before} is not empty, written
+     * before it; returns how many.
+     */
+    public int deleteClosed(long upToTick, String before) {
+        return store.update("DELETE FROM process_log WHERE status = 'close' AND tick_id IS NOT NULL AND tick_id <= ? "
+                + "AND (? = '' OR timestamp < ?)", upToTick, before, before);
     }
 
     public List<ProcessRow> byTick(long tickId) {

@@ -40,6 +40,15 @@ public final class ResponsesDao {
                 + "AND role = 'assistant' ORDER BY id DESC LIMIT 1", ResponsesDao::map);
     }
 
+    /**
+     * Deletes replies of ticks at or before {@code upToTick} and, when {@code before} is not empty, written
+     * before it; returns how many.
+     */
+    public int deleteUpTo(long upToTick, String before) {
+        return store.update("DELETE FROM llm_recent_responses WHERE tick_id IS NOT NULL AND tick_id <= ? "
+                + "AND (? = '' OR timestamp < ?)", upToTick, before, before);
+    }
+
     private static ResponseRow map(java.sql.ResultSet rs) throws java.sql.SQLException {
         double novelty = rs.getDouble(5);
         Double noveltyOrNull = rs.wasNull() ? null : novelty;

@@ -7,6 +7,8 @@ import java.util.TreeMap;
 
 /** The HMP {@code config} table: runtime cycle settings as key/value text. */
 public final class SettingsDao {
+    /** Appended to a key to hold the tick the LLM set it in. */
+    public static final String TICK_SUFFIX = ".set_at_tick";
     private final Store store;
 
     public SettingsDao(Store store) {
@@ -20,6 +22,25 @@ public final class SettingsDao {
     public void put(String key, String value) {
         store.update("INSERT INTO config(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 key, value);
+    }
+
+    /**
+     * Sets a key the LLM changed, with the tick it changed it in (kept under {@code key + }{@value #TICK_SUFFIX}),
+     * so {@code agent config} and the prompt can say "set by the LLM at tick N".
+     */
+    public void putAtTick(String key, String value, long tickId) {
+        put(key, value);
+        put(key + TICK_SUFFIX, Long.toString(tickId));
+    }
+
+    /** Removes a key and the tick it was set at. */
+    public void remove(String key) {
+        store.update("DELETE FROM config WHERE key IN (?, ?)", key, key + TICK_SUFFIX);
+    }
+
+    /** The tick in which the LLM set {@code key}, if it did (see {@link #putAtTick}). */
+    public Optional<Long> tickOf(String key) {
+        return get(key + TICK_SUFFIX).filter(v -> v.strip().matches("\\d{1,18}")).map(v -> Long.parseLong(v.strip()));
     }
 
     public Map<String, String> all() {

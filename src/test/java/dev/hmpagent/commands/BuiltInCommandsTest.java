@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.safety.FailureFact;
-import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessRow;
-import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.testing.MutableClock;
 import java.nio.file.Path;
@@ -44,33 +42,33 @@ class BuiltInCommandsTest {
     }
 
     @Test
-    void the_catalog_lists_every_registered_command_once() {
-        assertThat(registry.types()).containsExactly("help", "send_message", "note_read", "memory_add", "memory_delete",
-                "diary_entry", "concept_add", "link_add", "diary_read", "process_close");
+    void the_catalog_lists_every_registered_command_once_by_family_without_arguments() {
+        assertThat(registry.types()).contains("help", "send_message", "process_close", "diary_entry", "diary_search",
+                "concept_neighbours", "unlink", "memory_list", "notes_mode", "goal_update", "tasks_list", "settings_set",
+                "cleanup");
+        String catalog = registry.catalog();
         for (String type : registry.types()) {
-            assertThat(registry.catalog().lines().filter(l -> l.startsWith("- " + type + " "))).hasSize(1);
+            assertThat(catalog.lines().filter(l -> l.startsWith("- " + type + " — "))).as(type).hasSize(1);
         }
+        assertThat(catalog).as("no arguments: help gives them").doesNotContain("\"args\": {\"text")
+                .contains("general:\n- help — ").contains("\ndiary:\n- diary_entry — ")
+                .contains("\ngoals and tasks:\n").endsWith("for a command's arguments and an example: "
+                        + "{\"type\": \"help\", \"args\": {\"type\": \"diary_search\"}}.\n");
+        assertThat(catalog.lines().filter(l -> l.startsWith("- ")).allMatch(l -> l.length() <= 110)).as("one short line each")
+                .isTrue();
     }
 
     @Test
-    void help_returns_the_catalog_or_one_command() {
-        List<CommandRun> runs = run(1, "[{\"type\": \"help\"}, {\"type\": \"help\", \"args\": {\"type\": \"memory_add\"}}]");
-        assertThat(runs.get(0).result()).contains("send_message").contains("process_close");
-        assertThat(runs.get(1).result()).startsWith("memory_add {\"title\"");
-    }
-
-    @Test
-    void memory_add_and_delete_change_llm_memory_and_a_missing_id_is_an_error_with_pain() {
-        List<CommandRun> runs = run(1, "[{\"type\": \"memory_add\", \"args\": {\"title\": \"t\", \"content\": \"c\", \"tags\": [\"a\", \"b\"]}}]");
-        assertThat(runs.get(0).status()).isEqualTo("ok");
-        assertThat(new MemoryDao(store).latest(5)).singleElement().satisfies(m -> assertThat(m.tags()).isEqualTo("a,b"));
-        long id = new MemoryDao(store).latest(1).get(0).id();
-
-        List<CommandRun> del = run(2, "[{\"type\": \"memory_delete\", \"args\": {\"id\": " + id + "}},"
-                + " {\"type\": \"memory_delete\", \"args\": {\"id\": 999}}]");
-        assertThat(del).extracting(CommandRun::status).containsExactly("ok", "error");
-        assertThat(new MemoryDao(store).count()).isZero();
-        assertThat(failures).singleElement().satisfies(f -> assertThat(f.detail()).contains("no memory entry with id 999"));
+    void help_returns_the_catalog_or_one_command_with_its_arguments_and_an_example() {
+        List<CommandRun> runs = run(1, "[{\"type\": \"help\"}, {\"type\": \"help\", \"args\": {\"type\": \"memory_add\"}},"
+                + " {\"type\": \"help\", \"args\": {\"type\": \"nope\"}}]");
+        assertThat(runs.get(0).result()).contains("send_message").contains("process_close").contains("Use help <type>");
+        assertThat(runs.get(1).result()).isEqualTo("""
+                memory_add — add an entry to your notebook (llm_memory, shown to you every tick)
+                args: {"title": "...", "content": "...", "tags": "plan,goal"}
+                example: {"cmd_id": "c-1", "type": "memory_add", "args": {"title": "...", "content": "...", "tags": "plan,goal"}}""");
+        assertThat(runs.get(2).status()).isEqualTo("error");
+        assertThat(registry.find("help").orElseThrow().informs()).isTrue();
     }
 
     @Test
@@ -123,36 +121,10 @@ class BuiltInCommandsTest {
     }
 
     @Test
-    void concepts_and_links_are_saved_and_a_link_to_an_unknown_concept_is_refused() {
-        List<CommandRun> runs = run(1, """
-                [{"type": "concept_add", "args": {"name": "mesh", "description": "peer network"}},
-                 {"type": "concept_add", "args": {"name": "network"}},
-                 {"type": "link_add", "args": {"from": "mesh", "to": "network", "relation_type": "is_a"}},
-                 {"type": "link_add", "args": {"from": "mesh", "to": "nowhere"}},
-                 {"type": "concept_add", "args": {"name": "mesh", "description": "a peer-to-peer network"}}]""");
-        assertThat(runs).extracting(CommandRun::status).containsExactly("ok", "ok", "ok", "error", "ok");
-        assertThat(runs.get(3).result()).contains("no concept named \"nowhere\"").contains("concept_add");
-        var found = new dev.hmpagent.store.ConceptsDao(store).search("mesh", 5);
-        assertThat(found).singleElement().satisfies(c -> {
-            assertThat(c.description()).isEqualTo("a peer-to-peer network");
-            assertThat(c.links()).containsExactly("is_a network");
-        });
-    }
-
-    @Test
-    void diary_read_selects_entries_for_context_3() {
-        run(1, "[{\"type\": \"diary_entry\", \"args\": {\"text\": \"mesh is quiet\", \"tags\": \"mesh\"}},"
-                + " {\"type\": \"diary_entry\", \"args\": {\"text\": \"lunch\"}}]");
-        CommandRun read = run(2, "{\"type\": \"diary_read\", \"args\": {\"query\": \"mesh\", \"limit\": 3}}").get(0);
-        assertThat(read.result()).isEqualTo("1 diary entry and 0 concepts will show in context 3");
-        assertThat(new SettingsDao(store).get(ContextKeys.DIARY_QUERY)).contains("mesh");
-    }
-
-    @Test
     void a_crashing_handler_is_one_failed_command_and_its_siblings_run() {
         CommandRegistry r = new CommandRegistry().register(new SimpleCommand("boom", "crashes", "{}", (a, c) -> {
             throw new IllegalStateException("kaput");
-        })).register(BuiltInCommands.diaryEntry());
+        })).register(DiaryCommands.entry());
         CommandRunner crashy = new CommandRunner(r, mapper, (tick, fact) -> failures.add(fact));
         ParsedReply reply = new CommandBlockParser(mapper).parse("# Commands:\n[{\"type\": \"boom\"}, "
                 + "{\"type\": \"diary_entry\", \"args\": {\"text\": \"still here\"}}]");

@@ -1,0 +1,17 @@
+package dev.hmpagent.commands;
+
+/** Text helpers for command results. */
+final class Lines {
+    private Lines() { }
+
+    /** {@code s} on one line (runs of white space become one space), cut at {@code max} characters with "…". */
+    static String oneLine(String s, int max) {
+        String one = s == null ? "" : s.strip().replaceAll("\\s+", " ");
+        return one.length() > max ? one.substring(0, max) + "…" : one;
+    }
+
+    /** "1 entry", "2 entries": {@code n} with the right form of the noun. */
+    static String count(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+}

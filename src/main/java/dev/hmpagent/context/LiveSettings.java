@@ -1,0 +1,121 @@
+package dev.hmpagent.context;
+
+import dev.hmpagent.commands.ContextKeys;
+import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.store.NoteFilter;
+import dev.hmpagent.store.SettingsDao;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The context settings in force for one tick: agent.toml's (the start-up {@link ContextSettings}), changed by
+ * what the LLM stored in the {@code config} table ({@code settings_set}, {@code notes_mode}), each LLM value
+ * moved into the {@link SettingsBounds}; a stored value that cannot be read falls back to agent.toml's and
+ * is reported. A key a person fixed with a command-line flag is never changed by the LLM. Read it once per
+ * tick ({@link #snapshot()}): what the LLM sets during a tick applies from the next.
+ */
+public final class LiveSettings {
+    /** The config keys whose command-line flags fix the auto filter. */
+    private static final Set<String> FILTER_FLAGS = Set.of(ContextKeys.NOTES_FILTER, "context.notes_min_priority",
+            "context.notes_tags");
+
+    /**
+     * The settings for one tick.
+     *
+     * @param setByLlmAtTick the keys whose LLM value is in force (config keys, e.g. {@code cycle.history_k}) and
+     *                       the tick the LLM set each in
+     * @param problems       stored LLM values not used as stored (clamped, unreadable), one line each
+     */
+    public record Snapshot(ContextSettings settings, Map<String, Long> setByLlmAtTick, List<String> problems) {
+        public Snapshot {
+            Objects.requireNonNull(settings, "settings");
+            setByLlmAtTick = Map.copyOf(setByLlmAtTick);
+            problems = List.copyOf(problems);
+        }
+
+        /** agent.toml's settings, nothing set by the LLM. */
+        public static Snapshot of(ContextSettings settings) {
+            return new Snapshot(settings, Map.of(), List.of());
+        }
+    }
+
+    private final ContextSettings defaults;
+    private final SettingsBounds bounds;
+    private final SettingsDao settings;
+    private final Set<String> fixedByFlag;
+
+    public LiveSettings(ContextSettings defaults, SettingsBounds bounds, SettingsDao settings) {
+        this(defaults, bounds, settings, Set.of());
+    }
+
+    /** @param fixedByFlag config keys given on the command line ({@code cycle.history_k}, ...): the LLM cannot change them */
+    public LiveSettings(ContextSettings defaults, SettingsBounds bounds, SettingsDao settings, Set<String> fixedByFlag) {
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
+        this.bounds = Objects.requireNonNull(bounds, "bounds");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.fixedByFlag = Set.copyOf(fixedByFlag);
+    }
+
+    public ContextSettings defaults() { return defaults; }
+
+    public Snapshot snapshot() {
+        Map<String, Long> setAt = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        int historyK = defaults.historyK();
+        Optional<String> k = stored(ContextKeys.HISTORY_K, Set.of(ContextKeys.HISTORY_K));
+        if (k.isPresent()) {
+            String text = k.get().strip();
+            if (text.matches("-?\\d{1,9}")) {
+                int asked = Integer.parseInt(text);
+                historyK = bounds.clampHistoryK(asked);
+                if (historyK != asked) {
+                    problems.add("history_k " + asked + " is outside " + bounds.historyKMin() + " to "
+                            + bounds.historyKMax() + ": using " + historyK);
+                }
+                setAt.put(ContextKeys.HISTORY_K, tick(ContextKeys.HISTORY_K));
+            } else {
+                problems.add("history_k \"" + text + "\" is not a whole number: using agent.toml's " + historyK);
+            }
+        }
+        boolean manual = defaults.manualNotes();
+        Optional<String> mode = stored(ContextKeys.NOTES_MODE, Set.of(ContextKeys.NOTES_MODE));
+        if (mode.isPresent()) {
+            String m = mode.get().strip();
+            if (m.equals("manual") || m.equals("auto")) {
+                manual = m.equals("manual");
+                setAt.put(ContextKeys.NOTES_MODE, tick(ContextKeys.NOTES_MODE));
+            } else {
+                problems.add("notes_mode \"" + m + "\" is neither manual nor auto: using agent.toml's "
+                        + (manual ? "manual" : "auto"));
+            }
+        }
+        NoteFilter filter = defaults.autoFilter();
+        Optional<String> f = stored(ContextKeys.NOTES_FILTER, FILTER_FLAGS);
+        if (f.isPresent()) {
+            try {
+                filter = NoteFilter.fromJson(f.get());
+                setAt.put(ContextKeys.NOTES_FILTER, tick(ContextKeys.NOTES_FILTER));
+            } catch (IllegalArgumentException e) {
+                problems.add("notes filter: " + e.getMessage() + ": using agent.toml's");
+            }
+        }
+        ContextSettings s = new ContextSettings(defaults.agentName(), historyK, defaults.promptBudgetTokens(), manual,
+                defaults.notesLimit(), filter, defaults.autonomous());
+        return new Snapshot(s, setAt, problems);
+    }
+
+    /** The LLM's stored value of {@code key}, unless a flag fixed it. */
+    private Optional<String> stored(String key, Set<String> flags) {
+        if (flags.stream().anyMatch(fixedByFlag::contains)) return Optional.empty();
+        return settings.get(key);
+    }
+
+    private long tick(String key) {
+        return settings.tickOf(key).orElse(0L);
+    }
+}
