@@ -1,0 +1,3 @@
+-- Placeholder on the `registries` branch only: version 6 is reserved for another branch of issue 7,
+-- and db/index.txt must be contiguous (Migrator refuses a gap). The merge replaces this file and its line in
+-- index.txt with the real V006; it applies nothing.
