@@ -20,6 +20,7 @@ public final class CommandContext {
     private final ConceptsDao concepts;
     private final ProcessLogDao processLog;
     private final SettingsDao settings;
+    private final RegistryDaos registries;
 
     public CommandContext(long tickId, String llmId, CommandRegistry registry, Store store) {
         this.tickId = tickId;
@@ -32,6 +33,7 @@ public final class CommandContext {
         this.concepts = new ConceptsDao(store);
         this.processLog = new ProcessLogDao(store);
         this.settings = new SettingsDao(store);
+        this.registries = new RegistryDaos(store);
     }
 
     public long tickId() { return tickId; }
@@ -51,4 +53,7 @@ public final class CommandContext {
     public ProcessLogDao processLog() { return processLog; }
 
     public SettingsDao settings() { return settings; }
+
+    /** The HMP registries: strategies and ratings, scripts, tables, LLMs, identity, peers, users, services. */
+    public RegistryDaos registries() { return registries; }
 }

@@ -42,6 +42,9 @@ public final class CommandRegistry {
     public static CommandRegistry builtIn() {
         CommandRegistry r = new CommandRegistry();
         BuiltInCommands.all().forEach(r::register);
+        for (List<CommandHandler> family : List.of(ScriptCommands.all(), TableCommands.all())) {
+            family.forEach(r::register);
+        }
         return r;
     }
 
