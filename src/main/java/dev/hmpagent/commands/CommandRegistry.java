@@ -42,7 +42,7 @@ public final class CommandRegistry {
     public static CommandRegistry builtIn() {
         CommandRegistry r = new CommandRegistry();
         BuiltInCommands.all().forEach(r::register);
-        for (List<CommandHandler> family : List.of(ScriptCommands.all(), TableCommands.all())) {
+        for (List<CommandHandler> family : List.of(StrategyCommands.all(), ScriptCommands.all(), TableCommands.all(), LlmRegistryCommands.all(), IdentityCommands.all())) {
             family.forEach(r::register);
         }
         return r;
