@@ -42,7 +42,9 @@ public final class CommandRegistry {
     public static CommandRegistry builtIn() {
         CommandRegistry r = new CommandRegistry();
         BuiltInCommands.all().forEach(r::register);
-        for (List<CommandHandler> family : List.of(StrategyCommands.all(), ScriptCommands.all(), TableCommands.all(), LlmRegistryCommands.all(), IdentityCommands.all())) {
+        for (List<CommandHandler> family : List.of(StrategyCommands.all(), ScriptCommands.all(), TableCommands.all(),
+                LlmRegistryCommands.all(), IdentityCommands.all(), PeerCommands.all(), UserCommands.all(),
+                ExternalServiceCommands.all())) {
             family.forEach(r::register);
         }
         return r;
