@@ -18,7 +18,7 @@ final class BuiltInCommands {
         return SimpleCommand.informing("help", "the command catalogue, or one command's arguments and an example",
                 "{\"type\": \"diary_entry\"}", (args, ctx) -> {
             Optional<String> type = args.optionalText("type").filter(s -> !s.isBlank());
-            if (type.isEmpty()) return CommandOutcome.ok("commands:\n" + ctx.registry().catalog().strip());
+            if (type.isEmpty()) return CommandOutcome.ok("commands:\n" + ctx.registry().fullCatalog().strip());
             return ctx.registry().find(type.get())
                     .map(h -> CommandOutcome.ok(CommandRegistry.help(h)))
                     .orElseGet(() -> CommandOutcome.notFound("help: no command type \"" + type.get() + "\"; known: "

@@ -28,6 +28,7 @@ public final class CommandContext {
     private final ResponsesDao responses;
     private final Clock clock;
     private final Store store;
+    private final RegistryDaos registries;
 
     public CommandContext(long tickId, String llmId, CommandRegistry registry, Store store) {
         this.tickId = tickId;
@@ -43,6 +44,7 @@ public final class CommandContext {
         this.goals = new GoalsDao(store);
         this.responses = new ResponsesDao(store);
         this.clock = store.clock();
+        this.registries = new RegistryDaos(store);
     }
 
     public long tickId() { return tickId; }
@@ -72,4 +74,7 @@ public final class CommandContext {
 
     /** The file, for handlers that need a transaction of their own or a DAO not listed here. */
     public Store store() { return store; }
+
+    /** The HMP registries: strategies and ratings, scripts, tables, LLMs, identity, peers, users, services. */
+    public RegistryDaos registries() { return registries; }
 }

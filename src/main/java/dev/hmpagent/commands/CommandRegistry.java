@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one list of command types, grouped in families: execution, {@code help} and the catalog in context 0
@@ -15,14 +17,34 @@ import java.util.Optional;
 public final class CommandRegistry {
     /** The family of commands registered without one. */
     public static final String GENERAL = "general";
+    /** Command types that are never the LLM's: the human controls of the safety surface. */
+    private static final Set<String> RESERVED_TYPES = Set.of("unlock", "halt");
+    /** Words no LLM command type may contain: anything about budgets, policies, safety, guides or locks. */
+    private static final List<String> RESERVED_WORDS = List.of("budget", "policy", "safety", "guide", "lock");
+
     private final Map<String, CommandHandler> handlers = new LinkedHashMap<>();
     private final Map<String, String> families = new LinkedHashMap<>();
+    /** Families the catalog shows as one line of names (rarely used: their summaries come with help). */
+    private final java.util.Set<String> compact = new java.util.HashSet<>();
+
+    /**
+     * Whether a command type touches safety, so no handler may have it and an LLM command of that type is refused
+     * (EPERM, critical): {@code unlock}, {@code halt}, or any type containing budget, policy, safety, guide or lock
+     * (in any case).
+     */
+    public static boolean isReserved(String type) {
+        String t = type.strip().toLowerCase(Locale.ROOT);
+        return RESERVED_TYPES.contains(t) || RESERVED_WORDS.stream().anyMatch(t::contains);
+    }
 
     public CommandRegistry register(CommandHandler handler) {
         return register(GENERAL, handler);
     }
 
     public CommandRegistry register(String family, CommandHandler handler) {
+        if (isReserved(handler.type())) {
+            throw new IllegalArgumentException("command type is reserved (it would touch safety): " + handler.type());
+        }
         if (handlers.putIfAbsent(handler.type(), handler) != null) {
             throw new IllegalArgumentException("command type registered twice: " + handler.type());
         }
@@ -33,6 +55,15 @@ public final class CommandRegistry {
     public CommandRegistry register(String family, List<CommandHandler> handlers) {
         handlers.forEach(h -> register(family, h));
         return this;
+    }
+
+    /**
+     * Registers a family the catalog in context 0 shows as one line of command names, to keep context 0 short as
+     * the registry grows; {@code help} lists them with their summaries, {@code help <type>} gives the arguments.
+     */
+    public CommandRegistry registerCompact(String family, List<CommandHandler> handlers) {
+        compact.add(family);
+        return register(family, handlers);
     }
 
     /** The built-in commands with agent.toml's defaults. */
@@ -50,7 +81,15 @@ public final class CommandRegistry {
                 .register("notes", NotesCommands.all())
                 .register("goals and tasks", GoalCommands.all())
                 .register("cycle settings", new SettingsCommands(options.settingsBounds()).all())
-                .register("cleanup", new CleanupCommands(options.cleanupMinAgeTicks()).all());
+                .register("cleanup", new CleanupCommands(options.cleanupMinAgeTicks()).all())
+                .registerCompact("strategies and ratings", StrategyCommands.all())
+                .registerCompact("scripts", ScriptCommands.all())
+                .registerCompact("tables", TableCommands.all())
+                .registerCompact("llm registry", LlmRegistryCommands.all())
+                .registerCompact("identity", IdentityCommands.all())
+                .registerCompact("peers", PeerCommands.all())
+                .registerCompact("users", UserCommands.all())
+                .registerCompact("external services", ExternalServiceCommands.all());
     }
 
     public Optional<CommandHandler> find(String type) {
@@ -75,10 +114,24 @@ public final class CommandRegistry {
      * summary, no arguments), and last how to get a command's arguments.
      */
     public String catalog() {
+        return catalog(false);
+    }
+
+    /** Every command with its summary, compact families included (what {@code help} without a type returns). */
+    public String fullCatalog() {
+        return catalog(true);
+    }
+
+    private String catalog(boolean full) {
         Map<String, List<CommandHandler>> byFamily = new LinkedHashMap<>();
         handlers.values().forEach(h -> byFamily.computeIfAbsent(families.get(h.type()), f -> new ArrayList<>()).add(h));
         StringBuilder sb = new StringBuilder();
         byFamily.forEach((family, members) -> {
+            if (compact.contains(family) && !full) {
+                sb.append(family).append(": ").append(String.join(", ", members.stream().map(CommandHandler::type).toList()))
+                        .append('\n');
+                return;
+            }
             sb.append(family).append(":\n");
             members.forEach(h -> sb.append("- ").append(h.type()).append(" — ").append(h.summary()).append('\n'));
         });

@@ -46,7 +46,7 @@ class BuiltInCommandsTest {
         assertThat(registry.types()).contains("help", "send_message", "process_close", "diary_entry", "diary_search",
                 "concept_neighbours", "unlink", "memory_list", "notes_mode", "goal_update", "tasks_list", "settings_set",
                 "cleanup");
-        String catalog = registry.catalog();
+        String catalog = registry.fullCatalog();
         for (String type : registry.types()) {
             assertThat(catalog.lines().filter(l -> l.startsWith("- " + type + " — "))).as(type).hasSize(1);
         }
@@ -56,6 +56,15 @@ class BuiltInCommandsTest {
                         + "{\"type\": \"help\", \"args\": {\"type\": \"diary_search\"}}.\n");
         assertThat(catalog.lines().filter(l -> l.startsWith("- ")).allMatch(l -> l.length() <= 110)).as("one short line each")
                 .isTrue();
+    }
+
+    @Test
+    void context_0_names_the_rarely_used_families_in_one_line_each_so_it_stays_short() {
+        String short0 = registry.catalog();
+        assertThat(short0).contains("\npeers: peers_list, peer_add, peer_update, peer_delete, peer_message\n")
+                .contains("\n- diary_entry — ").doesNotContain("- peer_add — ");
+        assertThat(short0.length()).as("context 0's catalog").isLessThan(registry.fullCatalog().length() * 3 / 4);
+        for (String type : registry.types()) assertThat(short0).contains(type);
     }
 
     @Test

@@ -55,7 +55,7 @@ class ContextAssemblerTest {
         Message system = p.messages().get(0);
         assertThat(system.role()).isEqualTo(Message.Role.SYSTEM);
         assertThat(system.content()).contains("\"tester\"").contains("# Commands:").contains("# End commands");
-        for (String type : registry.types()) assertThat(system.content()).contains("- " + type + " — ");
+        for (String type : registry.types()) assertThat(system.content()).contains(type);
         assertThat(system.content()).as("no source indentation leaks into the prompt").doesNotContain("   ");
         assertThat(system.content()).as("names and summaries only; help gives the arguments")
                 .contains("Use help <type> for a command's arguments and an example")

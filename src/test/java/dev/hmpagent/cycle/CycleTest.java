@@ -125,7 +125,7 @@ class CycleTest {
         Cycle cycle = cycle();
         cycle.tick();
         assertThat(cycle.tick().worked()).as("the help it asked for").isTrue();
-        assertThat(llm.userPrompt(1)).contains("cmd h, help").contains("diary_entry {\"text\"");
+        assertThat(llm.userPrompt(1)).contains("cmd h, help").contains("args: {\"text\"");
         assertThat(cycle.tick().worked()).as("the failed memory_delete").isTrue();
         assertThat(llm.userPrompt(2)).contains("cmd m, memory_delete").contains("no memory entry with id 99");
         assertThat(processLog.byTick(2)).singleElement().satisfies(r -> {

@@ -1,0 +1,94 @@
+package dev.hmpagent.store;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Where a secret lives, never the secret: {@code env:VARIABLE} (an environment variable of the agent's process) or
+ * {@code keyring:entry} (an entry of the system keyring). {@code external_accounts.secret_ref} holds one; the
+ * column's CHECK refuses any other shape, and {@link #parse} also refuses a name that looks like a secret itself
+ * (a token pasted where its location belongs).
+ */
+public record SecretRef(Kind kind, String name) {
+
+    /** The two places hmp-agent can look a secret up. */
+    public enum Kind {
+        ENV("env"), KEYRING("keyring");
+
+        private final String prefix;
+
+        Kind(String prefix) { this.prefix = prefix; }
+
+        public String prefix() { return prefix; }
+    }
+
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final Pattern KEYRING_ENTRY = Pattern.compile("[-A-Za-z0-9_.@/]{1,128}");
+    /** How well-known tokens begin (OpenAI, Stripe, GitHub, GitLab, Slack, Google, Hugging Face, npm, PyPI, JWT). */
+    private static final List<String> TOKEN_PREFIXES = List.of("sk-", "sk_", "pk_live", "rk_live", "ghp_", "gho_",
+            "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "xoxs-", "AIza", "ya29.", "hf_",
+            "npm_", "pypi-", "eyJ");
+    /** After a token prefix, this much more with a digit in it makes a token (a name like npm_config_x has none). */
+    private static final int TOKEN_TAIL = 12;
+    /** A piece of a name this long that mixes letters and digits is a key, not a name people give. */
+    private static final int TOKEN_RUN = 20;
+
+    public SecretRef {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(name, "name");
+    }
+
+    /**
+     * Reads {@code env:NAME} or {@code keyring:entry}.
+     *
+     * @throws IllegalArgumentException with a one-line message that says what a location looks like; the message
+     *         never repeats the value (it may be a secret)
+     */
+    public static SecretRef parse(String text) {
+        Objects.requireNonNull(text, "text");
+        String s = text.strip();
+        SecretRef ref;
+        if (s.startsWith("env:") && ENV_NAME.matcher(s.substring(4)).matches()) {
+            ref = new SecretRef(Kind.ENV, s.substring(4));
+        } else if (s.startsWith("keyring:") && KEYRING_ENTRY.matcher(s.substring(8)).matches()) {
+            ref = new SecretRef(Kind.KEYRING, s.substring(8));
+        } else {
+            throw new IllegalArgumentException("a secret location is env:VARIABLE_NAME or keyring:entry "
+                    + "(e.g. env:REDDIT_TOKEN, keyring:hmp-agent/reddit), never the secret itself");
+        }
+        if (looksLikeSecret(ref.name())) {
+            throw new IllegalArgumentException("that looks like a secret, not where one lives: put the secret in an "
+                    + "environment variable or a keyring entry and give its name (e.g. env:REDDIT_TOKEN)");
+        }
+        return ref;
+    }
+
+    /**
+     * True for text shaped like a key or token: a private key block, a well-known token prefix followed by at least
+     * 12 more characters with a digit among them, or a piece (between {@code _ . / : @ -} and spaces) of at least 20
+     * characters that mixes letters and digits. Names such as {@code OPENAI_API_KEY}, {@code AWS_REGION} or
+     * {@code hmp-agent/reddit-bot} pass.
+     */
+    public static boolean looksLikeSecret(String text) {
+        String s = text.strip();
+        if (s.contains("-----BEGIN")) return true;
+        for (String prefix : TOKEN_PREFIXES) {
+            String tail = s.startsWith(prefix) ? s.substring(prefix.length()) : "";
+            if (tail.length() >= TOKEN_TAIL && tail.chars().anyMatch(Character::isDigit)) return true;
+        }
+        for (String piece : s.split("[_./:@\\s-]+")) {
+            if (piece.length() >= TOKEN_RUN && piece.chars().anyMatch(Character::isDigit)
+                    && piece.chars().anyMatch(Character::isLetter)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As stored and shown: {@code env:NAME} or {@code keyring:entry}. */
+    @Override
+    public String toString() {
+        return kind.prefix() + ":" + name;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.hmpagent.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** A secret location is a name; a secret pasted in its place is refused without being repeated. */
+class SecretRefTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"env:OPENAI_API_KEY", "env:AWS_REGION", "env:ASIA_PACIFIC_TOKEN", "env:npm_config_token",
+            "env:_X", "keyring:hmp-agent/reddit-bot", "keyring:me@example.org", "keyring:service.v2/user_1"})
+    void names_of_places_are_locations(String text) {
+        SecretRef ref = SecretRef.parse(text);
+        assertThat(ref.toString()).isEqualTo(text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"keyring:sk-proj-abcdEFGH12345678", "env:AKIAIOSFODNN7EXAMPLE", "env:ghp_a1B2c3D4e5F6g7H8i9J0",
+            "keyring:eyJhbGciOiJIUzI1NiJ9abc123xyz", "keyring:xoxb-123456789012-abcdefghijkl",
+            "keyring:a/3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "keyring:hf_aBcDeFgHiJkLmNoPqRsT1234"})
+    void tokens_in_the_place_of_a_name_are_refused_without_repeating_them(String text) {
+        assertThatThrownBy(() -> SecretRef.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("looks like a secret").hasMessageNotContaining(text.substring(text.indexOf(':') + 1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hunter2", "env:", "env:1X", "env:A-B", "env:A B", "keyring:", "keyring:a b", "vault:x",
+            "ENV:X", "env:X=1"})
+    void anything_else_is_not_a_location(String text) {
+        assertThatThrownBy(() -> SecretRef.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("env:VARIABLE_NAME or keyring:entry").hasMessageNotContaining("hunter2");
+    }
+}
