@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  */
 public record ShellCommand(List<String> assignments, List<String> words, List<String> redirects,
                            List<String> wildcards, boolean opaque) {
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./~^-]+");
+    /** Words without these read the same unquoted; expansions ($X) and globs stay as written. */
+    private static final Pattern NEEDS_QUOTES = Pattern.compile("[\\s'\"\\\\;&|<>()`]");
 
     public ShellCommand {
         assignments = List.copyOf(Objects.requireNonNull(assignments, "assignments"));
@@ -62,7 +63,7 @@ public record ShellCommand(List<String> assignments, List<String> words, List<St
     }
 
     static String quote(String word) {
-        if (!word.isEmpty() && PLAIN.matcher(word).matches()) {
+        if (!word.isEmpty() && !NEEDS_QUOTES.matcher(word).find()) {
             return word;
         }
         return "'" + word.replace("'", "'\\''") + "'";
