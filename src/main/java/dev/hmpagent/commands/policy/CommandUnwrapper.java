@@ -3,7 +3,6 @@ package dev.hmpagent.commands.policy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Turns one simple command into the {@link ShellCommand}s it runs: a wrapper that only adjusts how a

@@ -29,6 +29,14 @@ public sealed interface FileResult<T> permits FileResult.Ok, FileResult.Refused 
     /** One line saying why; "" when ok. */
     String message();
 
+    /** This refusal as a result of another type, for passing it on; only for a result that is not {@link #ok()}. */
+    default <U> FileResult<U> refusal() {
+        if (ok()) {
+            throw new IllegalStateException("not a refusal");
+        }
+        return new Refused<>(code(), message());
+    }
+
     static <T> FileResult<T> of(T value) {
         return new Ok<>(value);
     }
@@ -75,11 +83,6 @@ public sealed interface FileResult<T> permits FileResult.Ok, FileResult.Refused 
         @Override
         public T value() {
             throw new IllegalStateException("refused (" + code + "): " + message);
-        }
-
-        /** Changes the value type, for passing a refusal on. */
-        <U> FileResult<U> cast() {
-            return new Refused<>(code, message);
         }
     }
 }

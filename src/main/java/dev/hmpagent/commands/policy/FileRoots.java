@@ -142,13 +142,13 @@ public final class FileRoots {
     /** Reads a file of at most {@code maxBytes} bytes ({@code files.max_read_bytes}). */
     public FileResult<FileText> openForRead(String userPath, long maxBytes) {
         FileResult<Path> path = resolve(userPath, Access.READ);
-        return path.ok() ? read(userPath, path.value(), maxBytes) : ((FileResult.Refused<Path>) path).cast();
+        return path.ok() ? read(userPath, path.value(), maxBytes) : path.refusal();
     }
 
     /** Reads {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
     public FileResult<FileText> openForRead(Path resolved, long maxBytes) {
         FileResult<Path> path = recheck(resolved, Access.READ);
-        return path.ok() ? read(resolved.toString(), path.value(), maxBytes) : ((FileResult.Refused<Path>) path).cast();
+        return path.ok() ? read(resolved.toString(), path.value(), maxBytes) : path.refusal();
     }
 
     /** Writes {@code content} as UTF-8 (at most {@code maxBytes}, {@code files.max_write_bytes}), creating parent directories. */
@@ -158,7 +158,7 @@ public final class FileRoots {
             return tooBig.get();
         }
         FileResult<Path> path = resolve(userPath, Access.WRITE);
-        return path.ok() ? store(userPath, path.value(), content) : ((FileResult.Refused<Path>) path).cast();
+        return path.ok() ? store(userPath, path.value(), content) : path.refusal();
     }
 
     /** Writes to {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
@@ -168,19 +168,19 @@ public final class FileRoots {
             return tooBig.get();
         }
         FileResult<Path> path = recheck(resolved, Access.WRITE);
-        return path.ok() ? store(resolved.toString(), path.value(), content) : ((FileResult.Refused<Path>) path).cast();
+        return path.ok() ? store(resolved.toString(), path.value(), content) : path.refusal();
     }
 
     /** The entries of a directory, at most {@code maxEntries} of them; control-surface files are left out. */
     public FileResult<Listing> list(String userDir, int maxEntries) {
         FileResult<Path> path = resolve(userDir, Access.LIST);
-        return path.ok() ? listing(userDir, path.value(), maxEntries) : ((FileResult.Refused<Path>) path).cast();
+        return path.ok() ? listing(userDir, path.value(), maxEntries) : path.refusal();
     }
 
     /** Lists {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
     public FileResult<Listing> list(Path resolved, int maxEntries) {
         FileResult<Path> path = recheck(resolved, Access.LIST);
-        return path.ok() ? listing(resolved.toString(), path.value(), maxEntries) : ((FileResult.Refused<Path>) path).cast();
+        return path.ok() ? listing(resolved.toString(), path.value(), maxEntries) : path.refusal();
     }
 
     // ---- the check ----
