@@ -7,13 +7,28 @@ import java.util.Objects;
  * {@link #defaults()} gives the built-in defaults from {@link ConfigKey}.
  */
 public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
-                          RunSection run) {
+                          RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
+                          CleanupSection cleanup) {
     public AgentConfig {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(llm, "llm");
         Objects.requireNonNull(cycle, "cycle");
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(files, "files");
+        Objects.requireNonNull(shell, "shell");
+        Objects.requireNonNull(cleanup, "cleanup");
+    }
+
+    /**
+     * The first five sections as given and policy, files, shell and cleanup at their defaults: for
+     * tests that vary the cycle or the context and written before those sections existed.
+     */
+    public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
+                       RunSection run) {
+        this(agent, llm, cycle, context, run, defaults().policy(), defaults().files(), defaults().shell(),
+                defaults().cleanup());
     }
 
     /** Every key at its built-in default. */

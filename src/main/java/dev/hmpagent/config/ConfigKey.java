@@ -11,7 +11,9 @@ import java.util.stream.Collectors;
 /**
  * The single table of configuration keys. Loading, validation, {@code agent config} output and the
  * example-file test all derive from it. To add a key: add a row here, a field to the matching
- * section record, and a line in {@link ConfigValues#toConfig()}.
+ * section record, a line in {@link ConfigValues#toConfig()} and the key in agent.example.toml. Keys
+ * that bound the LLM (policy, files, shell, cleanup) live only here: agent.toml, env and flags set
+ * them; the LLM-writable {@code config} table is a different thing and never reaches them.
  */
 public enum ConfigKey {
     AGENT_DB("agent.db", ValueType.path(), "agent.db",
@@ -78,6 +80,10 @@ public enum ConfigKey {
             List.of("AGENT_CYCLE_POLL_MS"), false,
             "Milliseconds between checks of the database for work from other processes while idle",
             c -> c.cycle().pollInterval().toMillis()),
+    CYCLE_MAX_IDLE_S("cycle.max_idle_s", ValueType.wholeNumber(1, 86_400), "3600",
+            List.of("AGENT_CYCLE_MAX_IDLE_S"), false,
+            "Longest the LLM's own idle may last, in seconds, whatever wake conditions it set",
+            c -> c.cycle().maxIdle().toSeconds()),
     CONTEXT_PROMPT_BUDGET_TOKENS("context.prompt_budget_tokens", ValueType.wholeNumber(500, 1_000_000), "6000",
             List.of("AGENT_CONTEXT_PROMPT_BUDGET_TOKENS"), false,
             "Token budget for the assembled prompt",
@@ -105,7 +111,54 @@ public enum ConfigKey {
     RUN_MAX_CATCH_UP("run.max_catch_up", ValueType.wholeNumber(0, 1000), "10",
             List.of("AGENT_RUN_MAX_CATCH_UP"), false,
             "agent run --catch-up: most frames missed by a slow tick that run back to back; the rest are skipped",
-            c -> c.run().maxCatchUp());
+            c -> c.run().maxCatchUp()),
+    POLICY_SHELL_DENY("policy.shell_deny", ValueType.list(ValueType.commandPrefix(), "command prefixes"),
+            "[\"rm -rf /\", \"mkfs\", \"dd\", \"shutdown\", \"reboot\"]",
+            List.of("AGENT_POLICY_SHELL_DENY"), false,
+            "Shell commands refused outright, by prefix word by word; checked first",
+            c -> c.policy().shellDeny()),
+    POLICY_SHELL_ASK("policy.shell_ask", ValueType.list(ValueType.commandPrefix(), "command prefixes"), "[]",
+            List.of("AGENT_POLICY_SHELL_ASK"), false,
+            "Shell commands that need a person's yes each time (refused when nobody can answer); checked second",
+            c -> c.policy().shellAsk()),
+    POLICY_SHELL_ALLOW("policy.shell_allow", ValueType.list(ValueType.commandPrefix(), "command prefixes"),
+            "[\"ls\", \"cat\", \"pwd\", \"echo\", \"grep\", \"head\", \"tail\", \"wc\","
+                    + " \"git status\", \"git log\", \"git diff\"]",
+            List.of("AGENT_POLICY_SHELL_ALLOW"), false,
+            "Shell commands run without asking; checked last (anything else is asked, or refused when nobody can answer)",
+            c -> c.policy().shellAllow()),
+    FILES_ROOTS("files.roots", ValueType.list(ValueType.path(), "directory paths"), "[]",
+            List.of("AGENT_FILES_ROOTS"), false,
+            "Directories file_read, file_write, file_list and shell cwd may use; [] means workspace/ beside the database",
+            c -> c.files().roots()),
+    FILES_MAX_READ_BYTES("files.max_read_bytes", ValueType.wholeNumber(1, 104_857_600), "65536",
+            List.of("AGENT_FILES_MAX_READ_BYTES"), false,
+            "Largest file file_read returns, in bytes",
+            c -> c.files().maxReadBytes()),
+    FILES_MAX_WRITE_BYTES("files.max_write_bytes", ValueType.wholeNumber(1, 104_857_600), "1048576",
+            List.of("AGENT_FILES_MAX_WRITE_BYTES"), false,
+            "Largest content file_write accepts, in bytes",
+            c -> c.files().maxWriteBytes()),
+    SHELL_TIMEOUT_S("shell.timeout_s", ValueType.wholeNumber(1, 86_400), "30",
+            List.of("AGENT_SHELL_TIMEOUT_S"), false,
+            "Seconds a shell command may run when it names no timeout; then its whole process tree is killed",
+            c -> c.shell().timeout().toSeconds()),
+    SHELL_MAX_TIMEOUT_S("shell.max_timeout_s", ValueType.wholeNumber(1, 86_400), "600",
+            List.of("AGENT_SHELL_MAX_TIMEOUT_S"), false,
+            "Most seconds a shell command may ask for with timeout_s",
+            c -> c.shell().maxTimeout().toSeconds()),
+    SHELL_MAX_PROCESSES("shell.max_processes", ValueType.wholeNumber(1, 64), "4",
+            List.of("AGENT_SHELL_MAX_PROCESSES"), false,
+            "Most shell commands running at once; further starts are refused",
+            c -> c.shell().maxProcesses()),
+    SHELL_OUTPUT_CAP_BYTES("shell.output_cap_bytes", ValueType.wholeNumber(256, 10_485_760), "8192",
+            List.of("AGENT_SHELL_OUTPUT_CAP_BYTES"), false,
+            "Bytes of a shell command's output (the tail of stdout and stderr) kept as its result",
+            c -> c.shell().outputCapBytes()),
+    CLEANUP_MIN_AGE_TICKS("cleanup.min_age_ticks", ValueType.wholeNumber(1, 1_000_000_000), "100",
+            List.of("AGENT_CLEANUP_MIN_AGE_TICKS"), false,
+            "Floor for cleanup commands: nothing newer than this many ticks is deleted, whatever the LLM asks",
+            c -> c.cleanup().minAgeTicks());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));
@@ -168,9 +221,9 @@ public enum ConfigKey {
         return type.allowed();
     }
 
-    /** The key's value in {@code config} as text, masked when the key is secret. */
+    /** The key's value in {@code config} as text (lists as TOML arrays), masked when the key is secret. */
     public String displayValue(AgentConfig config) {
-        String text = String.valueOf(getter.apply(Objects.requireNonNull(config, "config")));
+        String text = type.display(getter.apply(Objects.requireNonNull(config, "config")));
         if (secret) return Secrets.mask(text);
         return this == LLM_BASE_URL ? Secrets.redactUrl(text) : text;
     }

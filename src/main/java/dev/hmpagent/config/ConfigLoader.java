@@ -24,6 +24,7 @@ public final class ConfigLoader {
                 applyFile(values, file, sources.projectFileExplicit(), Origin.projectFile(file)));
         applyEnv(values, sources.env());
         applyFlags(values, sources.cliValues(), sources.cliLabels());
+        checkTogether(values);
         return new LoadedConfig(values.toConfig(), values.origins());
     }
 
@@ -56,6 +57,17 @@ public final class ConfigLoader {
             Origin origin = Origin.flag(labels.getOrDefault(name, name));
             values.set(key, fromText(key, raw, origin), origin);
         });
+    }
+
+    /** Constraints between keys, checked on the merged values. */
+    private static void checkTogether(ConfigValues values) {
+        if (values.whole(ConfigKey.SHELL_TIMEOUT_S) > values.whole(ConfigKey.SHELL_MAX_TIMEOUT_S)) {
+            throw new ConfigException(ConfigKey.SHELL_TIMEOUT_S.fullName() + " = "
+                    + values.display(ConfigKey.SHELL_TIMEOUT_S) + " (from " + values.origin(ConfigKey.SHELL_TIMEOUT_S)
+                    + ") is above " + ConfigKey.SHELL_MAX_TIMEOUT_S.fullName() + " = "
+                    + values.display(ConfigKey.SHELL_MAX_TIMEOUT_S) + " (from "
+                    + values.origin(ConfigKey.SHELL_MAX_TIMEOUT_S) + "): lower the one or raise the other");
+        }
     }
 
     private static Object fromText(ConfigKey key, String raw, Origin origin) {

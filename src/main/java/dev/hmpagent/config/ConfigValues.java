@@ -2,9 +2,11 @@ package dev.hmpagent.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -56,7 +58,8 @@ final class ConfigValues {
                 new CycleSection(
                         bool(ConfigKey.CYCLE_AUTONOMOUS),
                         integer(ConfigKey.CYCLE_HISTORY_K),
-                        Duration.ofMillis(integer(ConfigKey.CYCLE_POLL_MS))),
+                        Duration.ofMillis(integer(ConfigKey.CYCLE_POLL_MS)),
+                        Duration.ofSeconds(integer(ConfigKey.CYCLE_MAX_IDLE_S))),
                 new ContextSection(
                         integer(ConfigKey.CONTEXT_PROMPT_BUDGET_TOKENS),
                         NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
@@ -65,7 +68,21 @@ final class ConfigValues {
                         string(ConfigKey.CONTEXT_NOTES_TAGS)),
                 new RunSection(
                         decimal(ConfigKey.RUN_HZ),
-                        integer(ConfigKey.RUN_MAX_CATCH_UP)));
+                        integer(ConfigKey.RUN_MAX_CATCH_UP)),
+                new PolicySection(
+                        list(ConfigKey.POLICY_SHELL_DENY, String.class),
+                        list(ConfigKey.POLICY_SHELL_ASK, String.class),
+                        list(ConfigKey.POLICY_SHELL_ALLOW, String.class)),
+                new FilesSection(
+                        list(ConfigKey.FILES_ROOTS, Path.class),
+                        integer(ConfigKey.FILES_MAX_READ_BYTES),
+                        integer(ConfigKey.FILES_MAX_WRITE_BYTES)),
+                new ShellSection(
+                        Duration.ofSeconds(integer(ConfigKey.SHELL_TIMEOUT_S)),
+                        Duration.ofSeconds(integer(ConfigKey.SHELL_MAX_TIMEOUT_S)),
+                        integer(ConfigKey.SHELL_MAX_PROCESSES),
+                        integer(ConfigKey.SHELL_OUTPUT_CAP_BYTES)),
+                new CleanupSection((Long) get(ConfigKey.CLEANUP_MIN_AGE_TICKS)));
     }
 
     private Object get(ConfigKey key) {
@@ -90,6 +107,27 @@ final class ConfigValues {
 
     private double decimal(ConfigKey key) {
         return (Double) get(key);
+    }
+
+    private <T> List<T> list(ConfigKey key, Class<T> elementType) {
+        List<T> typed = new ArrayList<>();
+        for (Object element : (List<?>) get(key)) {
+            typed.add(elementType.cast(element));
+        }
+        return List.copyOf(typed);
+    }
+
+    /** The value of {@code key} as text, for messages that name two keys. */
+    String display(ConfigKey key) {
+        return key.type().display(get(key));
+    }
+
+    Origin origin(ConfigKey key) {
+        return origins.get(key);
+    }
+
+    long whole(ConfigKey key) {
+        return (Long) get(key);
     }
 
     private int integer(ConfigKey key) {

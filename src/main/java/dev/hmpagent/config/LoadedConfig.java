@@ -44,16 +44,22 @@ public record LoadedConfig(AgentConfig config, Map<String, Origin> origins) {
         return origins.get(key.fullName());
     }
 
+    /** Values longer than this (long lists) are not padded to: the origins of the short ones stay aligned. */
+    static final int ALIGNED_VALUE_WIDTH = 40;
+
     /**
      * One aligned line per key, in table order, e.g.
-     * {@code llm.base_url = http://localhost:11434/v1  (default)}. Secrets are masked.
+     * {@code llm.base_url = http://localhost:11434/v1  (default)}; lists as TOML arrays. Secrets are masked.
      */
     public List<String> describe() {
         int nameWidth = 0;
         int valueWidth = 0;
         for (ConfigKey key : ConfigKey.values()) {
             nameWidth = Math.max(nameWidth, key.fullName().length());
-            valueWidth = Math.max(valueWidth, key.displayValue(config).length());
+            int width = key.displayValue(config).length();
+            if (width <= ALIGNED_VALUE_WIDTH) {
+                valueWidth = Math.max(valueWidth, width);
+            }
         }
         String format = "%-" + nameWidth + "s = %-" + valueWidth + "s  (%s)";
         List<String> lines = new ArrayList<>();

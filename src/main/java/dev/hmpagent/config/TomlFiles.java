@@ -41,6 +41,25 @@ final class TomlFiles {
         return Optional.of(Collections.unmodifiableMap(flat));
     }
 
+    /**
+     * One TOML value written as text, e.g. {@code ["ls", "git status"]} from an env var. Only the value
+     * is read: text after it that would start another key is a syntax error, never a second key.
+     */
+    static JsonNode parseValue(String text) throws InvalidValueException {
+        if (text.contains("\n") || text.contains("\r")) {
+            throw new InvalidValueException("spans more than one line");
+        }
+        try {
+            JsonNode node = READER.readTree("v = " + text).get("v");
+            if (node == null) {
+                throw new InvalidValueException("is not a valid TOML value");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw new InvalidValueException("is not a valid TOML array");
+        }
+    }
+
     private static String readText(Path file) {
         try {
             return Files.readString(file);

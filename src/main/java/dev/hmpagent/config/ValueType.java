@@ -6,14 +6,17 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.regex.Pattern;
 
 /**
  * The type and constraint of one key. Turns raw text (env, flags, defaults) or a TOML node into a
- * canonical Java value: String, Path, Boolean, Long or Double. Reasons never contain the value.
+ * canonical Java value: String, Path, Boolean, Long, Double or an unmodifiable List of one of them.
+ * Reasons never contain the value.
  */
 sealed interface ValueType {
 
@@ -25,6 +28,11 @@ sealed interface ValueType {
 
     /** Checks the TOML type, then the constraint. */
     Object fromToml(JsonNode node) throws InvalidValueException;
+
+    /** The canonical value as {@code agent config} shows it (and as a default is written). */
+    default String display(Object value) {
+        return String.valueOf(value);
+    }
 
     static ValueType text(boolean nonEmpty) {
         return new Text(nonEmpty);
@@ -52,6 +60,16 @@ sealed interface ValueType {
 
     static ValueType choice(String... choices) {
         return new Choice(List.of(choices));
+    }
+
+    /** A TOML array of {@code element}s; from text, comma-separated or written as a TOML array. */
+    static ValueType list(ValueType element, String plural) {
+        return new ListOf(element, plural);
+    }
+
+    /** A command prefix such as {@code git status}: not blank, no control characters; whitespace collapsed. */
+    static ValueType commandPrefix() {
+        return new CommandPrefix();
     }
 
     /** A type written as a TOML string: the node must be text, then the text rules apply. */
@@ -282,6 +300,105 @@ sealed interface ValueType {
                 throw new InvalidValueException("is not a valid choice");
             }
             return word;
+        }
+    }
+
+    /** Words separated by single spaces; tabs, newlines and other control characters are refused. */
+    record CommandPrefix() implements Textual {
+        private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
+
+        @Override
+        public String allowed() {
+            return "use a command prefix such as \"git status\" (\"*\" matches every command)";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            if (CONTROL.matcher(text).find()) {
+                throw new InvalidValueException("contains a control character");
+            }
+            if (text.isBlank()) {
+                throw new InvalidValueException("is empty");
+            }
+            return text.strip().replaceAll(" +", " ");
+        }
+    }
+
+    /**
+     * A list. In a file it must be a TOML array; in an env var or a flag it is comma-separated
+     * ({@code ls,git status}) or a TOML array ({@code ["a,b", "c"]}, {@code []} for none). Every element
+     * is checked by {@code element}; an empty element (a stray comma) is refused, never skipped.
+     */
+    record ListOf(ValueType element, String plural) implements ValueType {
+        public ListOf {
+            Objects.requireNonNull(element, "element");
+            Objects.requireNonNull(plural, "plural");
+        }
+
+        @Override
+        public String allowed() {
+            return "use an array of " + plural + " such as [\"a\", \"b\"]"
+                    + " (env vars and flags: comma-separated, or [] for none)";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            String trimmed = text.strip();
+            if (trimmed.startsWith("[")) {
+                return fromToml(TomlFiles.parseValue(trimmed));
+            }
+            List<Object> values = new ArrayList<>();
+            String[] parts = trimmed.split(",", -1);
+            for (int i = 0; i < parts.length; i++) {
+                values.add(elementOf(i, parts[i].strip()));
+            }
+            return List.copyOf(values);
+        }
+
+        private Object elementOf(int index, String text) throws InvalidValueException {
+            try {
+                return element.parse(text);
+            } catch (InvalidValueException e) {
+                throw new InvalidValueException("has element " + (index + 1) + " that " + e.reason());
+            }
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isArray()) {
+                throw wrongType(node);
+            }
+            List<Object> values = new ArrayList<>();
+            for (int i = 0; i < node.size(); i++) {
+                try {
+                    values.add(element.fromToml(node.get(i)));
+                } catch (InvalidValueException e) {
+                    throw new InvalidValueException("has element " + (i + 1) + " that " + e.reason());
+                }
+            }
+            return List.copyOf(values);
+        }
+
+        /** {@code ["rm -rf /", "mkfs"]}: TOML, so it can be pasted into agent.toml. */
+        @Override
+        public String display(Object value) {
+            StringJoiner joined = new StringJoiner(", ", "[", "]");
+            for (Object item : (List<?>) value) {
+                joined.add(quoted(String.valueOf(item)));
+            }
+            return joined.toString();
+        }
+
+        private static String quoted(String text) {
+            StringBuilder out = new StringBuilder("\"");
+            for (char c : text.toCharArray()) {
+                switch (c) {
+                    case '"' -> out.append("\\\"");
+                    case '\\' -> out.append("\\\\");
+                    default -> out.append(c);
+                }
+            }
+            return out.append('"').toString();
         }
     }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +50,19 @@ class ConfigLoaderTest {
         assertThat(c.context().notesLimit()).isEqualTo(20);
         assertThat(c.run().hz()).isEqualTo(1.0);
         assertThat(c.run().maxCatchUp()).isEqualTo(10);
+        assertThat(c.cycle().maxIdle()).isEqualTo(Duration.ofSeconds(3600));
+        assertThat(c.policy().shellDeny()).containsExactly("rm -rf /", "mkfs", "dd", "shutdown", "reboot");
+        assertThat(c.policy().shellAsk()).isEmpty();
+        assertThat(c.policy().shellAllow()).containsExactly("ls", "cat", "pwd", "echo", "grep", "head", "tail", "wc",
+                "git status", "git log", "git diff");
+        assertThat(c.files().roots()).isEmpty();
+        assertThat(c.files().maxReadBytes()).isEqualTo(65536);
+        assertThat(c.files().maxWriteBytes()).isEqualTo(1048576);
+        assertThat(c.shell().timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.shell().maxTimeout()).isEqualTo(Duration.ofSeconds(600));
+        assertThat(c.shell().maxProcesses()).isEqualTo(4);
+        assertThat(c.shell().outputCapBytes()).isEqualTo(8192);
+        assertThat(c.cleanup().minAgeTicks()).isEqualTo(100);
     }
 
     @Test
@@ -162,6 +176,7 @@ class ConfigLoaderTest {
                 autonomous = true
                 history_k = 0
                 poll_ms = 10
+                max_idle_s = 86400
                 [context]
                 prompt_budget_tokens = 500
                 notes_mode = "MANUAL"
@@ -171,6 +186,21 @@ class ConfigLoaderTest {
                 [run]
                 hz = 0.5
                 max_catch_up = 0
+                [policy]
+                shell_deny = ["rm"]
+                shell_ask = ["git push", "npm"]
+                shell_allow = ["*"]
+                [files]
+                roots = ["/srv/work", "notes"]
+                max_read_bytes = 1
+                max_write_bytes = 104857600
+                [shell]
+                timeout_s = 5
+                max_timeout_s = 5
+                max_processes = 64
+                output_cap_bytes = 256
+                [cleanup]
+                min_age_ticks = 1
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -178,9 +208,13 @@ class ConfigLoaderTest {
                 new LlmSection("https://api.openai.com/v1", "gpt-4o-mini", "sk-file-key-000000009", 1.0, 2048, false,
                         Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7), Duration.ofSeconds(90),
                         Duration.ofSeconds(0)),
-                new CycleSection(true, 0, Duration.ofMillis(10)),
+                new CycleSection(true, 0, Duration.ofMillis(10), Duration.ofDays(1)),
                 new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"),
-                new RunSection(0.5, 0));
+                new RunSection(0.5, 0),
+                new PolicySection(List.of("rm"), List.of("git push", "npm"), List.of("*")),
+                new FilesSection(List.of(Path.of("/srv/work"), Path.of("notes")), 1, 104_857_600),
+                new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(5), 64, 256),
+                new CleanupSection(1));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

@@ -41,9 +41,13 @@ class LoadedConfigTest {
     @Test
     void describeAlignsValuesAndNamesTheOrigin() {
         List<String> lines = TestSources.none().env("OPENAI_API_KEY", SECRET).load().describe();
+        List<String> shortValues = lines.stream()
+                .filter(line -> line.indexOf("  (") - line.indexOf(" = ") - 3 <= LoadedConfig.ALIGNED_VALUE_WIDTH)
+                .toList();
 
         assertThat(lines).allSatisfy(line -> assertThat(line.indexOf(" = ")).isEqualTo(lines.get(0).indexOf(" = ")));
-        assertThat(lines).allSatisfy(line -> assertThat(line.indexOf("  (")).isEqualTo(lines.get(0).indexOf("  (")));
+        assertThat(shortValues).hasSizeGreaterThan(lines.size() / 2)
+                .allSatisfy(line -> assertThat(line.indexOf("  (")).isEqualTo(lines.get(0).indexOf("  (")));
         assertThat(lines).anySatisfy(line -> assertThat(line)
                 .matches("llm\\.base_url += http://localhost:11434/v1 +\\(default\\)"));
         assertThat(lines).anySatisfy(line -> assertThat(line)
@@ -97,6 +101,20 @@ class LoadedConfigTest {
         assertThat(loaded.config().toString()).doesNotContain(SECRET);
         assertThat(loaded.toString()).doesNotContain(SECRET);
         assertThat(sources.toString()).doesNotContain(SECRET).contains("llm.api_key");
+    }
+
+    @Test
+    void describeShowsListsAsTomlArraysWithTheirOriginAndDoesNotPadShortValuesToTheirWidth() {
+        List<String> lines = TestSources.none()
+                .env("AGENT_POLICY_SHELL_ASK", "git push, npm")
+                .load().describe();
+
+        assertThat(lines).anySatisfy(l -> assertThat(l)
+                .matches("policy\\.shell_ask += \\[\"git push\", \"npm\"\\] +\\(env AGENT_POLICY_SHELL_ASK\\)"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).matches("policy\\.shell_allow += \\[\"ls\", \"cat\", .*"
+                + "\"git diff\"\\]  \\(default\\)"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).matches("files\\.roots += \\[\\] +\\(default\\)"));
+        assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThan(160));
     }
 
     @Test

@@ -1,0 +1,137 @@
+package dev.hmpagent.commands.policy;
+
+import dev.hmpagent.store.HaltFlag;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The files and programs that control the agent, which the LLM may never touch whatever the rules
+ * say (DESIGN.md, "The control surface is not the LLM's"): the database and its {@code -wal},
+ * {@code -shm}, {@code -journal} and halt flag, the config files, the history file, and the programs
+ * {@code agent} and {@code sqlite3}.
+ */
+public final class ControlSurface {
+    /** Program names denied as the program of any part, compared without case. */
+    public static final Set<String> PROGRAMS = Set.of("agent", "sqlite3");
+
+    private final List<Path> paths;
+    private final Set<String> names;
+
+    /** @param protectedPaths every file to protect, as given (relative ones resolve against the working directory) */
+    public ControlSurface(List<Path> protectedPaths) {
+        Set<Path> absolute = new LinkedHashSet<>();
+        Set<String> fileNames = new LinkedHashSet<>();
+        for (Path p : Objects.requireNonNull(protectedPaths, "protectedPaths")) {
+            Path abs = p.toAbsolutePath().normalize();
+            absolute.add(abs);
+            if (abs.getFileName() != null) {
+                fileNames.add(abs.getFileName().toString().toLowerCase(Locale.ROOT));
+            }
+        }
+        this.paths = List.copyOf(absolute);
+        this.names = Set.copyOf(fileNames);
+    }
+
+    /**
+     * The agent's own control surface: {@code db} with {@code -wal}, {@code -shm}, {@code -journal} and its
+     * halt flag, plus {@code others} (the config files that exist or may, the history file).
+     */
+    public static ControlSurface forDatabase(Path db, List<Path> others) {
+        Path abs = Objects.requireNonNull(db, "db").toAbsolutePath();
+        List<Path> all = new ArrayList<>(List.of(abs, Path.of(abs + "-wal"), Path.of(abs + "-shm"),
+                Path.of(abs + "-journal"), new HaltFlag(abs).file()));
+        all.addAll(others);
+        return new ControlSurface(all);
+    }
+
+    public List<Path> paths() {
+        return paths;
+    }
+
+    public static boolean isControlProgram(String programName) {
+        return PROGRAMS.contains(programName.toLowerCase(Locale.ROOT));
+    }
+
+    /** The protected file name {@code word} contains, ignoring case ({@code --db=Agent.DB} names agent.db). */
+    public Optional<String> nameIn(String word) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        return names.stream().filter(lower::contains).findFirst();
+    }
+
+    /**
+     * The protected file {@code path} is, after both are canonicalised (symbolic links, {@code ..}), or a
+     * hard link to (same file key).
+     */
+    public Optional<Path> covering(Path path) {
+        Canonical target = Canonical.of(path.toAbsolutePath());
+        Optional<Object> targetKey = target.exists() ? fileKey(target.path()) : Optional.empty();
+        for (Path p : paths) {
+            Canonical c = Canonical.of(p);
+            if (c.path().equals(target.path()) || p.equals(target.path())) {
+                return Optional.of(p);
+            }
+            if (targetKey.isPresent() && c.exists() && targetKey.equals(fileKey(c.path()))) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A protected file a word only known when the shell runs could name: {@code regex} (a glob or an
+     * expansion, see {@link ShellCommand#wildcards()}) is tried on each protected file's name, its
+     * absolute path and the tails of it, and {@code ./} and {@code ../} forms.
+     */
+    public Optional<String> couldBeNamedBy(String regex) {
+        Pattern pattern;
+        try {
+            pattern = Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+        } catch (PatternSyntaxException e) {
+            return paths.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
+        }
+        for (Path p : paths) {
+            for (String candidate : candidates(p)) {
+                if (pattern.matcher(candidate).matches()) {
+                    return Optional.of(String.valueOf(p.getFileName()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> candidates(Path p) {
+        List<String> out = new ArrayList<>();
+        String name = String.valueOf(p.getFileName());
+        out.add(name);
+        out.add("./" + name);
+        out.add("../" + name);
+        out.add("../../" + name);
+        for (int i = 0; i < p.getNameCount(); i++) {
+            out.add(p.subpath(i, p.getNameCount()).toString());
+        }
+        out.add(p.toString());
+        return out;
+    }
+
+    /** Device and inode where the platform has them; empty when it has not or the file is gone. */
+    static Optional<Object> fileKey(Path path) {
+        try {
+            return Optional.ofNullable(
+                    Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}
