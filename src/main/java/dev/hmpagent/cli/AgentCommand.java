@@ -8,6 +8,8 @@ import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
+import dev.hmpagent.repl.ReplApprover;
+import dev.hmpagent.cycle.WakeOrPollPacer;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.jline.reader.LineReader;
@@ -39,11 +41,16 @@ public final class AgentCommand implements Callable<Integer> {
         try (Terminal terminal = launch.terminals().create()) {
             LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("hmp-agent").build();
             EventRenderer renderer = new EventRenderer(reader, config.agent().db().toAbsolutePath().toString());
-            try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer)) {
+            ReplApprover approver = new ReplApprover(text -> {
+                reader.printAbove(text);
+                reader.getTerminal().writer().flush();
+            }, launch.interactive());
+            try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer,
+                    new WakeOrPollPacer(config.cycle().pollInterval()), false, approver, options.configFiles(launch.env()))) {
                 reader.printAbove("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands.");
                 Repl repl = new Repl(reader, launch.interactive(), runtime.loop(), runtime.inbox(),
                         new Repl.Describe(runtime.llm().endpoint(), runtime.llm().model(), runtime.db().toString()),
-                        config.llm().giveUp(), controls(runtime));
+                        config.llm().giveUp(), controls(runtime), approver);
                 runtime.startThinking(renderer);
                 TickLoop.End end = repl.run();
                 runtime.farewell(end).ifPresent(line -> renderer.emit(new AgentEvent.Problem(line)));

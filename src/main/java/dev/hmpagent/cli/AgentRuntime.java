@@ -1,6 +1,7 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.commands.Approver;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LoopStats;
 import dev.hmpagent.cycle.Pacer;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -81,12 +83,22 @@ final class AgentRuntime implements AutoCloseable {
         return start(config, launch, events, new WakeOrPollPacer(config.cycle().pollInterval()), false);
     }
 
+    static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer, boolean endOnSafetyStop) {
+        return start(config, launch, events, pacer, endOnSafetyStop, Approver.NOBODY, List.of());
+    }
+
     /**
      * As {@link #start(AgentConfig, Launch, EventSink)}, with the loop paced by {@code pacer} (fixed-rate
      * for `agent run`); with {@code endOnSafetyStop} the loop ends (End.SAFETY_STOP) as soon as the
      * safety state is not ACTIVE, instead of waiting for an unlock.
      */
-    static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer, boolean endOnSafetyStop) {
+    /**
+     * @param approver       who answers the policy's questions (a person at the REPL, or nobody)
+     * @param protectedFiles the config files this run was started with: the shell and file policies never let the
+     *                       LLM touch them (the database and its side files are always protected)
+     */
+    static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer, boolean endOnSafetyStop,
+                              Approver approver, List<Path> protectedFiles) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(pacer, "pacer");
         AtomicReference<TickLoop> loopRef = new AtomicReference<>();
@@ -105,7 +117,10 @@ final class AgentRuntime implements AutoCloseable {
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             LlmClient llm = launch.llms().create(config.llm());
-            Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock());
+            Wiring.Tools tools = Wiring.tools(config, approver, protectedFiles, launch.env(), launch.clock());
+            // a process outliving the agent would be untracked: every tree is killed when the runtime closes
+            resources.push(() -> tools.processes().stopAll("the agent is shutting down"));
+            Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
                     tickStore.path().getFileName().toString(), () -> published(cycle, loopRef.get())));
             SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), new HaltFlag(db), events);
@@ -118,7 +133,9 @@ final class AgentRuntime implements AutoCloseable {
             }, events);
             loopRef.set(loop);
             guard.guard(loop);
-            ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop));
+            tools.completions().onArrival(loop::wake);
+            ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop,
+                    () -> tools.processes().stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
                     watcher);

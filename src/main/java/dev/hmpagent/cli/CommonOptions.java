@@ -38,6 +38,17 @@ public final class CommonOptions {
         return merged;
     }
 
+    /**
+     * The config files a run may read: the --config file (or ./agent.toml) and the user's file. The shell and file
+     * policies never let the LLM touch them, whether they exist yet or not.
+     */
+    java.util.List<Path> configFiles(Map<String, String> env) {
+        java.util.List<Path> files = new java.util.ArrayList<>();
+        files.add(config != null ? config : dev.hmpagent.config.ConfigSources.DEFAULT_PROJECT_FILE);
+        dev.hmpagent.config.ConfigSources.defaultUserFile(env).ifPresent(files::add);
+        return java.util.List.copyOf(files);
+    }
+
     LoadedConfig load(Map<String, String> env) {
         Map<String, String> values = new LinkedHashMap<>();
         Map<String, String> labels = new LinkedHashMap<>();

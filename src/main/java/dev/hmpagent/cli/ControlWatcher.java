@@ -31,9 +31,14 @@ final class ControlWatcher implements AutoCloseable {
     private long version = Long.MIN_VALUE;
     private final HaltFlag flag;
     private boolean flagObeyed;
+    private final Runnable onHalt;
 
-    /** @param store a connection only this watcher uses (it is closed with the runtime, not here) */
-    ControlWatcher(Store store, TickLoop loop) {
+    /**
+     * @param store  a connection only this watcher uses (it is closed with the runtime, not here)
+     * @param onHalt also run on every halt, on this thread, after the cycle was told (kills running processes)
+     */
+    ControlWatcher(Store store, TickLoop loop, Runnable onHalt) {
+        this.onHalt = Objects.requireNonNull(onHalt, "onHalt");
         this.store = Objects.requireNonNull(store, "store");
         this.requests = new ControlRequestsDao(store);
         this.loop = Objects.requireNonNull(loop, "loop");
@@ -58,7 +63,11 @@ final class ControlWatcher implements AutoCloseable {
             long now = store.dataVersion();
             if (now == version) return;   // nobody committed anything since the last look: no new request either
             for (ControlRequestsDao.Request r : requests.after(seen)) {
-                if (r.kind().equals("halt")) loop.cycle().halt();
+                if (r.kind().equals("halt")) {
+                    loop.cycle().halt();
+            onHalt.run();
+                    onHalt.run();
+                }
                 loop.wake();
                 seen = r.id();
                 requests.markHandled(r.id(), pid);
@@ -80,6 +89,7 @@ final class ControlWatcher implements AutoCloseable {
         }
         if (!flagObeyed) {
             loop.cycle().halt();
+            onHalt.run();
             loop.wake();
             flagObeyed = true;
         }

@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.FixedRatePacer;
 import dev.hmpagent.cycle.TickLoop;
@@ -65,7 +66,8 @@ final class RunCommand extends Subcommand {
                 config.agent().db().toAbsolutePath().toString());
         FixedRatePacer pacer = new FixedRatePacer(rate,
                 catchUp ? FixedRatePacer.Overrun.CATCH_UP : FixedRatePacer.Overrun.SKIP, config.run().maxCatchUp());
-        try (AgentRuntime runtime = AgentRuntime.start(config, launch(), printer, pacer, exitOnLockout)) {
+        try (AgentRuntime runtime = AgentRuntime.start(config, launch(), printer, pacer, exitOnLockout,
+                Approver.NOBODY, configFiles())) {
             printer.emit(new AgentEvent.Info(String.format(Locale.ROOT, "hmp-agent run at %.2f Hz: %s", rate,
                     runtime.banner())));
             TickLoop loop = runtime.loop();

@@ -38,6 +38,11 @@ abstract class Subcommand implements Callable<Integer> {
         return loaded().config();
     }
 
+    /** The config files this run reads (protected from the LLM by the shell and file policies). */
+    final java.util.List<java.nio.file.Path> configFiles() {
+        return options.over(root.options).configFiles(launch.env());
+    }
+
     final PrintWriter out() { return spec.commandLine().getOut(); }
 
     final PrintWriter err() { return spec.commandLine().getErr(); }

@@ -6,12 +6,25 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.CommandExecutor;
 import dev.hmpagent.commands.CommandGate;
+import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
+import dev.hmpagent.commands.Completions;
+import dev.hmpagent.commands.FileCommands;
+import dev.hmpagent.commands.PolicyGate;
+import dev.hmpagent.commands.ShellCommands;
+import dev.hmpagent.commands.policy.ControlSurface;
+import dev.hmpagent.commands.policy.FileRoots;
+import dev.hmpagent.commands.policy.ShellPolicy;
+import dev.hmpagent.commands.policy.ShellRules;
+import dev.hmpagent.commands.process.ProcessRunner;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.NotesMode;
 import dev.hmpagent.context.ContextAssembler;
 import dev.hmpagent.context.ContextSettings;
+import dev.hmpagent.context.ContextSources;
+import dev.hmpagent.context.LiveSettings;
+import dev.hmpagent.commands.SettingsBounds;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmParams;
 import dev.hmpagent.cycle.TickWriter;
@@ -32,7 +45,11 @@ import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
 import java.time.Clock;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** The object graph of one agent, built by constructors from a validated config. Tests build through it too. */
 public final class Wiring {
@@ -45,28 +62,71 @@ public final class Wiring {
                 llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
     }
 
-    /** The cycle on {@code store} (the tick thread's connection), every command allowed, nobody to ask. */
-    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
-        return cycle(config, store, llm, events, clock, CommandGate.ALLOW_ALL, Approver.NOBODY);
+    /**
+     * What the agent acts on the world with, built once per runtime: the process runner (close it with
+     * {@code processes().stopAll}), the file roots, the shell policy, who answers its questions, and where
+     * external results arrive.
+     */
+    public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
+                        Completions completions) { }
+
+    /**
+     * The tools for {@code config}: the control surface (the database and its side files, the config files in
+     * {@code protectedFiles}) is denied whatever the rules say; processes get {@code env} scrubbed of secrets.
+     */
+    public static Tools tools(AgentConfig config, Approver approver, List<Path> protectedFiles, Map<String, String> env,
+                              Clock clock) {
+        ControlSurface surface = ControlSurface.forDatabase(config.agent().db(), protectedFiles);
+        FileRoots roots = FileRoots.forDatabase(config.files().roots(), config.agent().db(), surface);
+        ShellPolicy shell = new ShellPolicy(new ShellRules(config.policy().shellDeny(), config.policy().shellAsk(),
+                config.policy().shellAllow()), surface, approver.personPresent());
+        ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
+                env);
+        return new Tools(processes, roots, shell, approver, new Completions());
     }
 
-    /** The cycle on {@code store}, its commands checked by {@code gate} and, where it asks, by {@code approver}. */
+    /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
+        return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock));
+    }
+
+    /** The cycle on {@code store}, its commands checked by {@code gate} (instead of the policy) and {@code approver}. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
                               CommandGate gate, Approver approver) {
+        return cycle(config, store, llm, events, clock, tools(config, approver, List.of(), System.getenv(), clock),
+                Optional.of(gate));
+    }
+
+    /** The cycle on {@code store} (the tick thread's connection), acting through {@code tools} under their policy. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools) {
+        return cycle(config, store, llm, events, clock, tools, Optional.empty());
+    }
+
+    private static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools,
+                               Optional<CommandGate> gateInstead) {
         ObjectMapper mapper = new ObjectMapper();
-        CommandRegistry registry = CommandRegistry.builtIn();
+        int k = config.cycle().historyK();
+        SettingsBounds bounds = new SettingsBounds(Math.min(SettingsBounds.DEFAULTS.historyKMin(), Math.max(k, 0)),
+                Math.max(SettingsBounds.DEFAULTS.historyKMax(), k));
+        CommandRegistry registry = CommandRegistry.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
+                .register("processes", new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
+                        config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks()), clock).all())
+                .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
+                        config.files().maxWriteBytes()).all());
+        CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots()));
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper), OutcomeListener.NONE);
-        CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, approver, OutcomeListener.NONE);
-        ContextSettings settings = new ContextSettings(config.agent().name(), config.cycle().historyK(),
+        CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
+                OutcomeListener.NONE, tools.completions());
+        ContextSettings settings = new ContextSettings(config.agent().name(), k,
                 config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
                 config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),
                 NoteFilter.tagList(config.context().notesTags())), config.cycle().autonomous());
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
-                llm.model() + " at " + llm.endpoint(), new NotesDao(store), new ProcessLogDao(store),
-                new ResponsesDao(store), new MemoryDao(store), new DiaryDao(store), new ConceptsDao(store),
-                new SettingsDao(store), ContextAssembler.secureNonces());
+                llm.model() + " at " + llm.endpoint(), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
+                ContextAssembler.DEFAULT_PER_SOURCE_CAP, ContextAssembler.secureNonces());
+        LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store));
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
-                settings, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
+                live, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events);
     }
 }

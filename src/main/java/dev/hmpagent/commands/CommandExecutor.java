@@ -43,9 +43,16 @@ public final class CommandExecutor {
     private final ProcessLogDao processLog;
     private final AgentLogDao agentLog;
     private final SafetyDao safety;
+    private final Completions completions;
 
     public CommandExecutor(Store store, CommandRegistry registry, ObjectMapper mapper, CommandGate gate,
                            Approver approver, OutcomeListener outcomes) {
+        this(store, registry, mapper, gate, approver, outcomes, new Completions());
+    }
+
+    /** With {@code completions}: where external commands (processes, second LLM calls) hand in their results. */
+    public CommandExecutor(Store store, CommandRegistry registry, ObjectMapper mapper, CommandGate gate,
+                           Approver approver, OutcomeListener outcomes, Completions completions) {
         this.store = Objects.requireNonNull(store, "store");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
@@ -55,6 +62,35 @@ public final class CommandExecutor {
         this.processLog = new ProcessLogDao(store);
         this.agentLog = new AgentLogDao(store);
         this.safety = new SafetyDao(store);
+        this.completions = Objects.requireNonNull(completions, "completions");
+    }
+
+    /**
+     * Writes the results external commands handed in since the last call (HMP step 1), each in its own
+     * transaction; a result whose row a halt or a restart already ended is dropped. Returns what was written.
+     * When the file refuses a write, what is left waits for the next call.
+     */
+    public List<CommandRun> recordResults(Consumer<CommandRun> onEach) {
+        List<Completions.Done> done = completions.drain();
+        List<CommandRun> runs = new ArrayList<>();
+        for (int i = 0; i < done.size(); i++) {
+            Completions.Done d = done.get(i);
+            Optional<ProcessRow> row;
+            try {
+                row = processLog.get(d.processLogId());
+                if (row.isEmpty()) continue;
+                Result result = resultOf(row.get().name(), row.get().fingerprint(), d.outcome(), true);
+                boolean written = store.inTransaction(() -> finish(row.get(), result));
+                if (!written) continue;
+                CommandRun run = reported(row.get(), new Attempt(result, true));
+                runs.add(run);
+                onEach.accept(run);
+            } catch (StoreException e) {
+                completions.putBack(done.subList(i, done.size()));
+                throw e;
+            }
+        }
+        return runs;
     }
 
     /**
@@ -101,13 +137,13 @@ public final class CommandExecutor {
         } catch (IllegalArgumentException e) {
             return finishedNow(row, llmId, fail(row.name(), row.fingerprint(), ErrorCode.EINVAL, e.getMessage()));
         }
+        CommandGate.Decision decision = gate.check(command);   // first: a reserved type is refused, known or not
+        if (haltRequested.getAsBoolean()) return Optional.empty();
         Optional<CommandHandler> handler = registry.find(command.type());
-        if (handler.isEmpty()) {
+        if (handler.isEmpty() && decision.verdict() == CommandGate.Verdict.ALLOW) {
             return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
                     "unknown command type \"" + command.type() + "\"; known types: " + String.join(", ", registry.types())));
         }
-        CommandGate.Decision decision = gate.check(command);
-        if (haltRequested.getAsBoolean()) return Optional.empty();
         switch (decision.verdict()) {
             case DENY, REFUSE -> {
                 return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), decision.code(),
@@ -127,7 +163,38 @@ public final class CommandExecutor {
             }
             case ALLOW -> { }
         }
+        if (handler.isEmpty()) return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
+                "unknown command type \"" + command.type() + "\""));
+        if (handler.get() instanceof ExternalCommand external) return start(row, command, external, llmId, haltRequested);
         return execute(row, command, handler.get(), llmId, haltRequested);
+    }
+
+    /** Marks the row running and starts the work outside any transaction; its result arrives through completions. */
+    private Optional<CommandRun> start(ProcessRow row, PendingCommand command, ExternalCommand handler, String llmId,
+                                       BooleanSupplier haltRequested) {
+        boolean claimed = store.inTransaction(() -> !haltRequested.getAsBoolean() && mayRun(row.id())
+                && processLog.startRunning(row.id()));
+        if (!claimed) return Optional.empty();
+        CommandContext ctx = new CommandContext(row.tickId(), llmId, registry, store);
+        Optional<CommandOutcome> endedAtOnce;
+        try {
+            endedAtOnce = handler.start(new Args(command.type(), handler.argsExample(), command.args()), ctx, row.id(),
+                    outcome -> completions.add(row.id(), outcome));
+        } catch (CommandArgException e) {
+            endedAtOnce = Optional.of(CommandOutcome.error(ErrorCode.EINVAL, e.getMessage()));
+        } catch (StoreException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            endedAtOnce = Optional.of(CommandOutcome.error(ErrorCode.EUNKNOWN, command.type() + " could not start: "
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + Args.abbreviate(e.getMessage()))));
+        }
+        if (endedAtOnce.isPresent()) {
+            Result result = resultOf(command.type(), command.fingerprint(), endedAtOnce.get(), true);
+            store.inTransaction(() -> finish(row, result));
+            return Optional.of(reported(row, new Attempt(result, true)));
+        }
+        return Optional.of(new CommandRun(row.id(), row.cmdId(), row.name(), "running", "started; its result comes in a "
+                + "later tick", Optional.empty(), Optional.empty()));
     }
 
     private Optional<CommandRun> execute(ProcessRow row, PendingCommand command, CommandHandler handler, String llmId,
@@ -139,10 +206,7 @@ public final class CommandExecutor {
             attempt = store.inTransaction(() -> {
                 if (haltRequested.getAsBoolean() || !mayRun(row.id())) return null;
                 CommandOutcome outcome = handler.execute(args, ctx);
-                Result result = outcome.failed()
-                        ? fail(command.type(), command.fingerprint(), outcome.code(), outcome.result())
-                        : new Result(outcome.processStatus(), outcome.result(), outcome.messageToUser(), Optional.empty(),
-                                handler.informs() || outcome.processStatus() == ProcessStatus.WARNING);
+                Result result = resultOf(command.type(), command.fingerprint(), outcome, handler.informs());
                 return new Attempt(result, finish(row, result));
             });
         } catch (CommandArgException e) {
@@ -202,9 +266,19 @@ public final class CommandExecutor {
                 row.fingerprint() == null ? "" : row.fingerprint());
     }
 
+    private static Result resultOf(String type, String fingerprint, CommandOutcome outcome, boolean informs) {
+        if (outcome.failed()) return fail(type, fingerprint, outcome.code(), outcome.result(), outcome.processStatus());
+        return new Result(outcome.processStatus(), outcome.result(), outcome.messageToUser(), Optional.empty(),
+                informs || outcome.processStatus() == ProcessStatus.WARNING);
+    }
+
     private static Result fail(String type, String fingerprint, String code, String message) {
+        return fail(type, fingerprint, code, message, ProcessStatus.ERROR);
+    }
+
+    private static Result fail(String type, String fingerprint, String code, String message, ProcessStatus status) {
         FailureFact fact = FailureFact.command(type, fingerprint == null ? "" : fingerprint, code, message);
-        return new Result(ProcessStatus.ERROR, message, Optional.empty(), Optional.of(fact), true);
+        return new Result(status, message, Optional.empty(), Optional.of(fact), true);
     }
 
     private record Result(ProcessStatus status, String result, Optional<UserMessage> messageToUser,

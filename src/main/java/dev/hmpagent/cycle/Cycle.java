@@ -7,7 +7,7 @@ import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.commands.QuotedBlocks;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.context.ContextAssembler;
-import dev.hmpagent.context.ContextSettings;
+import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.cycle.CycleStatus.Phase;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
@@ -47,7 +47,9 @@ public final class Cycle {
     private final Clock clock;
     private final LlmClient llm;
     private final LlmParams params;
-    private final ContextSettings settings;
+    /** The settings in force each tick: agent.toml's, with what the LLM set within its bounds. */
+    private final LiveSettings settings;
+    private LiveSettings.Snapshot snapshot;
     private final ContextAssembler assembler;
     private final CommandBlockParser parser;
     private final QuotedBlocks quoted;
@@ -82,7 +84,7 @@ public final class Cycle {
     private final Object callLock = new Object();
     private boolean cancelRequested;
 
-    public Cycle(Clock clock, LlmClient llm, LlmParams params, ContextSettings settings, ContextAssembler assembler,
+    public Cycle(Clock clock, LlmClient llm, LlmParams params, LiveSettings settings, ContextAssembler assembler,
                  CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
                  CommandExecutor executor, EventSink events) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -152,6 +154,12 @@ public final class Cycle {
             haltsSeen = haltsAtTickStart;
             noteWatermark = 0;
         }
+        try {
+            recordResults();
+        } catch (StoreException e) {
+            if (e.damaged()) return damaged(e);
+            // kept in memory: written by a later tick; the usual retry of a file that refuses writes follows
+        }
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
         if (unwritten != null && unwrittenAtHalt != halts.get()) dropKeptAfterHalt();
         if (unwritten != null) return writeKept(start);
@@ -196,8 +204,19 @@ public final class Cycle {
         }
     }
 
-    /** Why the LLM should be called now, or null when there is nothing new. Step 1: refresh process_log. */
+    /**
+     * HMP step 1: writes the results that external commands (processes, second LLM calls) handed in since the
+     * last iteration, so the wake rule sees them. Also called while the agent may not think (halted, locked), so
+     * a process killed by a halt is recorded as such at once. Throws StoreException when the file refuses the
+     * write; the results are kept for the next call.
+     */
+    public void recordResults() {
+        executor.recordResults(run -> emitRun(status.lastTickId(), run));
+    }
+
+    /** Why the LLM should be called now, or null when there is nothing new. */
     private String wakeReason(boolean mayThinkUnprompted) {
+        snapshot = settings.snapshot();   // read per tick: what the LLM changed applies from the next tick
         if (rejectedAtNote >= 0) {
             // the LLM refused the last request: asking again unchanged would be refused again
             if (notes.maxUnreadId(NoteFilter.ALL) <= rejectedAtNote) return null;
@@ -205,15 +224,15 @@ public final class Cycle {
             consecutiveFailures = 0;
             return "new message";
         }
-        if (notes.maxUnreadId(settings.noteFilter()) > noteWatermark) return "new message";
+        if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return "new message";
         if (processLog.unseenCount() > 0) return "new results";
-        if (settings.autonomous() && mayThinkUnprompted) return "autonomous";
+        if (snapshot.settings().autonomous() && mayThinkUnprompted) return "autonomous";
         return null;
     }
 
     private TickResult think(long tickId, Instant start, String reason) {
         setPhase(Phase.ASSEMBLING_CONTEXT);
-        AssembledPrompt prompt = assembler.assemble(tickId, start);
+        AssembledPrompt prompt = assembler.assemble(tickId, start, snapshot);
         Completion answered;
         long haltsBefore = haltsAtTickStart;
         try {

@@ -210,7 +210,10 @@ public final class TickLoop {
 
     private TickResult iterate(boolean catchUp) {
         try {
-            if (!mayTick.getAsBoolean()) return TickResult.IDLE;
+            if (!mayTick.getAsBoolean()) {
+                cycle.recordResults();   // a process a halt killed is recorded now, not after the unlock
+                return TickResult.IDLE;
+            }
             // a caught-up frame answers what arrived but does not think unprompted: frames run back to back
             // make at most one LLM call per new observation
             TickResult result = cycle.tick(!catchUp);

@@ -44,6 +44,7 @@ public final class Repl {
     private final Describe describe;
     private final Duration giveUp;
     private final Controls controls;
+    private final ReplApprover approver;
     private final Object readLock = new Object();
     private boolean reading;   // guarded by readLock
 
@@ -52,7 +53,8 @@ public final class Repl {
      * @param giveUp piped input: how long, at its end, to wait for lines still in the spool to be stored
      */
     public Repl(LineReader reader, boolean interactive, TickLoop loop, NoteSpool inbox, Describe describe,
-                Duration giveUp, Controls controls) {
+                Duration giveUp, Controls controls, ReplApprover approver) {
+        this.approver = Objects.requireNonNull(approver, "approver");
         this.reader = Objects.requireNonNull(reader, "reader");
         this.controls = Objects.requireNonNull(controls, "controls");
         this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
@@ -139,6 +141,7 @@ public final class Repl {
                 if (!slash(text)) return;
                 continue;
             }
+            if (approver.offer(text)) continue;   // it answered the agent's question about a command
             submit(text);
         }
     }

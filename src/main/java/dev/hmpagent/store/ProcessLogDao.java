@@ -66,6 +66,10 @@ public final class ProcessLogDao {
                 + "ORDER BY id", ProcessLogDao::map);
     }
 
+    public java.util.Optional<ProcessRow> get(long id) {
+        return store.queryOne("SELECT " + COLUMNS + " FROM process_log WHERE id = ?", ProcessLogDao::map, id);
+    }
+
     /** The status column of one row, if it exists. */
     public java.util.Optional<ProcessStatus> status(long id) {
         return store.queryOne("SELECT status FROM process_log WHERE id = ?", rs -> ProcessStatus.fromColumn(rs.getString(1)), id);

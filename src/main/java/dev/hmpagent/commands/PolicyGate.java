@@ -1,0 +1,63 @@
+package dev.hmpagent.commands;
+
+import dev.hmpagent.commands.policy.FileResult;
+import dev.hmpagent.commands.policy.FileRoots;
+import dev.hmpagent.commands.policy.ShellPolicy;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The human-set policy between the LLM and the machine, as a {@link CommandGate}: command types reserved for
+ * people (unlock, halt, budget, policy, safety…) are refused as EPERM; a {@code shell} command line goes through
+ * the {@link ShellPolicy} (deny, ask, allow rules; the control surface always denied). File commands check their
+ * paths against the {@link FileRoots} themselves, on the file actually opened.
+ */
+public final class PolicyGate implements CommandGate {
+    private final CommandRegistry registry;
+    private final ShellPolicy shell;
+    private final FileRoots roots;
+    /** For an ASK: the prefixes an "always" answer allows, by process_log id. */
+    private final Map<Long, List<String>> asked = new ConcurrentHashMap<>();
+
+    public PolicyGate(CommandRegistry registry, ShellPolicy shell, FileRoots roots) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.shell = Objects.requireNonNull(shell, "shell");
+        this.roots = Objects.requireNonNull(roots, "roots");
+    }
+
+    @Override
+    public Decision check(PendingCommand command) {
+        if (CommandRegistry.isReserved(command.type())) {
+            return Decision.deny("\"" + command.type() + "\" is reserved for people (unlock, halt, budget, policy, "
+                    + "safety and guide are never the agent's); do not try again");
+        }
+        if (!command.type().equals("shell")) return Decision.allow();
+        String line = command.args().path("command").asText("");
+        if (line.isBlank()) return Decision.allow();   // the handler says how to write the args
+        ShellPolicy.Decision d = shell.check(line, workingDir(command));
+        return switch (d.verdict()) {
+            case ALLOW -> Decision.allow();
+            case DENY -> Decision.deny(d.reason());
+            case ASK -> {
+                asked.clear();   // one question at a time: an earlier one was answered yes or no
+                asked.put(command.processLogId(), d.sessionPrefixes());
+                yield Decision.ask(d.reason());
+            }
+        };
+    }
+
+    @Override
+    public void allowForSession(PendingCommand command) {
+        List<String> prefixes = asked.remove(command.processLogId());
+        if (prefixes != null) prefixes.forEach(shell::allowForSession);
+    }
+
+    private Path workingDir(PendingCommand command) {
+        String cwd = command.args().path("cwd").asText("");
+        FileResult<Path> dir = roots.resolve(cwd.isBlank() ? "." : cwd, FileRoots.Access.LIST);
+        return dir.ok() ? dir.value() : roots.roots().get(0);
+    }
+}

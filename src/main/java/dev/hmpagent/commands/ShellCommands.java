@@ -1,0 +1,164 @@
+package dev.hmpagent.commands;
+
+import dev.hmpagent.commands.policy.FileResult;
+import dev.hmpagent.commands.policy.FileRoots;
+import dev.hmpagent.commands.process.ProcessResult;
+import dev.hmpagent.commands.process.ProcessRunner;
+import dev.hmpagent.commands.process.ProcessSpec;
+import dev.hmpagent.commands.process.RunningProcess;
+import dev.hmpagent.commands.process.StartResult;
+import dev.hmpagent.safety.ErrorCode;
+import dev.hmpagent.store.ProcessRow;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * External processes, the HMP way: {@code shell} starts a child process without blocking the tick loop, its row
+ * stays {@code running}, and the tick after it ends shows its result in context 2 (the LLM never sees stdout
+ * except through {@code process_log.result}). The shell policy has checked the command line before this runs.
+ */
+public final class ShellCommands {
+    /** What agent.toml bounds. */
+    public record Limits(Duration defaultTimeout, Duration maxTimeout, long cleanupFloorTicks) {
+        public Limits {
+            Objects.requireNonNull(defaultTimeout, "defaultTimeout");
+            Objects.requireNonNull(maxTimeout, "maxTimeout");
+            if (defaultTimeout.compareTo(maxTimeout) > 0) throw new IllegalArgumentException("default timeout > max");
+        }
+    }
+
+    static final String STOPPED_BY_LLM = "stopped by process_stop";
+
+    private final ProcessRunner runner;
+    private final FileRoots roots;
+    private final Limits limits;
+    private final java.time.Clock clock;
+
+    public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock) {
+        this.runner = Objects.requireNonNull(runner, "runner");
+        this.roots = Objects.requireNonNull(roots, "roots");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public List<CommandHandler> all() {
+        return List.of(shell(), processStop(), processList(), processCleanup());
+    }
+
+    private CommandHandler shell() {
+        return new External("shell", "run a shell command line as a child process (result arrives in a later tick)",
+                "{\"command\": \"ls -la\", \"cwd\": \"workspace\", \"timeout_s\": 30}", (args, ctx, id, onDone) -> {
+            String command = args.requiredText("command");
+            long maxS = limits.maxTimeout().toSeconds();
+            long timeoutS = args.optionalLong("timeout_s").orElse(limits.defaultTimeout().toSeconds());
+            if (timeoutS < 1 || timeoutS > maxS) {
+                throw args.bad("args.timeout_s must be from 1 to " + maxS + " (shell.max_timeout_s in agent.toml)");
+            }
+            Optional<String> cwdArg = args.optionalText("cwd").filter(s -> !s.isBlank());
+            FileResult<Path> cwd = cwdArg.isPresent() ? roots.resolve(cwdArg.get(), FileRoots.Access.LIST)
+                    : roots.resolve(".", FileRoots.Access.LIST);
+            if (!cwd.ok()) return Optional.of(CommandOutcome.error(cwd.code(), "shell: cwd " + cwd.message()));
+            StartResult started = runner.start(new ProcessSpec(id, command, cwd.value(), Duration.ofSeconds(timeoutS)),
+                    result -> onDone.accept(outcome(result)));
+            if (started instanceof StartResult.Refused r) {
+                return Optional.of(CommandOutcome.error(ErrorCode.EBUSY, "shell: " + r.reason()));
+            }
+            if (started instanceof StartResult.FailedToStart f) return Optional.of(outcome(f.result()));
+            return Optional.empty();
+        });
+    }
+
+    /** How a finished process reads in context 2. */
+    static CommandOutcome outcome(ProcessResult r) {
+        String took = String.format(Locale.ROOT, "%.1f s", r.duration().toMillis() / 1000.0);
+        String output = r.output().isEmpty() ? "(no output)" : r.output();
+        String text = r.reason() + " after " + took + "\n" + output;
+        return switch (r.status()) {
+            case OK -> CommandOutcome.ok(text);
+            case ERROR -> CommandOutcome.error(ErrorCode.exit(r.optionalExitCode().orElse(-1)), text);
+            case TIMEOUT -> new CommandOutcome("timeout", text, Optional.empty(), ErrorCode.ETIMEDOUT);
+            case KILLED -> r.reason().contains(STOPPED_BY_LLM) ? new CommandOutcome("warning", text, Optional.empty())
+                    : CommandOutcome.error(ErrorCode.EHALT, text);
+            case FAILED_TO_START -> CommandOutcome.error(ErrorCode.ENOENT, "could not start: " + r.reason());
+        };
+    }
+
+    private CommandHandler processStop() {
+        return new External("process_stop", "stop a running process and its children by process_log id or cmd_id",
+                "{\"id\": 42}", (args, ctx, id, onDone) -> {
+            String wanted = args.requiredText("id").strip();
+            Optional<Long> running = runningRow(ctx, wanted);
+            if (running.isEmpty()) {
+                return Optional.of(CommandOutcome.notFound("process_stop: no running process with id or cmd_id \""
+                        + wanted + "\"; process_list shows the running ones"));
+            }
+            long target = running.get();
+            Thread stopper = new Thread(() -> onDone.accept(runner.stop(target)
+                    ? CommandOutcome.ok("process " + target + " and its children were stopped; its own row shows its output")
+                    : CommandOutcome.notFound("process_stop: process " + target + " had already ended")),
+                    "process-stop-" + target);
+            stopper.setDaemon(true);
+            stopper.start();
+            return Optional.empty();
+        });
+    }
+
+    /** The row id of a running process named by its process_log id or its cmd_id (the latest with that cmd_id). */
+    private Optional<Long> runningRow(CommandContext ctx, String wanted) {
+        List<RunningProcess> now = runner.running();
+        for (ProcessRow row : ctx.processLog().inFlight()) {
+            boolean named = String.valueOf(row.id()).equals(wanted) || wanted.equals(row.cmdId());
+            if (named && now.stream().anyMatch(p -> p.id() == row.id())) return Optional.of(row.id());
+        }
+        return Optional.empty();
+    }
+
+    private CommandHandler processList() {
+        return SimpleCommand.informing("process_list", "list the processes running now and for how long", "{}",
+                (args, ctx) -> {
+            List<RunningProcess> now = runner.running();
+            if (now.isEmpty()) return CommandOutcome.ok("no process is running");
+            Instant at = clock.instant();
+            StringBuilder sb = new StringBuilder(now.size() + (now.size() == 1 ? " process" : " processes") + " running:");
+            for (RunningProcess p : now) {
+                sb.append("\n- id ").append(p.id()).append(" (pid ").append(p.pid()).append(", ")
+                        .append(Math.max(0, Duration.between(p.startedAt(), at).toSeconds())).append(" s): ")
+                        .append(Args.abbreviate(p.command()));
+            }
+            return CommandOutcome.ok(sb.toString());
+        });
+    }
+
+    private CommandHandler processCleanup() {
+        return new SimpleCommand("process_cleanup", "delete closed process_log rows older than N ticks",
+                "{\"older_than_ticks\": 200}", (args, ctx) -> {
+            long asked = args.optionalLong("older_than_ticks").orElse(limits.cleanupFloorTicks());
+            if (asked < 0) throw args.bad("args.older_than_ticks must not be negative");
+            long ticks = Math.max(asked, limits.cleanupFloorTicks());
+            long upTo = ctx.tickId() - ticks;
+            int n = upTo < 1 ? 0 : ctx.processLog().deleteClosed(upTo, "");
+            return CommandOutcome.ok("process_cleanup: " + n + " closed row" + (n == 1 ? "" : "s") + " of tick "
+                    + Math.max(upTo, 0) + " or earlier deleted" + (asked < ticks ? " (" + asked
+                    + " is below the floor of " + ticks + " ticks agent.toml sets)" : ""));
+        });
+    }
+
+    /** An external command made from a function. */
+    private interface Starter {
+        Optional<CommandOutcome> start(Args args, CommandContext ctx, long id, Consumer<CommandOutcome> onDone);
+    }
+
+    private record External(String type, String summary, String argsExample, Starter starter) implements ExternalCommand {
+        @Override
+        public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,
+                                              Consumer<CommandOutcome> onDone) {
+            return starter.start(args, context, processLogId, onDone);
+        }
+    }
+}
