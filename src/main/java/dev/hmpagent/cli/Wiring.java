@@ -10,6 +10,7 @@ import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.Completions;
 import dev.hmpagent.commands.FileCommands;
+import dev.hmpagent.commands.IdleCommands;
 import dev.hmpagent.commands.PolicyGate;
 import dev.hmpagent.commands.ShellCommands;
 import dev.hmpagent.commands.policy.ControlSurface;
@@ -112,7 +113,8 @@ public final class Wiring {
                 .register("processes", new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
                         config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks()), clock).all())
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
-                        config.files().maxWriteBytes()).all());
+                        config.files().maxWriteBytes()).all())
+                .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all());
         CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots()));
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper), OutcomeListener.NONE);
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
@@ -127,6 +129,6 @@ public final class Wiring {
         LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store));
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
-                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events);
+                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events, config.cycle().maxIdle());
     }
 }

@@ -3,6 +3,8 @@ package dev.hmpagent.cycle;
 import dev.hmpagent.commands.CommandBlockParser;
 import dev.hmpagent.commands.CommandExecutor;
 import dev.hmpagent.commands.CommandRun;
+import dev.hmpagent.commands.Idle;
+import dev.hmpagent.commands.IdleCommands;
 import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.commands.QuotedBlocks;
 import dev.hmpagent.context.AssembledPrompt;
@@ -27,6 +29,7 @@ import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,6 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * answered with a back-off; the next call goes on.
  */
 public final class Cycle {
+    private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
+            java.util.List.of("user"), "");
     private final Clock clock;
     private final LlmClient llm;
     private final LlmParams params;
@@ -62,6 +67,12 @@ public final class Cycle {
     private final ProcessLogDao processLog;
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
+    private final SettingsDao runtimeSettings;
+    private final Duration maxIdle;
+    /** Set by the last wake check: the LLM's own idle holds (phase IDLE, no call). */
+    private boolean idling;
+    /** When the last LLM call ended: the LLM's pause counts from there. */
+    private Instant lastThoughtAt;
 
     private long noteWatermark;
     /** A reply the file could not take (full, locked): written by a later tick, without asking the LLM again. */
@@ -86,7 +97,7 @@ public final class Cycle {
 
     public Cycle(Clock clock, LlmClient llm, LlmParams params, LiveSettings settings, ContextAssembler assembler,
                  CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
-                 CommandExecutor executor, EventSink events) {
+                 CommandExecutor executor, EventSink events, Duration maxIdle) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.llm = Objects.requireNonNull(llm, "llm");
         this.params = Objects.requireNonNull(params, "params");
@@ -103,6 +114,8 @@ public final class Cycle {
         this.processLog = writer.processLog();
         this.responses = writer.responses();
         this.agentLog = writer.agentLog();
+        this.runtimeSettings = writer.settings();
+        this.maxIdle = Objects.requireNonNull(maxIdle, "maxIdle");
         this.status = CycleStatus.initial(agentLog.lastTickId(), agentLog.totalTokens());
     }
 
@@ -180,7 +193,7 @@ public final class Cycle {
                     consecutiveFailures = 0;   // the file reads fine and nothing waits on a failed call
                     if (status.trouble() != CycleStatus.Trouble.NONE) status = status.untroubled();
                 }
-                setPhase(Phase.WAITING_FOR_EVENT);
+                setPhase(idling ? Phase.IDLE : Phase.WAITING_FOR_EVENT);
                 return TickResult.IDLE;
             }
             tickId = agentLog.lastTickId() + 1;
@@ -224,6 +237,23 @@ public final class Cycle {
             consecutiveFailures = 0;
             return "new message";
         }
+        idling = false;
+        Optional<Idle> idle = Idle.read(runtimeSettings);
+        if (idle.isPresent()) {
+            Optional<String> ended = idle.get().ended(clock.instant(), notes, processLog);
+            if (ended.isEmpty()) {
+                idling = true;   // the LLM asked to rest: no call until a wake condition holds
+                return null;
+            }
+            runtimeSettings.remove(Idle.KEY);
+            events.emit(new AgentEvent.Info("idle ended: " + ended.get()));
+            return "idle ended: " + ended.get();
+        }
+        if (lastThoughtAt != null && notes.maxUnreadId(PERSON) <= noteWatermark) {
+            Duration pause = IdleCommands.pause(runtimeSettings, maxIdle);
+            // the LLM's own pause between its turns; a person's message does not wait
+            if (clock.instant().isBefore(lastThoughtAt.plus(pause))) return null;
+        }
         if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return "new message";
         if (processLog.unseenCount() > 0) return "new results";
         if (snapshot.settings().autonomous() && mayThinkUnprompted) return "autonomous";
@@ -261,6 +291,7 @@ public final class Cycle {
     }
 
     private TickResult committed(TickWriter.Thought thought, TickWriter.Written written) {
+        lastThoughtAt = clock.instant();
         consecutiveFailures = 0;
         retryAt = null;
         noteWatermark = Math.max(noteWatermark, thought.prompt().noteWatermark());

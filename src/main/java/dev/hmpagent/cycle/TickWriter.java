@@ -21,6 +21,7 @@ import dev.hmpagent.store.PromptsDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SafetyDao;
+import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.StagnationDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.TickRecord;
@@ -81,6 +82,8 @@ public final class TickWriter {
     ResponsesDao responses() { return responses; }
 
     AgentLogDao agentLog() { return agentLog; }
+
+    SettingsDao settings() { return new SettingsDao(store); }
 
     Written writeThought(Thought t) {
         Written written = store.inTransaction(() -> {
