@@ -117,9 +117,10 @@ final class AgentRuntime implements AutoCloseable {
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             LlmClient llm = launch.llms().create(config.llm());
-            Wiring.Tools tools = Wiring.tools(config, approver, protectedFiles, launch.env(), launch.clock());
+            Wiring.Tools tools = Wiring.tools(config, approver, protectedFiles, launch.env(), launch.clock(),
+                    () -> launch.llms().create(config.llm()));
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes
-            resources.push(() -> tools.processes().stopAll("the agent is shutting down"));
+            resources.push(() -> tools.stopAll("the agent is shutting down"));
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
                     tickStore.path().getFileName().toString(), () -> published(cycle, loopRef.get())));
@@ -135,7 +136,7 @@ final class AgentRuntime implements AutoCloseable {
             guard.guard(loop);
             tools.completions().onArrival(loop::wake);
             ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop,
-                    () -> tools.processes().stopAll("killed by a halt")));
+                    () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
                     watcher);

@@ -65,7 +65,6 @@ final class ControlWatcher implements AutoCloseable {
             for (ControlRequestsDao.Request r : requests.after(seen)) {
                 if (r.kind().equals("halt")) {
                     loop.cycle().halt();
-            onHalt.run();
                     onHalt.run();
                 }
                 loop.wake();

@@ -28,6 +28,7 @@ import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.commands.SettingsBounds;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmParams;
+import dev.hmpagent.cycle.LlmTasks;
 import dev.hmpagent.cycle.TickWriter;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
@@ -51,6 +52,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The object graph of one agent, built by constructors from a validated config. Tests build through it too. */
 public final class Wiring {
@@ -69,33 +71,41 @@ public final class Wiring {
      * external results arrive.
      */
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
-                        Completions completions) { }
+                        Completions completions, LlmTasks llmTasks) {
+        /** A halt: every process tree is killed and every delegated LLM call cancelled. */
+        public void stopAll(String why) {
+            llmTasks.cancelAll();
+            processes.stopAll(why);
+        }
+    }
 
     /**
      * The tools for {@code config}: the control surface (the database and its side files, the config files in
      * {@code protectedFiles}) is denied whatever the rules say; processes get {@code env} scrubbed of secrets.
      */
     public static Tools tools(AgentConfig config, Approver approver, List<Path> protectedFiles, Map<String, String> env,
-                              Clock clock) {
+                              Clock clock, Supplier<LlmClient> taskLlms) {
         ControlSurface surface = ControlSurface.forDatabase(config.agent().db(), protectedFiles);
         FileRoots roots = FileRoots.forDatabase(config.files().roots(), config.agent().db(), surface);
         ShellPolicy shell = new ShellPolicy(new ShellRules(config.policy().shellDeny(), config.policy().shellAsk(),
                 config.policy().shellAllow()), surface, approver.personPresent());
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
                 env);
-        return new Tools(processes, roots, shell, approver, new Completions());
+        LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()));
+        return new Tools(processes, roots, shell, approver, new Completions(), tasks);
     }
 
     /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
-        return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock));
+        return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock,
+                () -> llmClient(config.llm())));
     }
 
     /** The cycle on {@code store}, its commands checked by {@code gate} (instead of the policy) and {@code approver}. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
                               CommandGate gate, Approver approver) {
-        return cycle(config, store, llm, events, clock, tools(config, approver, List.of(), System.getenv(), clock),
-                Optional.of(gate));
+        return cycle(config, store, llm, events, clock, tools(config, approver, List.of(), System.getenv(), clock,
+                () -> llmClient(config.llm())), Optional.of(gate));
     }
 
     /** The cycle on {@code store} (the tick thread's connection), acting through {@code tools} under their policy. */
@@ -114,11 +124,13 @@ public final class Wiring {
                         config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks()), clock).all())
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
                         config.files().maxWriteBytes()).all())
-                .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all());
+                .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
+                .register("delegation", List.of(tools.llmTasks()));
         CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots()));
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper), OutcomeListener.NONE);
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
                 OutcomeListener.NONE, tools.completions());
+        executor.onStartedDuringHalt(id -> tools.processes().stop(id));
         ContextSettings settings = new ContextSettings(config.agent().name(), k,
                 config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
                 config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),

@@ -44,6 +44,8 @@ public final class CommandExecutor {
     private final AgentLogDao agentLog;
     private final SafetyDao safety;
     private final Completions completions;
+    /** Stops the work of a row that started while a halt came in (its process is killed like the others). */
+    private java.util.function.LongConsumer stopAfterHalt = id -> { };
 
     public CommandExecutor(Store store, CommandRegistry registry, ObjectMapper mapper, CommandGate gate,
                            Approver approver, OutcomeListener outcomes) {
@@ -65,6 +67,11 @@ public final class CommandExecutor {
         this.completions = Objects.requireNonNull(completions, "completions");
     }
 
+    /** What stops an external command's work that started just as a halt came in (the process runner's stop). */
+    public void onStartedDuringHalt(java.util.function.LongConsumer stop) {
+        this.stopAfterHalt = Objects.requireNonNull(stop, "stop");
+    }
+
     /**
      * Writes the results external commands handed in since the last call (HMP step 1), each in its own
      * transaction; a result whose row a halt or a restart already ended is dropped. Returns what was written.
@@ -80,7 +87,15 @@ public final class CommandExecutor {
                 row = processLog.get(d.processLogId());
                 if (row.isEmpty()) continue;
                 Result result = resultOf(row.get().name(), row.get().fingerprint(), d.outcome(), true);
-                boolean written = store.inTransaction(() -> finish(row.get(), result));
+                CommandOutcome outcome = d.outcome();
+                boolean written = store.inTransaction(() -> {
+                    if (!finish(row.get(), result)) return false;
+                    // an llm_task's tokens count toward the tick that asked, so every total includes them
+                    if (outcome.promptTokens() + outcome.completionTokens() > 0) {
+                        agentLog.addTokens(row.get().tickId(), outcome.promptTokens(), outcome.completionTokens());
+                    }
+                    return true;
+                });
                 if (!written) continue;
                 CommandRun run = reported(row.get(), new Attempt(result, true));
                 runs.add(run);
@@ -99,12 +114,24 @@ public final class CommandExecutor {
      * halt from another process that committed first always wins.
      */
     public Executed runPending(long tickId, String llmId, BooleanSupplier haltRequested, Consumer<CommandRun> onEach) {
+        return runPending(tickId, llmId, haltRequested, () -> false, onEach);
+    }
+
+    /**
+     * As above; {@code stopRequested} (the process is ending) withdraws a question to a person: the command and
+     * the ones after it stay pending, and the next start marks them offline (not run, the LLM is told).
+     */
+    public Executed runPending(long tickId, String llmId, BooleanSupplier haltRequested, BooleanSupplier stopRequested,
+                               Consumer<CommandRun> onEach) {
         List<CommandRun> runs = new ArrayList<>();
         List<ProcessRow> pending = processLog.pending(tickId);
         for (ProcessRow row : pending) {
             try {
                 if (haltRequested.getAsBoolean()) return new Executed(runs, Optional.empty(), haltAll(tickId, runs, onEach));
-                Optional<CommandRun> run = runOne(row, llmId, haltRequested);
+                Optional<CommandRun> run = runOne(row, llmId, haltRequested, stopRequested);
+                if (run.isEmpty() && !haltRequested.getAsBoolean() && stopRequested.getAsBoolean()) {
+                    return new Executed(runs, Optional.empty(), false);   // leaving: the rest stays pending
+                }
                 if (run.isEmpty()) return new Executed(runs, Optional.empty(), haltAll(tickId, runs, onEach));
                 runs.add(run.get());
                 onEach.accept(run.get());
@@ -130,7 +157,8 @@ public final class CommandExecutor {
     }
 
     /** Runs one row; empty when a halt came first (the caller ends this one and the rest as EHALT). */
-    private Optional<CommandRun> runOne(ProcessRow row, String llmId, BooleanSupplier haltRequested) {
+    private Optional<CommandRun> runOne(ProcessRow row, String llmId, BooleanSupplier haltRequested,
+                                        BooleanSupplier stopRequested) {
         PendingCommand command;
         try {
             command = pendingCommand(row);
@@ -150,8 +178,9 @@ public final class CommandExecutor {
                         command.type() + " refused: " + decision.reason()));
             }
             case ASK -> {
-                Approver.Answer answer = approver.ask(command, decision.reason(), haltRequested);
-                if (haltRequested.getAsBoolean()) return Optional.empty();
+                Approver.Answer answer = approver.ask(command, decision.reason(),
+                        () -> haltRequested.getAsBoolean() || stopRequested.getAsBoolean());
+                if (haltRequested.getAsBoolean() || stopRequested.getAsBoolean()) return Optional.empty();
                 if (answer == Approver.Answer.NO) {
                     String why = approver.personPresent() ? "the person at the terminal said no"
                             : "nobody is at a terminal to approve it (" + decision.reason()
@@ -162,6 +191,14 @@ public final class CommandExecutor {
                 if (answer == Approver.Answer.ALWAYS) gate.allowForSession(command);
             }
             case ALLOW -> { }
+        }
+        List<String> secrets = CommandQueue.redactedPaths(command.args(), "args");
+        if (!secrets.isEmpty()) {
+            // the secret was never stored, so the command cannot run with it; and it must not run without it
+            return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EPERM, command.type()
+                    + " refused: " + String.join(", ", secrets) + (secrets.size() == 1 ? " looks" : " look")
+                    + " like a secret: not stored, and the command did not run; never write a secret in a command,"
+                    + " name where it lives instead (secret_ref: env:NAME or keyring:entry)"));
         }
         if (handler.isEmpty()) return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
                 "unknown command type \"" + command.type() + "\""));
@@ -182,17 +219,14 @@ public final class CommandExecutor {
                     outcome -> completions.add(row.id(), outcome));
         } catch (CommandArgException e) {
             endedAtOnce = Optional.of(CommandOutcome.error(ErrorCode.EINVAL, e.getMessage()));
-        } catch (StoreException e) {
-            throw e;
         } catch (RuntimeException e) {
             endedAtOnce = Optional.of(CommandOutcome.error(ErrorCode.EUNKNOWN, command.type() + " could not start: "
                     + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + Args.abbreviate(e.getMessage()))));
         }
-        if (endedAtOnce.isPresent()) {
-            Result result = resultOf(command.type(), command.fingerprint(), endedAtOnce.get(), true);
-            store.inTransaction(() -> finish(row, result));
-            return Optional.of(reported(row, new Attempt(result, true)));
-        }
+        // the row is running now: whatever ended it at once is written the way every asynchronous result is
+        // (recordResults, which keeps it and tries again while the file refuses writes), never lost, never stuck
+        endedAtOnce.ifPresent(outcome -> completions.add(row.id(), outcome));
+        if (endedAtOnce.isEmpty() && haltRequested.getAsBoolean()) stopAfterHalt.accept(row.id());
         return Optional.of(new CommandRun(row.id(), row.cmdId(), row.name(), "running", "started; its result comes in a "
                 + "later tick", Optional.empty(), Optional.empty()));
     }
@@ -240,7 +274,7 @@ public final class CommandExecutor {
         boolean done = processLog.finish(row.id(), new ProcessLogDao.Finished(r.status(), r.result(),
                 f == null ? null : f.code(), f == null ? null : f.severity().column(), f == null ? 0 : f.painLevel(),
                 null, r.wake()));
-        agentLog.countCommand(row.tickId(), r.failure().isPresent());
+        if (done) agentLog.countCommand(row.tickId(), r.failure().isPresent());
         return done;
     }
 

@@ -9,7 +9,8 @@ import java.util.Optional;
  * What a command returns: a process_log status, the result text the LLM sees, maybe a message for the
  * user, and for a failure its error code ({@link ErrorCode}; EUNKNOWN when the handler named none).
  */
-public record CommandOutcome(String status, String result, Optional<UserMessage> messageToUser, String code) {
+public record CommandOutcome(String status, String result, Optional<UserMessage> messageToUser, String code,
+                             int promptTokens, int completionTokens) {
     public CommandOutcome {
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(result, "result");
@@ -17,6 +18,16 @@ public record CommandOutcome(String status, String result, Optional<UserMessage>
         ProcessStatus parsed = ProcessStatus.fromColumn(status);
         if (parsed.inFlight()) throw new IllegalArgumentException("a command outcome is finished, not " + status);
         code = parsed.failed() ? (code == null || code.isBlank() ? ErrorCode.EUNKNOWN : code) : null;
+        if (promptTokens < 0 || completionTokens < 0) throw new IllegalArgumentException("negative tokens");
+    }
+
+    public CommandOutcome(String status, String result, Optional<UserMessage> messageToUser, String code) {
+        this(status, result, messageToUser, code, 0, 0);
+    }
+
+    /** The same outcome, with the tokens an LLM call behind it spent (an {@code llm_task}): they count toward the total. */
+    public CommandOutcome withTokens(int prompt, int completion) {
+        return new CommandOutcome(status, result, messageToUser, code, prompt, completion);
     }
 
     public CommandOutcome(String status, String result, Optional<UserMessage> messageToUser) {

@@ -46,12 +46,56 @@ public final class CommandQueue {
         return new Queued(List.copyOf(malformed), List.copyOf(outcomes), reply.commands().size());
     }
 
+    /**
+     * Argument names whose values are never stored (nor handed to a handler, which reads the stored command): the
+     * LLM must not put a secret in the file, even by mistake. Names that say where a secret lives ({@code
+     * secret_ref}) are not secrets.
+     */
+    private static final java.util.regex.Pattern SECRET_NAMES =
+            java.util.regex.Pattern.compile("(?i)(.*[_-])?(password|passwd|secret|token|api_?key|private_?key|credentials?)");
+    static final String REDACTED = "[redacted]";
+
     private String describe(ParsedCommand c) {
         ObjectNode node = mapper.createObjectNode();
         node.put("cmd_id", c.cmdId());
         node.put("type", c.type());
-        node.set("args", c.args());
+        node.set("args", redacted(c.args(), c.type().startsWith("account_") || c.type().startsWith("service_")));
         if (!c.description().isEmpty()) node.put("description", c.description());
         return node.toString();
+    }
+
+    /** Where {@code args} holds a value {@link #redacted} replaced, e.g. {@code args.login}; empty when none. */
+    static List<String> redactedPaths(com.fasterxml.jackson.databind.JsonNode node, String path) {
+        List<String> out = new ArrayList<>();
+        if (node.isObject()) {
+            node.fields().forEachRemaining(e -> out.addAll(redactedPaths(e.getValue(), path + "." + e.getKey())));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) out.addAll(redactedPaths(node.get(i), path + "[" + i + "]"));
+        } else if (node.isTextual() && node.asText().equals(REDACTED)) {
+            out.add(path);
+        }
+        return out;
+    }
+
+    /**
+     * A copy with the values of secret-named arguments replaced, at any depth; for account and service commands also
+     * every text that looks like a key or token. The fingerprint is computed from the original arguments.
+     */
+    static com.fasterxml.jackson.databind.JsonNode redacted(com.fasterxml.jackson.databind.JsonNode node, boolean strict) {
+        if (node.isObject()) {
+            ObjectNode out = ((ObjectNode) node).objectNode();
+            node.fields().forEachRemaining(e -> out.set(e.getKey(), SECRET_NAMES.matcher(e.getKey()).matches()
+                    && !e.getValue().isNull() ? out.textNode(REDACTED) : redacted(e.getValue(), strict)));
+            return out;
+        }
+        if (node.isArray()) {
+            var out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            node.forEach(n -> out.add(redacted(n, strict)));
+            return out;
+        }
+        if (strict && node.isTextual() && dev.hmpagent.store.SecretRef.looksLikeSecret(node.asText())) {
+            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(REDACTED);
+        }
+        return node;
     }
 }

@@ -79,6 +79,8 @@ public final class Cycle {
     private TickWriter.Thought unwritten;
     /** How many halts there had been when {@link #unwritten} was made: a halt since then drops it. */
     private long unwrittenAtHalt;
+    /** The process is ending ({@link #leaving()}): a question to a person is withdrawn, the commands left wait. */
+    private volatile boolean leaving;
     /** Halts so far ({@link #halt()}, from any thread): a reply whose call saw one is interrupted. */
     private final AtomicLong halts = new AtomicLong();
     /** Halts this tick thread has taken into account: after a new one, unread messages are thought about again. */
@@ -146,6 +148,15 @@ public final class Cycle {
     public void halt() {
         halts.incrementAndGet();
         cancelInFlight();
+    }
+
+    /**
+     * The loop is ending (quit, Ctrl-D, SIGTERM; from any thread): a question the executor is asking a person is
+     * withdrawn so the tick can end; that command and the ones after it stay pending, and the next start marks them
+     * offline.
+     */
+    public void leaving() {
+        leaving = true;
     }
 
     /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
@@ -413,7 +424,7 @@ public final class Cycle {
         setPhase(Phase.EXECUTING);
         long haltsBefore = haltsAtTickStart;
         CommandExecutor.Executed done = executor.runPending(tickId, model, () -> halts.get() != haltsBefore,
-                run -> emitRun(tickId, run));
+                () -> leaving, run -> emitRun(tickId, run));
         if (done.stoppedBy().isPresent()) {
             unfinishedTick = tickId;
             Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, tickId, clock.instant(), Optional.empty(),

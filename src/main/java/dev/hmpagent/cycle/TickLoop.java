@@ -289,6 +289,7 @@ public final class TickLoop {
     public synchronized void stop(boolean drainFirst) {
         drain = stopRequested ? drain && drainFirst : drainFirst;   // once told to stop at once, never drain
         stopRequested = true;
+        cycle.leaving();   // a question to a person in flight is withdrawn, or the loop could never end
         wake();
     }
 

@@ -39,6 +39,12 @@ public final class AgentLogDao {
                 : "UPDATE agent_log SET commands_run = commands_run + 1 WHERE tick_id = ?", tickId);
     }
 
+    /** Tokens spent for {@code tickId} after its row was written (a delegated {@code llm_task} call). */
+    public void addTokens(long tickId, int prompt, int completion) {
+        store.update("UPDATE agent_log SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ? "
+                + "WHERE tick_id = ?", prompt, completion, tickId);
+    }
+
     public long lastTickId() {
         return store.queryLong("SELECT coalesce(max(tick_id), 0) FROM agent_log");
     }

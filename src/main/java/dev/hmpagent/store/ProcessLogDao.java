@@ -171,10 +171,11 @@ public final class ProcessLogDao {
     public int close(String idOrCmdId) {
         String now = store.now();
         int n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE cmd_id = ? "
-                + "AND status <> 'close' AND seen_tick IS NOT NULL", now, idOrCmdId);
+                + "AND status NOT IN ('close', 'pending', 'running') AND seen_tick IS NOT NULL", now, idOrCmdId);
         if (n == 0 && idOrCmdId.matches("\\d{1,18}")) {
             n = store.update("UPDATE process_log SET status = 'close', updated_at = ? WHERE id = ? "
-                    + "AND status <> 'close' AND seen_tick IS NOT NULL", now, Long.parseLong(idOrCmdId));
+                    + "AND status NOT IN ('close', 'pending', 'running') AND seen_tick IS NOT NULL", now,
+                    Long.parseLong(idOrCmdId));
         }
         return n;
     }

@@ -36,6 +36,8 @@ class ActingOnTheWorldTest {
     @TempDir Path dir;
     final MutableClock clock = MutableClock.at("2026-11-21T10:00:00Z");
     final FakeLlmClient llm = new FakeLlmClient();
+    /** The client delegated llm_task calls get: never the main one. */
+    final FakeLlmClient taskLlm = new FakeLlmClient();
     final RecordingSink sink = new RecordingSink();
     final Semaphore arrived = new Semaphore(0);
     Store store;
@@ -54,7 +56,7 @@ class ActingOnTheWorldTest {
         config = new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(), policy,
                 d.files(), new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(10), 2, 4096), d.cleanup());
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", System.getenv("PATH"),
-                "OPENAI_API_KEY", "sk-never-shown"), clock);
+                "OPENAI_API_KEY", "sk-never-shown"), clock, () -> taskLlm);
         tools.completions().onArrival(arrived::release);
         cycle = Wiring.cycle(config, store, llm, sink, clock, tools);
     }
@@ -184,5 +186,23 @@ class ActingOnTheWorldTest {
         assertThat(count("SELECT count(*) FROM process_log WHERE cmd_id = 'long' AND status = 'warning'")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM process_log WHERE cmd_id = 's' AND status = 'ok'")).isEqualTo(1);
         assertThat(tools.processes().running()).isEmpty();
+    }
+
+    @Test
+    void llm_task_runs_on_its_own_client_and_its_answer_and_tokens_arrive_a_tick_later() throws Exception {
+        taskLlm.reply("The capital of France is Paris.");
+        new NotesDao(store).add("ask a helper", "user", 0, null);
+        llm.reply("Delegating." + commands("{\"cmd_id\": \"t\", \"type\": \"llm_task\", \"args\": {\"task_description\": \"What is the capital of France?\"}}"))
+                .reply("Paris, then.");
+        cycle.tick();
+        long tokensBefore = count("SELECT prompt_tokens + completion_tokens FROM agent_log WHERE tick_id = 1");
+        awaitResult();
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(taskLlm.requests).singleElement().satisfies(r ->
+                assertThat(r.messages().get(1).content()).isEqualTo("What is the capital of France?"));
+        assertThat(llm.requests).as("the main client asked twice, the task went elsewhere").hasSize(2);
+        assertThat(llm.userPrompt(1)).contains("cmd t, llm_task").contains("Paris");
+        assertThat(count("SELECT prompt_tokens + completion_tokens FROM agent_log WHERE tick_id = 1"))
+                .as("the task's tokens count toward the tick that asked").isGreaterThan(tokensBefore);
     }
 }

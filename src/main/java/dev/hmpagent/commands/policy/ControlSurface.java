@@ -67,8 +67,18 @@ public final class ControlSurface {
     /** The protected file name {@code word} contains, ignoring case ({@code --db=Agent.DB} names agent.db). */
     public Optional<String> nameIn(String word) {
         String lower = word.toLowerCase(Locale.ROOT);
+        if (PROCESS_SECRETS.matcher(lower).find()) return Optional.of(PROCESS_SECRETS_NAME);
         return names.stream().filter(lower::contains).findFirst();
     }
+
+    /**
+     * A process's environment and memory ({@code /proc/<pid>/environ}, {@code mem}): the agent's own hold its API
+     * key, and its children are started with a scrubbed environment, so reading the parent's would undo that.
+     */
+    private static final Pattern PROCESS_SECRETS = Pattern.compile("/proc/[^/]*/+(task/[^/]*/+)?(environ|mem)\\b");
+    private static final String PROCESS_SECRETS_NAME = "/proc/<pid>/environ (the agent's environment holds its API key)";
+    private static final List<String> PROCESS_SECRET_SAMPLES = List.of("/proc/self/environ", "/proc/1/environ",
+            "/proc/12345/environ", "/proc/self/mem", "/proc/12345/mem");
 
     /**
      * The protected file {@code path} is, after both are canonicalised (symbolic links, {@code ..}), or a
@@ -107,6 +117,9 @@ public final class ControlSurface {
                     return Optional.of(String.valueOf(p.getFileName()));
                 }
             }
+        }
+        for (String sample : PROCESS_SECRET_SAMPLES) {
+            if (pattern.matcher(sample).matches()) return Optional.of(PROCESS_SECRETS_NAME);
         }
         return Optional.empty();
     }

@@ -1,0 +1,98 @@
+package dev.hmpagent.cycle;
+
+import dev.hmpagent.commands.Args;
+import dev.hmpagent.commands.CommandContext;
+import dev.hmpagent.commands.CommandOutcome;
+import dev.hmpagent.commands.ExternalCommand;
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.safety.ErrorCode;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * {@code llm_task}: a second LLM call the main LLM delegates (HMP "llm_task"), run on its own thread with its own
+ * client, so cancelling the main call never cancels it; its answer arrives as a {@code process_log} result in a
+ * later tick and its tokens count toward the tick that asked. A halt cancels every task in flight.
+ */
+public final class LlmTasks implements ExternalCommand {
+    static final String SYSTEM = "You are a helper of an autonomous agent. Do the task below and answer with the "
+            + "result only: no commands, no questions back.";
+
+    private final Supplier<LlmClient> clients;
+    private final LlmParams params;
+    private final Map<Long, LlmClient> running = new ConcurrentHashMap<>();
+
+    /** @param clients makes a new client for every task (never the main cycle's) */
+    public LlmTasks(Supplier<LlmClient> clients, LlmParams params) {
+        this.clients = Objects.requireNonNull(clients, "clients");
+        this.params = Objects.requireNonNull(params, "params");
+    }
+
+    @Override
+    public String type() { return "llm_task"; }
+
+    @Override
+    public String summary() { return "ask a second LLM call to do a task; its answer arrives in a later tick"; }
+
+    @Override
+    public String argsExample() { return "{\"task_description\": \"summarise: ...\", \"target_llm\": \"llama3.2\"}"; }
+
+    @Override
+    public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,
+                                          Consumer<CommandOutcome> onDone) {
+        String task = args.requiredText("task_description");
+        LlmClient client = clients.get();
+        Optional<String> target = args.optionalText("target_llm").filter(t -> !t.isBlank());
+        if (target.isPresent() && !target.get().equals(client.model())) {
+            return Optional.of(CommandOutcome.notFound("llm_task: no LLM \"" + target.get() + "\" is configured here; "
+                    + "leave target_llm out to use " + client.model()));
+        }
+        running.put(processLogId, client);
+        Thread t = new Thread(() -> {
+            try {
+                onDone.accept(call(client, task));
+            } finally {
+                running.remove(processLogId);
+            }
+        }, "llm-task-" + processLogId);
+        t.setDaemon(true);
+        t.start();
+        return Optional.empty();
+    }
+
+    private CommandOutcome call(LlmClient client, String task) {
+        Completion c;
+        try {
+            c = client.complete(new LlmRequest(List.of(Message.system(SYSTEM), Message.user(task)), params.temperature(),
+                    params.maxTokens()), StreamListener.NONE);
+        } catch (LlmException e) {
+            return CommandOutcome.error(e.retryable() ? ErrorCode.EUNKNOWN : ErrorCode.EINVAL,
+                    "llm_task: the call failed (" + e.getMessage() + "); try again later or do it yourself");
+        } catch (RuntimeException e) {
+            return CommandOutcome.error(ErrorCode.EUNKNOWN, "llm_task: the call failed: " + e.getClass().getSimpleName());
+        }
+        if (c.interrupted()) {
+            return CommandOutcome.error(ErrorCode.EHALT, "llm_task: cancelled by a halt; what came before: "
+                    + (c.text().isBlank() ? "(nothing)" : c.text())).withTokens(c.usage().promptTokens(),
+                    c.usage().completionTokens());
+        }
+        return CommandOutcome.ok("answer from " + c.model() + ":\n" + c.text())
+                .withTokens(c.usage().promptTokens(), c.usage().completionTokens());
+    }
+
+    /** Cancels every task in flight (a halt); returns how many. */
+    public int cancelAll() {
+        running.values().forEach(LlmClient::cancel);
+        return running.size();
+    }
+}
