@@ -44,6 +44,8 @@ import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.AgentCatalogue;
+import dev.hmpagent.store.ScriptsDao;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
 import java.time.Clock;
@@ -95,6 +97,25 @@ public final class Wiring {
         return new Tools(processes, roots, shell, approver, new Completions(), tasks);
     }
 
+    /**
+     * Where script_run writes the agent's scripts: beside the database ({@code agent-scripts/} for {@code agent.db}),
+     * outside the file roots; its name must not contain the database's, which the policy protects.
+     */
+    static Path scriptsDir(AgentConfig config) {
+        Path db = config.agent().db().toAbsolutePath();
+        String name = db.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return db.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "-scripts");
+    }
+
+    private static List<String> scriptArgs(dev.hmpagent.commands.PendingCommand c) {
+        List<String> out = new java.util.ArrayList<>();
+        com.fasterxml.jackson.databind.JsonNode a = c.args().path("args");
+        if (a.isArray()) a.forEach(n -> out.add(n.asText()));
+        else if (a.isValueNode() && !a.isNull()) out.add(a.asText());
+        return out;
+    }
+
     /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
         return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock,
@@ -119,14 +140,18 @@ public final class Wiring {
         int k = config.cycle().historyK();
         SettingsBounds bounds = new SettingsBounds(Math.min(SettingsBounds.DEFAULTS.historyKMin(), Math.max(k, 0)),
                 Math.max(SettingsBounds.DEFAULTS.historyKMax(), k));
+        ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
+                config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks(),
+                scriptsDir(config)), clock);
         CommandRegistry registry = CommandRegistry.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
-                .register("processes", new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
-                        config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks()), clock).all())
+                .register("processes", shell.all())
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
                         config.files().maxWriteBytes()).all())
                 .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
                 .register("delegation", List.of(tools.llmTasks()));
-        CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots()));
+        ScriptsDao scripts = new ScriptsDao(store);
+        CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots(),
+                c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))));
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper), OutcomeListener.NONE);
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
                 OutcomeListener.NONE, tools.completions());
@@ -138,6 +163,8 @@ public final class Wiring {
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 llm.model() + " at " + llm.endpoint(), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
                 ContextAssembler.DEFAULT_PER_SOURCE_CAP, ContextAssembler.secureNonces());
+        AgentCatalogue own = new AgentCatalogue(store);
+        assembler.listAgentCatalogue(own::catalogueLines);
         LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store));
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),

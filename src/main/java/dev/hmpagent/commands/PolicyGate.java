@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -22,7 +23,12 @@ public final class PolicyGate implements CommandGate {
     /** For an ASK: the prefixes an "always" answer allows, by process_log id. */
     private final Map<Long, List<String>> asked = new ConcurrentHashMap<>();
 
-    public PolicyGate(CommandRegistry registry, ShellPolicy shell, FileRoots roots) {
+    private final java.util.function.Function<PendingCommand, Optional<String>> scriptLines;
+
+    /** @param scriptLines the command line a {@code script_run} would run (empty: no such script; the handler says so) */
+    public PolicyGate(CommandRegistry registry, ShellPolicy shell, FileRoots roots,
+                      java.util.function.Function<PendingCommand, Optional<String>> scriptLines) {
+        this.scriptLines = Objects.requireNonNull(scriptLines, "scriptLines");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.shell = Objects.requireNonNull(shell, "shell");
         this.roots = Objects.requireNonNull(roots, "roots");
@@ -34,8 +40,19 @@ public final class PolicyGate implements CommandGate {
             return Decision.deny("\"" + command.type() + "\" is reserved for people (unlock, halt, budget, policy, "
                     + "safety and guide are never the agent's); do not try again");
         }
-        if (!command.type().equals("shell")) return Decision.allow();
-        String line = command.args().path("command").asText("");
+        String line;
+        if (command.type().equals("shell")) {
+            line = command.args().path("command").asText("");
+        } else if (command.type().equals("script_run")) {
+            // the agent wrote the script: running it is running its interpreter, and the rules decide like for shell
+            try {
+                line = scriptLines.apply(command).orElse("");
+            } catch (RuntimeException e) {
+                return Decision.deny("the script could not be prepared to run (" + e.getMessage() + ")");
+            }
+        } else {
+            return Decision.allow();
+        }
         if (line.isBlank()) return Decision.allow();   // the handler says how to write the args
         ShellPolicy.Decision d = shell.check(line, workingDir(command));
         return switch (d.verdict()) {

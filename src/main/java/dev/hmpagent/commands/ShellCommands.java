@@ -24,11 +24,16 @@ import java.util.function.Consumer;
  * except through {@code process_log.result}). The shell policy has checked the command line before this runs.
  */
 public final class ShellCommands {
-    /** What agent.toml bounds. */
-    public record Limits(Duration defaultTimeout, Duration maxTimeout, long cleanupFloorTicks) {
+    /**
+     * What agent.toml bounds.
+     *
+     * @param scriptsDir where {@code script_run} writes the agent's scripts before running them (outside the roots)
+     */
+    public record Limits(Duration defaultTimeout, Duration maxTimeout, long cleanupFloorTicks, Path scriptsDir) {
         public Limits {
             Objects.requireNonNull(defaultTimeout, "defaultTimeout");
             Objects.requireNonNull(maxTimeout, "maxTimeout");
+            Objects.requireNonNull(scriptsDir, "scriptsDir");
             if (defaultTimeout.compareTo(maxTimeout) > 0) throw new IllegalArgumentException("default timeout > max");
         }
     }
@@ -48,13 +53,39 @@ public final class ShellCommands {
     }
 
     public List<CommandHandler> all() {
-        return List.of(shell(), processStop(), processList(), processCleanup());
+        return List.of(shell(), scriptRun(), processStop(), processList(), processCleanup());
     }
 
     private CommandHandler shell() {
         return new External("shell", "run a shell command line as a child process (result arrives in a later tick)",
-                "{\"command\": \"ls -la\", \"cwd\": \"workspace\", \"timeout_s\": 30}", (args, ctx, id, onDone) -> {
-            String command = args.requiredText("command");
+                "{\"command\": \"ls -la\", \"cwd\": \"workspace\", \"timeout_s\": 30}",
+                (args, ctx, id, onDone) -> run(args.requiredText("command"), args, id, onDone));
+    }
+
+    private CommandHandler scriptRun() {
+        return new External("script_run", "run one of your scripts as a child process, with args (like shell)",
+                "{\"name\": \"report\", \"args\": [\"--short\"], \"timeout_s\": 30}", (args, ctx, id, onDone) -> {
+            Optional<String> line = scriptLine(ctx.registries().scripts(), args.requiredText("name"), args.list("args"));
+            if (line.isEmpty()) {
+                return Optional.of(CommandOutcome.notFound("script_run: no script \"" + args.requiredText("name")
+                        + "\"; scripts_list shows yours"));
+            }
+            return run(line.get(), args, id, onDone);
+        });
+    }
+
+    /**
+     * The command line that runs the newest version of script {@code name} with {@code args} (writing its code
+     * to the scripts folder first, so the file always matches the database); empty when there is no such script.
+     * The policy checks this line like any shell command.
+     */
+    public Optional<String> scriptLine(dev.hmpagent.store.ScriptsDao scripts, String name, List<String> args) {
+        return scripts.latest(name).map(row -> dev.hmpagent.store.ScriptLaunch.prepare(row, limits.scriptsDir(), args)
+                .commandLine());
+    }
+
+    private Optional<CommandOutcome> run(String command, Args args, long id, Consumer<CommandOutcome> onDone) {
+        {
             long maxS = limits.maxTimeout().toSeconds();
             long timeoutS = args.optionalLong("timeout_s").orElse(limits.defaultTimeout().toSeconds());
             if (timeoutS < 1 || timeoutS > maxS) {
@@ -71,7 +102,7 @@ public final class ShellCommands {
             }
             if (started instanceof StartResult.FailedToStart f) return Optional.of(outcome(f.result()));
             return Optional.empty();
-        });
+        }
     }
 
     /** How a finished process reads in context 2. */

@@ -74,6 +74,8 @@ public final class ContextAssembler {
 
     private final ContextSettings settings;
     private final String catalog;
+    /** The agent's own scripts and tables, listed in context 0 after the command catalogue ("" when none). */
+    private volatile java.util.function.Supplier<String> agentCatalogue = () -> "";
     private final String llmDescription;
     private final NotesDao notes;
     private final ProcessLogDao processLog;
@@ -144,6 +146,11 @@ public final class ContextAssembler {
     }
 
     /** The prompt with agent.toml's settings (those given to the constructor). */
+    /** Lists the agent's own scripts and tables in context 0 (read every tick; they change rarely, so the prefix stays stable). */
+    public void listAgentCatalogue(java.util.function.Supplier<String> lines) {
+        this.agentCatalogue = Objects.requireNonNull(lines, "lines");
+    }
+
     public AssembledPrompt assemble(long tickId, Instant now) {
         return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
     }
@@ -156,7 +163,7 @@ public final class ContextAssembler {
     /** The prompt with the tick's settings; context 5 says which of them the LLM set, and at which tick. */
     public AssembledPrompt assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot) {
         ContextSettings settings = snapshot.settings();
-        String system = SystemPrompt.render(settings.agentName(), catalog);
+        String system = SystemPrompt.render(settings.agentName(), catalog + agentCatalogue.get());
         DataFence fence = new DataFence(nonces.get());
         Map<Integer, Section> sections = new HashMap<>();
         sections.put(1, recentReplies(settings));

@@ -52,7 +52,7 @@ class ActingOnTheWorldTest {
         store = Store.open(db, clock);
         AgentConfig d = AgentConfig.defaults();
         PolicySection policy = new PolicySection(d.policy().shellDeny(), d.policy().shellAsk(),
-                List.of("echo", "ls", "sleep"));
+                List.of("echo", "ls", "sleep", "sh"));
         config = new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(), policy,
                 d.files(), new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(10), 2, 4096), d.cleanup());
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", System.getenv("PATH"),
@@ -204,5 +204,34 @@ class ActingOnTheWorldTest {
         assertThat(llm.userPrompt(1)).contains("cmd t, llm_task").contains("Paris");
         assertThat(count("SELECT prompt_tokens + completion_tokens FROM agent_log WHERE tick_id = 1"))
                 .as("the task's tokens count toward the tick that asked").isGreaterThan(tokensBefore);
+    }
+
+    @Test
+    void the_agents_scripts_are_listed_in_context_0_and_script_run_goes_through_the_policy() throws Exception {
+        new NotesDao(store).add("save and run a script", "user", 0, null);
+        llm.reply("x" + commands("""
+                [{"cmd_id": "a", "type": "script_add", "args": {"name": "hello", "description": "says hello", "language": "bash", "code": "echo hi from $1"}},
+                 {"cmd_id": "r", "type": "script_run", "args": {"name": "hello", "args": ["ann"]}}]"""))
+                .reply("denied then");
+        cycle.tick();
+        // bash is no allowed rule here and nobody can answer: the script does not run
+        assertThat(count("SELECT count(*) FROM process_log WHERE cmd_id = 'r' AND error_code = 'EPERM'")).isEqualTo(1);
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(llm.systemPrompt(1)).contains("Your scripts").contains("- hello (bash, v1)").contains("says hello");
+        assertThat(llm.userPrompt(1)).contains("script_run refused").contains("bash");
+    }
+
+    @Test
+    void an_allowed_script_runs_as_a_process_with_its_args_and_its_output_comes_back() throws Exception {
+        new NotesDao(store).add("run it", "user", 0, null);
+        llm.reply("x" + commands("""
+                [{"cmd_id": "a", "type": "script_add", "args": {"name": "greet", "language": "sh", "code": "echo hi from $1"}},
+                 {"cmd_id": "r", "type": "script_run", "args": {"name": "greet", "args": ["ann"]}}]"""))
+                .reply("it ran");
+        cycle.tick();
+        awaitResult();
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(llm.userPrompt(1)).contains("cmd r, script_run").contains("hi from ann");
+        assertThat(dir.resolve("agent-scripts").resolve("greet-1.sh")).exists();
     }
 }
