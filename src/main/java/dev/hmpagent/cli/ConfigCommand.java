@@ -2,7 +2,10 @@ package dev.hmpagent.cli;
 
 import picocli.CommandLine.Command;
 
-/** {@code agent config}: every effective value and where it came from, secrets masked. Opens no database. */
+/**
+ * {@code agent config}: every effective value and where it came from, secrets masked; then, when the agent's
+ * file exists, the cycle settings the LLM changed (read-only, never created or migrated).
+ */
 @Command(name = "config", mixinStandardHelpOptions = true,
         description = "Print every effective config value and where it came from (secrets masked).")
 final class ConfigCommand extends Subcommand {
@@ -14,7 +17,26 @@ final class ConfigCommand extends Subcommand {
     @Override
     public Integer call() {
         loaded().describe().forEach(out()::println);
+        llmSettings().forEach(out()::println);
         out().flush();
         return ExitCodes.OK;
+    }
+
+    /** "set by the LLM at tick N" lines for the settings the LLM changed, within agent.toml's bounds. */
+    private java.util.List<String> llmSettings() {
+        java.nio.file.Path db = config().agent().db().toAbsolutePath();
+        if (!java.nio.file.Files.isRegularFile(db)) return java.util.List.of();
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        try (dev.hmpagent.store.Store store = dev.hmpagent.store.Store.openReadOnly(db, launch().clock())) {
+            dev.hmpagent.store.SettingsDao settings = new dev.hmpagent.store.SettingsDao(store);
+            settings.all().forEach((key, value) -> settings.tickOf(key).ifPresent(tick ->
+                    lines.add(String.format(java.util.Locale.ROOT, "%-24s = %s  (set by the LLM at tick %d; applies "
+                            + "within agent.toml's bounds)", key, value, tick))));
+        } catch (RuntimeException e) {
+            return java.util.List.of("(the settings the LLM changed could not be read from " + db + ": "
+                    + e.getMessage() + ")");
+        }
+        if (!lines.isEmpty()) lines.add(0, "cycle settings the LLM changed (config table of " + db.getFileName() + "):");
+        return lines;
     }
 }

@@ -425,7 +425,17 @@ class AgentReplEndToEndTest {
                 .containsPattern("agent\\.db +=.*\\(flag --db\\)")
                 .containsPattern("llm\\.api_key += \\*\\*\\*\\*1234 +\\(env OPENAI_API_KEY\\)")
                 .contains("llm.base_url").contains("(default)")
-                .doesNotContain("sk-live-abcdefghijklmnop");
+                .doesNotContain("sk-live-abcdefghijklmnop")
+                .doesNotContain("set by the LLM");
+    }
+
+    @Test
+    void agent_config_shows_the_settings_the_llm_changed_and_at_which_tick() throws Exception {
+        try (Store store = Store.open(db, Clock.systemUTC())) {
+            new dev.hmpagent.store.SettingsDao(store).putAtTick("cycle.history_k", "8", 12);
+        }
+        assertThat(agent("", "config")).isZero();
+        assertThat(out.toString()).containsPattern("cycle\\.history_k +\\= 8 +\\(set by the LLM at tick 12");
     }
 
     @Test
@@ -509,5 +519,47 @@ class AgentReplEndToEndTest {
         assertThat(out.toString()).contains("config").contains("note").contains("--db").contains("run")
                 .contains("halt").contains("unlock").contains("status").contains("check")
                 .contains("6 LLM unavailable after llm.give_up_s").contains("7 stopped or locked");
+    }
+
+    @Test
+    void a_shell_command_no_rule_allows_is_asked_about_inline_and_a_y_typed_at_the_prompt_runs_it() throws Exception {
+        llm.streamed("Let me count." + "\n# Commands:\n{\"cmd_id\": \"s1\", \"type\": \"shell\", "
+                + "\"args\": {\"command\": \"printf approved-run\"}}", 10, 5)
+                .streamed("It printed approved-run." + "\n# Commands:\n{\"type\": \"send_message\", "
+                        + "\"args\": {\"text\": \"done: approved-run\"}}", 10, 5);
+        java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
+        java.io.PipedInputStream input = new java.io.PipedInputStream(keys);
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+        java.io.OutputStream screen = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                terminalOut.write(b);
+                if (b == '\n' && terminal().contains("allow it? y = this once")) asked.countDown();
+                if (b == '\n' && terminal().contains("agent> done: approved-run")) answered.countDown();
+            }
+        };
+        Launch launch = new Launch(Map.of("HOME", dir.toString()), () -> new DumbTerminal(input, screen),
+                Clock.systemUTC(), true);
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setErr(new PrintWriter(err, true));
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                cl.execute("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
+
+        keys.write("print something\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        assertThat(asked.await(30, java.util.concurrent.TimeUnit.SECONDS)).as(terminal()).isTrue();
+        assertThat(terminal()).contains("the agent asks to run shell (s1): printf approved-run");
+        keys.write("y\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        assertThat(answered.await(30, java.util.concurrent.TimeUnit.SECONDS)).as(terminal()).isTrue();
+        keys.write("/quit\n".getBytes(StandardCharsets.UTF_8));
+        keys.close();
+
+        assertThat(exit.get(30, java.util.concurrent.TimeUnit.SECONDS)).as(err.toString()).isZero();
+        assertThat(count("SELECT count(*) FROM process_log WHERE cmd_id = 's1' AND status = 'ok' "
+                + "AND result LIKE '%approved-run%'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE source = 'user' AND text = 'y'"))
+                .as("the answer is not a message to the agent").isZero();
     }
 }
