@@ -45,6 +45,8 @@ import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.AgentCatalogue;
+import dev.hmpagent.store.LlmRegistryDao;
+import dev.hmpagent.config.Secrets;
 import dev.hmpagent.store.ScriptsDao;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
@@ -163,6 +165,10 @@ public final class Wiring {
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 llm.model() + " at " + llm.endpoint(), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
                 ContextAssembler.DEFAULT_PER_SOURCE_CAP, ContextAssembler.secureNonces());
+        // llm_list shows the LLM this run calls; its key stays in the environment variable named here
+        store.inTransaction(() -> new LlmRegistryDao(store).register(LlmRegistryDao.MAIN_ID, config.llm().model(),
+                "the LLM agent.toml configures", "openai", Secrets.redactUrl(config.llm().baseUrl()), config.llm().model(),
+                0, "OPENAI_API_KEY"));
         AgentCatalogue own = new AgentCatalogue(store);
         assembler.listAgentCatalogue(own::catalogueLines);
         LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store));

@@ -28,6 +28,8 @@ final class LlmRegistryCommands {
         });
     }
 
+    private static final String MAIN_ID = LlmRegistryDao.MAIN_ID;
+
     static CommandHandler llmSelect() {
         return new SimpleCommand("llm_select", "choose the main LLM among those llm_list shows (by id or name)",
                 "{\"id\": \"local-llama\"}", (args, ctx) -> {
@@ -41,8 +43,11 @@ final class LlmRegistryCommands {
                         + (ids.isEmpty() ? "none are" : "known ids: " + String.join(", ", ids)));
             }
             llms.select(entry.get().id());
-            return CommandOutcome.ok("main LLM set to " + entry.get().id() + " (" + show(entry.get().model())
-                    + "); it takes over from the next tick");
+            if (entry.get().id().equals(MAIN_ID)) return CommandOutcome.ok("main LLM is " + MAIN_ID + " ("
+                    + show(entry.get().model()) + "), the one agent.toml configures");
+            // honest about what it does: the cycle calls the configured LLM until calls can be routed by the registry
+            return CommandOutcome.warning("your choice of " + entry.get().id() + " (" + show(entry.get().model())
+                    + ") is recorded, but this agent still calls " + MAIN_ID + ", the LLM agent.toml configures");
         });
     }
 

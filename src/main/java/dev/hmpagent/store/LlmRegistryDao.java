@@ -35,6 +35,9 @@ public final class LlmRegistryDao {
      * Adds or replaces an entry (the agent does this from its configuration). {@code apiKeyEnv} is the name of
      * the variable holding the key; the key itself is never passed here.
      */
+    /** The id of the LLM agent.toml configures, registered at every start. */
+    public static final String MAIN_ID = "main";
+
     public void register(String id, String name, String description, String provider, String baseUrl, String model,
                          int priority, String apiKeyEnv) {
         store.update("INSERT INTO llm_registry(id, name, description, config_json, registered_at) VALUES (?, ?, ?, "

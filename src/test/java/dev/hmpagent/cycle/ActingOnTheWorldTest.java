@@ -234,4 +234,15 @@ class ActingOnTheWorldTest {
         assertThat(llm.userPrompt(1)).contains("cmd r, script_run").contains("hi from ann");
         assertThat(dir.resolve("agent-scripts").resolve("greet-1.sh")).exists();
     }
+
+    @Test
+    void llm_list_shows_the_configured_llm_without_its_key_and_selecting_another_says_it_is_not_used() throws Exception {
+        new NotesDao(store).add("which llm?", "user", 0, null);
+        llm.reply("x" + commands("[{\"cmd_id\": \"l\", \"type\": \"llm_list\"}, "
+                + "{\"cmd_id\": \"s\", \"type\": \"llm_select\", \"args\": {\"id\": \"main\"}}]"));
+        cycle.tick();
+        List<ProcessRow> rows = new ProcessLogDao(store).byTick(1);
+        assertThat(rows.get(0).result()).contains("main").contains(config.llm().model()).doesNotContain("sk-");
+        assertThat(rows.get(1).status()).isEqualTo("ok");
+    }
 }
