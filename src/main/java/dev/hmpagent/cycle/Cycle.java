@@ -73,6 +73,13 @@ public final class Cycle {
     private boolean idling;
     /** When the last LLM call ended: the LLM's pause counts from there. */
     private Instant lastThoughtAt;
+    /**
+     * The LLM's settings as last read. Only its own commands (run on this thread) write them, so they are read again
+     * only after commands ran, not on every idle poll of a loop that may run 50 times a second.
+     */
+    private boolean settingsStale = true;
+    private Optional<Idle> idleSetting = Optional.empty();
+    private Duration pauseSetting = Duration.ZERO;
 
     private long noteWatermark;
     /** A reply the file could not take (full, locked): written by a later tick, without asking the LLM again. */
@@ -240,7 +247,7 @@ public final class Cycle {
 
     /** Why the LLM should be called now, or null when there is nothing new. */
     private String wakeReason(boolean mayThinkUnprompted) {
-        snapshot = settings.snapshot();   // read per tick: what the LLM changed applies from the next tick
+        readSettingsIfChanged();   // what the LLM changed applies from the next tick
         if (rejectedAtNote >= 0) {
             // the LLM refused the last request: asking again unchanged would be refused again
             if (notes.maxUnreadId(NoteFilter.ALL) <= rejectedAtNote) return null;
@@ -249,7 +256,7 @@ public final class Cycle {
             return "new message";
         }
         idling = false;
-        Optional<Idle> idle = Idle.read(runtimeSettings);
+        Optional<Idle> idle = idleSetting;
         if (idle.isPresent()) {
             Optional<String> ended = idle.get().ended(clock.instant(), notes, processLog);
             if (ended.isEmpty()) {
@@ -257,11 +264,12 @@ public final class Cycle {
                 return null;
             }
             runtimeSettings.remove(Idle.KEY);
+            idleSetting = Optional.empty();
             events.emit(new AgentEvent.Info("idle ended: " + ended.get()));
             return "idle ended: " + ended.get();
         }
         if (lastThoughtAt != null && notes.maxUnreadId(PERSON) <= noteWatermark) {
-            Duration pause = IdleCommands.pause(runtimeSettings, maxIdle);
+            Duration pause = pauseSetting;
             // the LLM's own pause between its turns; a person's message does not wait
             if (clock.instant().isBefore(lastThoughtAt.plus(pause))) return null;
         }
@@ -420,7 +428,16 @@ public final class Cycle {
      * Runs the pending commands of {@code tickId}, outside its transaction; a halt (this process's or a person's
      * in the file) stops it between two commands. When the file refuses a write, the rest wait for the next tick.
      */
+    private void readSettingsIfChanged() {
+        if (!settingsStale) return;
+        snapshot = settings.snapshot();
+        idleSetting = Idle.read(runtimeSettings);
+        pauseSetting = IdleCommands.pause(runtimeSettings, maxIdle);
+        settingsStale = false;
+    }
+
     private void execute(long tickId, String model) {
+        settingsStale = true;
         setPhase(Phase.EXECUTING);
         long haltsBefore = haltsAtTickStart;
         CommandExecutor.Executed done = executor.runPending(tickId, model, () -> halts.get() != haltsBefore,
