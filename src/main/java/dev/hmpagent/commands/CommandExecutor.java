@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
+import dev.hmpagent.safety.Fingerprint;
 import dev.hmpagent.safety.Outcome;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.store.AgentLogDao;
@@ -88,16 +89,17 @@ public final class CommandExecutor {
                 if (row.isEmpty()) continue;
                 Result result = resultOf(row.get().name(), row.get().fingerprint(), d.outcome(), true);
                 CommandOutcome outcome = d.outcome();
-                boolean written = store.inTransaction(() -> {
-                    if (!finish(row.get(), result)) return false;
+                JsonNode args = argsOf(row.get());
+                Result written = store.inTransaction(() -> {
+                    Result shown = finish(row.get(), args, result);
                     // an llm_task's tokens count toward the tick that asked, so every total includes them
-                    if (outcome.promptTokens() + outcome.completionTokens() > 0) {
+                    if (shown != null && outcome.promptTokens() + outcome.completionTokens() > 0) {
                         agentLog.addTokens(row.get().tickId(), outcome.promptTokens(), outcome.completionTokens());
                     }
-                    return true;
+                    return shown;
                 });
-                if (!written) continue;
-                CommandRun run = reported(row.get(), new Attempt(result, true));
+                if (written == null) continue;
+                CommandRun run = reported(row.get(), written);
                 runs.add(run);
                 onEach.accept(run);
             } catch (StoreException e) {
@@ -235,13 +237,13 @@ public final class CommandExecutor {
                                          BooleanSupplier haltRequested) {
         CommandContext ctx = new CommandContext(row.tickId(), llmId, registry, store);
         Args args = new Args(command.type(), handler.argsExample(), command.args());
-        Attempt attempt;
+        Result attempt;
         try {
             attempt = store.inTransaction(() -> {
                 if (haltRequested.getAsBoolean() || !mayRun(row.id())) return null;
                 CommandOutcome outcome = handler.execute(args, ctx);
                 Result result = resultOf(command.type(), command.fingerprint(), outcome, handler.informs());
-                return new Attempt(result, finish(row, result));
+                return finish(row, command.args(), result);
             });
         } catch (CommandArgException e) {
             return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL, e.getMessage()));
@@ -259,8 +261,18 @@ public final class CommandExecutor {
 
     /** Records a result decided without running the handler, in its own transaction. */
     private Optional<CommandRun> finishedNow(ProcessRow row, String llmId, Result result) {
-        Attempt attempt = store.inTransaction(() -> mayRun(row.id()) ? new Attempt(result, finish(row, result)) : null);
-        return attempt == null ? Optional.empty() : Optional.of(reported(row, attempt));
+        JsonNode args = argsOf(row);
+        Result shown = store.inTransaction(() -> mayRun(row.id()) ? finish(row, args, result) : null);
+        return shown == null ? Optional.empty() : Optional.of(reported(row, shown));
+    }
+
+    /** The arguments the stored command holds (an empty object when it cannot be read back). */
+    private JsonNode argsOf(ProcessRow row) {
+        try {
+            return pendingCommand(row).args();
+        } catch (IllegalArgumentException e) {
+            return mapper.createObjectNode();
+        }
     }
 
     /** Inside a command's transaction: the agent is still ACTIVE and the row still pending (a halt ends both). */
@@ -269,19 +281,27 @@ public final class CommandExecutor {
                 && processLog.status(id).filter(s -> s == ProcessStatus.PENDING).isPresent();
     }
 
-    private boolean finish(ProcessRow row, Result r) {
-        FailureFact f = r.failure().orElse(null);
-        boolean done = processLog.finish(row.id(), new ProcessLogDao.Finished(r.status(), r.result(),
+    /**
+     * Inside a transaction: tells the outcome listener (the SafetyMonitor counts it in this same transaction and
+     * says what the LLM sees: the Guide's meaning of a failure, an alert), writes the row and counts it in
+     * agent_log; null when the row had already ended (a halt, a restart) and nothing was written.
+     */
+    private Result finish(ProcessRow row, JsonNode args, Result r) {
+        if (processLog.status(row.id()).filter(ProcessStatus::inFlight).isEmpty()) return null;
+        String fingerprint = row.fingerprint() == null ? "" : row.fingerprint();
+        String shownText = outcomes.onOutcome(row.tickId(), new Outcome(row.id(), Outcome.Source.COMMAND, row.name(),
+                fingerprint, r.status().column(), r.result(), Fingerprint.ofProgress(row.name(), args, r.result()),
+                r.failure()));
+        Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), r.wake());
+        FailureFact f = shown.failure().orElse(null);
+        processLog.finish(row.id(), new ProcessLogDao.Finished(shown.status(), shown.result(),
                 f == null ? null : f.code(), f == null ? null : f.severity().column(), f == null ? 0 : f.painLevel(),
-                null, r.wake()));
-        if (done) agentLog.countCommand(row.tickId(), r.failure().isPresent());
-        return done;
+                null, shown.wake()));
+        agentLog.countCommand(row.tickId(), shown.failure().isPresent());
+        return shown;
     }
 
-    private CommandRun reported(ProcessRow row, Attempt attempt) {
-        Result r = attempt.result();
-        outcomes.onOutcome(row.tickId(), new Outcome(row.id(), row.name(), row.fingerprint() == null ? "" : row.fingerprint(),
-                r.status().column(), r.failure()));
+    private CommandRun reported(ProcessRow row, Result r) {
         return new CommandRun(row.id(), row.cmdId(), row.name(), r.status().column(), r.result(), r.messageToUser(),
                 r.failure());
     }
@@ -318,5 +338,4 @@ public final class CommandExecutor {
     private record Result(ProcessStatus status, String result, Optional<UserMessage> messageToUser,
                           Optional<FailureFact> failure, boolean wake) { }
 
-    private record Attempt(Result result, boolean finished) { }
 }

@@ -6,6 +6,7 @@ import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Fingerprint;
 import dev.hmpagent.safety.Outcome;
+import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.store.ProcessLogDao;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.Optional;
  */
 public final class CommandQueue {
     /** What was queued: the malformed commands (finished, as failures) and how many wait for the executor. */
-    public record Queued(List<CommandRun> malformed, List<Outcome> malformedOutcomes, int pending) { }
+    public record Queued(List<CommandRun> malformed, int pending) { }
 
     private final ObjectMapper mapper;
 
@@ -27,23 +28,28 @@ public final class CommandQueue {
         this.mapper = Objects.requireNonNull(mapper, "mapper");
     }
 
-    public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog) {
+    /**
+     * Inside the tick's transaction. {@code outcomes} is told of each malformed command (an output anomaly) in that
+     * same transaction and says what the LLM sees for it.
+     */
+    public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OutcomeListener outcomes) {
         List<CommandRun> malformed = new ArrayList<>();
-        List<Outcome> outcomes = new ArrayList<>();
         for (CommandParseError e : reply.errors()) {
             FailureFact fact = FailureFact.of("parse", "malformed_command", ErrorCode.EINVAL, e.message());
             String cmdId = "#" + e.position();
             long id = processLog.record(tickId, "command_parse", cmdId, e.excerpt(), new ProcessLogDao.Finished(
                     dev.hmpagent.store.ProcessStatus.ERROR, e.message(), fact.code(), fact.severity().column(),
                     fact.painLevel(), fact.fingerprint(), true));
-            malformed.add(new CommandRun(id, cmdId, "command_parse", "error", e.message(), Optional.empty(),
+            String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "command_parse",
+                    fact.fingerprint(), "error", e.message(), "", Optional.of(fact)));
+            if (!shown.equals(e.message())) processLog.setResult(id, shown);
+            malformed.add(new CommandRun(id, cmdId, "command_parse", "error", shown, Optional.empty(),
                     Optional.of(fact)));
-            outcomes.add(new Outcome(id, "command_parse", fact.fingerprint(), "error", Optional.of(fact)));
         }
         for (ParsedCommand c : reply.commands()) {
             processLog.enqueue(tickId, c.type(), c.cmdId(), describe(c), Fingerprint.ofCommand(c.type(), c.args()));
         }
-        return new Queued(List.copyOf(malformed), List.copyOf(outcomes), reply.commands().size());
+        return new Queued(List.copyOf(malformed), reply.commands().size());
     }
 
     /**

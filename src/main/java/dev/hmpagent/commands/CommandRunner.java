@@ -24,11 +24,13 @@ public final class CommandRunner {
     }
 
     public List<CommandRun> runAll(ParsedReply reply, CommandContext ctx) {
+        OutcomeListener listener = (tick, o) -> {
+            o.failure().ifPresent(f -> failures.onFailure(tick, f));
+            return o.result();
+        };
         CommandQueue.Queued queued = ctx.store().inTransaction(() ->
-                new CommandQueue(mapper).enqueue(reply, ctx.tickId(), ctx.processLog()));
+                new CommandQueue(mapper).enqueue(reply, ctx.tickId(), ctx.processLog(), listener));
         List<CommandRun> runs = new ArrayList<>(queued.malformed());
-        queued.malformed().forEach(r -> r.failure().ifPresent(f -> failures.onFailure(ctx.tickId(), f)));
-        OutcomeListener listener = (tick, o) -> o.failure().ifPresent(f -> failures.onFailure(tick, f));
         runs.addAll(new CommandExecutor(ctx.store(), registry, mapper, CommandGate.ALLOW_ALL, Approver.NOBODY, listener)
                 .runPending(ctx.tickId(), ctx.llmId(), () -> false, r -> { }).runs());
         return runs;

@@ -47,7 +47,7 @@ public final class TickWriter {
                    ParsedReply parsed, Novelty novelty, Optional<ResponseRow> previous) { }
 
     /** What was written: the tick's outcome, whether the reflex fired, the malformed commands, how many wait to run. */
-    record Written(String state, boolean stagnation, List<CommandRun> malformed, int pending, List<Outcome> outcomes) { }
+    record Written(String state, boolean stagnation, List<CommandRun> malformed, int pending) { }
 
     private final Store store;
     private final Clock clock;
@@ -109,13 +109,12 @@ public final class TickWriter {
             processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
             processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
             CommandQueue.Queued queued = c.interrupted()
-                    ? new CommandQueue.Queued(List.of(), List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog);
+                    ? new CommandQueue.Queued(List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes);
             String state = c.interrupted() ? "interrupted" : "thought";
             agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
                     c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null));
-            return new Written(state, repeated, queued.malformed(), queued.pending(), queued.malformedOutcomes());
+            return new Written(state, repeated, queued.malformed(), queued.pending());
         });
-        written.outcomes().forEach(o -> outcomes.onOutcome(t.tickId(), o));
         return written;
     }
 
@@ -144,15 +143,18 @@ public final class TickWriter {
                 responses.add(tickId, partial, "cut short: " + e.kind(), null, 0, TokenEstimator.estimate(partial),
                         true, true, false, model);
             }
+            // born closed: a failed call is the server's trouble, never shown to the LLM as a failure of its own
+            // actions (six retries used to put six rows of noise into every later prompt); the row is the record
             long id = processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, new ProcessLogDao.Finished(
-                    dev.hmpagent.store.ProcessStatus.ERROR, e.getMessage(), fact.code(), fact.severity().column(),
+                    dev.hmpagent.store.ProcessStatus.CLOSE, e.getMessage(), fact.code(), fact.severity().column(),
                     fact.painLevel(), fact.fingerprint(), false));
             agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
                     false, e.getMessage()));
+            outcomes.onOutcome(tickId, new Outcome(id, e.retryable() ? Outcome.Source.LLM_TRANSIENT
+                    : Outcome.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), "close", e.getMessage(), "",
+                    Optional.of(fact)));
             return id;
         });
-        outcomes.onOutcome(tickId, new Outcome(rowId, ProcessLogDao.LLM_CALL, fact.fingerprint(), "error",
-                Optional.of(fact)));
     }
 
     /** An {@code agent_log} row for a tick that failed before the LLM answered ({@code outcome} error or fatal). */

@@ -34,6 +34,15 @@ public final class Fingerprint {
         return hash(kind + ":" + normalised);
     }
 
+    /**
+     * The key of a command together with what it returned, for no-progress loops: its type, canonical arguments
+     * and result with numbers folded ("message delivered (note 31)" and "(note 32)" are one result), hashed.
+     */
+    public static String ofProgress(String type, JsonNode args, String result) {
+        String folded = result.strip().replaceAll("\\d+", "#").replaceAll("\\s+", " ");
+        return hash(type + ":" + canonical(args == null ? JsonNodeFactory.instance.objectNode() : args) + "=" + folded);
+    }
+
     /** The JSON text with object keys sorted at every depth, arrays in their order, no whitespace. */
     public static String canonical(JsonNode node) {
         return sorted(node).toString();

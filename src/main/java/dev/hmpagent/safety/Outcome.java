@@ -4,19 +4,38 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One finished operation as the SafetyMonitor counts it: a command (or a malformed one), success or failure.
+ * One finished operation as the SafetyMonitor counts it: a command, a malformed command, or a failed LLM call.
  *
  * @param processLogId the {@code process_log} row
- * @param type         the command type ({@code command_parse} for a malformed command)
- * @param fingerprint  {@link Fingerprint#ofCommand} of the command
+ * @param source       what kind of operation it was
+ * @param type         the command type ({@code command_parse} for a malformed command, {@code llm_call})
+ * @param fingerprint  {@link Fingerprint#ofCommand} of the command (of the failure for the other sources)
  * @param status       the row's final status column value
+ * @param result       the result text as the handler gave it
+ * @param progressKey  {@link Fingerprint#ofProgress} of the command and its result ("" for other sources): the same
+ *                     key again and again with no new input is a loop that makes no progress
  * @param failure      the failure fact, when it failed
  */
-public record Outcome(long processLogId, String type, String fingerprint, String status, Optional<FailureFact> failure) {
+public record Outcome(long processLogId, Source source, String type, String fingerprint, String status, String result,
+                      String progressKey, Optional<FailureFact> failure) {
+    /** Where an operation came from. */
+    public enum Source {
+        COMMAND,
+        /** A malformed command (unparsable block, invalid JSON, unknown type): an output anomaly. */
+        MALFORMED,
+        /** An LLM call the server refused (400, 401, 403…): asking again unchanged fails again. */
+        LLM_FATAL,
+        /** An LLM call that may succeed later (timeout, 429, 5xx, no connection): never a failure of the LLM's own. */
+        LLM_TRANSIENT
+    }
+
     public Outcome {
+        Objects.requireNonNull(source, "source");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(fingerprint, "fingerprint");
         Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(progressKey, "progressKey");
         Objects.requireNonNull(failure, "failure");
     }
 

@@ -70,6 +70,11 @@ public final class ProcessLogDao {
         return store.queryOne("SELECT " + COLUMNS + " FROM process_log WHERE id = ?", ProcessLogDao::map, id);
     }
 
+    /** Replaces the result text of a row (what the LLM sees: a Guide's meaning, an alert). */
+    public void setResult(long id, String result) {
+        store.update("UPDATE process_log SET result = ?, updated_at = ? WHERE id = ?", result, store.now(), id);
+    }
+
     /** The status column of one row, if it exists. */
     public java.util.Optional<ProcessStatus> status(long id) {
         return store.queryOne("SELECT status FROM process_log WHERE id = ?", rs -> ProcessStatus.fromColumn(rs.getString(1)), id);

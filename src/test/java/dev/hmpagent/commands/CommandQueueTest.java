@@ -24,7 +24,7 @@ class CommandQueueTest {
                     + " \"secret_ref\": \"env:FORUM_PASSWORD\", \"note\": \"sk-proj-abcdefghijklmnop1234567890\"}},"
                     + " {\"cmd_id\": \"s\", \"type\": \"shell\", \"args\": {\"command\": \"git show 3f2a9c1d\", \"env\": {\"API_KEY\": \"k-123\"}}}]");
             ProcessLogDao log = new ProcessLogDao(store);
-            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log));
+            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, dev.hmpagent.safety.OutcomeListener.NONE));
 
             ProcessRow account = log.byTick(1).get(0);
             assertThat(account.value()).doesNotContain("hunter2").doesNotContain("sk-proj-abc")

@@ -260,8 +260,27 @@ class CycleTest {
         clock.advance(Duration.ofSeconds(1));
         TickResult retried = cycle.tick();
         assertThat(retried.state()).isEqualTo("thought");
-        assertThat(llm.userPrompt(1)).contains("are you there?").contains("llm_call");
+        assertThat(llm.userPrompt(1)).contains("are you there?").as("the server's trouble is not the LLM's failure")
+                .doesNotContain("llm_call").doesNotContain("not reachable");
         assertThat(notes.unreadCount()).isZero();
+        assertThat(processLog.byTick(1)).singleElement().satisfies(r -> assertThat(r.status()).isEqualTo("close"));
+    }
+
+    @Test
+    void an_llm_down_for_twelve_retries_then_back_leaves_no_rows_in_context_2() {
+        notes.add("are you there?", "user", 0, null);
+        for (int i = 0; i < 12; i++) {
+            llm.fail(new RetryableLlmException("connect", "LLM endpoint http://fake/v1 is not reachable", null, null));
+        }
+        llm.reply("Back.");
+        Cycle cycle = cycle();
+        for (int i = 0; i < 200 && llm.requests.size() < 13; i++) {
+            cycle.tick();
+            clock.advance(Duration.ofSeconds(30));
+        }
+        assertThat(llm.requests).hasSize(13);
+        assertThat(llm.userPrompt(12)).contains("are you there?").doesNotContain("not reachable")
+                .doesNotContain("llm_call");
     }
 
     @Test
