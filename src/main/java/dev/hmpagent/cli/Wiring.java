@@ -27,6 +27,7 @@ import dev.hmpagent.context.ContextSources;
 import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.commands.SettingsBounds;
 import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;
 import dev.hmpagent.cycle.LlmTasks;
 import dev.hmpagent.cycle.TickWriter;
@@ -174,6 +175,7 @@ public final class Wiring {
         LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store));
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
-                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events, config.cycle().maxIdle());
+                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events, config.cycle().maxIdle(),
+                LlmBreakers.NONE);
     }
 }

@@ -44,6 +44,7 @@ public final class CommandExecutor {
     private final ProcessLogDao processLog;
     private final AgentLogDao agentLog;
     private final SafetyDao safety;
+    private final dev.hmpagent.store.SafetyCountersDao counters;
     private final Completions completions;
     /** Stops the work of a row that started while a halt came in (its process is killed like the others). */
     private java.util.function.LongConsumer stopAfterHalt = id -> { };
@@ -65,6 +66,7 @@ public final class CommandExecutor {
         this.processLog = new ProcessLogDao(store);
         this.agentLog = new AgentLogDao(store);
         this.safety = new SafetyDao(store);
+        this.counters = new dev.hmpagent.store.SafetyCountersDao(store);
         this.completions = Objects.requireNonNull(completions, "completions");
     }
 
@@ -95,6 +97,8 @@ public final class CommandExecutor {
                     // an llm_task's tokens count toward the tick that asked, so every total includes them
                     if (shown != null && outcome.promptTokens() + outcome.completionTokens() > 0) {
                         agentLog.addTokens(row.get().tickId(), outcome.promptTokens(), outcome.completionTokens());
+                        // and toward the task's token budget
+                        counters.addTokens(outcome.promptTokens() + outcome.completionTokens());
                     }
                     return shown;
                 });

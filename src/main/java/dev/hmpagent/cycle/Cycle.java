@@ -49,6 +49,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Cycle {
     private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
             java.util.List.of("user"), "");
+    private static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
+            java.util.List.of("user", "cli"), "");
     private final Clock clock;
     private final LlmClient llm;
     private final LlmParams params;
@@ -68,6 +70,9 @@ public final class Cycle {
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
     private final SettingsDao runtimeSettings;
+    private final LlmBreakers breakers;
+    /** The newest message from a person or the CLI that started a task. */
+    private long taskNote;
     private final Duration maxIdle;
     /** Set by the last wake check: the LLM's own idle holds (phase IDLE, no call). */
     private boolean idling;
@@ -106,7 +111,8 @@ public final class Cycle {
 
     public Cycle(Clock clock, LlmClient llm, LlmParams params, LiveSettings settings, ContextAssembler assembler,
                  CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
-                 CommandExecutor executor, EventSink events, Duration maxIdle) {
+                 CommandExecutor executor, EventSink events, Duration maxIdle, LlmBreakers breakers) {
+        this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.llm = Objects.requireNonNull(llm, "llm");
         this.params = Objects.requireNonNull(params, "params");
@@ -280,6 +286,16 @@ public final class Cycle {
     }
 
     private TickResult think(long tickId, Instant start, String reason) {
+        long newest = notes.maxUnreadId(PERSON_OR_CLI);
+        if (newest > taskNote) {
+            taskNote = newest;
+            breakers.newTask();   // a message from a person or the CLI starts a task: its budget counts from zero
+        }
+        if (!breakers.beforeLlmCall()) {
+            // the budget is spent or the tick cap reached: the state has moved, no request reaches the server
+            setPhase(Phase.WAITING_FOR_EVENT);
+            return new TickResult(false, status.lastTickId(), "stopped");
+        }
         setPhase(Phase.ASSEMBLING_CONTEXT);
         AssembledPrompt prompt = assembler.assemble(tickId, start, snapshot);
         Completion answered;

@@ -53,6 +53,7 @@ public final class TickWriter {
     private final Clock clock;
     private final CommandQueue queue;
     private final OutcomeListener outcomes;
+    private final LlmBreakers breakers;
     private final NotesDao notes;
     private final ProcessLogDao processLog;
     private final ResponsesDao responses;
@@ -62,6 +63,12 @@ public final class TickWriter {
     private final PromptsDao prompts;
 
     public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes) {
+        this(store, queue, outcomes, LlmBreakers.NONE);
+    }
+
+    /** @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them) */
+    public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes, LlmBreakers breakers) {
+        this.breakers = java.util.Objects.requireNonNull(breakers, "breakers");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = store.clock();
         this.queue = Objects.requireNonNull(queue, "queue");
@@ -91,6 +98,7 @@ public final class TickWriter {
             // that lands after a person stopped the agent answers nothing and runs no command, however late the
             // running agent learned of the halt
             Completion c = safety.current().state().equals("ACTIVE") ? t.completion() : interrupted(t.completion());
+            breakers.afterLlmCall(t.completion().usage().total(), true);
             boolean repeated = t.novelty().identical() && !c.interrupted() && t.previous().isPresent();
             savePrompt(t.tickId(), t.prompt());
             if (repeated) {

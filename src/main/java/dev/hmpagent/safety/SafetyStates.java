@@ -10,7 +10,7 @@ import java.util.Optional;
  */
 public final class SafetyStates {
     /** What moves the state. */
-    public enum Event { HALT, UNLOCK }
+    public enum Event { HALT, UNLOCK, LOCKOUT, ERROR_PAUSE, BUDGET }
 
     /** A legal move: {@code event} from {@code from} (with {@code fromReason}, when it matters) to {@code to}. */
     public record Edge(Event event, SafetyState from, Optional<StopReason> fromReason, SafetyState to, Optional<StopReason> toReason) { }
@@ -26,7 +26,11 @@ public final class SafetyStates {
             // only a human releases: any stop except a budget or quota one (that needs more budget)
             new Edge(Event.UNLOCK, SafetyState.STOPPED, Optional.of(StopReason.HALT), SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.ACTIVE, ANY),
-            new Edge(Event.UNLOCK, SafetyState.ERROR_PAUSED, ANY, SafetyState.ACTIVE, ANY));
+            new Edge(Event.UNLOCK, SafetyState.ERROR_PAUSED, ANY, SafetyState.ACTIVE, ANY),
+            // the SafetyMonitor's own stops, only from ACTIVE: a stop already in force is not overwritten
+            new Edge(Event.LOCKOUT, SafetyState.ACTIVE, ANY, SafetyState.SAFETY_LOCKOUT, ANY),
+            new Edge(Event.ERROR_PAUSE, SafetyState.ACTIVE, ANY, SafetyState.ERROR_PAUSED, ANY),
+            new Edge(Event.BUDGET, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.BUDGET)));
 
     private SafetyStates() { }
 

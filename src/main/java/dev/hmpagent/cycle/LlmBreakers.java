@@ -1,0 +1,28 @@
+package dev.hmpagent.cycle;
+
+/**
+ * The resource breakers around every LLM call of the cycle (the SafetyMonitor's token budget and tick cap).
+ * {@link #beforeLlmCall} runs in its own transaction; {@link #afterLlmCall} inside the tick's.
+ */
+public interface LlmBreakers {
+    /** No limits. */
+    LlmBreakers NONE = new LlmBreakers() {
+        @Override
+        public boolean beforeLlmCall() { return true; }
+
+        @Override
+        public void afterLlmCall(long tokens, boolean countsAsTick) { }
+
+        @Override
+        public void newTask() { }
+    };
+
+    /** False when the call must not be made (the safety state was moved: budget spent, tick cap reached). */
+    boolean beforeLlmCall();
+
+    /** The tokens a call spent, counted in the transaction that records it; a main-cycle call is also a tick. */
+    void afterLlmCall(long tokens, boolean countsAsTick);
+
+    /** A message from a person or the CLI starts a task: its budget and tick cap count from zero. */
+    void newTask();
+}

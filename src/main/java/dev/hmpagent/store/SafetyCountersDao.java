@@ -1,0 +1,44 @@
+package dev.hmpagent.store;
+
+import java.util.Objects;
+
+/** {@code safety_counters}: the SafetyMonitor's one row. Write inside the transaction of the operation counted. */
+public final class SafetyCountersDao {
+    /** The row. */
+    public record Row(String rulesJson, String taskStartedAt, long taskTokens, long taskTicks, long extraBudget) { }
+
+    private final Store store;
+
+    public SafetyCountersDao(Store store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public Row current() {
+        return store.queryOne("SELECT rules_json, task_started_at, task_tokens, task_ticks, extra_budget "
+                        + "FROM safety_counters WHERE id = 1",
+                rs -> new Row(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)))
+                .orElseThrow(() -> new StoreException(store.path() + " has no safety_counters row: run `agent check`"));
+    }
+
+    public void saveRules(String json) {
+        store.update("UPDATE safety_counters SET rules_json = ?, updated_at = ? WHERE id = 1", json, store.now());
+    }
+
+    /** Tokens some LLM call of this task spent. */
+    public void addTokens(long tokens) {
+        store.update("UPDATE safety_counters SET task_tokens = task_tokens + ?, updated_at = ? WHERE id = 1", tokens,
+                store.now());
+    }
+
+    /** One more LLM-calling tick in this task. */
+    public void addTick() {
+        store.update("UPDATE safety_counters SET task_ticks = task_ticks + 1, updated_at = ? WHERE id = 1", store.now());
+    }
+
+    /** A new task (a message from a person or the CLI): its tokens and ticks count from zero. */
+    public void startTask() {
+        String now = store.now();
+        store.update("UPDATE safety_counters SET task_tokens = 0, task_ticks = 0, task_started_at = ?, updated_at = ? "
+                + "WHERE id = 1", now, now);
+    }
+}
