@@ -1,24 +1,33 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
+import dev.hmpagent.safety.StopReason;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
- * {@code agent unlock}: a human releases a stop. STOPPED(halt) (and, later, a safety lockout or an
- * error pause) becomes ACTIVE, audited; STOPPED(budget|quota) is refused with exit 7, since only
- * more budget releases it. On an ACTIVE agent it says so and exits 0.
+ * {@code agent unlock}: a human releases a stop. STOPPED(halt), SAFETY_LOCKOUT and ERROR_PAUSED become ACTIVE,
+ * audited, with the behavioural counters reset and a new task started. STOPPED(budget) needs
+ * {@code --add-budget N}: the tokens are added and the task goes on. STOPPED(quota) needs a config change.
+ * A refusal exits 7; on an ACTIVE agent it says so and exits 0.
  */
 @Command(name = "unlock", mixinStandardHelpOptions = true,
         description = {"Let a stopped agent think again (a person's decision, audited).",
-                "Exit code 0: active now (or already was); 7: this stop cannot be released by unlock."})
+                "Exit code 0: active now (or already was); 2: bad usage; 7: this stop cannot be released so."})
 final class UnlockCommand extends Subcommand {
     @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the audit.")
     String reason;
+
+    @Option(names = "--add-budget", paramLabel = "N",
+            description = "Add N tokens to the task's budget (releases a budget stop; N at least 1).")
+    Long addBudget;
 
     UnlockCommand(AgentCommand root, Launch launch) {
         super(root, launch);
@@ -26,6 +35,10 @@ final class UnlockCommand extends Subcommand {
 
     @Override
     public Integer call() {
+        if (addBudget != null && addBudget < 1) {
+            throw new ParameterException(spec.commandLine(), "--add-budget " + addBudget
+                    + " must be at least 1 (tokens to add to the budget)");
+        }
         Path db = existingDb();
         HaltFlag flag = new HaltFlag(db);
         if (flag.raised()) {
@@ -33,20 +46,41 @@ final class UnlockCommand extends Subcommand {
             say("lifted the halt in " + flag.file().getFileName());
         }
         try (Store store = Store.open(db, launch().clock())) {
-            SafetyControl.Outcome o = new SafetyControl(store).unlock(reason, Requester.thisProcess());
+            SafetyControl control = new SafetyControl(store);
+            SafetyControl.Outcome o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);
             switch (o.result()) {
-                case ALREADY -> say(db.getFileName() + " is already ACTIVE: nothing to unlock");
-                case MOVED -> say("unlocked: " + db.getFileName() + " is ACTIVE again (was " + o.before().label()
-                        + "); a running agent resumes at its next frame (in the REPL: at once)");
+                case ALREADY -> say(db.getFileName() + " is already ACTIVE: nothing to unlock"
+                        + (addBudget == null ? "" : "; no budget added"));
+                case MOVED -> {
+                    say("unlocked: " + db.getFileName() + " is ACTIVE again (was " + o.before().label()
+                            + "); a running agent resumes at its next frame (in the REPL: at once)");
+                    if (o.budgetAdded() > 0) {
+                        say("added " + o.budgetAdded() + " tokens to the budget (" + control.extraBudget()
+                                + " added in all)" + (o.before().reason().equals(Optional.of(StopReason.BUDGET))
+                                ? "; the task goes on" : ""));
+                    }
+                }
                 case REFUSED -> {
-                    err().println("agent: " + db.getFileName() + " is " + o.before().label() + " since "
-                            + o.before().since() + ": unlock does not release a " + o.before().reason()
-                            .map(r -> r.columnName()).orElse("") + " stop; raise the limit in agent.toml and start again");
+                    err().println("agent: " + refusal(db, o.before()));
                     err().flush();
                     return ExitCodes.STOPPED;
                 }
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** One line: the state, since when, its reason, and what releases it instead. */
+    private static String refusal(Path db, SafetyStatus before) {
+        boolean budget = before.reason().equals(Optional.of(StopReason.BUDGET));
+        String why = before.detail().isBlank()
+                ? (budget ? "the token budget is spent" : "the quota is spent")
+                : before.detail().strip().replaceAll("\\s*\\R\\s*", " ");
+        String stop = db.getFileName() + " is " + before.label() + " since " + before.since() + ": " + why;
+        if (budget) {
+            return stop + "; run agent unlock --add-budget N (tokens) or raise safety.token_budget in agent.toml";
+        }
+        return stop + "; unlock does not release a " + before.reason().map(StopReason::columnName).orElse("")
+                + " stop: it needs a config change (agent.toml), then start the agent again";
     }
 }

@@ -8,7 +8,7 @@ import java.util.Objects;
  */
 public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                           RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
-                          CleanupSection cleanup) {
+                          CleanupSection cleanup, SafetySection safety) {
     public AgentConfig {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(llm, "llm");
@@ -19,16 +19,24 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
         Objects.requireNonNull(files, "files");
         Objects.requireNonNull(shell, "shell");
         Objects.requireNonNull(cleanup, "cleanup");
+        Objects.requireNonNull(safety, "safety");
+    }
+
+    /** Every section but safety as given, safety at its defaults: for code written before [safety] existed. */
+    public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
+                       RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
+                       CleanupSection cleanup) {
+        this(agent, llm, cycle, context, run, policy, files, shell, cleanup, defaults().safety());
     }
 
     /**
-     * The first five sections as given and policy, files, shell and cleanup at their defaults: for
+     * The first five sections as given and policy, files, shell, cleanup and safety at their defaults: for
      * tests that vary the cycle or the context and written before those sections existed.
      */
     public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                        RunSection run) {
         this(agent, llm, cycle, context, run, defaults().policy(), defaults().files(), defaults().shell(),
-                defaults().cleanup());
+                defaults().cleanup(), defaults().safety());
     }
 
     /** Every key at its built-in default. */

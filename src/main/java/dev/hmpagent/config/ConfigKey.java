@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * The single table of configuration keys. Loading, validation, {@code agent config} output and the
  * example-file test all derive from it. To add a key: add a row here, a field to the matching
  * section record, a line in {@link ConfigValues#toConfig()} and the key in agent.example.toml. Keys
- * that bound the LLM (policy, files, shell, cleanup) live only here: agent.toml, env and flags set
+ * that bound the LLM (policy, files, shell, cleanup, safety) live only here: agent.toml, env and flags set
  * them; the LLM-writable {@code config} table is a different thing and never reaches them.
  */
 public enum ConfigKey {
@@ -158,7 +158,52 @@ public enum ConfigKey {
     CLEANUP_MIN_AGE_TICKS("cleanup.min_age_ticks", ValueType.wholeNumber(1, 1_000_000_000), "100",
             List.of("AGENT_CLEANUP_MIN_AGE_TICKS"), false,
             "Floor for cleanup commands: nothing newer than this many ticks is deleted, whatever the LLM asks",
-            c -> c.cleanup().minAgeTicks());
+            c -> c.cleanup().minAgeTicks()),
+    SAFETY_GUIDE("safety.guide", ValueType.choice("safety", "learning", "debugging"), "learning",
+            List.of("AGENT_SAFETY_GUIDE"), false,
+            "How a failure is explained to the LLM: safety (a refusal is a violation: do not try again),"
+                    + " learning (a boundary found: find another way), debugging (diagnostic data: check paths and ownership)",
+            c -> c.safety().guide()),
+    SAFETY_TOKEN_BUDGET("safety.token_budget", ValueType.wholeNumber(1, 1_000_000_000), "100000",
+            List.of("AGENT_SAFETY_TOKEN_BUDGET"), false,
+            "Tokens all LLM calls of one task may spend (a task starts with a message from a person or the CLI, or an unlock); then STOPPED(budget)",
+            c -> c.safety().tokenBudget()),
+    SAFETY_DAILY_TOKEN_BUDGET("safety.daily_token_budget", ValueType.wholeNumber(0, 1_000_000_000), "0",
+            List.of("AGENT_SAFETY_DAILY_TOKEN_BUDGET"), false,
+            "Tokens all LLM calls may spend in any rolling 24 hours, whatever the task; 0 turns it off",
+            c -> c.safety().dailyTokenBudget()),
+    SAFETY_TICK_CAP("safety.tick_cap", ValueType.wholeNumber(1, 1_000_000), "50",
+            List.of("AGENT_SAFETY_TICK_CAP"), false,
+            "LLM-calling ticks one task may take; over it the agent locks (SAFETY_LOCKOUT) and waits for a person",
+            c -> c.safety().tickCap()),
+    SAFETY_ALERT_COMMAND("safety.alert_command", ValueType.text(false), "",
+            List.of(), false, true,
+            "Command line run with /bin/sh -c on every lockout, the reason in $HMP_AGENT_ALERT and as $1; empty runs none",
+            c -> c.safety().alertCommand()),
+    SAFETY_REPEAT_ALERT_AT("safety.repeat_alert_at", ValueType.wholeNumber(1, 1000), "3",
+            List.of("AGENT_SAFETY_REPEAT_ALERT_AT"), false,
+            "The same failing action this many times in a row brings one alert to the LLM (below repeat_lock_at)",
+            c -> c.safety().repeatAlertAt()),
+    SAFETY_REPEAT_LOCK_AT("safety.repeat_lock_at", ValueType.wholeNumber(2, 1000), "5",
+            List.of("AGENT_SAFETY_REPEAT_LOCK_AT"), false,
+            "The same failing action is refused at this repeat and the agent locks (SAFETY_LOCKOUT)",
+            c -> c.safety().repeatLockAt()),
+    SAFETY_CASCADE_WINDOW("safety.cascade_window", ValueType.wholeNumber(1, 1000), "10",
+            List.of("AGENT_SAFETY_CASCADE_WINDOW"), false,
+            "How many recent operations the error-cascade breaker looks at",
+            c -> c.safety().cascadeWindow()),
+    SAFETY_CASCADE_FAILURES("safety.cascade_failures", ValueType.wholeNumber(1, 1000), "8",
+            List.of("AGENT_SAFETY_CASCADE_FAILURES"), false,
+            "Failures among the last cascade_window operations that pause the agent (ERROR_PAUSED); at most cascade_window",
+            c -> c.safety().cascadeFailures()),
+    SAFETY_LOOP_ALERT_AT("safety.loop_alert_at", ValueType.wholeNumber(1, 1000), "3",
+            List.of("AGENT_SAFETY_LOOP_ALERT_AT"), false,
+            "The same command with the same result this many times with no new input brings one alert (below loop_lock_at)",
+            c -> c.safety().loopAlertAt()),
+    SAFETY_LOOP_LOCK_AT("safety.loop_lock_at", ValueType.wholeNumber(2, 1000), "5",
+            List.of("AGENT_SAFETY_LOOP_LOCK_AT"), false,
+            "The same command with the same result this many times with no new input locks the agent (SAFETY_LOCKOUT)",
+            c -> c.safety().loopLockAt());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));
@@ -168,11 +213,21 @@ public enum ConfigKey {
     private final String defaultValue;
     private final List<String> envNames;
     private final boolean secret;
+    private final boolean fileOnly;
     private final String doc;
     private final Function<AgentConfig, Object> getter;
 
     ConfigKey(String fullName, ValueType type, String defaultValue, List<String> envNames,
               boolean secret, String doc, Function<AgentConfig, Object> getter) {
+        this(fullName, type, defaultValue, envNames, secret, false, doc, getter);
+    }
+
+    ConfigKey(String fullName, ValueType type, String defaultValue, List<String> envNames,
+              boolean secret, boolean fileOnly, String doc, Function<AgentConfig, Object> getter) {
+        if (fileOnly && !envNames.isEmpty()) {
+            throw new IllegalArgumentException(fullName + ": a key set only in agent.toml has no env var");
+        }
+        this.fileOnly = fileOnly;
         this.fullName = Objects.requireNonNull(fullName);
         this.type = Objects.requireNonNull(type);
         this.defaultValue = Objects.requireNonNull(defaultValue);
@@ -205,6 +260,15 @@ public enum ConfigKey {
     /** Environment variables that set this key, highest priority first. */
     public List<String> envNames() {
         return envNames;
+    }
+
+    /**
+     * True for a key only agent.toml (the project or the user file) may set: no env var, and a flag naming it
+     * is refused. Such a key runs something on the host ({@code safety.alert_command}), so only a person
+     * editing the file chooses it.
+     */
+    public boolean fileOnly() {
+        return fileOnly;
     }
 
     public boolean secret() {

@@ -54,13 +54,21 @@ public final class ConfigLoader {
         flags.forEach((name, raw) -> {
             ConfigKey key = ConfigKey.byName(name).orElseThrow(() -> new ConfigException(
                     "unknown key " + name + " given on the command line" + KeySuggester.hint(name)));
-            Origin origin = Origin.flag(labels.getOrDefault(name, name));
+            String label = labels.getOrDefault(name, name);
+            if (key.fileOnly()) {
+                throw new ConfigException(name + " can only be set in agent.toml, not with " + label
+                        + ": a command run on the host is chosen by editing the file");
+            }
+            Origin origin = Origin.flag(label);
             values.set(key, fromText(key, raw, origin), origin);
         });
     }
 
     /** Constraints between keys, checked on the merged values. */
     private static void checkTogether(ConfigValues values) {
+        below(values, ConfigKey.SAFETY_REPEAT_ALERT_AT, ConfigKey.SAFETY_REPEAT_LOCK_AT, 0);
+        below(values, ConfigKey.SAFETY_LOOP_ALERT_AT, ConfigKey.SAFETY_LOOP_LOCK_AT, 0);
+        below(values, ConfigKey.SAFETY_CASCADE_FAILURES, ConfigKey.SAFETY_CASCADE_WINDOW, 1);
         if (values.whole(ConfigKey.SHELL_TIMEOUT_S) > values.whole(ConfigKey.SHELL_MAX_TIMEOUT_S)) {
             throw new ConfigException(ConfigKey.SHELL_TIMEOUT_S.fullName() + " = "
                     + values.display(ConfigKey.SHELL_TIMEOUT_S) + " (from " + values.origin(ConfigKey.SHELL_TIMEOUT_S)
@@ -68,6 +76,21 @@ public final class ConfigLoader {
                     + values.display(ConfigKey.SHELL_MAX_TIMEOUT_S) + " (from "
                     + values.origin(ConfigKey.SHELL_MAX_TIMEOUT_S) + "): lower the one or raise the other");
         }
+    }
+
+    /**
+     * {@code low} must be below {@code high} (or, with {@code slack} 1, at most {@code high}), e.g.
+     * {@code safety.repeat_alert_at = 5 (from env AGENT_SAFETY_REPEAT_ALERT_AT) is not below safety.repeat_lock_at
+     * = 5 (from default): use a whole number from 1 to 4, or raise safety.repeat_lock_at}.
+     */
+    private static void below(ConfigValues values, ConfigKey low, ConfigKey high, int slack) {
+        long limit = values.whole(high) - 1 + slack;
+        if (values.whole(low) <= limit) return;
+        long min = ((ValueType.WholeNumber) low.type()).min();
+        throw new ConfigException(low.fullName() + " = " + values.display(low) + " (from " + values.origin(low) + ") is "
+                + (slack == 0 ? "not below " : "above ") + high.fullName() + " = " + values.display(high)
+                + " (from " + values.origin(high) + "): use a whole number from " + min + " to " + limit
+                + ", or raise " + high.fullName());
     }
 
     private static Object fromText(ConfigKey key, String raw, Origin origin) {

@@ -82,7 +82,19 @@ final class ConfigValues {
                         Duration.ofSeconds(integer(ConfigKey.SHELL_MAX_TIMEOUT_S)),
                         integer(ConfigKey.SHELL_MAX_PROCESSES),
                         integer(ConfigKey.SHELL_OUTPUT_CAP_BYTES)),
-                new CleanupSection((Long) get(ConfigKey.CLEANUP_MIN_AGE_TICKS)));
+                new CleanupSection((Long) get(ConfigKey.CLEANUP_MIN_AGE_TICKS)),
+                new SafetySection(
+                        string(ConfigKey.SAFETY_GUIDE),
+                        whole(ConfigKey.SAFETY_TOKEN_BUDGET),
+                        whole(ConfigKey.SAFETY_DAILY_TOKEN_BUDGET),
+                        integer(ConfigKey.SAFETY_TICK_CAP),
+                        string(ConfigKey.SAFETY_ALERT_COMMAND),
+                        integer(ConfigKey.SAFETY_REPEAT_ALERT_AT),
+                        integer(ConfigKey.SAFETY_REPEAT_LOCK_AT),
+                        integer(ConfigKey.SAFETY_CASCADE_WINDOW),
+                        integer(ConfigKey.SAFETY_CASCADE_FAILURES),
+                        integer(ConfigKey.SAFETY_LOOP_ALERT_AT),
+                        integer(ConfigKey.SAFETY_LOOP_LOCK_AT)));
     }
 
     private Object get(ConfigKey key) {

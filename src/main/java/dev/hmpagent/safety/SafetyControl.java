@@ -5,7 +5,6 @@ import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.Store;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -18,8 +17,16 @@ public final class SafetyControl {
     /** What a request did. */
     public enum Result { MOVED, ALREADY, REFUSED }
 
-    /** The outcome and the state after it. */
-    public record Outcome(Result result, SafetyStatus before, SafetyStatus after) { }
+    /**
+     * The outcome and the state after it.
+     *
+     * @param budgetAdded tokens this request added to {@code safety_counters.extra_budget} (0 for none)
+     */
+    public record Outcome(Result result, SafetyStatus before, SafetyStatus after, long budgetAdded) {
+        public Outcome(Result result, SafetyStatus before, SafetyStatus after) {
+            this(result, before, after, 0);
+        }
+    }
 
     private final Store store;
     private final SafetyDao safety;
@@ -59,15 +66,43 @@ public final class SafetyControl {
 
     /** Releases a human-releasable stop; refuses STOPPED(budget|quota); says so when already ACTIVE. */
     public Outcome unlock(String reason, Requester who) {
+        return unlock(reason, who, 0);
+    }
+
+    /**
+     * Releases a stop, as {@link #unlock(String, Requester)}; with {@code addBudget} &gt; 0 also releases
+     * STOPPED(budget), adding that many tokens to {@code safety_counters.extra_budget}. STOPPED(quota) is always
+     * refused. One transaction: the move, its audit row, the budget, the reset of the behavioural counters
+     * (rules, tick count) and, unless budget was added to a budget stop (the task goes on), a new task; and a
+     * control request that wakes a running agent. An ACTIVE agent is left alone and gets no budget.
+     */
+    public Outcome unlock(String reason, Requester who, long addBudget) {
+        if (addBudget < 0) throw new IllegalArgumentException("addBudget must not be negative: " + addBudget);
         return store.inTransaction(() -> {
             SafetyStatus before = current();
             if (before.active()) return new Outcome(Result.ALREADY, before, before);
-            Optional<SafetyStates.Edge> edge = SafetyStates.edge(SafetyStates.Event.UNLOCK, before);
+            SafetyStates.Event event = addBudget > 0 ? SafetyStates.Event.UNLOCK_ADD_BUDGET : SafetyStates.Event.UNLOCK;
+            Optional<SafetyStates.Edge> edge = SafetyStates.edge(event, before);
             if (edge.isEmpty()) return new Outcome(Result.REFUSED, before, before);
-            SafetyStatus after = move(SafetyStates.Event.UNLOCK, before, edge.get(), reason, who);
-            requests.add("unlock", reason, who);
-            return new Outcome(Result.MOVED, before, after);
+            String detail = addBudget > 0 ? withBudget(addBudget, reason) : reason;
+            SafetyStatus after = move(event, before, edge.get(), detail, who);
+            if (addBudget > 0) safety.addExtraBudget(addBudget, after.since());
+            boolean taskGoesOn = addBudget > 0 && before.reason().equals(Optional.of(StopReason.BUDGET));
+            safety.resetAfterUnlock(after.since(), !taskGoesOn);
+            requests.add("unlock", detail, who);
+            return new Outcome(Result.MOVED, before, after, addBudget);
         });
+    }
+
+    /** Tokens people added with {@code --add-budget}, all told. */
+    public long extraBudget() {
+        return safety.extraBudget();
+    }
+
+    /** "+5000 tokens (--add-budget)" and the person's reason, for the audit. */
+    private static String withBudget(long tokens, String reason) {
+        String added = "+" + tokens + " tokens (--add-budget)";
+        return reason == null || reason.isBlank() ? added : added + ": " + reason;
     }
 
     private SafetyStatus move(SafetyStates.Event event, SafetyStatus before, SafetyStates.Edge edge, String reason,
@@ -75,7 +110,7 @@ public final class SafetyControl {
         SafetyStatus after = new SafetyStatus(edge.to(), edge.toReason(), reason, store.clock().instant());
         safety.move(new SafetyDao.Row(after.state().name(), after.reason().map(StopReason::columnName).orElse(null),
                         after.detail().isEmpty() ? null : after.detail(), after.since()),
-                new SafetyDao.Audit(after.since(), event.name().toLowerCase(Locale.ROOT), before.label(), after.label(),
+                new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
                         after.reason().map(StopReason::columnName).orElse(null), reason, who.pid(), who.user(), who.host()));
         return after;
     }

@@ -5,12 +5,23 @@ import java.util.Optional;
 
 /**
  * The one transition table of {@code safety_state}. Each edge: an event, the states it leaves,
- * and the state it enters. A move not in the table is illegal and throws. This issue has the
- * human edges (halt, unlock); the SafetyMonitor adds its own.
+ * and the state it enters. A move not in the table is illegal and throws. The human edges are here (halt,
+ * unlock, unlock with more budget); the SafetyMonitor adds its own.
  */
 public final class SafetyStates {
     /** What moves the state. */
-    public enum Event { HALT, UNLOCK, LOCKOUT, ERROR_PAUSE, BUDGET }
+    public enum Event {
+        HALT, UNLOCK,
+        /** {@code agent unlock --add-budget N}: the only release of STOPPED(budget); audited as an unlock. */
+        UNLOCK_ADD_BUDGET,
+        /** The SafetyMonitor's own stops. */
+        LOCKOUT, ERROR_PAUSE, BUDGET;
+
+        /** The {@code safety_audit.event} text: {@code halt}, {@code unlock}, {@code lockout}, {@code error_pause}, {@code budget}. */
+        public String auditName() {
+            return this == UNLOCK_ADD_BUDGET ? "unlock" : name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     /** A legal move: {@code event} from {@code from} (with {@code fromReason}, when it matters) to {@code to}. */
     public record Edge(Event event, SafetyState from, Optional<StopReason> fromReason, SafetyState to, Optional<StopReason> toReason) { }
@@ -27,6 +38,12 @@ public final class SafetyStates {
             new Edge(Event.UNLOCK, SafetyState.STOPPED, Optional.of(StopReason.HALT), SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK, SafetyState.ERROR_PAUSED, ANY, SafetyState.ACTIVE, ANY),
+            // more budget releases a budget stop (and, given with any other human-releasable stop, is added too);
+            // a quota stop needs a config change, never an unlock
+            new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.STOPPED, Optional.of(StopReason.BUDGET), SafetyState.ACTIVE, ANY),
+            new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.STOPPED, Optional.of(StopReason.HALT), SafetyState.ACTIVE, ANY),
+            new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.ACTIVE, ANY),
+            new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.ERROR_PAUSED, ANY, SafetyState.ACTIVE, ANY),
             // the SafetyMonitor's own stops, only from ACTIVE: a stop already in force is not overwritten
             new Edge(Event.LOCKOUT, SafetyState.ACTIVE, ANY, SafetyState.SAFETY_LOCKOUT, ANY),
             new Edge(Event.ERROR_PAUSE, SafetyState.ACTIVE, ANY, SafetyState.ERROR_PAUSED, ANY),

@@ -213,7 +213,7 @@ class HaltEndToEndTest {
         }
         Run refused = cli("", "unlock");
         assertThat(refused.code()).isEqualTo(ExitCodes.STOPPED);
-        assertThat(refused.err()).contains("STOPPED(budget)").contains("does not release");
+        assertThat(refused.err()).contains("STOPPED(budget)").contains("run agent unlock --add-budget N (tokens)");
     }
 
     @Test

@@ -10,15 +10,19 @@ class ConfigKeyTest {
     void everyKeyIsSectionDotLeafInAKnownSection() {
         for (ConfigKey key : ConfigKey.values()) {
             assertThat(key.fullName()).matches("[a-z]+\\.[a-z_]+");
-            assertThat(key.section()).isIn("agent", "llm", "cycle", "context", "run", "policy", "files", "shell", "cleanup");
+            assertThat(key.section()).isIn("agent", "llm", "cycle", "context", "run", "policy", "files", "shell", "cleanup", "safety");
             assertThat(ConfigKey.byName(key.fullName())).contains(key);
         }
     }
 
     @Test
-    void everyKeyHasADocAndAtLeastOneEnvVar() {
+    void everyKeyHasADocAndAtLeastOneEnvVarExceptTheOnesOnlyAgentTomlSets() {
         for (ConfigKey key : ConfigKey.values()) {
             assertThat(key.doc()).as(key.fullName()).isNotBlank();
+            if (key.fileOnly()) {
+                assertThat(key.envNames()).as(key.fullName()).isEmpty();
+                continue;
+            }
             assertThat(key.envNames()).as(key.fullName()).isNotEmpty()
                     .allSatisfy(name -> assertThat(name).matches("(AGENT|OPENAI)_[A-Z_]+"));
         }
@@ -39,6 +43,12 @@ class ConfigKeyTest {
             String expected = key.secret() ? Secrets.mask(key.defaultValue()) : key.defaultValue();
             assertThat(key.displayValue(defaults)).as(key.fullName()).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void onlyTheAlertCommandIsSetOnlyInAgentToml() {
+        assertThat(Arrays.stream(ConfigKey.values()).filter(ConfigKey::fileOnly))
+                .containsExactly(ConfigKey.SAFETY_ALERT_COMMAND);
     }
 
     @Test

@@ -201,6 +201,18 @@ class ConfigLoaderTest {
                 output_cap_bytes = 256
                 [cleanup]
                 min_age_ticks = 1
+                [safety]
+                guide = "safety"
+                token_budget = 1
+                daily_token_budget = 1000000000
+                tick_cap = 1
+                alert_command = "logger -t agent"
+                repeat_alert_at = 1
+                repeat_lock_at = 2
+                cascade_window = 1
+                cascade_failures = 1
+                loop_alert_at = 999
+                loop_lock_at = 1000
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -214,7 +226,8 @@ class ConfigLoaderTest {
                 new PolicySection(List.of("rm"), List.of("git push", "npm"), List.of("*")),
                 new FilesSection(List.of(Path.of("/srv/work"), Path.of("notes")), 1, 104_857_600),
                 new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(5), 64, 256),
-                new CleanupSection(1));
+                new CleanupSection(1),
+                new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

@@ -129,4 +129,130 @@ class SafetyControlTest {
         assertThat(SafetyStates.edge(SafetyStates.Event.HALT, budget))
                 .as("no halt edge out of a budget stop: halt then unlock must not release it").isEmpty();
     }
+
+    void set(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store.path())) {
+            c.createStatement().execute(sql);
+        }
+    }
+
+    /** rules_json, task_ticks, task_tokens, task_started_at, extra_budget, updated_at of safety_counters. */
+    java.util.List<String> counters() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store.path());
+             java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT rules_json, task_ticks, task_tokens, "
+                     + "task_started_at, extra_budget, updated_at FROM safety_counters WHERE id = 1")) {
+            assertThat(rs.next()).isTrue();
+            java.util.List<String> row = new java.util.ArrayList<>();
+            for (int i = 1; i <= 6; i++) row.add(rs.getString(i));
+            return row;
+        }
+    }
+
+    void busyTask() throws Exception {
+        set("UPDATE safety_counters SET rules_json = '{\"streaks\":{\"abc\":4}}', task_ticks = 37, task_tokens = 99000, "
+                + "task_started_at = '2026-11-22T08:00:00Z', extra_budget = 500");
+    }
+
+    @Test
+    void add_budget_releases_a_budget_stop_adds_the_tokens_and_audits_it_in_one_move() throws Exception {
+        busyTask();
+        set("UPDATE safety_state SET state = 'STOPPED', reason = 'budget', detail = 'task used 100000 of 100000 tokens'");
+        clock.advance(Duration.ofMinutes(5));
+
+        SafetyControl.Outcome o = control.unlock("one more try", ann, 20_000);
+
+        assertThat(o.result()).isEqualTo(SafetyControl.Result.MOVED);
+        assertThat(o.budgetAdded()).isEqualTo(20_000);
+        assertThat(o.before().label()).isEqualTo("STOPPED(budget)");
+        assertThat(control.current().label()).isEqualTo("ACTIVE");
+        assertThat(control.extraBudget()).isEqualTo(20_500);
+        assertThat(new SafetyDao(store).latestAudit(10)).singleElement().satisfies(a -> {
+            assertThat(a.event()).isEqualTo("unlock");
+            assertThat(a.fromState()).isEqualTo("STOPPED(budget)");
+            assertThat(a.toState()).isEqualTo("ACTIVE");
+            assertThat(a.detail()).isEqualTo("+20000 tokens (--add-budget): one more try");
+            assertThat(a.user()).isEqualTo("ann");
+        });
+        assertThat(counters()).as("rules and ticks reset; the task and its tokens go on")
+                .containsExactly("{}", "0", "99000", "2026-11-22T08:00:00Z", "20500", "2026-11-22T09:05:00Z");
+        assertThat(new ControlRequestsDao(store).after(0)).extracting(ControlRequestsDao.Request::kind)
+                .containsExactly("unlock");
+    }
+
+    @Test
+    void a_budget_stop_without_more_budget_is_refused_and_nothing_changes() throws Exception {
+        busyTask();
+        set("UPDATE safety_state SET state = 'STOPPED', reason = 'budget'");
+        java.util.List<String> before = counters();
+
+        assertThat(control.unlock("please", ann, 0).result()).isEqualTo(SafetyControl.Result.REFUSED);
+        assertThat(counters()).isEqualTo(before);
+        assertThat(new ControlRequestsDao(store).after(0)).isEmpty();
+    }
+
+    @Test
+    void a_quota_stop_is_refused_even_with_more_budget() throws Exception {
+        set("UPDATE safety_state SET state = 'STOPPED', reason = 'quota'");
+
+        assertThat(control.unlock("please", ann, 1_000).result()).isEqualTo(SafetyControl.Result.REFUSED);
+        assertThat(control.current().label()).isEqualTo("STOPPED(quota)");
+        assertThat(control.extraBudget()).isZero();
+        assertThat(new SafetyDao(store).latestAudit(10)).isEmpty();
+    }
+
+    @Test
+    void every_unlock_resets_the_behavioural_counters_and_starts_a_new_task() throws Exception {
+        for (String state : new String[] {"SAFETY_LOCKOUT", "ERROR_PAUSED"}) {
+            busyTask();
+            set("UPDATE safety_state SET state = '" + state + "', reason = NULL");
+            clock.advance(Duration.ofMinutes(1));
+
+            assertThat(control.unlock("looked at it", ann).result()).as(state).isEqualTo(SafetyControl.Result.MOVED);
+
+            String now = clock.instant().toString();
+            assertThat(counters()).as(state).containsExactly("{}", "0", "0", now, "500", now);
+        }
+        busyTask();
+        control.halt("lunch", ann);
+        control.unlock(null, ann);
+        assertThat(counters().subList(0, 3)).as("a halt too").containsExactly("{}", "0", "0");
+    }
+
+    @Test
+    void more_budget_given_with_another_stop_is_added_and_a_new_task_starts() throws Exception {
+        busyTask();
+        set("UPDATE safety_state SET state = 'SAFETY_LOCKOUT', reason = NULL");
+
+        SafetyControl.Outcome o = control.unlock(null, ann, 1_000);
+
+        assertThat(o.result()).isEqualTo(SafetyControl.Result.MOVED);
+        assertThat(counters().subList(0, 3)).containsExactly("{}", "0", "0");
+        assertThat(control.extraBudget()).isEqualTo(1_500);
+    }
+
+    @Test
+    void an_active_agent_gets_no_budget_and_keeps_its_counters() throws Exception {
+        busyTask();
+        java.util.List<String> before = counters();
+
+        assertThat(control.unlock("just in case", ann, 5_000).result()).isEqualTo(SafetyControl.Result.ALREADY);
+        assertThat(counters()).isEqualTo(before);
+        assertThat(new SafetyDao(store).latestAudit(10)).isEmpty();
+    }
+
+    @Test
+    void a_negative_budget_is_a_programming_error() {
+        assertThatThrownBy(() -> control.unlock(null, ann, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void only_more_budget_has_an_edge_out_of_a_budget_stop_and_nothing_leaves_a_quota_stop() {
+        SafetyStatus budget = new SafetyStatus(SafetyState.STOPPED, Optional.of(StopReason.BUDGET), "", Instant.EPOCH);
+        SafetyStatus quota = new SafetyStatus(SafetyState.STOPPED, Optional.of(StopReason.QUOTA), "", Instant.EPOCH);
+        assertThat(SafetyStates.require(SafetyStates.Event.UNLOCK_ADD_BUDGET, budget).to()).isEqualTo(SafetyState.ACTIVE);
+        for (SafetyStates.Event event : SafetyStates.Event.values()) {
+            assertThat(SafetyStates.edge(event, quota)).as(event.name()).isEmpty();
+        }
+        assertThat(SafetyStates.Event.UNLOCK_ADD_BUDGET.auditName()).isEqualTo("unlock");
+    }
 }
