@@ -46,8 +46,8 @@ public final class ReplApprover implements Approver {
     public Answer ask(PendingCommand command, String question, BooleanSupplier cancelled) {
         if (!personPresent) return Answer.NO;
         Question q = new Question(question(command, question), new CompletableFuture<>());
-        say.accept(q.text());   // shown first, then answerable
-        open.set(q);
+        open.set(q);   // answerable before it is shown: a y typed the moment it appears must answer it
+        say.accept(q.text());
         try {
             while (true) {
                 if (cancelled.getAsBoolean()) {
