@@ -1,6 +1,9 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.cycle.SafetyGate;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.ControlRequestsDao;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.Requester;
@@ -41,6 +44,11 @@ final class NoteCommand extends Subcommand {
                 return note;
             });
             say("note " + id + " queued in " + config.agent().db());
+            SafetyStatus state = new SafetyControl(store).current();
+            if (!state.active()) {
+                // stored and acknowledged, never executed or dropped: it is seen after a person releases the agent
+                say("locked: " + SafetyGate.describe(state) + "; the note waits — run agent unlock to let the agent see it");
+            }
         } catch (StoreException e) {
             if (!e.writeFailure()) throw e;
             // the file cannot take it now (another process holds the write lock, the disk is full): keep it

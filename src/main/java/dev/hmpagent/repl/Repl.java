@@ -152,6 +152,10 @@ public final class Repl {
             NoteSpool.Submitted s = inbox.submit(text, "user", 0, null);
             if (s.stored()) {
                 loop.wake();
+                String safety = controls.safety();
+                if (!safety.startsWith("ACTIVE")) {
+                    say("locked: " + safety + "; your message is kept and seen after /unlock (or agent unlock)");
+                }
             } else {
                 say("your message is kept " + (s.inMemory() ? "in memory" : "in " + inbox.file().getFileName())
                         + " (" + s.problem() + ") and stored as soon as the file takes writes; /status shows what waits");

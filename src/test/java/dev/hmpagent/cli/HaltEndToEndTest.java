@@ -239,4 +239,14 @@ class HaltEndToEndTest {
         assertThat(err.toString()).contains("does not exist");
         assertThat(missing).doesNotExist();
     }
+
+    @Test
+    void a_note_sent_while_the_agent_is_stopped_is_stored_acknowledged_and_waits_for_the_unlock() throws Exception {
+        Store.open(db, Clock.systemUTC()).close();
+        assertThat(cli("", "halt", "--reason", "lunch").code()).isZero();
+        Run note = cli("", "note", "are", "you", "there?");
+        assertThat(note.code()).isZero();
+        assertThat(note.out()).contains("queued").contains("locked: STOPPED(halt)").contains("run agent unlock");
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 0")).isEqualTo(1);
+    }
 }
