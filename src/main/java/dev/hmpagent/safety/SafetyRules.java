@@ -139,7 +139,11 @@ public final class SafetyRules {
     /** In order of strength: a later constant beats an earlier one. */
     public enum Action { NONE, ALERT, LOCKOUT, ERROR_PAUSE }
 
-    /** @param rule one of the RULE_ constants, empty for NONE; @param reason the text for the row, audit and alert */
+    /**
+     * @param action what the caller must do
+     * @param rule   the rule that asked for it (one of the RULE_ constants), empty for NONE
+     * @param reason the text for the row's result, the audit and the alert command, empty for NONE
+     */
     public record Verdict(Action action, String rule, String reason) {
         private static final Verdict NONE = new Verdict(Action.NONE, "", "");
 

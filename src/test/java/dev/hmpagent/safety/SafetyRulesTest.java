@@ -2,6 +2,7 @@ package dev.hmpagent.safety;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.safety.SafetyRules.Action;
@@ -19,7 +20,7 @@ class SafetyRulesTest {
     JsonNode json(String text) {
         try {
             return mapper.readTree(text);
-        } catch (Exception e) {
+        } catch (JsonProcessingException e) {
             throw new AssertionError(e);
         }
     }
