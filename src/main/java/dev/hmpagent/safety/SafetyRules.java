@@ -1,0 +1,384 @@
+package dev.hmpagent.safety;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The behavioural breakers of issue 8 as pure logic: no database, no I/O, no threads. The caller tells it what
+ * happened ({@link #beforeCommand}, {@link #after}, {@link #personMessage}, {@link #newInput}, {@link #unlock}),
+ * stores {@link #toJson()} in the same transaction as the operation it counted, and acts on the {@link Verdict}.
+ * Not thread-safe: one owner (the tick thread) feeds it.
+ *
+ * <h2>Vocabulary</h2>
+ * <ul>
+ *   <li>A <b>window operation</b> is an {@link #after} of a {@link Kind#COMMAND} (success or failure), a failed
+ *       {@link Kind#FATAL_LLM}, or an {@link Kind#ANOMALY} (always a failure, whatever {@code failed} says).
+ *       {@link Kind#TRANSIENT_LLM} and a FATAL_LLM with {@code failed == false} change nothing and return NONE.
+ *       A command refused by {@link #beforeCommand} did not run and is not a window operation.</li>
+ *   <li>An <b>epoch</b> starts at construction and at every {@link #unlock()}; nothing is counted across epochs.</li>
+ *   <li>The <b>progress sequence</b> is the list of progressKeys of COMMAND operations (success or failure, a null
+ *       key skipped) since the last {@link #newInput()}, {@link #personMessage()} or {@link #unlock()}.</li>
+ * </ul>
+ *
+ * <h2>Rules</h2>
+ * <ol>
+ *   <li><b>repeat</b> — the streak of a fingerprint is the number of COMMAND failures of it (refused attempts
+ *       included) since its last COMMAND success, the last {@link #personMessage()} or the last {@link #unlock()};
+ *       other operations in between do not end it. FATAL_LLM and ANOMALY never form streaks (the anomaly and
+ *       cascade rules count them). {@link #after}: a failure that brings the streak to exactly {@code alertAt}
+ *       → ALERT with {@link #REPEAT_ALERT} (so once per streak); one that brings it to {@code lockAt} or more
+ *       → LOCKOUT (only reachable when the caller did not ask {@link #beforeCommand} first, e.g. two identical
+ *       commands in flight). {@link #beforeCommand}: a streak already at {@code lockAt - 1} or more → LOCKOUT,
+ *       and the refused attempt is added to the streak; otherwise NONE and nothing changes.</li>
+ *   <li><b>cascade</b> — after a window operation, among the last {@code windowSize} window operations of the
+ *       epoch (fewer if fewer happened), {@code windowFailures} or more failures → ERROR_PAUSE. A level, not an
+ *       edge: every window operation while it holds gets it. With the defaults, eight failures in a row pause at
+ *       the eighth, whatever their fingerprints. Person messages and new input do not clear the window.</li>
+ *   <li><b>anomaly</b> — the run of consecutive ANOMALY operations among the window operations of the epoch;
+ *       the one that brings it to exactly {@code anomalyAlertAt} → ALERT (once per run). Any other window
+ *       operation ends the run; person messages do not.</li>
+ *   <li><b>no-progress</b> — a COMMAND whose progressKey now occurs exactly {@code loopAlertAt} times in the
+ *       progress sequence → ALERT; {@code loopLockAt} times or more → LOCKOUT. Occurrences need not be
+ *       adjacent. A command whose result changes has a new key each time and never trips it.</li>
+ *   <li><b>oscillation</b> — for a period p of 2 or 3: the cycle length L is the longest suffix of the progress
+ *       sequence in which every element equals the one p places before it (within the suffix), provided its
+ *       last p elements are pairwise distinct (so A,A,A is a repeat, not an oscillation). The cycle has then
+ *       repeated L / p times (rounded down). A COMMAND after which L is exactly {@code loopAlertAt · p}
+ *       → ALERT (A,B,A,B,A,B; A,B,C,A,B,C,A,B,C); L at least {@code loopLockAt · p} → LOCKOUT.</li>
+ * </ol>
+ * When several rules are due on one operation the strongest action wins (ERROR_PAUSE > LOCKOUT > ALERT > NONE);
+ * between equal actions the rule named first above wins (so a failure that is both the third repeat and the third
+ * identical result carries {@link #REPEAT_ALERT}). Every rule is checked on every operation: none returns early.
+ *
+ * <h2>Resets</h2>
+ * {@link #personMessage()} ends every failure streak and starts the progress sequence afresh;
+ * {@link #newInput()} starts the progress sequence afresh; {@link #unlock()} starts a new epoch (everything).
+ */
+public final class SafetyRules {
+    /** The row result the LLM sees at the third identical failure. */
+    public static final String REPEAT_ALERT = "SYSTEM ALERT: You are repeating a failed action. STOP and analyze why.";
+    public static final String RULE_REPEAT = "repeat";
+    public static final String RULE_CASCADE = "cascade";
+    public static final String RULE_ANOMALY = "anomaly";
+    public static final String RULE_NO_PROGRESS = "no-progress";
+    public static final String RULE_OSCILLATION = "oscillation";
+
+    /**
+     * @param alertAt        the failure of one fingerprint that alerts (3)
+     * @param lockAt         the attempt of one fingerprint that is refused and locks (5)
+     * @param windowSize     how many window operations the cascade looks back on (10)
+     * @param windowFailures failures among them that pause (8)
+     * @param anomalyAlertAt anomalies in a row that alert (3)
+     * @param loopAlertAt    occurrences of one progress key, or repetitions of a cycle, that alert (3)
+     * @param loopLockAt     occurrences or repetitions that lock (5)
+     */
+    public record Limits(int alertAt, int lockAt, int windowSize, int windowFailures, int anomalyAlertAt,
+                         int loopAlertAt, int loopLockAt) {
+        public static final Limits DEFAULTS = new Limits(3, 5, 10, 8, 3, 3, 5);
+
+        public Limits {
+            if (alertAt < 1) throw new IllegalArgumentException("alertAt must be at least 1, was " + alertAt);
+            if (lockAt < 2) throw new IllegalArgumentException("lockAt must be at least 2, was " + lockAt);
+            if (windowSize < 1) throw new IllegalArgumentException("windowSize must be at least 1, was " + windowSize);
+            if (windowFailures < 1 || windowFailures > windowSize) {
+                throw new IllegalArgumentException("windowFailures must be 1.." + windowSize + ", was " + windowFailures);
+            }
+            if (anomalyAlertAt < 1) throw new IllegalArgumentException("anomalyAlertAt must be at least 1, was " + anomalyAlertAt);
+            if (loopAlertAt < 2) throw new IllegalArgumentException("loopAlertAt must be at least 2, was " + loopAlertAt);
+            if (loopLockAt < 2) throw new IllegalArgumentException("loopLockAt must be at least 2, was " + loopLockAt);
+        }
+    }
+
+    /** What an operation was. TRANSIENT_LLM never enters any count. */
+    public enum Kind { COMMAND, FATAL_LLM, TRANSIENT_LLM, ANOMALY }
+
+    /**
+     * @param fingerprint the command's {@link Fingerprint#ofCommand} (failures of one fingerprint form a streak);
+     *                    for FATAL_LLM/ANOMALY a failure fingerprint (kept for the caller, not counted); may be
+     *                    null except for a COMMAND
+     * @param progressKey for a COMMAND: {@link #progressKey(String, JsonNode, String)}; null for other kinds
+     *                    (and for a command whose result is not known, which then is not in the progress sequence)
+     */
+    public record Operation(Kind kind, boolean failed, String fingerprint, String progressKey) {
+        public Operation {
+            Objects.requireNonNull(kind, "kind");
+            if (kind == Kind.COMMAND) Objects.requireNonNull(fingerprint, "fingerprint");
+        }
+
+        public static Operation commandSucceeded(String fingerprint, String progressKey) {
+            return new Operation(Kind.COMMAND, false, fingerprint, progressKey);
+        }
+
+        public static Operation commandFailed(String fingerprint, String progressKey) {
+            return new Operation(Kind.COMMAND, true, fingerprint, progressKey);
+        }
+
+        public static Operation fatalLlm(String failureFingerprint) {
+            return new Operation(Kind.FATAL_LLM, true, failureFingerprint, null);
+        }
+
+        public static Operation transientLlm(String failureFingerprint) {
+            return new Operation(Kind.TRANSIENT_LLM, true, failureFingerprint, null);
+        }
+
+        public static Operation anomaly(String failureFingerprint) {
+            return new Operation(Kind.ANOMALY, true, failureFingerprint, null);
+        }
+    }
+
+    /** In order of strength: a later constant beats an earlier one. */
+    public enum Action { NONE, ALERT, LOCKOUT, ERROR_PAUSE }
+
+    /**
+     * @param action what the caller must do
+     * @param rule   the rule that asked for it (one of the RULE_ constants), empty for NONE
+     * @param reason the text for the row's result, the audit and the alert command, empty for NONE
+     */
+    public record Verdict(Action action, String rule, String reason) {
+        private static final Verdict NONE = new Verdict(Action.NONE, "", "");
+
+        public Verdict {
+            Objects.requireNonNull(action, "action");
+            Objects.requireNonNull(rule, "rule");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        public static Verdict none() {
+            return NONE;
+        }
+
+        /** The stronger of the two; this one on a tie. */
+        Verdict or(Verdict other) {
+            return other.action.compareTo(action) > 0 ? other : this;
+        }
+    }
+
+    private final Limits limits;
+    private final TreeMap<String, Integer> streaks = new TreeMap<>();
+    private final Deque<Boolean> window = new ArrayDeque<>();
+    private int anomalyRun;
+    private final TreeMap<String, Integer> progress = new TreeMap<>();
+    private final List<String> recentKeys = new ArrayList<>();
+    private int cycle2;
+    private int cycle3;
+
+    /** Empty state. */
+    public SafetyRules(Limits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    /**
+     * The key of "this command gave this result": {@link Fingerprint#ofCommand} of type and arguments (key order
+     * does not matter) and the result normalised as {@link Fingerprint#ofFailure} does (trimmed, lower case,
+     * whitespace collapsed, every run of digits folded to {@code #}), hashed. So "message delivered (note 31)" and
+     * "message delivered (note 32)" are one key. A null result counts as empty.
+     */
+    public static String progressKey(String type, JsonNode args, String result) {
+        return Fingerprint.ofFailure("progress:" + Fingerprint.ofCommand(type, args), result == null ? "" : result);
+    }
+
+    /** Before a command runs: LOCKOUT (the refused attempt counts as a failure of its streak) or NONE (no change). */
+    public Verdict beforeCommand(String fingerprint) {
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        int streak = streaks.getOrDefault(fingerprint, 0);
+        if (streak < limits.lockAt() - 1) return Verdict.none();
+        streaks.put(fingerprint, streak + 1);
+        return lockRepeat("refused: ", streak);
+    }
+
+    /** After an operation: the strongest verdict due. */
+    public Verdict after(Operation op) {
+        Objects.requireNonNull(op, "op");
+        boolean anomaly = op.kind() == Kind.ANOMALY;
+        boolean entersWindow = op.kind() == Kind.COMMAND || anomaly || (op.kind() == Kind.FATAL_LLM && op.failed());
+        if (!entersWindow) return Verdict.none();
+        window.addLast(anomaly || op.failed());
+        while (window.size() > limits.windowSize()) window.removeFirst();
+        anomalyRun = anomaly ? anomalyRun + 1 : 0;
+
+        Verdict verdict = cascade();
+        if (op.kind() == Kind.COMMAND) {
+            verdict = verdict.or(repeat(op));
+            if (op.progressKey() != null) {
+                recordProgress(op.progressKey());
+                verdict = verdict.or(oscillation()).or(noProgress(op.progressKey()));
+            }
+        }
+        if (anomaly && anomalyRun == limits.anomalyAlertAt()) {
+            verdict = verdict.or(new Verdict(Action.ALERT, RULE_ANOMALY, "SYSTEM ALERT: your last " + anomalyRun
+                    + " replies had a command block that could not be used (unparsable, invalid JSON or an unknown"
+                    + " type). STOP and check the # Commands: format and the command list."));
+        }
+        return verdict;
+    }
+
+    /** A new message from a person or the CLI: failure streaks end, no-progress detection starts afresh. */
+    public void personMessage() {
+        streaks.clear();
+        newInput();
+    }
+
+    /** Any new input (a note from anyone, an asynchronous result that changed): no-progress detection starts afresh. */
+    public void newInput() {
+        progress.clear();
+        recentKeys.clear();
+        cycle2 = 0;
+        cycle3 = 0;
+    }
+
+    /** A human unlock: everything starts afresh. */
+    public void unlock() {
+        personMessage();
+        window.clear();
+        anomalyRun = 0;
+    }
+
+    private Verdict cascade() {
+        long failures = window.stream().filter(Boolean::booleanValue).count();
+        if (failures < limits.windowFailures()) return Verdict.none();
+        return new Verdict(Action.ERROR_PAUSE, RULE_CASCADE, "error cascade: " + failures + " of the last "
+                + window.size() + " operations failed; paused until a human unlocks");
+    }
+
+    private Verdict repeat(Operation op) {
+        if (!op.failed()) {
+            streaks.remove(op.fingerprint());
+            return Verdict.none();
+        }
+        int streak = streaks.merge(op.fingerprint(), 1, Integer::sum);
+        if (streak >= limits.lockAt()) return lockRepeat("", streak);
+        if (streak == limits.alertAt()) return new Verdict(Action.ALERT, RULE_REPEAT, REPEAT_ALERT);
+        return Verdict.none();
+    }
+
+    private static Verdict lockRepeat(String prefix, int failures) {
+        return new Verdict(Action.LOCKOUT, RULE_REPEAT, prefix + "the same command failed " + failures
+                + " times in a row; locked until a human unlocks");
+    }
+
+    private void recordProgress(String key) {
+        int size = recentKeys.size();
+        cycle2 = size >= 2 && key.equals(recentKeys.get(size - 2)) ? cycle2 + 1 : 0;
+        cycle3 = size >= 3 && key.equals(recentKeys.get(size - 3)) ? cycle3 + 1 : 0;
+        recentKeys.add(key);
+        if (recentKeys.size() > 3) recentKeys.remove(0);
+        progress.merge(key, 1, Integer::sum);
+    }
+
+    private Verdict oscillation() {
+        return cycle(2, cycle2).or(cycle(3, cycle3));
+    }
+
+    private Verdict cycle(int period, int run) {
+        if (recentKeys.size() < period) return Verdict.none();
+        List<String> last = recentKeys.subList(recentKeys.size() - period, recentKeys.size());
+        if (last.stream().distinct().count() < period) return Verdict.none();
+        int length = period + run;
+        if (length >= limits.loopLockAt() * period) {
+            return new Verdict(Action.LOCKOUT, RULE_OSCILLATION, "no progress: the same " + period
+                    + " command results alternated " + length / period + " times with nothing new in between;"
+                    + " locked until a human unlocks");
+        }
+        if (length == limits.loopAlertAt() * period) {
+            return new Verdict(Action.ALERT, RULE_OSCILLATION, "SYSTEM ALERT: You are alternating between the same "
+                    + period + " command results (" + length / period + " times) and nothing changes. STOP and"
+                    + " analyze why.");
+        }
+        return Verdict.none();
+    }
+
+    private Verdict noProgress(String key) {
+        int count = progress.get(key);
+        if (count >= limits.loopLockAt()) {
+            return new Verdict(Action.LOCKOUT, RULE_NO_PROGRESS, "no progress: the same command returned the same"
+                    + " result " + count + " times with nothing new in between; locked until a human unlocks");
+        }
+        if (count == limits.loopAlertAt()) {
+            return new Verdict(Action.ALERT, RULE_NO_PROGRESS, "SYSTEM ALERT: This command returned the same result "
+                    + count + " times and nothing changed in between. STOP and change strategy.");
+        }
+        return Verdict.none();
+    }
+
+    /**
+     * The state as compact JSON with a fixed field order and sorted maps, so equal states give equal text:
+     * {@code {"streaks":{fp:n},"window":"SF…" (oldest first),"anomalies":n,"progress":{key:n},"recent":[…],
+     * "cycle2":n,"cycle3":n}}.
+     */
+    public String toJson() {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode root = f.objectNode();
+        ObjectNode s = root.putObject("streaks");
+        streaks.forEach(s::put);
+        StringBuilder w = new StringBuilder();
+        window.forEach(failed -> w.append(failed ? 'F' : 'S'));
+        root.put("window", w.toString());
+        root.put("anomalies", anomalyRun);
+        ObjectNode p = root.putObject("progress");
+        progress.forEach(p::put);
+        var recent = root.putArray("recent");
+        recentKeys.forEach(recent::add);
+        root.put("cycle2", cycle2);
+        root.put("cycle3", cycle3);
+        return root.toString();
+    }
+
+    /** The state {@link #toJson()} wrote; {@code "{}"}, blank, null or unreadable text gives the empty state. */
+    public static SafetyRules fromJson(Limits limits, String json) {
+        SafetyRules rules = new SafetyRules(limits);
+        if (json == null || json.isBlank()) return rules;
+        try {
+            rules.read(new ObjectMapper().readTree(json));
+            return rules;
+        } catch (JsonProcessingException | IllegalArgumentException unreadable) { // start afresh rather than not at all
+            return new SafetyRules(limits);
+        }
+    }
+
+    private void read(JsonNode root) {
+        if (!root.isObject()) throw new IllegalArgumentException("not an object");
+        readCounts(root.path("streaks"), streaks);
+        String w = text(root.path("window"));
+        for (char c : w.toCharArray()) {
+            if (c != 'F' && c != 'S') throw new IllegalArgumentException("window: " + w);
+            window.addLast(c == 'F');
+        }
+        while (window.size() > limits.windowSize()) window.removeFirst();
+        anomalyRun = count(root.path("anomalies"));
+        readCounts(root.path("progress"), progress);
+        JsonNode recent = root.path("recent");
+        if (!recent.isMissingNode() && !recent.isArray()) throw new IllegalArgumentException("recent");
+        for (JsonNode key : recent) recentKeys.add(text(key));
+        if (recentKeys.size() > 3) throw new IllegalArgumentException("recent");
+        cycle2 = count(root.path("cycle2"));
+        cycle3 = count(root.path("cycle3"));
+    }
+
+    private static void readCounts(JsonNode node, Map<String, Integer> into) {
+        if (node.isMissingNode()) return;
+        if (!node.isObject()) throw new IllegalArgumentException("not an object");
+        node.fields().forEachRemaining(e -> into.put(e.getKey(), count(e.getValue())));
+    }
+
+    private static int count(JsonNode node) {
+        if (node.isMissingNode()) return 0;
+        if (!node.isInt() || node.intValue() < 0) throw new IllegalArgumentException("not a count: " + node);
+        return node.intValue();
+    }
+
+    private static String text(JsonNode node) {
+        if (node.isMissingNode()) return "";
+        if (!node.isTextual()) throw new IllegalArgumentException("not text: " + node);
+        return node.textValue();
+    }
+}

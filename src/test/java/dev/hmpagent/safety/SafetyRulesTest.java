@@ -1,0 +1,382 @@
+package dev.hmpagent.safety;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.safety.SafetyRules.Action;
+import dev.hmpagent.safety.SafetyRules.Limits;
+import dev.hmpagent.safety.SafetyRules.Operation;
+import dev.hmpagent.safety.SafetyRules.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SafetyRulesTest {
+    final ObjectMapper mapper = new ObjectMapper();
+    SafetyRules rules = new SafetyRules(Limits.DEFAULTS);
+
+    JsonNode json(String text) {
+        try {
+            return mapper.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    String fp(String type, String args) {
+        return Fingerprint.ofCommand(type, json(args));
+    }
+
+    final String readMissing = fp("file_read", "{\"path\": \"missing.txt\"}");
+
+    /** Asks first, as the executor does; runs only when not refused. */
+    Verdict run(String fingerprint, boolean failed, String progressKey) {
+        Verdict before = rules.beforeCommand(fingerprint);
+        if (before.action() != Action.NONE) return before;
+        return rules.after(new Operation(SafetyRules.Kind.COMMAND, failed, fingerprint, progressKey));
+    }
+
+    Verdict fail(String fingerprint) {
+        return run(fingerprint, true, null);
+    }
+
+    Verdict succeed(String fingerprint) {
+        return run(fingerprint, false, null);
+    }
+
+    List<Action> actions(List<Verdict> verdicts) {
+        return verdicts.stream().map(Verdict::action).toList();
+    }
+
+    // --- same-fingerprint streaks ---
+
+    @Test
+    void two_identical_failures_are_normal_pain() {
+        assertThat(fail(readMissing)).isEqualTo(Verdict.none());
+        assertThat(fail(readMissing)).isEqualTo(Verdict.none());
+    }
+
+    @Test
+    void third_identical_failure_injects_exactly_one_alert_and_the_fourth_none() {
+        fail(readMissing);
+        fail(readMissing);
+        Verdict third = fail(readMissing);
+        assertThat(third).isEqualTo(new Verdict(Action.ALERT, "repeat",
+                "SYSTEM ALERT: You are repeating a failed action. STOP and analyze why."));
+        assertThat(fail(readMissing)).isEqualTo(Verdict.none());
+    }
+
+    @Test
+    void key_order_does_not_change_the_fingerprint_so_reordered_args_continue_the_streak() {
+        String ab = fp("shell", "{\"command\": \"make\", \"cwd\": \"/src\"}");
+        String ba = fp("shell", "{\"cwd\": \"/src\", \"command\": \"make\"}");
+        assertThat(ab).isEqualTo(ba);
+        fail(ab);
+        fail(ba);
+        assertThat(fail(ab).action()).isEqualTo(Action.ALERT);
+    }
+
+    @Test
+    void a_success_in_between_ends_the_streak_fail_fail_success_fail_gives_no_alert() {
+        fail(readMissing);
+        fail(readMissing);
+        succeed(readMissing);
+        assertThat(fail(readMissing)).isEqualTo(Verdict.none());
+        assertThat(fail(readMissing)).isEqualTo(Verdict.none());
+        assertThat(fail(readMissing).action()).isEqualTo(Action.ALERT);
+    }
+
+    @Test
+    void other_operations_in_between_do_not_end_the_streak() {
+        String other = fp("file_read", "{\"path\": \"other.txt\"}");
+        fail(readMissing);
+        succeed(other);
+        rules.after(Operation.anomaly("bad block"));
+        rules.newInput();
+        fail(readMissing);
+        assertThat(fail(readMissing).action()).isEqualTo(Action.ALERT);
+    }
+
+    @Test
+    void the_fifth_identical_attempt_is_refused_before_it_runs_and_locks() {
+        for (int i = 0; i < 4; i++) fail(readMissing);
+        Verdict fifth = rules.beforeCommand(readMissing);
+        assertThat(fifth.action()).isEqualTo(Action.LOCKOUT);
+        assertThat(fifth.rule()).isEqualTo("repeat");
+        assertThat(fifth.reason()).contains("failed 4 times");
+    }
+
+    @Test
+    void asking_before_a_command_changes_nothing_when_it_is_allowed() {
+        for (int i = 0; i < 3; i++) fail(readMissing);
+        String before = rules.toJson();
+        for (int i = 0; i < 10; i++) assertThat(rules.beforeCommand(readMissing)).isEqualTo(Verdict.none());
+        assertThat(rules.toJson()).isEqualTo(before);
+    }
+
+    @Test
+    void a_refused_attempt_counts_so_a_restart_after_the_refusal_still_refuses() {
+        for (int i = 0; i < 4; i++) fail(readMissing);
+        rules.beforeCommand(readMissing);
+        SafetyRules restarted = SafetyRules.fromJson(Limits.DEFAULTS, rules.toJson());
+        assertThat(restarted.beforeCommand(readMissing).reason()).contains("failed 5 times");
+    }
+
+    @Test
+    void a_fifth_failure_reported_without_asking_first_still_locks() {
+        for (int i = 0; i < 4; i++) fail(readMissing);
+        assertThat(rules.after(Operation.commandFailed(readMissing, null)).action()).isEqualTo(Action.LOCKOUT);
+    }
+
+    // --- error cascade ---
+
+    @Test
+    void ten_different_failures_in_a_row_pause_and_the_halt_wins_over_alerts() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 10; i++) verdicts.add(fail(fp("file_read", "{\"path\": \"f" + i + "\"}")));
+        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.NONE, Action.NONE,
+                Action.NONE, Action.NONE, Action.NONE, Action.ERROR_PAUSE, Action.ERROR_PAUSE, Action.ERROR_PAUSE);
+        assertThat(verdicts.get(7).rule()).isEqualTo("cascade");
+    }
+
+    @Test
+    void a_cascade_of_one_repeated_failure_pauses_although_its_alert_is_due_too() {
+        // the streak's lockout refuses the 5th, so interleave two fingerprints: the 8th failure is the 4th of one
+        String a = fp("shell", "{\"command\": \"a\"}");
+        String b = fp("shell", "{\"command\": \"b\"}");
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 3; i++) verdicts.add(fail(fp("shell", "{\"command\": \"x" + i + "\"}")));
+        verdicts.add(fail(a));
+        verdicts.add(fail(b));
+        verdicts.add(fail(a));
+        verdicts.add(fail(b));
+        verdicts.add(fail(a)); // 8th failure of the window, 3rd of a: alert and pause are both due
+        assertThat(verdicts.get(7).action()).isEqualTo(Action.ERROR_PAUSE);
+    }
+
+    @Test
+    void seven_failures_of_ten_do_not_pause() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String f = fp("file_read", "{\"path\": \"f" + i + "\"}");
+            verdicts.add(i % 3 == 1 ? succeed(f) : fail(f)); // S at 1, 4, 7: seven failures
+        }
+        assertThat(actions(verdicts)).doesNotContain(Action.ERROR_PAUSE, Action.LOCKOUT);
+    }
+
+    @Test
+    void old_failures_leave_the_window() {
+        for (int i = 0; i < 7; i++) fail(fp("file_read", "{\"path\": \"old" + i + "\"}"));
+        for (int i = 0; i < 10; i++) succeed(fp("file_read", "{\"path\": \"ok" + i + "\"}"));
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 7; i++) verdicts.add(fail(fp("file_read", "{\"path\": \"new" + i + "\"}")));
+        assertThat(actions(verdicts)).containsOnly(Action.NONE);
+        assertThat(fail(fp("file_read", "{\"path\": \"new7\"}")).action()).isEqualTo(Action.ERROR_PAUSE);
+    }
+
+    @Test
+    void fatal_llm_failures_and_anomalies_enter_the_window() {
+        for (int i = 0; i < 4; i++) rules.after(Operation.fatalLlm(Fingerprint.ofFailure("llm:http_401", "bad key")));
+        rules.after(Operation.anomaly("a"));
+        rules.after(Operation.anomaly("b"));
+        fail(readMissing);
+        assertThat(rules.after(Operation.anomaly("c")).action()).isEqualTo(Action.ERROR_PAUSE);
+    }
+
+    @Test
+    void transient_llm_failures_never_count_an_llm_down_for_twelve_retries_then_back_is_no_pause() {
+        fail(fp("shell", "{\"command\": \"x\"}"));
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            verdicts.add(rules.after(Operation.transientLlm(Fingerprint.ofFailure("llm:connect", "refused"))));
+        }
+        verdicts.add(succeed(fp("shell", "{\"command\": \"y\"}")));
+        assertThat(actions(verdicts)).containsOnly(Action.NONE);
+        assertThat(rules.toJson()).contains("\"window\":\"FS\"");
+    }
+
+    // --- output anomalies ---
+
+    @Test
+    void three_anomalies_in_a_row_alert_once() {
+        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+        Verdict third = rules.after(Operation.anomaly("x"));
+        assertThat(third.action()).isEqualTo(Action.ALERT);
+        assertThat(third.rule()).isEqualTo("anomaly");
+        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+    }
+
+    @Test
+    void an_operation_between_anomalies_ends_their_run() {
+        rules.after(Operation.anomaly("x"));
+        rules.after(Operation.anomaly("x"));
+        succeed(readMissing);
+        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+    }
+
+    // --- no progress ---
+
+    @Test
+    void the_same_message_sent_five_times_locks_although_each_result_carries_a_new_note_id() {
+        JsonNode args = json("{\"text\": \"hello, are you there?\"}");
+        String fingerprint = Fingerprint.ofCommand("send_message", args);
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int note = 31; note < 36; note++) {
+            String key = SafetyRules.progressKey("send_message", args, "message delivered (note " + note + ")");
+            verdicts.add(run(fingerprint, false, key));
+        }
+        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.ALERT, Action.NONE,
+                Action.LOCKOUT);
+        assertThat(verdicts.get(4).rule()).isEqualTo("no-progress");
+    }
+
+    @Test
+    void the_same_file_read_with_the_same_content_five_times_locks() {
+        JsonNode args = json("{\"path\": \"notes.md\"}");
+        String key = SafetyRules.progressKey("file_read", args, "# Notes\nnothing yet");
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) verdicts.add(run(Fingerprint.ofCommand("file_read", args), false, key));
+        assertThat(verdicts.get(4).action()).isEqualTo(Action.LOCKOUT);
+    }
+
+    @Test
+    void the_same_command_with_a_changing_result_twenty_times_never_alerts() {
+        JsonNode args = json("{\"path\": \"build.log\"}");
+        StringBuilder log = new StringBuilder("build started\n");
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            log.append("compiled module ").append((char) ('a' + i)).append('\n');
+            String key = SafetyRules.progressKey("file_read", args, log.toString());
+            verdicts.add(run(Fingerprint.ofCommand("file_read", args), false, key));
+        }
+        assertThat(actions(verdicts)).containsOnly(Action.NONE);
+    }
+
+    @Test
+    void the_progress_key_ignores_argument_order_and_generated_ids_but_not_the_text() {
+        String a = SafetyRules.progressKey("send_message", json("{\"text\": \"hi\", \"to\": \"ann\"}"), "delivered (note 31)");
+        String b = SafetyRules.progressKey("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "delivered (note 32)");
+        String c = SafetyRules.progressKey("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "refused (note 32)");
+        assertThat(a).isEqualTo(b).isNotEqualTo(c);
+    }
+
+    @Test
+    void new_input_between_repeats_starts_the_count_afresh() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            verdicts.add(run(readMissing, false, "same"));
+            if (i % 2 == 1) rules.newInput();
+        }
+        assertThat(actions(verdicts)).containsOnly(Action.NONE);
+    }
+
+    @Test
+    void alternating_between_two_results_alerts_when_the_cycle_has_repeated_three_times() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (String key : List.of("v1", "v2", "v1", "v2", "v1", "v2")) verdicts.add(run(readMissing, false, key));
+        assertThat(verdicts.get(5).action()).isEqualTo(Action.ALERT);
+        assertThat(verdicts.get(5).rule()).isEqualTo("oscillation");
+    }
+
+    @Test
+    void a_three_step_cycle_alerts_at_its_third_repetition_and_locks_by_its_fifth() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            String key = List.of("A", "B", "C").get(i % 3);
+            verdicts.add(rules.after(Operation.commandSucceeded("write-" + key, key)));
+        }
+        assertThat(verdicts.get(8)).extracting(Verdict::action, Verdict::rule)
+                .containsExactly(Action.ALERT, "oscillation");
+        // each key of the cycle also counts on its own: A's fifth occurrence (the 13th write) locks first
+        assertThat(verdicts.get(12)).extracting(Verdict::action, Verdict::rule)
+                .containsExactly(Action.LOCKOUT, "no-progress");
+        assertThat(verdicts.get(14).action()).isEqualTo(Action.LOCKOUT);
+    }
+
+    @Test
+    void three_identical_results_in_a_row_are_a_repeat_not_an_oscillation() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 3; i++) verdicts.add(rules.after(Operation.commandSucceeded("w", "same")));
+        assertThat(verdicts.get(2).rule()).isEqualTo("no-progress");
+    }
+
+    // --- resets ---
+
+    @Test
+    void a_person_message_ends_failure_streaks() {
+        for (int i = 0; i < 4; i++) fail(readMissing);
+        rules.personMessage();
+        assertThat(rules.beforeCommand(readMissing)).isEqualTo(Verdict.none());
+        assertThat(fail(readMissing)).isEqualTo(Verdict.none());
+        assertThat(fail(readMissing)).isEqualTo(Verdict.none());
+        assertThat(fail(readMissing).action()).isEqualTo(Action.ALERT);
+    }
+
+    @Test
+    void a_person_message_starts_no_progress_detection_afresh() {
+        run(readMissing, false, "same");
+        run(readMissing, false, "same");
+        rules.personMessage();
+        assertThat(run(readMissing, false, "same")).isEqualTo(Verdict.none());
+        assertThat(run(readMissing, false, "same")).isEqualTo(Verdict.none());
+    }
+
+    @Test
+    void an_unlock_starts_everything_afresh() {
+        for (int i = 0; i < 4; i++) fail(readMissing);
+        for (int i = 0; i < 3; i++) fail(fp("shell", "{\"command\": \"x" + i + "\"}"));
+        rules.after(Operation.anomaly("x"));
+        rules.after(Operation.anomaly("x"));
+        rules.unlock();
+        assertThat(rules.toJson()).isEqualTo(new SafetyRules(Limits.DEFAULTS).toJson());
+        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+        assertThat(rules.beforeCommand(readMissing)).isEqualTo(Verdict.none());
+    }
+
+    // --- persistence ---
+
+    @Test
+    void a_restart_mid_streak_neither_forgets_nor_double_counts() {
+        List<Verdict> straight = new ArrayList<>();
+        List<Verdict> restarted = new ArrayList<>();
+        SafetyRules other = new SafetyRules(Limits.DEFAULTS);
+        for (int i = 0; i < 6; i++) {
+            straight.add(script(rules, i));
+            restarted.add(script(other, i));
+            other = SafetyRules.fromJson(Limits.DEFAULTS, other.toJson());
+        }
+        assertThat(restarted).isEqualTo(straight);
+        assertThat(actions(straight)).contains(Action.ALERT, Action.LOCKOUT);
+    }
+
+    private Verdict script(SafetyRules r, int step) {
+        Verdict before = r.beforeCommand(readMissing);
+        if (before.action() != Action.NONE) return before;
+        r.after(Operation.commandSucceeded("poll", "v" + step % 2));
+        return r.after(Operation.commandFailed(readMissing, "enoent"));
+    }
+
+    @Test
+    void json_round_trips_exactly_and_is_stable() {
+        fail(readMissing);
+        fail(fp("shell", "{\"command\": \"b\"}"));
+        run(readMissing, false, "k1");
+        run(fp("shell", "{\"command\": \"b\"}"), true, "k2");
+        rules.after(Operation.anomaly("x"));
+        String text = rules.toJson();
+        assertThat(SafetyRules.fromJson(Limits.DEFAULTS, text).toJson()).isEqualTo(text);
+        assertThat(text).doesNotContain(" ", "\n");
+    }
+
+    @Test
+    void empty_or_unreadable_json_gives_the_empty_state() {
+        String empty = new SafetyRules(Limits.DEFAULTS).toJson();
+        for (String text : new String[] {"{}", "", null, "not json", "[1,2]", "{\"streaks\":{\"a\":\"x\"}}",
+                "{\"window\":\"FXS\"}"}) {
+            assertThat(SafetyRules.fromJson(Limits.DEFAULTS, text).toJson()).as(String.valueOf(text)).isEqualTo(empty);
+        }
+    }
+}
