@@ -10,6 +10,13 @@ import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.Completions;
 import dev.hmpagent.commands.FileCommands;
+import dev.hmpagent.commands.MonitorGate;
+import dev.hmpagent.config.SafetySection;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.safety.AlertCommand;
+import dev.hmpagent.safety.Guides;
+import dev.hmpagent.safety.SafetyMonitor;
+import dev.hmpagent.safety.SafetyRules;
 import dev.hmpagent.commands.IdleCommands;
 import dev.hmpagent.commands.PolicyGate;
 import dev.hmpagent.commands.ShellCommands;
@@ -111,6 +118,35 @@ public final class Wiring {
         return db.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "-scripts");
     }
 
+    /** The SafetyMonitor on the tick thread's connection, with agent.toml's limits, Guide and alert command. */
+    static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events) {
+        SafetySection c = config.safety();
+        AlertCommand alert = new AlertCommand(c.alertCommand());
+        return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
+                c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
+                SafetyRules.Limits.DEFAULTS.anomalyAlertAt(), c.loopAlertAt(), c.loopLockAt())), Guides.byName(c.guide()),
+                reason -> {
+                    if (alert.configured()) alert.run(reason);
+                },
+                line -> events.emit(new AgentEvent.Problem(line)));
+    }
+
+    private static LlmBreakers breakers(SafetyMonitor monitor) {
+        return new LlmBreakers() {
+            @Override
+            public boolean beforeLlmCall() { return monitor.beforeLlmCall(); }
+
+            @Override
+            public void afterLlmCall(long tokens, boolean countsAsTick) { monitor.afterLlmCall(tokens, countsAsTick); }
+
+            @Override
+            public void newTask() { monitor.newTask(); }
+
+            @Override
+            public void newInput() { monitor.newInput(); }
+        };
+    }
+
     private static List<String> scriptArgs(dev.hmpagent.commands.PendingCommand c) {
         List<String> out = new java.util.ArrayList<>();
         com.fasterxml.jackson.databind.JsonNode a = c.args().path("args");
@@ -153,11 +189,13 @@ public final class Wiring {
                 .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
                 .register("delegation", List.of(tools.llmTasks()));
         ScriptsDao scripts = new ScriptsDao(store);
+        SafetyMonitor monitor = monitor(config, store, events);
         CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots(),
-                c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))));
-        TickWriter writer = new TickWriter(store, new CommandQueue(mapper), OutcomeListener.NONE);
+                c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))))
+                .and(new MonitorGate(monitor));
+        TickWriter writer = new TickWriter(store, new CommandQueue(mapper), monitor, breakers(monitor));
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
-                OutcomeListener.NONE, tools.completions());
+                monitor, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
         ContextSettings settings = new ContextSettings(config.agent().name(), k,
                 config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
@@ -176,6 +214,6 @@ public final class Wiring {
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events, config.cycle().maxIdle(),
-                LlmBreakers.NONE);
+                breakers(monitor));
     }
 }

@@ -179,9 +179,19 @@ public final class CommandExecutor {
                     "unknown command type \"" + command.type() + "\"; known types: " + String.join(", ", registry.types())));
         }
         switch (decision.verdict()) {
-            case DENY, REFUSE -> {
+            case DENY -> {
                 return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), decision.code(),
                         command.type() + " refused: " + decision.reason()));
+            }
+            case REFUSE -> {
+                // refused and the agent locked by the same verdict: recorded as such, not as a halt
+                Result refused = fail(command.type(), command.fingerprint(), decision.code(),
+                        command.type() + " refused: " + decision.reason());
+                JsonNode args = argsOf(row);
+                Result shown = store.inTransaction(() -> finish(row, args, refused));
+                Optional<CommandRun> run = shown == null ? Optional.empty() : Optional.of(reported(row, shown));
+                if (run.isPresent()) return run;
+                return Optional.empty();
             }
             case ASK -> {
                 Approver.Answer answer = approver.ask(command, decision.reason(),

@@ -73,6 +73,8 @@ public final class Cycle {
     private final LlmBreakers breakers;
     /** The newest message from a person or the CLI that started a task. */
     private long taskNote;
+    /** The newest note of any source seen: a later one is new input. */
+    private long inputNote;
     private final Duration maxIdle;
     /** Set by the last wake check: the LLM's own idle holds (phase IDLE, no call). */
     private boolean idling;
@@ -290,6 +292,11 @@ public final class Cycle {
         if (newest > taskNote) {
             taskNote = newest;
             breakers.newTask();   // a message from a person or the CLI starts a task: its budget counts from zero
+        }
+        long newestNote = notes.maxUnreadId(NoteFilter.ALL);
+        if (newestNote > inputNote) {
+            inputNote = newestNote;
+            breakers.newInput();
         }
         if (!breakers.beforeLlmCall()) {
             // the budget is spent or the tick cap reached: the state has moved, no request reaches the server

@@ -25,4 +25,7 @@ public interface LlmBreakers {
 
     /** A message from a person or the CLI starts a task: its budget and tick cap count from zero. */
     void newTask();
+
+    /** A new note from anyone: what follows is not a loop without progress, whatever it repeats. */
+    default void newInput() { }
 }

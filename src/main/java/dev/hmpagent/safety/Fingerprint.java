@@ -36,10 +36,19 @@ public final class Fingerprint {
 
     /**
      * The key of a command together with what it returned, for no-progress loops: its type, canonical arguments
-     * and result with numbers folded ("message delivered (note 31)" and "(note 32)" are one result), hashed.
+     * and result with the ids the agent gives and durations folded ("message delivered (note 31)" and "(note 32)"
+     * are one result; "exit 0 after 0.1 s" and "after 0.2 s" too), hashed.
      */
+    private static final java.util.regex.Pattern IDS = java.util.regex.Pattern.compile(
+            "(?i)\\b((?:note|notes|id|ids|entry|entries|row|rows|tick|pid|process|link|concept|memory entry|diary entry"
+                    + "|goal|task|version|rating|peer|user|service|account|script|table)\\s*#?\\s*)\\d+");
+    private static final java.util.regex.Pattern DURATIONS = java.util.regex.Pattern.compile("\\d+(?:\\.\\d+)?\\s*(ms|s)\\b");
+
     public static String ofProgress(String type, JsonNode args, String result) {
-        String folded = result.strip().replaceAll("\\d+", "#").replaceAll("\\s+", " ");
+        // only what the agent itself numbers (a new note, entry or row id each time) and how long it took are
+        // folded: a result whose own numbers change (a job at 45 %, then 46 %) is progress, not a loop
+        String folded = IDS.matcher(result.strip()).replaceAll("$1#");
+        folded = DURATIONS.matcher(folded).replaceAll("# $1").replaceAll("\\s+", " ");
         return hash(type + ":" + canonical(args == null ? JsonNodeFactory.instance.objectNode() : args) + "=" + folded);
     }
 

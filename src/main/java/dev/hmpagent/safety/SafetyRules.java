@@ -47,9 +47,10 @@ import java.util.TreeMap;
  *   <li><b>anomaly</b> — the run of consecutive ANOMALY operations among the window operations of the epoch;
  *       the one that brings it to exactly {@code anomalyAlertAt} → ALERT (once per run). Any other window
  *       operation ends the run; person messages do not.</li>
- *   <li><b>no-progress</b> — a COMMAND whose progressKey now occurs exactly {@code loopAlertAt} times in the
- *       progress sequence → ALERT; {@code loopLockAt} times or more → LOCKOUT. Occurrences need not be
- *       adjacent. A command whose result changes has a new key each time and never trips it.</li>
+ *   <li><b>no-progress</b> — a COMMAND whose progressKey now ends a run of exactly {@code loopAlertAt} equal keys
+ *       at the end of the progress sequence → ALERT; {@code loopLockAt} or more → LOCKOUT. Another result in
+ *       between ends the run (alternating results are the oscillation rule's). A command whose result changes has
+ *       a new key each time and never trips it.</li>
  *   <li><b>oscillation</b> — for a period p of 2 or 3: the cycle length L is the longest suffix of the progress
  *       sequence in which every element equals the one p places before it (within the suffix), provided its
  *       last p elements are pairwise distinct (so A,A,A is a repeat, not an oscillation). The cycle has then
@@ -268,6 +269,8 @@ public final class SafetyRules {
 
     private void recordProgress(String key) {
         int size = recentKeys.size();
+        // no-progress counts a run of the same key: another result in between is movement (A,B,A,B is oscillation's)
+        if (size > 0 && !key.equals(recentKeys.get(size - 1))) progress.clear();
         cycle2 = size >= 2 && key.equals(recentKeys.get(size - 2)) ? cycle2 + 1 : 0;
         cycle3 = size >= 3 && key.equals(recentKeys.get(size - 3)) ? cycle3 + 1 : 0;
         recentKeys.add(key);

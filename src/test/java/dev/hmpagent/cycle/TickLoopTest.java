@@ -201,7 +201,8 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("go", "user", 0, null);
             for (int i = 0; i < TickLoop.MAX_DRAIN_TICKS + 5; i++) {
-                llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"help\"}");
+                // a different search every tick: progress as far as the safety monitor can tell, so only the drain's bound stops it
+                llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"diary_search\", \"args\": {\"query\": \"q" + i + "\"}}");
             }
             TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);

@@ -49,4 +49,16 @@ class FingerprintTest {
         assertThat(Fingerprint.ofCommand("shell", args))
                 .isEqualTo(java.util.HexFormat.of().formatHex(digest).substring(0, 16));
     }
+
+    @Test
+    void the_progress_key_folds_the_ids_the_agent_gives_and_durations_but_not_the_results_own_numbers() throws Exception {
+        JsonNode args = mapper.readTree("{\"text\": \"hi\"}");
+        assertThat(Fingerprint.ofProgress("send_message", args, "message delivered to the user (note 31)"))
+                .isEqualTo(Fingerprint.ofProgress("send_message", args, "message delivered to the user (note 32)"));
+        JsonNode poll = mapper.readTree("{\"command\": \"cat progress\"}");
+        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nsame"))
+                .isEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 1.4 s\nsame"));
+        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\n45 %"))
+                .isNotEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\n46 %"));
+    }
 }

@@ -290,10 +290,20 @@ class SafetyRulesTest {
         }
         assertThat(verdicts.get(8)).extracting(Verdict::action, Verdict::rule)
                 .containsExactly(Action.ALERT, "oscillation");
-        // each key of the cycle also counts on its own: A's fifth occurrence (the 13th write) locks first
-        assertThat(verdicts.get(12)).extracting(Verdict::action, Verdict::rule)
-                .containsExactly(Action.LOCKOUT, "no-progress");
-        assertThat(verdicts.get(14).action()).isEqualTo(Action.LOCKOUT);
+        // no-progress counts runs of one result, so the cycle's own count decides: its fifth repetition locks
+        assertThat(verdicts.get(13).action()).isEqualTo(Action.NONE);
+        assertThat(verdicts.get(14)).extracting(Verdict::action, Verdict::rule)
+                .containsExactly(Action.LOCKOUT, "oscillation");
+    }
+
+    @Test
+    void the_same_result_with_another_in_between_is_not_a_run_f_f_s_f_of_one_command_never_alerts() {
+        List<Verdict> verdicts = new ArrayList<>();
+        verdicts.add(rules.after(Operation.commandFailed("d99", "fail")));
+        verdicts.add(rules.after(Operation.commandFailed("d99", "fail")));
+        verdicts.add(rules.after(Operation.commandSucceeded("d99", "ok")));
+        verdicts.add(rules.after(Operation.commandFailed("d99", "fail")));
+        assertThat(verdicts).extracting(Verdict::action).containsOnly(Action.NONE);
     }
 
     @Test

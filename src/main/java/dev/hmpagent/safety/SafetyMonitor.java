@@ -1,0 +1,195 @@
+package dev.hmpagent.safety;
+
+import dev.hmpagent.store.Requester;
+import dev.hmpagent.store.SafetyCountersDao;
+import dev.hmpagent.store.SafetyDao;
+import dev.hmpagent.store.Store;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The agent feels its errors and stops itself: one monitor in the core, on the tick thread's connection. Its
+ * counters live in {@code safety_counters} and are written in the transaction of the operation they count, so a
+ * restart neither forgets nor double counts.
+ * <ul>
+ *   <li>{@link #refuseBeforeCommand}: the executor's gate asks before every command (a 5th identical failure is
+ *       refused before it runs and locks the agent);</li>
+ *   <li>{@link #onOutcome}: every command outcome, malformed command and failed LLM call (inside its transaction):
+ *       the behavioural breakers ({@link SafetyRules}), the Guide's meaning of a failure, alerts;</li>
+ *   <li>{@link #beforeLlmCall} / {@link #afterLlmCall}: the token budget and the tick cap of a task;</li>
+ *   <li>{@link #newTask}: a message from a person or the CLI starts a task.</li>
+ * </ul>
+ * Stops move the persisted {@code safety_state} through {@link SafetyStates} (SAFETY_LOCKOUT, ERROR_PAUSED,
+ * STOPPED(budget)) with an audit row, and run the configured alert command with the reason.
+ */
+public final class SafetyMonitor implements OutcomeListener {
+    /** What agent.toml sets. */
+    public record Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules) {
+        public Limits {
+            Objects.requireNonNull(rules, "rules");
+            if (tokenBudget < 1 || tickCap < 1) throw new IllegalArgumentException("budget and tick cap must be positive");
+        }
+
+        public static final Limits DEFAULTS = new Limits(100_000, 50, SafetyRules.Limits.DEFAULTS);
+    }
+
+    static final String ALERT = "SYSTEM ALERT: You are repeating a failed action. STOP and analyze why.";
+
+    private final Store store;
+    private final Limits limits;
+    private final Guide guide;
+    private final Consumer<String> alert;
+    private final Consumer<String> notices;
+    private final SafetyDao safety;
+    private final SafetyCountersDao counters;
+    /** The row a refusal before it ran belongs to: counted by beforeCommand already, not again when it is written. */
+    private long refusedRow = -1;
+    private boolean budgetWarned;
+    private boolean capWarned;
+
+    /**
+     * @param alert   runs the alert command with the reason (a lockout must reach a person who is not watching)
+     * @param notices one line for the person at the terminal or the headless log (warnings at 80 %, stops)
+     */
+    public SafetyMonitor(Store store, Limits limits, Guide guide, Consumer<String> alert, Consumer<String> notices) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.guide = Objects.requireNonNull(guide, "guide");
+        this.alert = Objects.requireNonNull(alert, "alert");
+        this.notices = Objects.requireNonNull(notices, "notices");
+        this.safety = new SafetyDao(store);
+        this.counters = new SafetyCountersDao(store);
+    }
+
+    /**
+     * Before a command runs (its own transaction): empty to let it run, or the reason it is refused; a refusal locks
+     * the agent (the 5th identical failure is refused before it runs).
+     */
+    public Optional<String> refuseBeforeCommand(long processLogId, String fingerprint) {
+        return store.inTransaction(() -> {
+            SafetyRules rules = rules();
+            SafetyRules.Verdict v = rules.beforeCommand(fingerprint);
+            if (v.action() == SafetyRules.Action.NONE) return Optional.<String>empty();
+            counters.saveRules(rules.toJson());
+            refusedRow = processLogId;
+            String reason = v.reason().isEmpty() ? "the same command failed " + (limits.rules().lockAt() - 1)
+                    + " times in a row" : v.reason();
+            stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + reason);
+            return Optional.of("refused before it ran: " + reason + "; the agent is locked until a person runs agent unlock");
+        });
+    }
+
+    @Override
+    public String onOutcome(long tickId, Outcome outcome) {
+        String shown = outcome.failure().map(f -> guide.explain(f, 1)).orElse(outcome.result());
+        if (outcome.processLogId() == refusedRow) {
+            refusedRow = -1;
+            return shown;   // counted when it was refused
+        }
+        SafetyRules rules = rules();
+        SafetyRules.Verdict v = rules.after(new SafetyRules.Operation(kind(outcome.source()), outcome.failed(),
+                outcome.fingerprint(), outcome.source() == Outcome.Source.COMMAND ? outcome.progressKey() : null));
+        counters.saveRules(rules.toJson());
+        switch (v.action()) {
+            case NONE -> { }
+            case ALERT -> shown = (v.reason().isEmpty() ? ALERT : v.reason()) + "\n" + shown;
+            case LOCKOUT -> {
+                stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + v.reason());
+                shown = shown + "\n[the agent is locked: " + v.reason() + "; a person must run agent unlock]";
+            }
+            case ERROR_PAUSE -> {
+                stop(SafetyStates.Event.ERROR_PAUSE, "error cascade: " + v.reason());
+                shown = shown + "\n[the agent is paused: " + v.reason() + "; a person must run agent unlock]";
+            }
+        }
+        return shown;
+    }
+
+    /**
+     * Before every LLM call (its own transaction): false, with the state moved, when the task's budget is spent
+     * (STOPPED(budget): no request reaches the server) or its tick cap reached (SAFETY_LOCKOUT).
+     */
+    public boolean beforeLlmCall() {
+        return store.inTransaction(() -> {
+            SafetyCountersDao.Row c = counters.current();
+            long budget = limits.tokenBudget() + c.extraBudget();
+            if (c.taskTokens() >= budget) {
+                stop(SafetyStates.Event.BUDGET, "token budget spent: " + c.taskTokens() + " of " + budget
+                        + " tokens in this task (safety.token_budget)");
+                return false;
+            }
+            if (c.taskTicks() >= limits.tickCap()) {
+                stop(SafetyStates.Event.LOCKOUT, "loop cap: waiting for a human (" + c.taskTicks()
+                        + " LLM calls in this task, safety.tick_cap = " + limits.tickCap() + ")");
+                return false;
+            }
+            if (!budgetWarned && c.taskTokens() * 5 >= budget * 4) {
+                budgetWarned = true;
+                notices.accept("80 % of the token budget is spent: " + c.taskTokens() + " of " + budget + " tokens");
+            }
+            if (!capWarned && c.taskTicks() * 5 >= limits.tickCap() * 4) {
+                capWarned = true;
+                notices.accept("80 % of the tick cap is reached: " + c.taskTicks() + " of " + limits.tickCap()
+                        + " LLM calls in this task");
+            }
+            return true;
+        });
+    }
+
+    /** After an LLM call, inside the transaction that records it: its tokens (main, llm_task, …) and one tick. */
+    public void afterLlmCall(long tokens, boolean countsAsTick) {
+        counters.addTokens(tokens);
+        if (countsAsTick) counters.addTick();
+    }
+
+    /** A message from a person or the CLI: a new task, and the failure streaks end. */
+    public void newTask() {
+        store.inTransaction(() -> {
+            SafetyRules rules = rules();
+            rules.personMessage();
+            counters.saveRules(rules.toJson());
+            counters.startTask();
+        });
+        budgetWarned = false;
+        capWarned = false;
+    }
+
+    /** A new note from anyone: the no-progress detection starts afresh. */
+    public void newInput() {
+        store.inTransaction(() -> {
+            SafetyRules rules = rules();
+            rules.newInput();
+            counters.saveRules(rules.toJson());
+        });
+    }
+
+    private SafetyRules rules() {
+        return SafetyRules.fromJson(limits.rules(), counters.current().rulesJson());
+    }
+
+    private static SafetyRules.Kind kind(Outcome.Source source) {
+        return switch (source) {
+            case COMMAND -> SafetyRules.Kind.COMMAND;
+            case MALFORMED -> SafetyRules.Kind.ANOMALY;
+            case LLM_FATAL -> SafetyRules.Kind.FATAL_LLM;
+            case LLM_TRANSIENT -> SafetyRules.Kind.TRANSIENT_LLM;
+        };
+    }
+
+    /** Moves ACTIVE to the monitor's stop (inside the caller's transaction), audits it, tells a person. */
+    private void stop(SafetyStates.Event event, String reason) {
+        SafetyStatus before = SafetyControl.status(safety.current());
+        Optional<SafetyStates.Edge> edge = SafetyStates.edge(event, before);
+        if (edge.isEmpty()) return;   // already stopped: a halt or another stop came first
+        SafetyStatus after = new SafetyStatus(edge.get().to(), edge.get().toReason(), reason, store.clock().instant());
+        Requester me = Requester.thisProcess();
+        safety.move(new SafetyDao.Row(after.state().name(), after.reason().map(StopReason::columnName).orElse(null),
+                        reason, after.since()),
+                new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
+                        after.reason().map(StopReason::columnName).orElse(null), reason, me.pid(), "agent", me.host()));
+        notices.accept(after.label() + ": " + reason + " — a person must run agent unlock");
+        alert.accept(after.label() + ": " + reason);
+    }
+}

@@ -1,0 +1,244 @@
+package dev.hmpagent.cycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hmpagent.cli.Wiring;
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.AgentSection;
+import dev.hmpagent.config.SafetySection;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyRules;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessRow;
+import dev.hmpagent.store.Requester;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.testing.FakeLlmClient;
+import dev.hmpagent.testing.MutableClock;
+import dev.hmpagent.testing.RecordingSink;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SafetyMonitor wired into the cycle: scripted LLM scenarios on a fake clock, asserting rows and states. */
+class SafetyMonitorTest {
+    @TempDir Path dir;
+    final MutableClock clock = MutableClock.at("2026-11-21T10:00:00Z");
+    final FakeLlmClient llm = new FakeLlmClient();
+    final RecordingSink sink = new RecordingSink();
+    Store store;
+    Path db;
+    NotesDao notes;
+
+    @BeforeEach
+    void open() {
+        db = dir.resolve("agent.db");
+        store = Store.open(db, clock);
+        notes = new NotesDao(store);
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    AgentConfig config(SafetySection safety) {
+        AgentConfig d = AgentConfig.defaults();
+        return new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(), d.policy(),
+                d.files(), d.shell(), d.cleanup(), safety);
+    }
+
+    SafetySection safety() {
+        return AgentConfig.defaults().safety();
+    }
+
+    Cycle cycle() {
+        return Wiring.cycle(config(safety()), store, llm, sink, clock);
+    }
+
+    static String commands(String json) {
+        return "\n# Commands:\n```json\n" + json + "\n```\n# End commands\n";
+    }
+
+    long count(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); ResultSet rs = c.createStatement().executeQuery(sql)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    void sql(String statement) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            c.createStatement().execute(statement);
+        }
+    }
+
+    String state() {
+        return new SafetyControl(store).current().label();
+    }
+
+    static final String DELETE_99 = "{\"cmd_id\": \"d\", \"type\": \"memory_delete\", \"args\": {\"id\": 99}}";
+
+    /** One tick whose reply is {@code reply}, woken by the failure before it (or a note the first time). */
+    void tickWith(Cycle cycle, String reply) {
+        llm.reply(reply);
+        assertThat(cycle.tick().worked()).isTrue();
+    }
+
+    @Test
+    void the_third_identical_failure_carries_exactly_one_alert_and_the_fifth_is_refused_before_it_runs_and_locks() throws Exception {
+        notes.add("clean up", "user", 0, null);
+        Cycle cycle = cycle();
+        for (int i = 1; i <= 5; i++) tickWith(cycle, "again" + commands(DELETE_99));
+
+        List<ProcessRow> rows = new ProcessLogDao(store).forContext(20);
+        assertThat(rows).hasSize(5);
+        assertThat(rows.get(0).result()).doesNotContain("SYSTEM ALERT").contains("PAIN").contains("no memory entry with id 99");
+        assertThat(rows.get(1).result()).doesNotContain("SYSTEM ALERT");
+        assertThat(rows.get(2).result()).startsWith(SafetyRules.REPEAT_ALERT);
+        assertThat(rows.get(3).result()).as("once per streak").doesNotContain("SYSTEM ALERT");
+        assertThat(rows.get(4).result()).contains("refused before it ran");
+        assertThat(state()).startsWith("SAFETY_LOCKOUT");
+        assertThat(count("SELECT count(*) FROM safety_audit WHERE event = 'lockout'")).isEqualTo(1);
+        assertThat(llm.userPrompt(3)).contains(SafetyRules.REPEAT_ALERT);
+    }
+
+    @Test
+    void a_success_in_between_resets_the_streak_so_f_f_s_f_is_no_alert() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        tickWith(cycle, "a" + commands(DELETE_99));
+        tickWith(cycle, "b" + commands(DELETE_99));
+        sql("INSERT INTO llm_memory(id, title, content) VALUES (99, 't', 'c')");
+        // the same command succeeds once (with a failing sibling so the LLM is woken), then fails again
+        tickWith(cycle, "c" + commands("[" + DELETE_99 + ", {\"type\": \"note_read\", \"args\": {\"id\": 777}}]"));
+        tickWith(cycle, "d" + commands(DELETE_99));
+        assertThat(new ProcessLogDao(store).byTick(3)).extracting(ProcessRow::status).as("the success in between")
+                .containsExactly("ok", "error");
+        assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%SYSTEM ALERT%'")).isZero();
+    }
+
+    @Test
+    void ten_different_failures_pause_the_agent_and_transient_llm_failures_never_count() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        StringBuilder block = new StringBuilder("[");
+        for (int i = 0; i < 10; i++) block.append(i == 0 ? "" : ",").append(DELETE_99.replace("99", String.valueOf(1000 + i)));
+        tickWith(cycle, "many" + commands(block + "]"));
+        assertThat(state()).startsWith("ERROR_PAUSED");
+        assertThat(count("SELECT count(*) FROM safety_audit WHERE event = 'error_pause'")).isEqualTo(1);
+    }
+
+    @Test
+    void seven_failures_of_ten_do_not_pause() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        StringBuilder block = new StringBuilder("[");
+        for (int i = 0; i < 10; i++) {
+            block.append(i == 0 ? "" : ",").append(i < 3 ? "{\"type\": \"diary_entry\", \"args\": {\"text\": \"t" + i + "\"}}"
+                    : DELETE_99.replace("99", String.valueOf(1000 + i)));
+        }
+        tickWith(cycle, "many" + commands(block + "]"));
+        assertThat(state()).isEqualTo("ACTIVE");
+    }
+
+    @Test
+    void the_same_successful_command_with_the_same_result_five_times_locks_and_a_changing_result_never_does() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        // diary_search with a changing query: 20 different results, never a loop
+        for (int i = 0; i < 20; i++) {
+            tickWith(cycle, "search " + i + commands("{\"type\": \"diary_search\", \"args\": {\"query\": \"q" + i + "\"}}"));
+        }
+        assertThat(state()).isEqualTo("ACTIVE");
+        assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%ALERT%'")).isZero();
+        assertThat(state()).startsWith("ACTIVE");
+    }
+
+    @Test
+    void the_same_message_sent_five_times_with_no_new_input_locks_though_each_result_names_a_new_note() throws Exception {
+        AgentConfig d = config(safety());
+        AgentConfig autonomous = new AgentConfig(d.agent(), d.llm(), new dev.hmpagent.config.CycleSection(true,
+                d.cycle().historyK(), d.cycle().pollInterval(), d.cycle().maxIdle()), d.context(), d.run(), d.policy(),
+                d.files(), d.shell(), d.cleanup(), d.safety());
+        Cycle cycle = Wiring.cycle(autonomous, store, llm, sink, clock);
+        for (int i = 0; i < 5; i++) {
+            llm.reply("Hello." + commands("{\"type\": \"send_message\", \"args\": {\"text\": \"Hello!\"}}"));
+            assertThat(cycle.tick().worked()).isTrue();
+        }
+        assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%note%'")).isEqualTo(5);
+        assertThat(state()).startsWith("SAFETY_LOCKOUT");
+    }
+
+    @Test
+    void the_budget_at_99999_lets_the_call_through_and_at_100000_stops_it_before_any_request() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        llm.reply("first");
+        cycle.tick();   // the task starts with the note; its tokens are counted
+        sql("UPDATE safety_counters SET task_tokens = 99999");
+        notes.add("more", "system", 0, null);
+        llm.reply("second");
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(llm.requests).hasSize(2);
+        sql("UPDATE safety_counters SET task_tokens = 100000");
+        notes.add("again", "system", 0, null);
+        llm.reply("never");
+        assertThat(cycle.tick().worked()).isFalse();
+        assertThat(llm.requests).as("no request reached the server").hasSize(2);
+        assertThat(state()).startsWith("STOPPED(budget)");
+    }
+
+    @Test
+    void a_reply_without_usage_still_counts_tokens() throws Exception {
+        notes.add("go", "user", 0, null);
+        llm.reply("a reply the fake server sends without usage, so the tokens are estimated");
+        cycle().tick();
+        assertThat(count("SELECT task_tokens FROM safety_counters")).isPositive();
+    }
+
+    @Test
+    void tick_fifty_runs_fifty_one_locks_and_a_message_after_the_unlock_starts_a_new_task() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        for (int i = 0; i < 50; i++) {
+            llm.reply("working " + i);
+            notes.add("tick " + i, "system", 0, null);
+            assertThat(cycle.tick().worked()).as("tick " + (i + 1)).isTrue();
+        }
+        notes.add("one more", "system", 0, null);
+        llm.reply("51");
+        assertThat(cycle.tick().worked()).isFalse();
+        assertThat(llm.requests).hasSize(50);
+        assertThat(state()).startsWith("SAFETY_LOCKOUT");
+        assertThat(new SafetyControl(store).current().detail()).contains("loop cap: waiting for a human");
+
+        new SafetyControl(store).unlock("go on", Requester.thisProcess());
+        notes.add("a new question", "user", 0, null);
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(count("SELECT task_ticks FROM safety_counters")).isEqualTo(1);
+    }
+
+    @Test
+    void a_lockout_runs_the_alert_command_with_the_reason() throws Exception {
+        Path out = dir.resolve("alert.txt");
+        SafetySection s = safety();
+        SafetySection withAlert = new SafetySection(s.guide(), s.tokenBudget(), s.dailyTokenBudget(), s.tickCap(),
+                "printf '%s' \"$HMP_AGENT_ALERT\" > " + out, s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(),
+                s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt());
+        notes.add("clean up", "user", 0, null);
+        Cycle cycle = Wiring.cycle(config(withAlert), store, llm, sink, clock);
+        for (int i = 1; i <= 5; i++) tickWith(cycle, "again" + commands(DELETE_99));
+        for (int i = 0; i < 300 && !Files.exists(out); i++) Thread.onSpinWait();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while ((!Files.exists(out) || Files.size(out) == 0) && System.nanoTime() < deadline) Thread.onSpinWait();
+        assertThat(Files.readString(out)).contains("SAFETY_LOCKOUT").contains("failed");
+    }
+}
