@@ -5,6 +5,8 @@ import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopReason;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Requester;
+import dev.hmpagent.store.SafetyDao;
+import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -46,6 +48,19 @@ final class UnlockCommand extends Subcommand {
             say("lifted the halt in " + flag.file().getFileName());
         }
         try (Store store = Store.open(db, launch().clock())) {
+            Optional<String> fromAgent = startedByTheAgent(store);
+            if (fromAgent.isPresent()) {
+                // only a person unlocks: a process the agent started (its shell, a script) never may
+                SafetyDao safety = new SafetyDao(store);
+                SafetyDao.Row now = safety.current();
+                Requester who = Requester.thisProcess();
+                store.inTransaction(() -> safety.audit(new SafetyDao.Audit(launch().clock().instant(), "unlock_refused",
+                        now.state(), now.state(), now.reason(), fromAgent.get(), who.pid(), who.user(), who.host())));
+                err().println("agent: unlock refused: " + fromAgent.get() + "; only a person may unlock the agent"
+                        + " (the attempt is audited)");
+                err().flush();
+                return ExitCodes.STOPPED;
+            }
             SafetyControl control = new SafetyControl(store);
             SafetyControl.Outcome o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);
             switch (o.result()) {
@@ -68,6 +83,25 @@ final class UnlockCommand extends Subcommand {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Why this process counts as the agent's own (its marker in the environment, or the running agent among its
+     * ancestors), or empty for a person's.
+     */
+    private Optional<String> startedByTheAgent(Store store) {
+        if (launch().env().containsKey(dev.hmpagent.commands.process.ProcessRunner.MARKER_VARIABLE)) {
+            return Optional.of("it runs in a process the agent started ("
+                    + dev.hmpagent.commands.process.ProcessRunner.MARKER_VARIABLE + " is set)");
+        }
+        Optional<RunnerLock.Holder> agent = RunnerLock.forThisProcess(store).holder();
+        if (agent.isEmpty()) return Optional.empty();
+        for (Optional<ProcessHandle> p = ProcessHandle.current().parent(); p.isPresent(); p = p.get().parent()) {
+            if (p.get().pid() == agent.get().pid()) {
+                return Optional.of("it descends from the running agent (pid " + agent.get().pid() + ")");
+            }
+        }
+        return Optional.empty();
     }
 
     /** One line: the state, since when, its reason, and what releases it instead. */

@@ -190,6 +190,7 @@ public final class Wiring {
                 .register("delegation", List.of(tools.llmTasks()));
         ScriptsDao scripts = new ScriptsDao(store);
         SafetyMonitor monitor = monitor(config, store, events);
+        tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
         CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots(),
                 c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))))
                 .and(new MonitorGate(monitor));

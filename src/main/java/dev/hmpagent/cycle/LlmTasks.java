@@ -31,6 +31,8 @@ public final class LlmTasks implements ExternalCommand {
     private final Supplier<LlmClient> clients;
     private final LlmParams params;
     private final Map<Long, LlmClient> running = new ConcurrentHashMap<>();
+    /** Asked before every task's call: false when the token budget is spent (the safety state has moved). */
+    private volatile java.util.function.BooleanSupplier withinBudget = () -> true;
 
     /** @param clients makes a new client for every task (never the main cycle's) */
     public LlmTasks(Supplier<LlmClient> clients, LlmParams params) {
@@ -51,6 +53,10 @@ public final class LlmTasks implements ExternalCommand {
     public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,
                                           Consumer<CommandOutcome> onDone) {
         String task = args.requiredText("task_description");
+        if (!withinBudget.getAsBoolean()) {
+            return Optional.of(CommandOutcome.error(ErrorCode.EPERM, "llm_task: not run: the token budget of this task"
+                    + " is spent; a person must add budget (agent unlock --add-budget N)"));
+        }
         LlmClient client = clients.get();
         Optional<String> target = args.optionalText("target_llm").filter(t -> !t.isBlank());
         if (target.isPresent() && !target.get().equals(client.model())) {
@@ -88,6 +94,11 @@ public final class LlmTasks implements ExternalCommand {
         }
         return CommandOutcome.ok("answer from " + c.model() + ":\n" + c.text())
                 .withTokens(c.usage().promptTokens(), c.usage().completionTokens());
+    }
+
+    /** The budget check every task's call passes first (the SafetyMonitor's); set once by the composition root. */
+    public void checkBudgetWith(java.util.function.BooleanSupplier check) {
+        this.withinBudget = Objects.requireNonNull(check, "check");
     }
 
     /** Cancels every task in flight (a halt); returns how many. */

@@ -112,6 +112,15 @@ public final class SafetyMonitor implements OutcomeListener {
      * (STOPPED(budget): no request reaches the server) or its tick cap reached (SAFETY_LOCKOUT).
      */
     public boolean beforeLlmCall() {
+        return beforeCall(true);
+    }
+
+    /** Before a delegated call ({@code llm_task}): the budget only, it is no tick of the cycle. */
+    public boolean beforeDelegatedCall() {
+        return beforeCall(false);
+    }
+
+    private boolean beforeCall(boolean tick) {
         return store.inTransaction(() -> {
             SafetyCountersDao.Row c = counters.current();
             long budget = limits.tokenBudget() + c.extraBudget();
@@ -120,7 +129,7 @@ public final class SafetyMonitor implements OutcomeListener {
                         + " tokens in this task (safety.token_budget)");
                 return false;
             }
-            if (c.taskTicks() >= limits.tickCap()) {
+            if (tick && c.taskTicks() >= limits.tickCap()) {
                 stop(SafetyStates.Event.LOCKOUT, "loop cap: waiting for a human (" + c.taskTicks()
                         + " LLM calls in this task, safety.tick_cap = " + limits.tickCap() + ")");
                 return false;

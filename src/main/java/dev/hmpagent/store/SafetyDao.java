@@ -61,6 +61,13 @@ public final class SafetyDao {
         }
     }
 
+    /** An audit row without a move (a refused request). */
+    public void audit(Audit audit) {
+        store.insert("INSERT INTO safety_audit(at, event, from_state, to_state, reason, detail, pid, user_name, host) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", audit.at(), audit.event(), audit.fromState(),
+                audit.toState(), audit.reason(), audit.detail(), audit.pid(), audit.user(), audit.host());
+    }
+
     /** The newest audit rows, oldest first. */
     public List<Audit> latestAudit(int limit) {
         List<Audit> rows = new java.util.ArrayList<>(store.query("SELECT at, event, from_state, to_state, reason, detail, "

@@ -60,9 +60,13 @@ class HaltEndToEndTest {
 
     /** Runs one CLI command as another process would; returns exit code, stdout, stderr. */
     Run cli(String input, String... args) {
+        return cli(Map.of("HOME", dir.toString()), input, args);
+    }
+
+    Run cli(Map<String, String> env, String input, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+        Launch launch = new Launch(env,
                 () -> new DumbTerminal(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), terminalOut),
                 Clock.systemUTC(), false);
         CommandLine cl = Cli.commandLine(launch);
@@ -248,5 +252,16 @@ class HaltEndToEndTest {
         assertThat(note.code()).isZero();
         assertThat(note.out()).contains("queued").contains("locked: STOPPED(halt)").contains("run agent unlock");
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 0")).isEqualTo(1);
+    }
+
+    @Test
+    void an_unlock_from_a_process_the_agent_started_is_refused_and_audited() throws Exception {
+        Store.open(db, Clock.systemUTC()).close();
+        assertThat(cli("", "halt", "--reason", "stop").code()).isZero();
+        Run unlock = cli(Map.of("HOME", dir.toString(), "HMP_AGENT_PROC", "runner-7"), "", "unlock");
+        assertThat(unlock.code()).isEqualTo(ExitCodes.STOPPED);
+        assertThat(unlock.err()).contains("unlock refused").contains("a process the agent started");
+        assertThat(count("SELECT count(*) FROM safety_audit WHERE event = 'unlock_refused'")).isEqualTo(1);
+        assertThat(cli("", "status", "--json").code()).as("still stopped").isEqualTo(ExitCodes.STOPPED);
     }
 }

@@ -241,4 +241,22 @@ class SafetyMonitorTest {
         while ((!Files.exists(out) || Files.size(out) == 0) && System.nanoTime() < deadline) Thread.onSpinWait();
         assertThat(Files.readString(out)).contains("SAFETY_LOCKOUT").contains("failed");
     }
+
+    @Test
+    void an_llm_task_over_budget_never_reaches_its_server() throws Exception {
+        dev.hmpagent.safety.SafetyMonitor monitor = new dev.hmpagent.safety.SafetyMonitor(store,
+                dev.hmpagent.safety.SafetyMonitor.Limits.DEFAULTS, dev.hmpagent.safety.Guides.byName("learning"),
+                r -> { }, l -> { });
+        FakeLlmClient taskLlm = new FakeLlmClient().reply("never");
+        LlmTasks tasks = new LlmTasks(() -> taskLlm, new LlmParams(0.7, 100));
+        tasks.checkBudgetWith(monitor::beforeDelegatedCall);
+        sql("UPDATE safety_counters SET task_tokens = 100000");
+        java.util.Optional<dev.hmpagent.commands.CommandOutcome> ended = tasks.start(new dev.hmpagent.commands.Args(
+                "llm_task", "{}", new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
+                        .put("task_description", "summarise")), new dev.hmpagent.commands.CommandContext(1, "m",
+                dev.hmpagent.commands.CommandRegistry.builtIn(), store), 1, o -> { });
+        assertThat(ended).hasValueSatisfying(o -> assertThat(o.result()).contains("token budget"));
+        assertThat(taskLlm.requests).isEmpty();
+        assertThat(state()).startsWith("STOPPED(budget)");
+    }
 }
