@@ -117,8 +117,8 @@ final class AgentRuntime implements AutoCloseable {
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             LlmClient llm = launch.llms().create(config.llm());
-            Wiring.Tools tools = Wiring.tools(config, approver, protectedFiles, launch.env(), launch.clock(),
-                    () -> launch.llms().create(config.llm()));
+            Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
+                    launch.clock(), () -> launch.llms().create(config.llm())), new java.util.SplittableRandom()::nextDouble);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes
             resources.push(() -> tools.stopAll("the agent is shutting down"));
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);

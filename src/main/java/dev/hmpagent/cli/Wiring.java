@@ -83,7 +83,7 @@ public final class Wiring {
      * external results arrive.
      */
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
-                        Completions completions, LlmTasks llmTasks) {
+                        Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter) {
         /** A halt: every process tree is killed and every delegated LLM call cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
@@ -104,7 +104,7 @@ public final class Wiring {
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
                 env);
         LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()));
-        return new Tools(processes, roots, shell, approver, new Completions(), tasks);
+        return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0);
     }
 
     /**
@@ -153,6 +153,12 @@ public final class Wiring {
         if (a.isArray()) a.forEach(n -> out.add(n.asText()));
         else if (a.isValueNode() && !a.isNull()) out.add(a.asText());
         return out;
+    }
+
+    /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
+    public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
+        return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
+                tools.llmTasks(), random);
     }
 
     /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
@@ -214,7 +220,8 @@ public final class Wiring {
         LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store));
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
-                new Backoff(FIRST_RETRY, config.llm().maxBackoff()), writer, executor, events, config.cycle().maxIdle(),
+                new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
+                config.cycle().maxIdle(),
                 breakers(monitor));
     }
 }

@@ -54,4 +54,16 @@ class BackoffTest {
         assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(5), Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void jitter_from_the_injected_source_takes_up_to_half_of_a_step_never_below_the_first_nor_from_retry_after() {
+        Backoff jittered = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), () -> 1.0);
+        assertThat(jittered.delay(4, java.util.Optional.empty())).isEqualTo(Duration.ofSeconds(4));
+        assertThat(jittered.delay(1, java.util.Optional.empty())).as("never below the first step").isEqualTo(Duration.ofSeconds(1));
+        assertThat(jittered.delay(10, java.util.Optional.empty())).isEqualTo(Duration.ofSeconds(30));
+        assertThat(jittered.delay(4, java.util.Optional.of(Duration.ofSeconds(2)))).as("Retry-After is exact")
+                .isEqualTo(Duration.ofSeconds(2));
+        Backoff none = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), () -> 0.0);
+        assertThat(none.delay(4, java.util.Optional.empty())).isEqualTo(Duration.ofSeconds(8));
+    }
 }
