@@ -140,7 +140,7 @@ public final class Wiring {
             public void afterLlmCall(long tokens, boolean countsAsTick) { monitor.afterLlmCall(tokens, countsAsTick); }
 
             @Override
-            public void newTask() { monitor.newTask(); }
+            public void newTask(long noteId) { monitor.newTask(noteId); }
 
             @Override
             public void newInput() { monitor.newInput(); }

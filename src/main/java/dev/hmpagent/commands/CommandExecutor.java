@@ -152,9 +152,17 @@ public final class CommandExecutor {
     /** Ends every command not yet run as EHALT; returns true. */
     private boolean haltAll(long tickId, List<CommandRun> runs, Consumer<CommandRun> onEach) {
         List<ProcessRow> left = processLog.pending(tickId);
-        store.inTransaction(() -> processLog.haltPending(HALTED));
+        // not always a person's halt: the monitor may have locked the agent on the command before (a refused repeat)
+        String why = store.inTransaction(() -> {
+            SafetyDao.Row state = safety.current();
+            String reason = state.state().equals("ACTIVE") || state.state().equals("STOPPED") && "halt".equals(state.reason())
+                    ? HALTED : "the agent was stopped (" + state.state() + (state.detail() == null ? "" : ": "
+                    + state.detail()) + ") before this command ran";
+            processLog.haltPending(reason);
+            return reason;
+        });
         for (ProcessRow r : left) {
-            CommandRun run = new CommandRun(r.id(), r.cmdId(), r.name(), "error", "not run: " + HALTED, Optional.empty(),
+            CommandRun run = new CommandRun(r.id(), r.cmdId(), r.name(), "error", "not run: " + why, Optional.empty(),
                     Optional.empty());
             runs.add(run);
             onEach.accept(run);
@@ -303,7 +311,9 @@ public final class CommandExecutor {
     private Result finish(ProcessRow row, JsonNode args, Result r) {
         if (processLog.status(row.id()).filter(ProcessStatus::inFlight).isEmpty()) return null;
         String fingerprint = row.fingerprint() == null ? "" : row.fingerprint();
-        String shownText = outcomes.onOutcome(row.tickId(), new Outcome(row.id(), Outcome.Source.COMMAND, row.name(),
+        // an unknown command type is an output anomaly of the reply, not a failed action
+        Outcome.Source source = registry.find(row.name()).isPresent() ? Outcome.Source.COMMAND : Outcome.Source.MALFORMED;
+        String shownText = outcomes.onOutcome(row.tickId(), new Outcome(row.id(), source, row.name(),
                 fingerprint, r.status().column(), r.result(), Fingerprint.ofProgress(row.name(), args, r.result()),
                 r.failure()));
         Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), r.wake());

@@ -291,7 +291,7 @@ public final class Cycle {
         long newest = notes.maxUnreadId(PERSON_OR_CLI);
         if (newest > taskNote) {
             taskNote = newest;
-            breakers.newTask();   // a message from a person or the CLI starts a task: its budget counts from zero
+            breakers.newTask(newest);   // a message from a person or the CLI starts a task: its budget counts from zero
         }
         long newestNote = notes.maxUnreadId(NoteFilter.ALL);
         if (newestNote > inputNote) {

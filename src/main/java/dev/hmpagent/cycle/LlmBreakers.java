@@ -14,7 +14,7 @@ public interface LlmBreakers {
         public void afterLlmCall(long tokens, boolean countsAsTick) { }
 
         @Override
-        public void newTask() { }
+        public void newTask(long noteId) { }
     };
 
     /** False when the call must not be made (the safety state was moved: budget spent, tick cap reached). */
@@ -23,8 +23,11 @@ public interface LlmBreakers {
     /** The tokens a call spent, counted in the transaction that records it; a main-cycle call is also a tick. */
     void afterLlmCall(long tokens, boolean countsAsTick);
 
-    /** A message from a person or the CLI starts a task: its budget and tick cap count from zero. */
-    void newTask();
+    /**
+     * Note {@code noteId}, a message from a person or the CLI, starts a task: its budget and tick cap count from
+     * zero (unless that note started the task in force, as after a restart).
+     */
+    void newTask(long noteId);
 
     /** A new note from anyone: what follows is not a loop without progress, whatever it repeats. */
     default void newInput() { }

@@ -34,22 +34,29 @@ public final class Fingerprint {
         return hash(kind + ":" + normalised);
     }
 
-    /**
-     * The key of a command together with what it returned, for no-progress loops: its type, canonical arguments
-     * and result with the ids the agent gives and durations folded ("message delivered (note 31)" and "(note 32)"
-     * are one result; "exit 0 after 0.1 s" and "after 0.2 s" too), hashed.
-     */
+    /** Ids the agent hands out in its own commands' results. */
     private static final java.util.regex.Pattern IDS = java.util.regex.Pattern.compile(
             "(?i)\\b((?:note|notes|id|ids|entry|entries|row|rows|tick|pid|process|link|concept|memory entry|diary entry"
                     + "|goal|task|version|rating|peer|user|service|account|script|table)\\s*#?\\s*)\\d+");
-    private static final java.util.regex.Pattern DURATIONS = java.util.regex.Pattern.compile("\\d+(?:\\.\\d+)?\\s*(ms|s)\\b");
+    /** The process runner's own first line: "exit 0 after 1.2 s". */
+    private static final java.util.regex.Pattern RUNNER_HEADER = java.util.regex.Pattern.compile(
+            "\\A(.*?\\bafter )\\d+(?:\\.\\d+)? s\\b");
+    /** Commands whose result is what the outside world printed: only the runner's own timing is folded. */
+    private static final java.util.Set<String> EXTERNAL = java.util.Set.of("shell", "script_run", "llm_task");
 
+    /**
+     * The key of a command together with what it returned, for no-progress loops: its type, canonical arguments
+     * and result, hashed. Only what the agent itself varies is folded: for its own commands the ids it hands out
+     * ("message delivered (note 31)" and "(note 32)" are one result), for a process or a delegated call only the
+     * runner's timing line ("exit 0 after 0.1 s"); the outside world's own numbers ("imported row 1200 of 5000",
+     * a job at 45 %, then 46 %) are progress, never folded.
+     */
     public static String ofProgress(String type, JsonNode args, String result) {
-        // only what the agent itself numbers (a new note, entry or row id each time) and how long it took are
-        // folded: a result whose own numbers change (a job at 45 %, then 46 %) is progress, not a loop
-        String folded = IDS.matcher(result.strip()).replaceAll("$1#");
-        folded = DURATIONS.matcher(folded).replaceAll("# $1").replaceAll("\\s+", " ");
-        return hash(type + ":" + canonical(args == null ? JsonNodeFactory.instance.objectNode() : args) + "=" + folded);
+        String r = result.strip();
+        String folded = EXTERNAL.contains(type) ? RUNNER_HEADER.matcher(r).replaceFirst("$1# s")
+                : IDS.matcher(r).replaceAll("$1#");
+        return hash(type + ":" + canonical(args == null ? JsonNodeFactory.instance.objectNode() : args) + "="
+                + folded.replaceAll("\\s+", " "));
     }
 
     /** The JSON text with object keys sorted at every depth, arrays in their order, no whitespace. */

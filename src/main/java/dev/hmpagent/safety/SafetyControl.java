@@ -86,9 +86,10 @@ public final class SafetyControl {
             if (edge.isEmpty()) return new Outcome(Result.REFUSED, before, before);
             String detail = addBudget > 0 ? withBudget(addBudget, reason) : reason;
             SafetyStatus after = move(event, before, edge.get(), detail, who);
-            if (addBudget > 0) safety.addExtraBudget(addBudget, after.since());
             boolean taskGoesOn = addBudget > 0 && before.reason().equals(Optional.of(StopReason.BUDGET));
+            // a new task starts with the configured budget; budget added now is for the task that follows
             safety.resetAfterUnlock(after.since(), !taskGoesOn);
+            if (addBudget > 0) safety.addExtraBudget(addBudget, after.since());
             requests.add("unlock", detail, who);
             return new Outcome(Result.MOVED, before, after, addBudget);
         });

@@ -153,16 +153,22 @@ public final class SafetyMonitor implements OutcomeListener {
         if (countsAsTick) counters.addTick();
     }
 
-    /** A message from a person or the CLI: a new task, and the failure streaks end. */
-    public void newTask() {
-        store.inTransaction(() -> {
+    /**
+     * Note {@code noteId}, a message from a person or the CLI, starts a new task (unless it started the one in force:
+     * a restart forgets nothing), and the failure streaks end.
+     */
+    public void newTask(long noteId) {
+        boolean started = store.inTransaction(() -> {
+            if (!counters.startTask(noteId)) return false;
             SafetyRules rules = rules();
             rules.personMessage();
             counters.saveRules(rules.toJson());
-            counters.startTask();
+            return true;
         });
-        budgetWarned = false;
-        capWarned = false;
+        if (started) {
+            budgetWarned = false;
+            capWarned = false;
+        }
     }
 
     /** A new note from anyone: the no-progress detection starts afresh. */

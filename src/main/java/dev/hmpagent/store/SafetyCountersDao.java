@@ -35,10 +35,15 @@ public final class SafetyCountersDao {
         store.update("UPDATE safety_counters SET task_ticks = task_ticks + 1, updated_at = ? WHERE id = 1", store.now());
     }
 
-    /** A new task (a message from a person or the CLI): its tokens and ticks count from zero. */
-    public void startTask() {
+    /**
+     * A new task, started by note {@code noteId} (a message from a person or the CLI): its tokens and ticks count
+     * from zero with the configured budget (budget a person added was for the task it was added to). Returns false,
+     * changing nothing, when that note (or a later one) started the task in force: a restart does not start it again.
+     */
+    public boolean startTask(long noteId) {
         String now = store.now();
-        store.update("UPDATE safety_counters SET task_tokens = 0, task_ticks = 0, task_started_at = ?, updated_at = ? "
-                + "WHERE id = 1", now, now);
+        return store.update("UPDATE safety_counters SET task_tokens = 0, task_ticks = 0, extra_budget = 0, "
+                + "task_note_id = ?, task_started_at = ?, updated_at = ? WHERE id = 1 AND task_note_id < ?",
+                noteId, now, now, noteId) == 1;
     }
 }

@@ -54,7 +54,7 @@ public final class SafetyDao {
      */
     public void resetAfterUnlock(Instant at, boolean newTask) {
         if (newTask) {
-            store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, task_tokens = 0, "
+            store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, task_tokens = 0, extra_budget = 0, "
                     + "task_started_at = ?, updated_at = ? WHERE id = 1", at, at);
         } else {
             store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, updated_at = ? WHERE id = 1", at);

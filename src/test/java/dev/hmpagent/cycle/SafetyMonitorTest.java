@@ -259,4 +259,57 @@ class SafetyMonitorTest {
         assertThat(taskLlm.requests).isEmpty();
         assertThat(state()).startsWith("STOPPED(budget)");
     }
+
+    @Test
+    void budget_added_with_an_unlock_is_for_that_task_only() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        llm.reply("first");
+        cycle.tick();
+        sql("UPDATE safety_counters SET task_tokens = 100000");
+        notes.add("x", "system", 0, null);
+        assertThat(cycle.tick().worked()).isFalse();
+        assertThat(state()).startsWith("STOPPED(budget)");
+        new SafetyControl(store).unlock("more", Requester.thisProcess(), 50_000);
+        notes.add("a brand new task", "user", 0, null);
+        llm.reply("task 2");
+        assertThat(cycle.tick().worked()).isTrue();
+        sql("UPDATE safety_counters SET task_tokens = 100000");
+        notes.add("y", "system", 0, null);
+        llm.reply("should never be sent");
+        cycle.tick();
+        assertThat(llm.requests).as("task 2 spent the configured 100,000: no request").hasSize(2);
+    }
+
+    @Test
+    void commands_after_a_lockout_say_the_agent_was_locked_not_halted() throws Exception {
+        notes.add("clean up", "user", 0, null);
+        Cycle cycle = cycle();
+        for (int i = 1; i <= 4; i++) tickWith(cycle, "again" + commands(DELETE_99));
+        llm.reply("once more" + commands("[" + DELETE_99 + ", {\"type\": \"diary_entry\", \"args\": {\"text\": \"t\"}}]"));
+        cycle.tick();
+        List<ProcessRow> rows = new ProcessLogDao(store).byTick(5);
+        assertThat(state()).startsWith("SAFETY_LOCKOUT");
+        assertThat(rows.get(1).result()).doesNotContain("halted").contains("SAFETY_LOCKOUT");
+    }
+
+    @Test
+    void a_restart_with_the_tasks_note_still_unread_does_not_start_the_task_again() throws Exception {
+        notes.add("go", "user", 0, null);
+        llm.reply("first");
+        cycle().tick();
+        sql("UPDATE safety_counters SET task_tokens = 500, task_ticks = 7");
+        sql("UPDATE notes SET read = 0");   // manual mode, or a filter, can leave it unread
+        llm.reply("after the restart");
+        cycle().tick();   // a new Cycle: what a restart builds
+        assertThat(count("SELECT task_ticks FROM safety_counters")).as("the task goes on").isEqualTo(8);
+    }
+
+    @Test
+    void three_unknown_command_types_in_a_row_are_output_anomalies_and_alert() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        for (int i = 0; i < 3; i++) tickWith(cycle, "x" + commands("{\"type\": \"frobnicate_" + i + "\"}"));
+        assertThat(new ProcessLogDao(store).byTick(3).get(0).result()).contains("SYSTEM ALERT");
+    }
 }

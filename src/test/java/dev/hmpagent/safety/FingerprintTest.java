@@ -60,5 +60,10 @@ class FingerprintTest {
                 .isEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 1.4 s\nsame"));
         assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\n45 %"))
                 .isNotEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\n46 %"));
+        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nimported row 1200 of 5000, elapsed 30 s"))
+                .as("the outside world's numbers are progress")
+                .isNotEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nimported row 2400 of 5000, elapsed 30 s"));
+        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nelapsed 30 s"))
+                .isNotEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nelapsed 45 s"));
     }
 }
