@@ -124,7 +124,8 @@ public final class Wiring {
         AlertCommand alert = new AlertCommand(c.alertCommand());
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
-                SafetyRules.Limits.DEFAULTS.anomalyAlertAt(), c.loopAlertAt(), c.loopLockAt())), Guides.byName(c.guide()),
+                SafetyRules.Limits.DEFAULTS.anomalyAlertAt(), c.loopAlertAt(), c.loopLockAt()), c.dailyTokenBudget()),
+                Guides.byName(c.guide()),
                 reason -> {
                     if (alert.configured()) alert.run(reason);
                 },

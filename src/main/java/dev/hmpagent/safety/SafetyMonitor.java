@@ -26,10 +26,16 @@ import java.util.function.Consumer;
  */
 public final class SafetyMonitor implements OutcomeListener {
     /** What agent.toml sets. */
-    public record Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules) {
+    /** @param dailyTokenBudget tokens any rolling 24 hours may spend, all tasks together; 0 = no such limit */
+    public record Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules, long dailyTokenBudget) {
         public Limits {
             Objects.requireNonNull(rules, "rules");
             if (tokenBudget < 1 || tickCap < 1) throw new IllegalArgumentException("budget and tick cap must be positive");
+            if (dailyTokenBudget < 0) throw new IllegalArgumentException("dailyTokenBudget < 0");
+        }
+
+        public Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules) {
+            this(tokenBudget, tickCap, rules, 0);
         }
 
         public static final Limits DEFAULTS = new Limits(100_000, 50, SafetyRules.Limits.DEFAULTS);
@@ -83,15 +89,17 @@ public final class SafetyMonitor implements OutcomeListener {
 
     @Override
     public String onOutcome(long tickId, Outcome outcome) {
-        String shown = outcome.failure().map(f -> guide.explain(f, 1)).orElse(outcome.result());
-        if (outcome.processLogId() == refusedRow) {
-            refusedRow = -1;
-            return shown;   // counted when it was refused
-        }
         SafetyRules rules = rules();
+        if (outcome.processLogId() == refusedRow) {
+            refusedRow = -1;   // counted when it was refused
+            return outcome.failure().map(f -> guide.explain(f, rules.streakOf(f.fingerprint()))).orElse(outcome.result());
+        }
         SafetyRules.Verdict v = rules.after(new SafetyRules.Operation(kind(outcome.source()), outcome.failed(),
                 outcome.fingerprint(), outcome.source() == Outcome.Source.COMMAND ? outcome.progressKey() : null));
         counters.saveRules(rules.toJson());
+        // the Guide says what the failure means, and how many times in a row the same action has failed
+        String shown = outcome.failure().map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint()))))
+                .orElse(outcome.result());
         switch (v.action()) {
             case NONE -> { }
             case ALERT -> shown = (v.reason().isEmpty() ? ALERT : v.reason()) + "\n" + shown;
@@ -128,6 +136,14 @@ public final class SafetyMonitor implements OutcomeListener {
                 stop(SafetyStates.Event.BUDGET, "token budget spent: " + c.taskTokens() + " of " + budget
                         + " tokens in this task (safety.token_budget)");
                 return false;
+            }
+            if (limits.dailyTokenBudget() > 0) {
+                long day = counters.tokensSince(store.clock().instant().minus(java.time.Duration.ofDays(1)));
+                if (day >= limits.dailyTokenBudget()) {
+                    stop(SafetyStates.Event.BUDGET, "daily token budget spent: " + day + " of "
+                            + limits.dailyTokenBudget() + " tokens in the last 24 hours (safety.daily_token_budget)");
+                    return false;
+                }
             }
             if (tick && c.taskTicks() >= limits.tickCap()) {
                 stop(SafetyStates.Event.LOCKOUT, "loop cap: waiting for a human (" + c.taskTicks()

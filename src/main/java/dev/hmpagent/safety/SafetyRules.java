@@ -223,6 +223,11 @@ public final class SafetyRules {
         return verdict;
     }
 
+    /** How many times {@code fingerprint} has failed in its current streak (0 when none). */
+    public int streakOf(String fingerprint) {
+        return streaks.getOrDefault(fingerprint, 0);
+    }
+
     /** A new message from a person or the CLI: failure streaks end, no-progress detection starts afresh. */
     public void personMessage() {
         streaks.clear();

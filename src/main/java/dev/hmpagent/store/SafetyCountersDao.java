@@ -30,6 +30,12 @@ public final class SafetyCountersDao {
                 store.now());
     }
 
+    /** Tokens the ticks that began at or after {@code since} spent (the rolling daily budget). */
+    public long tokensSince(java.time.Instant since) {
+        return store.queryLong("SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM agent_log "
+                + "WHERE started_at >= ?", Store.format(since));
+    }
+
     /** One more LLM-calling tick in this task. */
     public void addTick() {
         store.update("UPDATE safety_counters SET task_ticks = task_ticks + 1, updated_at = ? WHERE id = 1", store.now());

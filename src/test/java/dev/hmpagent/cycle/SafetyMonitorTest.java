@@ -312,4 +312,33 @@ class SafetyMonitorTest {
         for (int i = 0; i < 3; i++) tickWith(cycle, "x" + commands("{\"type\": \"frobnicate_" + i + "\"}"));
         assertThat(new ProcessLogDao(store).byTick(3).get(0).result()).contains("SYSTEM ALERT");
     }
+
+    @Test
+    void the_daily_budget_counts_every_task_of_the_last_24_hours() throws Exception {
+        SafetySection s = safety();
+        SafetySection daily = new SafetySection(s.guide(), s.tokenBudget(), 1_000, s.tickCap(), s.alertCommand(),
+                s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt());
+        Cycle cycle = Wiring.cycle(config(daily), store, llm, sink, clock);
+        notes.add("go", "user", 0, null);
+        llm.reply("first");
+        cycle.tick();
+        sql("UPDATE agent_log SET prompt_tokens = 990");
+        notes.add("a new task", "user", 0, null);   // a new task: its own budget is untouched
+        llm.reply("second");
+        cycle.tick();
+        notes.add("and another", "user", 0, null);
+        llm.reply("never");
+        assertThat(cycle.tick().worked()).isFalse();
+        assertThat(llm.requests).hasSize(2);
+        assertThat(new SafetyControl(store).current().detail()).contains("daily token budget");
+    }
+
+    @Test
+    void the_guide_names_how_many_times_in_a_row_the_same_action_failed() throws Exception {
+        notes.add("clean up", "user", 0, null);
+        Cycle cycle = cycle();
+        tickWith(cycle, "a" + commands(DELETE_99));
+        tickWith(cycle, "b" + commands(DELETE_99));
+        assertThat(new ProcessLogDao(store).byTick(2).get(0).result()).contains("failure 2 of the same action");
+    }
 }
