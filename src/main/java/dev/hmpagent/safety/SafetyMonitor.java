@@ -97,6 +97,7 @@ public final class SafetyMonitor implements OutcomeListener {
         SafetyRules.Verdict v = rules.after(new SafetyRules.Operation(kind(outcome.source()), outcome.failed(),
                 outcome.fingerprint(), outcome.source() == Outcome.Source.COMMAND ? outcome.progressKey() : null));
         counters.saveRules(rules.toJson());
+        outcome.failure().filter(f -> f.severity() == Severity.CRITICAL).ifPresent(this::auditViolation);
         // the Guide says what the failure means, and how many times in a row the same action has failed
         String shown = outcome.failure().map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint()))))
                 .orElse(outcome.result());
@@ -194,6 +195,14 @@ public final class SafetyMonitor implements OutcomeListener {
             rules.newInput();
             counters.saveRules(rules.toJson());
         });
+    }
+
+    /** A critical refusal (the control surface, a reserved command, the policy) is audited where people look. */
+    private void auditViolation(FailureFact f) {
+        SafetyDao.Row now = safety.current();
+        Requester me = Requester.thisProcess();
+        safety.audit(new SafetyDao.Audit(store.clock().instant(), "refused", now.state(), now.state(), null,
+                f.kind() + ": " + f.detail(), me.pid(), "agent", me.host()));
     }
 
     private SafetyRules rules() {
