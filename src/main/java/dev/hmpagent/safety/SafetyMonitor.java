@@ -81,9 +81,9 @@ public final class SafetyMonitor implements OutcomeListener {
             counters.saveRules(rules.toJson());
             refusedRow = processLogId;
             String reason = v.reason().isEmpty() ? "the same command failed " + (limits.rules().lockAt() - 1)
-                    + " times in a row" : v.reason();
-            stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + reason);
-            return Optional.of("refused before it ran: " + reason + "; the agent is locked until a person runs agent unlock");
+                    + " times in a row" : v.reason().replaceFirst("^refused: ", "");
+            stop(SafetyStates.Event.LOCKOUT, reason);
+            return Optional.of(reason + " (refused before it ran)");
         });
     }
 

@@ -281,6 +281,8 @@ class CycleTest {
         assertThat(llm.requests).hasSize(13);
         assertThat(llm.userPrompt(12)).contains("are you there?").doesNotContain("not reachable")
                 .doesNotContain("llm_call");
+        assertThat(new dev.hmpagent.safety.SafetyControl(store).current().label()).as("transient failures never count")
+                .isEqualTo("ACTIVE");
     }
 
     @Test
