@@ -145,6 +145,9 @@ public final class Wiring {
 
             @Override
             public void newInput() { monitor.newInput(); }
+
+            @Override
+            public void afterTick() { monitor.flush(); }
         };
     }
 

@@ -185,6 +185,18 @@ public final class Cycle {
      * runs them so, making at most one LLM call per new observation however many frames it runs back to back.
      */
     public TickResult tick(boolean mayThinkUnprompted) {
+        try {
+            return tickOnce(mayThinkUnprompted);
+        } finally {
+            try {
+                breakers.afterTick();   // stops decided in this tick's transactions reach people once they committed
+            } catch (StoreException e) {
+                // the file cannot be read now: the stops wait for the next tick, the tick's own outcome stands
+            }
+        }
+    }
+
+    private TickResult tickOnce(boolean mayThinkUnprompted) {
         Instant start = clock.instant();
         haltsAtTickStart = halts.get();
         if (haltsAtTickStart != haltsSeen) {

@@ -31,4 +31,7 @@ public interface LlmBreakers {
 
     /** A new note from anyone: what follows is not a loop without progress, whatever it repeats. */
     default void newInput() { }
+
+    /** After every tick, outside any transaction: stops decided in it are told to people now that they committed. */
+    default void afterTick() { }
 }

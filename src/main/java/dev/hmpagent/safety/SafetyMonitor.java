@@ -4,6 +4,7 @@ import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.SafetyCountersDao;
 import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.Store;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,6 +53,8 @@ public final class SafetyMonitor implements OutcomeListener {
     private final SafetyCountersDao counters;
     /** The row a refusal before it ran belongs to: counted by beforeCommand already, not again when it is written. */
     private long refusedRow = -1;
+    /** Stops decided inside a transaction: told to people only once it committed (see {@link #flush()}). */
+    private final java.util.List<String> decided = new java.util.ArrayList<>();
     private boolean budgetWarned;
     private boolean capWarned;
 
@@ -74,7 +77,7 @@ public final class SafetyMonitor implements OutcomeListener {
      * the agent (the 5th identical failure is refused before it runs).
      */
     public Optional<String> refuseBeforeCommand(long processLogId, String fingerprint) {
-        return store.inTransaction(() -> {
+        Optional<String> refused = store.inTransaction(() -> {
             SafetyRules rules = rules();
             SafetyRules.Verdict v = rules.beforeCommand(fingerprint);
             if (v.action() == SafetyRules.Action.NONE) return Optional.<String>empty();
@@ -85,6 +88,8 @@ public final class SafetyMonitor implements OutcomeListener {
             stop(SafetyStates.Event.LOCKOUT, reason);
             return Optional.of(reason + " (refused before it ran)");
         });
+        flush();
+        return refused;
     }
 
     @Override
@@ -130,7 +135,7 @@ public final class SafetyMonitor implements OutcomeListener {
     }
 
     private boolean beforeCall(boolean tick) {
-        return store.inTransaction(() -> {
+        boolean may = store.inTransaction(() -> {
             SafetyCountersDao.Row c = counters.current();
             long budget = limits.tokenBudget() + c.extraBudget();
             if (c.taskTokens() >= budget) {
@@ -160,8 +165,13 @@ public final class SafetyMonitor implements OutcomeListener {
                 notices.accept("80 % of the tick cap is reached: " + c.taskTicks() + " of " + limits.tickCap()
                         + " LLM calls in this task");
             }
+            // below 80 % again (a new task, budget added, an unlock): the warning is due again when it is crossed
+            if (c.taskTokens() * 5 < budget * 4) budgetWarned = false;
+            if (c.taskTicks() * 5 < limits.tickCap() * 4) capWarned = false;
             return true;
         });
+        flush();
+        return may;
     }
 
     /** After an LLM call, inside the transaction that records it: its tokens (main, llm_task, …) and one tick. */
@@ -229,7 +239,23 @@ public final class SafetyMonitor implements OutcomeListener {
                         reason, after.since()),
                 new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
                         after.reason().map(StopReason::columnName).orElse(null), reason, me.pid(), "agent", me.host()));
-        notices.accept(after.label() + ": " + reason + " — a person must run agent unlock");
-        alert.accept(after.label() + ": " + reason);
+        decided.add(after.label() + ": " + reason);
+    }
+
+    /**
+     * Tells people of the stops decided since the last call — the line for the terminal or log, and the alert
+     * command — once their transaction committed: a stop whose transaction rolled back (the state is ACTIVE again)
+     * is dropped, never alerted. Call outside any transaction (the cycle does, after every tick).
+     */
+    public void flush() {
+        if (decided.isEmpty()) return;
+        boolean active = SafetyControl.status(safety.current()).active();   // throws while the file is unreadable: kept
+        List<String> stops = List.copyOf(decided);
+        decided.clear();
+        if (active) return;
+        for (String stop : stops) {
+            notices.accept(stop + " — a person must run agent unlock");
+            alert.accept(stop);
+        }
     }
 }

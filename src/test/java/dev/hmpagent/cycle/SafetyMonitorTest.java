@@ -357,4 +357,34 @@ class SafetyMonitorTest {
         assertThat(Files.readString(dir.resolve("agent.toml"))).doesNotContain("token_budget");
         tools.processes().stopAll("test over");
     }
+
+    @Test
+    void a_stop_whose_transaction_rolled_back_is_never_alerted() throws Exception {
+        java.util.List<String> alerts = new java.util.ArrayList<>();
+        dev.hmpagent.safety.SafetyMonitor monitor = new dev.hmpagent.safety.SafetyMonitor(store,
+                dev.hmpagent.safety.SafetyMonitor.Limits.DEFAULTS, dev.hmpagent.safety.Guides.byName("learning"),
+                alerts::add, l -> { });
+        dev.hmpagent.safety.FailureFact fact = dev.hmpagent.safety.FailureFact.command("x", "fp",
+                dev.hmpagent.safety.ErrorCode.EINVAL, "bad");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.inTransaction(() -> {
+            for (int i = 0; i < 10; i++) {
+                monitor.onOutcome(1, new dev.hmpagent.safety.Outcome(i, dev.hmpagent.safety.Outcome.Source.COMMAND, "x",
+                        "fp" + i, "error", "bad", "k" + i, java.util.Optional.of(fact)));
+            }
+            throw new IllegalStateException("the tick's write failed");
+        })).isInstanceOf(IllegalStateException.class);
+        monitor.flush();
+        assertThat(state()).isEqualTo("ACTIVE");
+        assertThat(alerts).isEmpty();
+
+        store.inTransaction(() -> {
+            for (int i = 0; i < 10; i++) {
+                monitor.onOutcome(1, new dev.hmpagent.safety.Outcome(i, dev.hmpagent.safety.Outcome.Source.COMMAND, "x",
+                        "fp" + i, "error", "bad", "k" + i, java.util.Optional.of(fact)));
+            }
+        });
+        assertThat(alerts).as("not before the commit is flushed").isEmpty();
+        monitor.flush();
+        assertThat(alerts).singleElement().asString().startsWith("ERROR_PAUSED");
+    }
 }
