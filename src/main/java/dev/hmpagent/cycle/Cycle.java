@@ -288,10 +288,11 @@ public final class Cycle {
             events.emit(new AgentEvent.Info("idle ended: " + ended.get()));
             return "idle ended: " + ended.get();
         }
-        if (lastThoughtAt != null && notes.maxUnreadId(PERSON) <= noteWatermark) {
-            Duration pause = pauseSetting;
-            // the LLM's own pause between its turns; a person's message does not wait
-            if (clock.instant().isBefore(lastThoughtAt.plus(pause))) return null;
+        // the LLM's own pause between its turns; a person's message does not wait (asked only while a pause runs:
+        // an idle poll of a loop that may run 50 times a second costs no query for it)
+        if (lastThoughtAt != null && clock.instant().isBefore(lastThoughtAt.plus(pauseSetting))
+                && notes.maxUnreadId(PERSON) <= noteWatermark) {
+            return null;
         }
         if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return "new message";
         if (processLog.unseenCount() > 0) return "new results";
