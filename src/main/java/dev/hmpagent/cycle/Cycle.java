@@ -21,6 +21,7 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.Usage;
+import dev.hmpagent.stagnation.ChantDetector;
 import dev.hmpagent.stagnation.Novelty;
 import dev.hmpagent.stagnation.NoveltyScorer;
 import dev.hmpagent.store.AgentLogDao;
@@ -47,6 +48,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * answered with a back-off; the next call goes on.
  */
 public final class Cycle {
+    /** The finish reason of a reply cut where it started repeating itself ("chanting"). */
+    static final String CHANT = "chant";
+    static final int CHANT_MIN_PERIOD = 20;
+    static final int CHANT_REPEATS = 10;
+    static final int CHANT_MAX_PERIOD = 400;
     private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
             java.util.List.of("user"), "");
     private static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
@@ -420,14 +426,28 @@ public final class Cycle {
             setPhase(Phase.AWAITING_LLM);
         }
         Completion c;
+        // a model stuck in a loop repeats itself inside one reply: cut the call there and save the rest of its tokens
+        ChantDetector chant = new ChantDetector(CHANT_MIN_PERIOD, CHANT_REPEATS, CHANT_MAX_PERIOD);
+        boolean[] cut = {false};
         try {
-            c = llm.complete(new LlmRequest(prompt.messages(), params.temperature(), params.maxTokens()),
-                    StreamListener.NONE);
+            c = llm.complete(new LlmRequest(prompt.messages(), params.temperature(), params.maxTokens()), delta -> {
+                if (!cut[0] && chant.feed(delta)) {
+                    cut[0] = true;
+                    llm.cancel();
+                }
+            });
         } catch (LlmException e) {
             if (!leaveCall()) throw e;
             return new Completion("", new Usage(prompt.estimatedTokens(), 1, true), llm.model(), "", true);
         }
-        if (leaveCall() && !c.interrupted()) {
+        boolean cancelled = leaveCall();
+        if (chant.found() != null && !cancelled) {
+            // complete but truncated: the text up to the loop and one round of it, so the model is shown what it did
+            ChantDetector.Found f = chant.found();
+            String kept = c.text().substring(0, Math.min(c.text().length(), f.loopStart() + f.period().length()));
+            return new Completion(kept, c.usage(), c.model(), CHANT, false);
+        }
+        if (cancelled && !c.interrupted()) {
             return new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true);
         }
         return c;
@@ -444,6 +464,10 @@ public final class Cycle {
     private void emitAfterCommit(long tickId, Completion completion, ParsedReply parsed, TickWriter.Written written) {
         if (!parsed.thought().isBlank() || completion.interrupted()) {
             events.emit(new AgentEvent.Thought(tickId, parsed.thought(), completion.interrupted()));
+        }
+        if (CHANT.equals(completion.finishReason())) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " started repeating itself and was cut there"
+                    + " (the rest of its tokens saved); none of its commands ran, and the model is told"));
         }
         if ("length".equals(completion.finishReason())) {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " reached its length limit (llm.max_tokens, or 4 Mi characters)"

@@ -116,14 +116,33 @@ public final class TickWriter {
             if (!c.interrupted()) notes.markRead(t.prompt().noteIdsShown(), t.tickId());
             processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
             processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
-            CommandQueue.Queued queued = c.interrupted()
+            boolean chanted = Cycle.CHANT.equals(c.finishReason());
+            CommandQueue.Queued queued = c.interrupted() || chanted
                     ? new CommandQueue.Queued(List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes);
+            if (chanted) recordChant(t.tickId(), c);
             String state = c.interrupted() ? "interrupted" : "thought";
             agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
                     c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null));
             return new Written(state, repeated, queued.malformed(), queued.pending());
         });
         return written;
+    }
+
+    /**
+     * A reply cut where it started repeating itself: an output anomaly the SafetyMonitor counts, and a row the model
+     * sees next tick (its commands did not run: a looping reply decides nothing).
+     */
+    private void recordChant(long tickId, Completion c) {
+        String tail = c.text().length() > 120 ? c.text().substring(c.text().length() - 120) : c.text();
+        String message = "your reply of tick " + tickId + " started repeating the same text over and over; it was cut"
+                + " there, and none of its commands ran. Do not repeat yourself: say something new or use idle";
+        FailureFact fact = FailureFact.of("parse", "chanting", ErrorCode.EINVAL, message);
+        long id = processLog.record(tickId, "output_anomaly", null, tail, new ProcessLogDao.Finished(
+                dev.hmpagent.store.ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
+                fact.fingerprint(), true));
+        String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "output_anomaly",
+                fact.fingerprint(), "error", message, "", Optional.of(fact)));
+        if (!shown.equals(message)) processLog.setResult(id, shown);
     }
 
     private static Completion interrupted(Completion c) {

@@ -563,4 +563,21 @@ class AgentReplEndToEndTest {
         assertThat(count("SELECT count(*) FROM notes WHERE source = 'user' AND text = 'y'"))
                 .as("the answer is not a message to the agent").isZero();
     }
+
+    @Test
+    void a_model_chanting_in_its_stream_is_cut_the_server_sees_the_connection_closed_and_the_model_is_told() throws Exception {
+        java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        llm.chanting("Let me think. ", "I keep saying the very same thing. ", closed)
+                .streamed("I was repeating myself; sorry.", 10, 5);
+
+        int code = agent("what now?\n", "--base-url", llm.baseUrl());
+
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(closed.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the client closed the stream").isTrue();
+        llm.take();
+        assertThat(llm.take().user()).contains("started repeating");
+        assertThat(terminal()).contains("started repeating itself and was cut there");
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'output_anomaly'")).isEqualTo(1);
+        assertThat(count("SELECT length(content) FROM llm_recent_responses WHERE tick_id = 1")).isLessThan(200);
+    }
 }

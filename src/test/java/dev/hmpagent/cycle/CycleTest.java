@@ -727,4 +727,39 @@ class CycleTest {
         assertThat(sink.of(AgentEvent.Problem.class)).isNotEmpty();
         assertThat(notes.unreadCount()).as("nothing of the failed tick was committed").isEqualTo(1);
     }
+
+    @Test
+    void a_chanting_reply_is_cut_where_the_loop_starts_its_commands_never_run_and_the_model_is_told() {
+        notes.add("check the file", "user", 0, null);
+        String loop = "I will check the file again now. ";
+        String reply = "Let me look at this. " + loop.repeat(200) + "\n# Commands:\n{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}";
+        llm.streamed(reply, 16).reply("Sorry, I was looping.");
+        Cycle cycle = cycle();
+
+        assertThat(cycle.tick().state()).isEqualTo("thought");
+
+        assertThat(llm.streamedChars).as("the call was cut: most of the reply was never streamed").isLessThan(reply.length() / 10);
+        ResponseRow stored = responses.latest(1).get(0);
+        assertThat(stored.content()).startsWith("Let me look at this. ").contains("I will check the file again now")
+                .hasSizeLessThan(("Let me look at this. " + loop + loop).length());
+        assertThat(processLog.byTick(1)).singleElement().satisfies(r -> {
+            assertThat(r.name()).isEqualTo("output_anomaly");
+            assertThat(r.result()).contains("started repeating");
+        });
+        assertThat(notes.unreadCount()).as("the notes it answered are read").isZero();
+        assertThat(cycle.tick().worked()).as("the model is told next tick").isTrue();
+        assertThat(llm.userPrompt(1)).contains("started repeating");
+        assertThat(sink.of(AgentEvent.Info.class)).anySatisfy(e -> assertThat(e.text()).contains("cut there"));
+    }
+
+    @Test
+    void a_streamed_reply_listing_similar_items_is_not_cut() {
+        notes.add("list them", "user", 0, null);
+        StringBuilder list = new StringBuilder("Here they are:\n");
+        for (int i = 0; i < 30; i++) list.append("- report-").append(1000 + i).append(".txt is ready to send\n");
+        llm.streamed(list.toString(), 16);
+        cycle().tick();
+        assertThat(llm.streamedChars).isEqualTo(list.length());
+        assertThat(responses.latest(1).get(0).content()).isEqualTo(list.toString());
+    }
 }

@@ -17,6 +17,10 @@ import java.util.function.Supplier;
 public final class FakeLlmClient implements LlmClient {
     private final Deque<Supplier<Completion>> script = new ArrayDeque<>();
     public final List<LlmRequest> requests = new ArrayList<>();
+    /** Characters streamed to listeners so far (by {@link #streamed}). */
+    public int streamedChars;
+    private StreamListener listener = StreamListener.NONE;
+    private volatile boolean cancelled;
 
     public FakeLlmClient reply(String text) {
         script.add(() -> completion(text, false));
@@ -28,6 +32,24 @@ public final class FakeLlmClient implements LlmClient {
         script.add(() -> {
             meanwhile.run();
             return completion(text, false);
+        });
+        return this;
+    }
+
+    /**
+     * Streams {@code text} to the call's listener in chunks of {@code chunk} characters, stopping as soon as the call is
+     * cancelled (then the reply is the part sent so far, interrupted), like a real streaming server.
+     */
+    public FakeLlmClient streamed(String text, int chunk) {
+        script.add(() -> {
+            StringBuilder sent = new StringBuilder();
+            for (int i = 0; i < text.length() && !cancelled; i += chunk) {
+                String delta = text.substring(i, Math.min(text.length(), i + chunk));
+                sent.append(delta);
+                streamedChars += delta.length();
+                listener.onDelta(delta);
+            }
+            return completion(sent.toString(), cancelled);
         });
         return this;
     }
@@ -54,7 +76,13 @@ public final class FakeLlmClient implements LlmClient {
     public Completion complete(LlmRequest request, StreamListener listener) {
         requests.add(request);
         if (script.isEmpty()) throw new AssertionError("the fake LLM was called more often than scripted: " + requests.size());
-        return script.poll().get();
+        this.listener = listener;
+        this.cancelled = false;
+        try {
+            return script.poll().get();
+        } finally {
+            this.listener = StreamListener.NONE;
+        }
     }
 
     /** The user message (contexts 1-6) of the n-th request, 0-based. */
@@ -67,7 +95,9 @@ public final class FakeLlmClient implements LlmClient {
     }
 
     @Override
-    public void cancel() { }
+    public void cancel() {
+        cancelled = true;
+    }
 
     @Override
     public String endpoint() { return "http://fake/v1"; }

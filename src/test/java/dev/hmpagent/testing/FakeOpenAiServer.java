@@ -140,6 +140,36 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Streams {@code first}, then {@code loop} again and again (a model chanting until max_tokens) until the client
+     * closes the connection, which counts {@code closed} down.
+     */
+    public FakeOpenAiServer chanting(String first, String loop, CountDownLatch closed) {
+        MockResponseBody body = new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                try {
+                    sink.writeUtf8(chunk(first));
+                    for (int i = 0; i < 100_000; i++) {   // bounded, so a client that never cuts still ends the test
+                        sink.writeUtf8(chunk(loop));
+                        sink.flush();
+                        Thread.sleep(1);
+                    }
+                } catch (IOException e) {
+                    closed.countDown();   // the client closed the connection
+                    throw e;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        return this;
+    }
+
     public FakeOpenAiServer loginPage() {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html; charset=utf-8")
                 .body("<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>").build());
