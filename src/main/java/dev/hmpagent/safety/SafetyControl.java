@@ -3,6 +3,7 @@ package dev.hmpagent.safety;
 import dev.hmpagent.store.ControlRequestsDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Requester;
+import dev.hmpagent.store.SafetyCountersDao;
 import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.Store;
 import java.util.Objects;
@@ -30,12 +31,14 @@ public final class SafetyControl {
 
     private final Store store;
     private final SafetyDao safety;
+    private final SafetyCountersDao counters;
     private final ControlRequestsDao requests;
     private final ProcessLogDao processLog;
 
     public SafetyControl(Store store) {
         this.store = Objects.requireNonNull(store, "store");
         this.safety = new SafetyDao(store);
+        this.counters = new SafetyCountersDao(store);
         this.requests = new ControlRequestsDao(store);
         this.processLog = new ProcessLogDao(store);
     }
@@ -88,8 +91,8 @@ public final class SafetyControl {
             SafetyStatus after = move(event, before, edge.get(), detail, who);
             boolean taskGoesOn = addBudget > 0 && before.reason().equals(Optional.of(StopReason.BUDGET));
             // a new task starts with the configured budget; budget added now is for the task that follows
-            safety.resetAfterUnlock(after.since(), !taskGoesOn);
-            if (addBudget > 0) safety.addExtraBudget(addBudget, after.since());
+            counters.resetAfterUnlock(after.since(), !taskGoesOn);
+            if (addBudget > 0) counters.addExtraBudget(addBudget, after.since());
             requests.add("unlock", detail, who);
             return new Outcome(Result.MOVED, before, after, addBudget);
         });
@@ -97,7 +100,7 @@ public final class SafetyControl {
 
     /** Tokens people added with {@code --add-budget}, all told. */
     public long extraBudget() {
-        return safety.extraBudget();
+        return counters.extraBudget();
     }
 
     /** "+5000 tokens (--add-budget)" and the person's reason, for the audit. */

@@ -107,7 +107,7 @@ public final class SafetyRules {
      * @param fingerprint the command's {@link Fingerprint#ofCommand} (failures of one fingerprint form a streak);
      *                    for FATAL_LLM/ANOMALY a failure fingerprint (kept for the caller, not counted); may be
      *                    null except for a COMMAND
-     * @param progressKey for a COMMAND: {@link #progressKey(String, JsonNode, String)}; null for other kinds
+     * @param progressKey for a COMMAND: {@link Fingerprint#ofProgress(String, JsonNode, String)}; null for other kinds
      *                    (and for a command whose result is not known, which then is not in the progress sequence)
      */
     public record Operation(Kind kind, boolean failed, String fingerprint, String progressKey) {
@@ -178,15 +178,6 @@ public final class SafetyRules {
         this.limits = Objects.requireNonNull(limits, "limits");
     }
 
-    /**
-     * The key of "this command gave this result": {@link Fingerprint#ofCommand} of type and arguments (key order
-     * does not matter) and the result normalised as {@link Fingerprint#ofFailure} does (trimmed, lower case,
-     * whitespace collapsed, every run of digits folded to {@code #}), hashed. So "message delivered (note 31)" and
-     * "message delivered (note 32)" are one key. A null result counts as empty.
-     */
-    public static String progressKey(String type, JsonNode args, String result) {
-        return Fingerprint.ofFailure("progress:" + Fingerprint.ofCommand(type, args), result == null ? "" : result);
-    }
 
     /** Before a command runs: LOCKOUT (the refused attempt counts as a failure of its streak) or NONE (no change). */
     public Verdict beforeCommand(String fingerprint) {

@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import java.time.Instant;
 import java.util.Objects;
 
 /** {@code safety_counters}: the SafetyMonitor's one row. Write inside the transaction of the operation counted. */
@@ -51,5 +52,29 @@ public final class SafetyCountersDao {
         return store.update("UPDATE safety_counters SET task_tokens = 0, task_ticks = 0, extra_budget = 0, "
                 + "task_note_id = ?, task_started_at = ?, updated_at = ? WHERE id = 1 AND task_note_id < ?",
                 noteId, now, now, noteId) == 1;
+    }
+
+    /** Tokens people added with {@code agent unlock --add-budget} ({@code safety_counters.extra_budget}). */
+    public long extraBudget() {
+        return store.queryLong("SELECT extra_budget FROM safety_counters WHERE id = 1");
+    }
+
+    /** Adds {@code tokens} to {@code safety_counters.extra_budget}; call in the transaction of the unlock. */
+    public void addExtraBudget(long tokens, Instant at) {
+        store.update("UPDATE safety_counters SET extra_budget = extra_budget + ?, updated_at = ? WHERE id = 1",
+                tokens, at);
+    }
+
+    /**
+     * What a person's unlock resets, in its transaction: the behavioural rules' state and the tick count, and
+     * with {@code newTask} the task's tokens too, starting a new task at {@code at}.
+     */
+    public void resetAfterUnlock(Instant at, boolean newTask) {
+        if (newTask) {
+            store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, task_tokens = 0, extra_budget = 0, "
+                    + "task_started_at = ?, updated_at = ? WHERE id = 1", at, at);
+        } else {
+            store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, updated_at = ? WHERE id = 1", at);
+        }
     }
 }

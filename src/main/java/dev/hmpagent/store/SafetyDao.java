@@ -37,30 +37,6 @@ public final class SafetyDao {
                 audit.toState(), audit.reason(), audit.detail(), audit.pid(), audit.user(), audit.host());
     }
 
-    /** Tokens people added with {@code agent unlock --add-budget} ({@code safety_counters.extra_budget}). */
-    public long extraBudget() {
-        return store.queryLong("SELECT extra_budget FROM safety_counters WHERE id = 1");
-    }
-
-    /** Adds {@code tokens} to {@code safety_counters.extra_budget}; call in the transaction of the unlock. */
-    public void addExtraBudget(long tokens, Instant at) {
-        store.update("UPDATE safety_counters SET extra_budget = extra_budget + ?, updated_at = ? WHERE id = 1",
-                tokens, at);
-    }
-
-    /**
-     * What a person's unlock resets, in its transaction: the behavioural rules' state and the tick count, and
-     * with {@code newTask} the task's tokens too, starting a new task at {@code at}.
-     */
-    public void resetAfterUnlock(Instant at, boolean newTask) {
-        if (newTask) {
-            store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, task_tokens = 0, extra_budget = 0, "
-                    + "task_started_at = ?, updated_at = ? WHERE id = 1", at, at);
-        } else {
-            store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, updated_at = ? WHERE id = 1", at);
-        }
-    }
-
     /** An audit row without a move (a refused request). */
     public void audit(Audit audit) {
         store.insert("INSERT INTO safety_audit(at, event, from_state, to_state, reason, detail, pid, user_name, host) "

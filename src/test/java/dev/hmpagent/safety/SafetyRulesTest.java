@@ -225,7 +225,7 @@ class SafetyRulesTest {
         String fingerprint = Fingerprint.ofCommand("send_message", args);
         List<Verdict> verdicts = new ArrayList<>();
         for (int note = 31; note < 36; note++) {
-            String key = SafetyRules.progressKey("send_message", args, "message delivered (note " + note + ")");
+            String key = Fingerprint.ofProgress("send_message", args, "message delivered (note " + note + ")");
             verdicts.add(run(fingerprint, false, key));
         }
         assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.ALERT, Action.NONE,
@@ -236,7 +236,7 @@ class SafetyRulesTest {
     @Test
     void the_same_file_read_with_the_same_content_five_times_locks() {
         JsonNode args = json("{\"path\": \"notes.md\"}");
-        String key = SafetyRules.progressKey("file_read", args, "# Notes\nnothing yet");
+        String key = Fingerprint.ofProgress("file_read", args, "# Notes\nnothing yet");
         List<Verdict> verdicts = new ArrayList<>();
         for (int i = 0; i < 5; i++) verdicts.add(run(Fingerprint.ofCommand("file_read", args), false, key));
         assertThat(verdicts.get(4).action()).isEqualTo(Action.LOCKOUT);
@@ -249,7 +249,7 @@ class SafetyRulesTest {
         List<Verdict> verdicts = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             log.append("compiled module ").append((char) ('a' + i)).append('\n');
-            String key = SafetyRules.progressKey("file_read", args, log.toString());
+            String key = Fingerprint.ofProgress("file_read", args, log.toString());
             verdicts.add(run(Fingerprint.ofCommand("file_read", args), false, key));
         }
         assertThat(actions(verdicts)).containsOnly(Action.NONE);
@@ -257,9 +257,9 @@ class SafetyRulesTest {
 
     @Test
     void the_progress_key_ignores_argument_order_and_generated_ids_but_not_the_text() {
-        String a = SafetyRules.progressKey("send_message", json("{\"text\": \"hi\", \"to\": \"ann\"}"), "delivered (note 31)");
-        String b = SafetyRules.progressKey("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "delivered (note 32)");
-        String c = SafetyRules.progressKey("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "refused (note 32)");
+        String a = Fingerprint.ofProgress("send_message", json("{\"text\": \"hi\", \"to\": \"ann\"}"), "delivered (note 31)");
+        String b = Fingerprint.ofProgress("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "delivered (note 32)");
+        String c = Fingerprint.ofProgress("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "refused (note 32)");
         assertThat(a).isEqualTo(b).isNotEqualTo(c);
     }
 
