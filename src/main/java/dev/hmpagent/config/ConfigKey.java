@@ -40,6 +40,16 @@ public enum ConfigKey {
             List.of("AGENT_LLM_TEMPERATURE"), false,
             "Sampling temperature",
             c -> c.llm().temperature()),
+    LLM_PRESENCE_PENALTY("llm.presence_penalty", ValueType.decimal(-2, 2), "0.0",
+            List.of("AGENT_LLM_PRESENCE_PENALTY"), false,
+            "Presence penalty sent with each main-cycle request (0 sends none); the anti-stagnation reflex raises it"
+                    + " while the agent loops and returns it here after a novel reply",
+            c -> c.llm().presencePenalty()),
+    LLM_FREQUENCY_PENALTY("llm.frequency_penalty", ValueType.decimal(-2, 2), "0.0",
+            List.of("AGENT_LLM_FREQUENCY_PENALTY"), false,
+            "Frequency penalty sent with each main-cycle request (0 sends none); the anti-stagnation reflex raises it"
+                    + " while the agent loops and returns it here after a novel reply",
+            c -> c.llm().frequencyPenalty()),
     LLM_MAX_TOKENS("llm.max_tokens", ValueType.wholeNumber(1, 1_000_000), "1024",
             List.of("AGENT_LLM_MAX_TOKENS"), false,
             "Upper bound on tokens in one reply",

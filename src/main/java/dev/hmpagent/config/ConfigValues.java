@@ -48,6 +48,8 @@ final class ConfigValues {
                         string(ConfigKey.LLM_MODEL),
                         string(ConfigKey.LLM_API_KEY),
                         decimal(ConfigKey.LLM_TEMPERATURE),
+                        decimal(ConfigKey.LLM_PRESENCE_PENALTY),
+                        decimal(ConfigKey.LLM_FREQUENCY_PENALTY),
                         integer(ConfigKey.LLM_MAX_TOKENS),
                         bool(ConfigKey.LLM_STREAM),
                         Duration.ofSeconds(integer(ConfigKey.LLM_CONNECT_TIMEOUT_S)),

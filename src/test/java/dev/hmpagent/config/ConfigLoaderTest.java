@@ -37,6 +37,8 @@ class ConfigLoaderTest {
         assertThat(c.llm().model()).isEqualTo("llama3.2");
         assertThat(c.llm().apiKey()).isEmpty();
         assertThat(c.llm().temperature()).isEqualTo(0.7);
+        assertThat(c.llm().presencePenalty()).isZero();
+        assertThat(c.llm().frequencyPenalty()).isZero();
         assertThat(c.llm().maxTokens()).isEqualTo(1024);
         assertThat(c.llm().stream()).isTrue();
         assertThat(c.llm().connectTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -165,6 +167,8 @@ class ConfigLoaderTest {
                 model = "gpt-4o-mini"
                 api_key = "sk-file-key-000000009"
                 temperature = 1
+                presence_penalty = -2
+                frequency_penalty = 1.25
                 max_tokens = 2048
                 stream = false
                 connect_timeout_s = 5
@@ -217,9 +221,9 @@ class ConfigLoaderTest {
 
         AgentConfig expected = new AgentConfig(
                 new AgentSection(Path.of("/var/lib/agent/state.db"), "scout"),
-                new LlmSection("https://api.openai.com/v1", "gpt-4o-mini", "sk-file-key-000000009", 1.0, 2048, false,
-                        Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7), Duration.ofSeconds(90),
-                        Duration.ofSeconds(0)),
+                new LlmSection("https://api.openai.com/v1", "gpt-4o-mini", "sk-file-key-000000009", 1.0, -2.0, 1.25,
+                        2048, false, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7),
+                        Duration.ofSeconds(90), Duration.ofSeconds(0)),
                 new CycleSection(true, 0, Duration.ofMillis(10), Duration.ofDays(1)),
                 new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"),
                 new RunSection(0.5, 0),
