@@ -8,7 +8,7 @@ import java.util.Objects;
  */
 public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                           RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
-                          CleanupSection cleanup, SafetySection safety) {
+                          CleanupSection cleanup, SafetySection safety, StagnationSection stagnation) {
     public AgentConfig {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(llm, "llm");
@@ -20,9 +20,17 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
         Objects.requireNonNull(shell, "shell");
         Objects.requireNonNull(cleanup, "cleanup");
         Objects.requireNonNull(safety, "safety");
+        Objects.requireNonNull(stagnation, "stagnation");
     }
 
-    /** Every section but safety as given, safety at its defaults: for code written before [safety] existed. */
+    /** Every section but stagnation as given, stagnation at its defaults: for code written before it existed. */
+    public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
+                       RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
+                       CleanupSection cleanup, SafetySection safety) {
+        this(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, defaults().stagnation());
+    }
+
+    /** Safety and stagnation at their defaults, the rest as given: for code written before [safety] existed. */
     public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                        RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
                        CleanupSection cleanup) {
@@ -30,8 +38,8 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
     }
 
     /**
-     * The first five sections as given and policy, files, shell, cleanup and safety at their defaults: for
-     * tests that vary the cycle or the context and written before those sections existed.
+     * The first five sections as given and policy, files, shell, cleanup, safety and stagnation at their defaults:
+     * for tests that vary the cycle or the context and written before those sections existed.
      */
     public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                        RunSection run) {

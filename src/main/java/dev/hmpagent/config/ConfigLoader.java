@@ -69,6 +69,7 @@ public final class ConfigLoader {
         below(values, ConfigKey.SAFETY_REPEAT_ALERT_AT, ConfigKey.SAFETY_REPEAT_LOCK_AT, 0);
         below(values, ConfigKey.SAFETY_LOOP_ALERT_AT, ConfigKey.SAFETY_LOOP_LOCK_AT, 0);
         below(values, ConfigKey.SAFETY_CASCADE_FAILURES, ConfigKey.SAFETY_CASCADE_WINDOW, 1);
+        notAbove(values, ConfigKey.STAGNATION_NEAR_IDENTICAL, ConfigKey.STAGNATION_AMBIGUOUS_HIGH);
         if (values.whole(ConfigKey.SHELL_TIMEOUT_S) > values.whole(ConfigKey.SHELL_MAX_TIMEOUT_S)) {
             throw new ConfigException(ConfigKey.SHELL_TIMEOUT_S.fullName() + " = "
                     + values.display(ConfigKey.SHELL_TIMEOUT_S) + " (from " + values.origin(ConfigKey.SHELL_TIMEOUT_S)
@@ -91,6 +92,20 @@ public final class ConfigLoader {
                 + (slack == 0 ? "not below " : "above ") + high.fullName() + " = " + values.display(high)
                 + " (from " + values.origin(high) + "): use a whole number from " + min + " to " + limit
                 + ", or raise " + high.fullName());
+    }
+
+    /**
+     * The decimal {@code low} must be at most {@code high}, e.g. {@code stagnation.near_identical = 0.9 (from env
+     * AGENT_STAGNATION_NEAR_IDENTICAL) is above stagnation.ambiguous_high = 0.8 (from default): use a number from 0
+     * to 0.8, or raise stagnation.ambiguous_high}.
+     */
+    private static void notAbove(ConfigValues values, ConfigKey low, ConfigKey high) {
+        if (values.decimal(low) <= values.decimal(high)) return;
+        ValueType.Decimal type = (ValueType.Decimal) low.type();
+        throw new ConfigException(low.fullName() + " = " + values.display(low) + " (from " + values.origin(low)
+                + ") is above " + high.fullName() + " = " + values.display(high) + " (from " + values.origin(high)
+                + "): use a number from " + ValueType.Decimal.plain(type.min()) + " to "
+                + ValueType.Decimal.plain(values.decimal(high)) + ", or raise " + high.fullName());
     }
 
     private static Object fromText(ConfigKey key, String raw, Origin origin) {

@@ -96,7 +96,25 @@ final class ConfigValues {
                         integer(ConfigKey.SAFETY_CASCADE_WINDOW),
                         integer(ConfigKey.SAFETY_CASCADE_FAILURES),
                         integer(ConfigKey.SAFETY_LOOP_ALERT_AT),
-                        integer(ConfigKey.SAFETY_LOOP_LOCK_AT)));
+                        integer(ConfigKey.SAFETY_LOOP_LOCK_AT)),
+                new StagnationSection(
+                        StagnationSection.Method.fromConfigName(string(ConfigKey.STAGNATION_METHOD)),
+                        string(ConfigKey.STAGNATION_MODEL),
+                        integer(ConfigKey.STAGNATION_MAX_TOKENS),
+                        decimal(ConfigKey.STAGNATION_NEAR_IDENTICAL),
+                        decimal(ConfigKey.STAGNATION_AMBIGUOUS_HIGH),
+                        decimal(ConfigKey.STAGNATION_NOVELTY_THRESHOLD),
+                        integer(ConfigKey.STAGNATION_LOW_NOVELTY_TICKS),
+                        integer(ConfigKey.STAGNATION_REPEAT_WINDOW),
+                        integer(ConfigKey.STAGNATION_NO_GROWTH_TICKS),
+                        integer(ConfigKey.STAGNATION_NO_STIMULUS_TICKS),
+                        bool(ConfigKey.STAGNATION_REFLEX),
+                        integer(ConfigKey.STAGNATION_RATING_TICKS),
+                        integer(ConfigKey.STAGNATION_MAX_QUESTIONS),
+                        Duration.ofSeconds(integer(ConfigKey.STAGNATION_SLEEP_S)),
+                        Duration.ofSeconds(integer(ConfigKey.STAGNATION_TASK_SWITCH_S)),
+                        integer(ConfigKey.STAGNATION_CHANT_MIN_PERIOD),
+                        integer(ConfigKey.STAGNATION_CHANT_REPEATS)));
     }
 
     private Object get(ConfigKey key) {
@@ -119,7 +137,7 @@ final class ConfigValues {
         return (Boolean) get(key);
     }
 
-    private double decimal(ConfigKey key) {
+    double decimal(ConfigKey key) {
         return (Double) get(key);
     }
 

@@ -277,7 +277,8 @@ sealed interface ValueType {
             return value;
         }
 
-        private static String plain(double value) {
+        /** {@code 0.8}, {@code 2}: no trailing zeros, no exponent. */
+        static String plain(double value) {
             return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
         }
     }

@@ -10,7 +10,8 @@ class ConfigKeyTest {
     void everyKeyIsSectionDotLeafInAKnownSection() {
         for (ConfigKey key : ConfigKey.values()) {
             assertThat(key.fullName()).matches("[a-z]+\\.[a-z_]+");
-            assertThat(key.section()).isIn("agent", "llm", "cycle", "context", "run", "policy", "files", "shell", "cleanup", "safety");
+            assertThat(key.section()).isIn("agent", "llm", "cycle", "context", "run", "policy", "files", "shell",
+                    "cleanup", "safety", "stagnation");
             assertThat(ConfigKey.byName(key.fullName())).contains(key);
         }
     }

@@ -217,6 +217,24 @@ class ConfigLoaderTest {
                 cascade_failures = 1
                 loop_alert_at = 999
                 loop_lock_at = 1000
+                [stagnation]
+                method = "LLM"
+                model = "gpt-4o-mini"
+                max_tokens = 16
+                near_identical = 0.5
+                ambiguous_high = 0.5
+                novelty_threshold = 1
+                low_novelty_ticks = 1000
+                repeat_window = 0
+                no_growth_ticks = 10000
+                no_stimulus_ticks = 0
+                reflex = false
+                rating_ticks = 1
+                max_questions = 0
+                sleep_s = 1
+                task_switch_s = 604800
+                chant_min_period = 5
+                chant_repeats = 2
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -231,7 +249,9 @@ class ConfigLoaderTest {
                 new FilesSection(List.of(Path.of("/srv/work"), Path.of("notes")), 1, 104_857_600),
                 new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(5), 64, 256),
                 new CleanupSection(1),
-                new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000));
+                new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000),
+                new StagnationSection(StagnationSection.Method.LLM, "gpt-4o-mini", 16, 0.5, 0.5, 1.0, 1000, 0, 10_000,
+                        0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);
