@@ -13,6 +13,6 @@ public final class NoveltyScorer {
         List<String> a = Words.normalised(previous);
         List<String> b = Words.normalised(current);
         if (a.equals(b)) return new Novelty(0.0, true);
-        return new Novelty(1.0 - Words.jaccard(Words.shingles(a), Words.shingles(b)), false);
+        return new Novelty(1.0 - Words.shingleJaccard(a, b), false);
     }
 }
