@@ -1,0 +1,55 @@
+package dev.hmpagent.stagnation;
+
+import dev.hmpagent.stagnation.Comparison.Verdict;
+import java.util.Objects;
+
+/**
+ * Local first, a model only where the local score cannot tell: a reply that is identical or nearly so
+ * (novelty below {@code nearIdentical}) or clearly new (above {@code ambiguousHigh}) is judged locally,
+ * method {@code hybrid:local}, no call. In between (a paraphrase, a step that recaps a lot) the model is
+ * asked: its verdict and novelty when its verdict is known, else the local ones; its idea lists when it gave
+ * any, else the local ones (the three lists come from one side, never mixed); method {@code hybrid:llm},
+ * usage the call's.
+ */
+public final class HybridComparator implements ReplyComparator {
+    private final LocalComparator local;
+    private final LlmComparator llm;
+    private final double nearIdentical;
+    private final double ambiguousHigh;
+
+    /**
+     * @param local         judges every pair first
+     * @param llm           asked in the ambiguous band
+     * @param nearIdentical below this local novelty the pair is a repeat, no call (e.g. 0.15)
+     * @param ambiguousHigh above this local novelty the pair is new, no call (e.g. 0.8); at least nearIdentical
+     */
+    public HybridComparator(LocalComparator local, LlmComparator llm, double nearIdentical, double ambiguousHigh) {
+        this.local = Objects.requireNonNull(local, "local");
+        this.llm = Objects.requireNonNull(llm, "llm");
+        if (!(nearIdentical >= 0.0 && nearIdentical <= ambiguousHigh && ambiguousHigh <= 1.0)) {
+            throw new IllegalArgumentException("need 0 <= nearIdentical <= ambiguousHigh <= 1: "
+                    + nearIdentical + ", " + ambiguousHigh);
+        }
+        this.nearIdentical = nearIdentical;
+        this.ambiguousHigh = ambiguousHigh;
+    }
+
+    @Override
+    public Comparison compare(String previous, String current) {
+        Comparison here = local.compare(previous, current);
+        if (here.identical() || here.novelty() < nearIdentical || here.novelty() > ambiguousHigh) {
+            return here.withMethod(Comparison.HYBRID_LOCAL, Comparison.NO_CALL);
+        }
+        Comparison asked = llm.ask(previous, current, here);
+        boolean known = asked.verdict() != Verdict.UNKNOWN;
+        Comparison ideas = asked.hasIdeas() ? asked : here;
+        return new Comparison(known ? asked.verdict() : here.verdict(), known ? asked.novelty() : here.novelty(),
+                ideas.newIdeas(), ideas.refinedIdeas(), ideas.discardedIdeas(), Comparison.HYBRID_LLM, asked.usage(),
+                false);
+    }
+
+    @Override
+    public void cancel() {
+        llm.cancel();
+    }
+}

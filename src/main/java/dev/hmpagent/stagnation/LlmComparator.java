@@ -1,0 +1,135 @@
+package dev.hmpagent.stagnation;
+
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.Usage;
+import dev.hmpagent.stagnation.Comparison.Verdict;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The HMP way to compare: a mini-request to a model (possibly a cheaper one than the agent's) holding only the
+ * two replies, not the agent's context; temperature 0. Identical replies (the local check) are answered
+ * locally without a call. The answer is read by {@link ComparisonParser}.
+ *
+ * <p>Never throws for the call: a failed call ({@link LlmException}) gives UNKNOWN with the local novelty and
+ * lists and no usage; a cancelled one ({@link #cancel()}, or an interrupted completion) gives the same with
+ * the usage the completion reported. One comparison at a time per instance.
+ */
+public final class LlmComparator implements ReplyComparator {
+    /** Each reply is clipped to this many characters in the request, keeping its start and its end. */
+    static final int MAX_REPLY_CHARS = 3_000;
+
+    static final String SYSTEM = """
+            You compare two consecutive replies of an autonomous agent that thinks in ticks, to tell whether it \
+            is making progress or going round in circles. Answer with one JSON object and nothing else.""";
+
+    static final String INSTRUCTIONS = """
+            Answer with JSON only, in this shape:
+            {"new_thoughts": "yes" or "no", "novelty": 0.0 to 1.0, "new_ideas": [...], "refined_ideas": [...], \
+            "discarded_ideas": [...]}
+            - new_thoughts: "yes" if the new reply holds a thought or a command the previous one did not, \
+            "no" if it repeats the previous one, even in other words.
+            - novelty: how much of the new reply is new, from 0 (a repeat) to 1 (all new).
+            - new_ideas: the ideas or commands of the new reply that the previous one did not have.
+            - refined_ideas: the ideas of the previous reply that the new one develops, corrects or rewords.
+            - discarded_ideas: the ideas of the previous reply that the new one drops.
+            At most 5 items a list, a few words each.""";
+
+    private final LlmClient client;
+    private final int maxTokens;
+    private final LocalComparator local;
+    private final ComparisonParser parser;
+
+    private final Object lock = new Object();
+    private boolean inCall;
+    private boolean cancelRequested;
+
+    /**
+     * @param client           the model to ask (may be a cheaper one than the agent's)
+     * @param maxTokens        the most tokens the answer may take
+     * @param noveltyThreshold a novelty the model gives without a verdict is NEW from this value up (0..1)
+     * @param local            for the identical check and what is known when the model's answer is not
+     */
+    public LlmComparator(LlmClient client, int maxTokens, double noveltyThreshold, LocalComparator local) {
+        this.client = Objects.requireNonNull(client, "client");
+        if (maxTokens <= 0) throw new IllegalArgumentException("maxTokens must be > 0: " + maxTokens);
+        this.maxTokens = maxTokens;
+        this.parser = new ComparisonParser(noveltyThreshold);
+        this.local = Objects.requireNonNull(local, "local");
+    }
+
+    @Override
+    public Comparison compare(String previous, String current) {
+        Comparison here = local.compare(previous, current);
+        if (here.identical()) return here;
+        return ask(previous, current, here);
+    }
+
+    /**
+     * Cancels the call in flight, if any. A cancel that lands after the comparison began but before the client
+     * started (or after it answered) still counts: the answer is not used.
+     */
+    @Override
+    public void cancel() {
+        synchronized (lock) {
+            if (!inCall) return;
+            cancelRequested = true;
+        }
+        client.cancel();
+    }
+
+    /** Asks the model about two replies that are not identical; {@code here} is their local comparison. */
+    Comparison ask(String previous, String current, Comparison here) {
+        LlmRequest request = request(previous, current);
+        synchronized (lock) {
+            inCall = true;
+            cancelRequested = false;
+        }
+        Completion answer;
+        try {
+            answer = client.complete(request, StreamListener.NONE);
+        } catch (LlmException e) {
+            return unknown(here, Comparison.NO_CALL);
+        } finally {
+            synchronized (lock) {
+                inCall = false;
+            }
+        }
+        boolean cancelled;
+        synchronized (lock) {
+            cancelled = cancelRequested;
+        }
+        if (cancelled || answer.interrupted()) return unknown(here, answer.usage());
+        return parser.parse(answer.text(), here, answer.usage());
+    }
+
+    LlmRequest request(String previous, String current) {
+        String user = "Previous reply:\n<<<\n" + clip(previous) + "\n>>>\n\nNew reply:\n<<<\n" + clip(current)
+                + "\n>>>\n\n" + INSTRUCTIONS;
+        return new LlmRequest(List.of(Message.system(SYSTEM), Message.user(user)), 0.0, maxTokens);
+    }
+
+    private static Comparison unknown(Comparison here, Usage usage) {
+        return new Comparison(Verdict.UNKNOWN, here.novelty(), here.newIdeas(), here.refinedIdeas(),
+                here.discardedIdeas(), Comparison.LLM, usage, false);
+    }
+
+    /**
+     * A reply of at most {@link #MAX_REPLY_CHARS} characters: a longer one keeps its first and last halves
+     * around a "[…]" line, since its commands come last.
+     */
+    static String clip(String reply) {
+        if (reply.length() <= MAX_REPLY_CHARS) return reply;
+        int half = MAX_REPLY_CHARS / 2;
+        int headEnd = half;
+        if (Character.isHighSurrogate(reply.charAt(headEnd - 1))) headEnd--;
+        int tailStart = reply.length() - half;
+        if (Character.isLowSurrogate(reply.charAt(tailStart))) tailStart++;
+        return reply.substring(0, headEnd) + "\n[…]\n" + reply.substring(tailStart);
+    }
+}
