@@ -25,6 +25,8 @@ final class OpenAiWire {
         }
         body.put("temperature", request.temperature());
         body.put("max_tokens", request.maxTokens());
+        if (request.presencePenalty() != 0) body.put("presence_penalty", request.presencePenalty());
+        if (request.frequencyPenalty() != 0) body.put("frequency_penalty", request.frequencyPenalty());
         body.put("stream", stream);
         if (stream) body.putObject("stream_options").put("include_usage", true);
         try {

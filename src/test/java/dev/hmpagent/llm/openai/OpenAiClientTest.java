@@ -167,6 +167,20 @@ class OpenAiClientTest {
         assertThat(sent.path("messages").get(0).path("content").asText()).isEqualTo("You are terse.");
         assertThat(sent.path("messages").get(1).path("role").asText()).isEqualTo("user");
         assertThat(sent.path("messages").get(1).path("content").asText()).isEqualTo("Say hello.");
+        assertThat(sent.has("presence_penalty")).as("a penalty of 0 is not sent").isFalse();
+        assertThat(sent.has("frequency_penalty")).isFalse();
+    }
+
+    @Test
+    void penalties_other_than_zero_are_sent() throws Exception {
+        server.enqueue(sse(chunk("Hi") + finalChunk() + done()));
+
+        client(true, KEY).complete(new LlmRequest(REQUEST.messages(), 0.9, 64, 0.4, 0.2), d -> { });
+
+        JsonNode sent = body(server.takeRequest());
+        assertThat(sent.path("presence_penalty").asDouble()).isEqualTo(0.4);
+        assertThat(sent.path("frequency_penalty").asDouble()).isEqualTo(0.2);
+        assertThat(sent.path("temperature").asDouble()).isEqualTo(0.9);
     }
 
     @Test
