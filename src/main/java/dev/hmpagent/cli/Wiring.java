@@ -44,7 +44,14 @@ import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
 import dev.hmpagent.safety.OutcomeListener;
-import dev.hmpagent.stagnation.NoveltyScorer;
+import dev.hmpagent.config.StagnationSection;
+import dev.hmpagent.cycle.ReplyReview;
+import dev.hmpagent.cycle.StagnationReflex;
+import dev.hmpagent.stagnation.HybridComparator;
+import dev.hmpagent.stagnation.LlmComparator;
+import dev.hmpagent.stagnation.LocalComparator;
+import dev.hmpagent.stagnation.ReplyComparator;
+import dev.hmpagent.stagnation.SignSettings;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.MemoryDao;
@@ -165,6 +172,40 @@ public final class Wiring {
                 tools.llmTasks(), random);
     }
 
+    /**
+     * The client step 5's comparison asks: the main one when {@code stagnation.model} is empty (or names the main
+     * model), else one for that model on the same endpoint with the same key (a key never goes to another host).
+     */
+    static LlmClient comparisonClient(AgentConfig config, LlmClient main) {
+        StagnationSection s = config.stagnation();
+        if (s.model().isBlank() || s.model().equals(config.llm().model())) return main;
+        LlmSection llm = config.llm();
+        return new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), s.model(), llm.stream(),
+                llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
+    }
+
+    /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
+    static ReplyReview review(AgentConfig config, Store store, Clock clock, LlmClient comparisonLlm,
+                              LiveSettings.Generation generation, java.util.function.IntUnaryOperator random,
+                              Supplier<List<String>> commandTypes) {
+        StagnationSection s = config.stagnation();
+        LocalComparator local = new LocalComparator(s.noveltyThreshold());
+        ReplyComparator comparator = switch (s.method()) {
+            case LOCAL -> local;
+            case LLM -> new LlmComparator(comparisonLlm, s.maxTokens(), s.noveltyThreshold(), local);
+            case HYBRID -> new HybridComparator(local, new LlmComparator(comparisonLlm, s.maxTokens(),
+                    s.noveltyThreshold(), local), s.nearIdentical(), s.ambiguousHigh());
+        };
+        SignSettings signs = new SignSettings(s.noveltyThreshold(), s.lowNoveltyTicks(), s.repeatWindow() > 0,
+                s.noGrowthTicks(), s.noStimulusTicks(), SignSettings.DEFAULTS.overheatTicks());
+        StagnationReflex reflex = new StagnationReflex(store, new StagnationReflex.Settings(signs, s.reflex(),
+                s.ratingTicks(), s.maxQuestions(), s.sleep(), s.taskSwitch(), generation, config.cycle().historyK()),
+                clock, random, commandTypes, StagnationReflex.ModelSwitch.NONE);
+        return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
+                new ResponsesDao(store), new dev.hmpagent.store.StagnationDao(store),
+                s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()));
+    }
+
     /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
         return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock,
@@ -221,9 +262,17 @@ public final class Wiring {
                 0, "OPENAI_API_KEY"));
         AgentCatalogue own = new AgentCatalogue(store);
         assembler.listAgentCatalogue(own::catalogueLines);
-        LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store));
+        LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
+                config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);
+        LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store), java.util.Set.of(), generation,
+                new dev.hmpagent.store.ReflexDao(store));
+        // the reflex's random choices (a creative frame, a random command) come from the same injected source as jitter
+        java.util.function.IntUnaryOperator random = bound -> Math.min(bound - 1,
+                (int) (tools.jitter().getAsDouble() * bound));
         return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
-                live, assembler, new CommandBlockParser(mapper), new NoveltyScorer(),
+                live, assembler, new CommandBlockParser(mapper),
+                review(config, store, clock, comparisonClient(config, llm), generation, random,
+                        registry::types),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
                 config.cycle().maxIdle(),
                 breakers(monitor));

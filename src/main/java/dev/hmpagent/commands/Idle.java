@@ -59,7 +59,7 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
         }
     }
 
-    String toJson() {
+    public String toJson() {
         ObjectNode n = JSON.createObjectNode();
         n.put("since_tick", sinceTick);
         n.put("until", until.toString());

@@ -1,11 +1,11 @@
 package dev.hmpagent.commands;
 
-/** Text helpers for command results. */
-final class Lines {
+/** Text helpers for command results and other lines the LLM or a person reads. */
+public final class Lines {
     private Lines() { }
 
     /** {@code s} on one line (runs of white space become one space), cut at {@code max} characters with "…". */
-    static String oneLine(String s, int max) {
+    public static String oneLine(String s, int max) {
         String one = s == null ? "" : s.strip().replaceAll("\\s+", " ");
         return one.length() > max ? one.substring(0, max) + "…" : one;
     }

@@ -36,21 +36,21 @@ final class StrategyCommands {
 
     static CommandHandler ratingAdd() {
         return new SimpleCommand("rating_add",
-                "rate a strategy or thinking method you tried, 1 (useless) to 5 (very useful)",
-                "{\"target_type\": \"stagnation_strategy\", \"target_id\": 9, \"rating\": 4, \"comment\": \"...\"}",
+                "rate what you tried: a strategy -1 (no help) to +1 (helped), a thinking method 1 to 5",
+                "{\"target_type\": \"thinking_method\", \"target_id\": 2, \"rating\": 4, \"comment\": \"...\"}",
                 (args, ctx) -> {
             Target target = target(args, args.requiredText("target_type"));
             long id = args.requiredLong("target_id");
             long rating = args.requiredLong("rating");
-            if (rating < RatingsDao.MIN_RATING || rating > RatingsDao.MAX_RATING) {
-                throw args.bad("args.rating must be from " + RatingsDao.MIN_RATING + " to " + RatingsDao.MAX_RATING);
+            if (rating < target.min() || rating > target.max()) {
+                throw args.bad("args.rating of a " + target.type() + " must be from " + target.scale());
             }
             RatingsDao ratings = ctx.registries().ratings();
             return ratings.nameOf(target, id).map(name -> {
                 ratings.add(ctx.registries().identity().selfId(), target, id, (int) rating,
                         args.optionalText("comment").orElse(null));
-                return CommandOutcome.ok("rated " + target.type() + " " + id + " \"" + name + "\" " + rating
-                        + "/5; its reputation is now " + format(ratings.reputation(target, id)));
+                return CommandOutcome.ok("rated " + target.type() + " " + id + " \"" + name + "\" " + shown(target, rating)
+                        + "; its reputation is now " + format(ratings.reputation(target, id)));
             }).orElseGet(() -> CommandOutcome.error("rating_add: no " + target.type() + " with id " + id + "; "
                     + (target == Target.STAGNATION_STRATEGY ? "strategies_list" : "thinking_methods_list")
                     + " shows the ids"));
@@ -67,7 +67,8 @@ final class StrategyCommands {
             if (limit < 1 || limit > 50) throw args.bad("args.limit must be from 1 to 50");
             return CommandOutcome.ok(listing("ratings (newest first):", ctx.registries().ratings()
                     .ratings(target, id, (int) limit).stream().map(r -> "- " + r.targetType() + " " + r.targetId()
-                            + " \"" + r.targetName() + "\": " + r.rating() + "/5 by " + r.agentId() + " at "
+                            + " \"" + r.targetName() + "\": "
+                            + shown(Target.of(r.targetType()).orElse(Target.THINKING_METHOD), r.rating()) + " by " + r.agentId() + " at "
                             + r.timestamp() + (r.comment().isEmpty() ? "" : ": " + oneLine(r.comment(), MAX_TEXT)))
                     .toList(), "no ratings yet"));
         });
@@ -83,6 +84,11 @@ final class StrategyCommands {
                 + (r.tags().isEmpty() ? "" : " [" + r.tags() + "]") + " " + format(r.reputation())
                 + (r.active() ? "" : " INACTIVE" + (r.inactiveReason().isEmpty() ? "" : " (" + r.inactiveReason() + ")"))
                 + ": " + oneLine(r.description(), MAX_TEXT);
+    }
+
+    /** A rating as shown: "+1" on a strategy's scale, "4/5" on a thinking method's. */
+    private static String shown(Target target, long rating) {
+        return target.min() < 0 ? (rating > 0 ? "+" : "") + rating : rating + "/" + target.max();
     }
 
     private static String format(double reputation) {

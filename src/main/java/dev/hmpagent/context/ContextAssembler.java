@@ -16,6 +16,7 @@ import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Pinned;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessRow;
+import dev.hmpagent.store.ReflexDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
@@ -166,9 +167,9 @@ public final class ContextAssembler {
         String system = SystemPrompt.render(settings.agentName(), catalog + agentCatalogue.get());
         DataFence fence = new DataFence(nonces.get());
         Map<Integer, Section> sections = new HashMap<>();
-        sections.put(1, recentReplies(settings));
+        sections.put(1, recentReplies(settings, reflexItems(snapshot, 1)));
         sections.put(2, processes(fence));
-        sections.put(3, diaryEntries(fence));
+        sections.put(3, diaryEntries(fence, reflexItems(snapshot, 3)));
         sections.put(4, incoming(settings, fence));
         sections.put(5, cycleSettings(tickId, now, snapshot));
         sections.put(6, notebook());
@@ -252,13 +253,22 @@ public final class ContextAssembler {
         return out;
     }
 
-    private Section recentReplies(ContextSettings settings) {
+    /** The reflex's items for context {@code context}, oldest first. */
+    private static List<ReflexDao.Item> reflexItems(LiveSettings.Snapshot snapshot, int context) {
+        return snapshot.reflexItems().stream().filter(i -> i.context() == context).toList();
+    }
+
+    /** The last K replies with their reflections, then what the anti-stagnation reflex asks of the LLM now. */
+    private Section recentReplies(ContextSettings settings, List<ReflexDao.Item> reflex) {
         Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true, 0);
         for (ResponseRow r : responses.latest(settings.historyK())) {
             String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
             String flags = (r.interrupted() ? ", cut short before it was complete" : "") + (r.stagnation() ? ", anti-stagnation" : "");
             String reflection = r.reflection() == null || r.reflection().isBlank() ? "" : "\nreflection: " + r.reflection();
             s.add("[tick " + r.tickId() + novelty + flags + "]" + reflection + "\n" + clip(r.content(), MAX_REPLY_CHARS), 0);
+        }
+        for (ReflexDao.Item i : reflex) {
+            s.add("[anti-stagnation reflex, " + i.strategy() + ", since tick " + i.tickId() + "] " + i.text(), 0);
         }
         return s;
     }
@@ -275,9 +285,13 @@ public final class ContextAssembler {
     }
 
     /** Pinned diary entries and concepts (oldest pin first, at most {@link #pinCap}), then those diary_read asked for. */
-    private Section diaryEntries(DataFence fence) {
+    private Section diaryEntries(DataFence fence, List<ReflexDao.Item> reflex) {
         Section s = new Section(3, "pinned diary entries and concepts, and those you asked for (diary_read)",
                 "(none pinned or requested)", false, 0);
+        for (ReflexDao.Item i : reflex) {
+            s.add("[anti-stagnation reflex, " + i.strategy() + ", since tick " + i.tickId() + "] ",
+                    fence.wrap("reflex " + i.id(), i.text()), 0);
+        }
         record Pin(long tick, int kind, long id, DiaryRow entry, ConceptRow concept) { }
         List<Pin> pins = new ArrayList<>();
         diary.pinned(pinCap).forEach(p -> pins.add(new Pin(p.tick(), 0, p.row().id(), p.row(), null)));

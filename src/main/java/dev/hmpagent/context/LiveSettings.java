@@ -3,6 +3,7 @@ package dev.hmpagent.context;
 import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.commands.SettingsBounds;
 import dev.hmpagent.store.NoteFilter;
+import dev.hmpagent.store.ReflexDao;
 import dev.hmpagent.store.SettingsDao;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +19,10 @@ import java.util.Set;
  * moved into the {@link SettingsBounds}; a stored value that cannot be read falls back to agent.toml's and
  * is reported. A key a person fixed with a command-line flag is never changed by the LLM. Read it once per
  * tick ({@link #snapshot()}): what the LLM sets during a tick applies from the next.
+ *
+ * <p>The same snapshot carries what the anti-stagnation reflex turned ({@code reflex_state}, {@code reflex_items}):
+ * the generation parameters of the main call, a shorter history for a change of context, and the text it adds to
+ * contexts 1 and 3. Nothing is fixed at start.
  */
 public final class LiveSettings {
     /** The config keys whose command-line flags fix the auto filter. */
@@ -31,23 +36,40 @@ public final class LiveSettings {
      *                       the tick the LLM set each in
      * @param problems       stored LLM values not used as stored (clamped, unreadable), one line each
      */
-    public record Snapshot(ContextSettings settings, Map<String, Long> setByLlmAtTick, List<String> problems) {
+    public record Snapshot(ContextSettings settings, Map<String, Long> setByLlmAtTick, List<String> problems,
+                           Generation generation, List<ReflexDao.Item> reflexItems) {
         public Snapshot {
             Objects.requireNonNull(settings, "settings");
             setByLlmAtTick = Map.copyOf(setByLlmAtTick);
             problems = List.copyOf(problems);
+            Objects.requireNonNull(generation, "generation");
+            reflexItems = List.copyOf(reflexItems);
         }
 
-        /** agent.toml's settings, nothing set by the LLM. */
+        /** agent.toml's settings, nothing set by the LLM or the reflex (llm.* at its built-in defaults). */
         public static Snapshot of(ContextSettings settings) {
-            return new Snapshot(settings, Map.of(), List.of());
+            return new Snapshot(settings, Map.of(), List.of(), Generation.BUILT_IN, List.of());
         }
+    }
+
+    /**
+     * The sampling parameters of the main call for one tick.
+     *
+     * @param tunedByReflex the reflex changed them from the configured values (they return after a novel reply)
+     */
+    public record Generation(double temperature, double presencePenalty, double frequencyPenalty,
+                             boolean tunedByReflex) {
+        /** llm.temperature, llm.presence_penalty and llm.frequency_penalty at their built-in defaults. */
+        public static final Generation BUILT_IN = new Generation(0.7, 0, 0, false);
     }
 
     private final ContextSettings defaults;
     private final SettingsBounds bounds;
     private final SettingsDao settings;
     private final Set<String> fixedByFlag;
+    private final Generation configured;
+    /** Null: no reflex (the generation parameters are the configured ones every tick). */
+    private final ReflexDao reflex;
 
     public LiveSettings(ContextSettings defaults, SettingsBounds bounds, SettingsDao settings) {
         this(defaults, bounds, settings, Set.of());
@@ -55,10 +77,21 @@ public final class LiveSettings {
 
     /** @param fixedByFlag config keys given on the command line ({@code cycle.history_k}, ...): the LLM cannot change them */
     public LiveSettings(ContextSettings defaults, SettingsBounds bounds, SettingsDao settings, Set<String> fixedByFlag) {
+        this(defaults, bounds, settings, fixedByFlag, Generation.BUILT_IN, null);
+    }
+
+    /**
+     * @param configured the generation parameters agent.toml (or a flag) gives
+     * @param reflex     where the anti-stagnation reflex keeps what it turned
+     */
+    public LiveSettings(ContextSettings defaults, SettingsBounds bounds, SettingsDao settings, Set<String> fixedByFlag,
+                        Generation configured, ReflexDao reflex) {
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.bounds = Objects.requireNonNull(bounds, "bounds");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.fixedByFlag = Set.copyOf(fixedByFlag);
+        this.configured = Objects.requireNonNull(configured, "configured");
+        this.reflex = reflex;
     }
 
     public ContextSettings defaults() { return defaults; }
@@ -104,9 +137,21 @@ public final class LiveSettings {
                 problems.add("notes filter: " + e.getMessage() + ": using agent.toml's");
             }
         }
+        Generation generation = configured;
+        List<ReflexDao.Item> items = List.of();
+        if (reflex != null) {
+            ReflexDao.State r = reflex.state();
+            if (r.tuned()) {
+                generation = new Generation(r.temperature() == null ? configured.temperature() : r.temperature(),
+                        r.presencePenalty() == null ? configured.presencePenalty() : r.presencePenalty(),
+                        r.frequencyPenalty() == null ? configured.frequencyPenalty() : r.frequencyPenalty(), true);
+            }
+            if (r.historyK() != null) historyK = Math.min(historyK, r.historyK());   // a change of context hides replies
+            items = reflex.items(0);
+        }
         ContextSettings s = new ContextSettings(defaults.agentName(), historyK, defaults.promptBudgetTokens(), manual,
                 defaults.notesLimit(), filter, defaults.autonomous());
-        return new Snapshot(s, setAt, problems);
+        return new Snapshot(s, setAt, problems, generation, items);
     }
 
     /** The LLM's stored value of {@code key}, unless a flag fixed it. */

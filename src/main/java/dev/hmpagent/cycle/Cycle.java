@@ -22,8 +22,6 @@ import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.Usage;
 import dev.hmpagent.stagnation.ChantDetector;
-import dev.hmpagent.stagnation.Novelty;
-import dev.hmpagent.stagnation.NoveltyScorer;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NotesDao;
@@ -50,9 +48,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Cycle {
     /** The finish reason of a reply cut where it started repeating itself ("chanting"). */
     static final String CHANT = "chant";
-    static final int CHANT_MIN_PERIOD = 20;
-    static final int CHANT_REPEATS = 10;
-    static final int CHANT_MAX_PERIOD = 400;
     private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
             java.util.List.of("user"), "");
     private static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
@@ -66,7 +61,8 @@ public final class Cycle {
     private final ContextAssembler assembler;
     private final CommandBlockParser parser;
     private final QuotedBlocks quoted;
-    private final NoveltyScorer scorer;
+    /** Step 5: the comparison with the previous reply, the signs of stagnation and the reflex. */
+    private final ReplyReview review;
     private final Backoff backoff;
     private final TickWriter writer;
     private final CommandExecutor executor;
@@ -118,7 +114,7 @@ public final class Cycle {
     private boolean cancelRequested;
 
     public Cycle(Clock clock, LlmClient llm, LlmParams params, LiveSettings settings, ContextAssembler assembler,
-                 CommandBlockParser parser, NoveltyScorer scorer, Backoff backoff, TickWriter writer,
+                 CommandBlockParser parser, ReplyReview review, Backoff backoff, TickWriter writer,
                  CommandExecutor executor, EventSink events, Duration maxIdle, LlmBreakers breakers) {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -128,7 +124,7 @@ public final class Cycle {
         this.assembler = Objects.requireNonNull(assembler, "assembler");
         this.parser = Objects.requireNonNull(parser, "parser");
         this.quoted = new QuotedBlocks(parser);
-        this.scorer = Objects.requireNonNull(scorer, "scorer");
+        this.review = Objects.requireNonNull(review, "review");
         this.backoff = Objects.requireNonNull(backoff, "backoff");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.executor = Objects.requireNonNull(executor, "executor");
@@ -169,6 +165,7 @@ public final class Cycle {
     public void halt() {
         halts.incrementAndGet();
         cancelInFlight();
+        review.cancel();   // a comparison call in flight: the reply it judges answers nothing now
     }
 
     /**
@@ -308,7 +305,8 @@ public final class Cycle {
 
     private TickResult think(long tickId, Instant start, String reason) {
         long newest = notes.maxUnreadId(PERSON_OR_CLI);
-        if (newest > taskNote) {
+        boolean personMessage = newest > taskNote;
+        if (personMessage) {
             taskNote = newest;
             breakers.newTask(newest);   // a message from a person or the CLI starts a task: its budget counts from zero
         }
@@ -323,6 +321,7 @@ public final class Cycle {
             return new TickResult(false, status.lastTickId(), "stopped");
         }
         setPhase(Phase.ASSEMBLING_CONTEXT);
+        String graphMark = review.graphMark();
         AssembledPrompt prompt = assembler.assemble(tickId, start, snapshot);
         Completion answered;
         long haltsBefore = haltsAtTickStart;
@@ -336,8 +335,10 @@ public final class Cycle {
                 : new Completion(answered.text(), answered.usage(), answered.model(), answered.finishReason(), true);
         ParsedReply parsed = quoted.screen(parser.parse(completion.text()), shownAsData(prompt));
         Optional<ResponseRow> previous = responses.lastReply();
-        Novelty novelty = previous.map(p -> scorer.compare(p.content(), completion.text())).orElse(new Novelty(1.0, false));
-        TickWriter.Thought thought = new TickWriter.Thought(tickId, start, reason, prompt, completion, parsed, novelty,
+        // step 5: the comparison (perhaps an LLM call of its own), outside any transaction
+        ReplyReview.Reviewed reviewed = review.review(previous, completion, parsed, stimulus(reason), personMessage,
+                graphMark);
+        TickWriter.Thought thought = new TickWriter.Thought(tickId, start, reason, prompt, completion, parsed, reviewed,
                 previous);
         TickWriter.Written written;
         try {
@@ -359,10 +360,37 @@ public final class Cycle {
         status = status.thought(thought.tickId(), thought.completion().usage().total());
         emitAfterCommit(thought.tickId(), thought.completion(), thought.parsed(), written);
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model());
+        if (written.replied()) reflex(thought, written);
         Usage usage = thought.completion().usage();
         events.emit(new AgentEvent.TickDone(thought.tickId(), written.state(), usage.promptTokens(),
                 usage.completionTokens(), Duration.between(thought.start(), clock.instant()).toMillis()));
         return new TickResult(true, thought.tickId(), written.state());
+    }
+
+    /**
+     * The anti-stagnation reflex after a reply was written and its commands ran: strategies fired change the next
+     * tick's settings, a question to the person is shown like any message. A file that refuses the reflex's write
+     * costs only this round: the signs are read again from the file at the next reply.
+     */
+    private void reflex(TickWriter.Thought thought, TickWriter.Written written) {
+        double novelty = written.stagnation() ? 0.0 : thought.comparison().novelty();
+        StagnationReflex.After after;
+        try {
+            after = review.afterReply(thought.tickId(), novelty, thought.reviewed().personMessage());
+        } catch (StoreException e) {
+            if (e.damaged()) throw e;
+            events.emit(new AgentEvent.Problem("the anti-stagnation reflex could not write after tick " + thought.tickId()
+                    + ": " + e.getMessage() + " — it looks again after the next reply"));
+            return;
+        }
+        after.lines().forEach(line -> events.emit(new AgentEvent.Info(line)));
+        after.question().ifPresent(q -> events.emit(new AgentEvent.MessageToUser(thought.tickId(), q.noteId(), q.text())));
+        if (after.changed()) settingsStale = true;
+    }
+
+    /** Whether the tick was woken by something new from outside (a note, a result), not by the clock or itself. */
+    private static boolean stimulus(String reason) {
+        return !reason.equals("autonomous") && !reason.startsWith("idle ended: the time");
     }
 
     /** Tries again to write the reply the file could not take; the LLM is not asked again for it. */
@@ -427,10 +455,13 @@ public final class Cycle {
         }
         Completion c;
         // a model stuck in a loop repeats itself inside one reply: cut the call there and save the rest of its tokens
-        ChantDetector chant = new ChantDetector(CHANT_MIN_PERIOD, CHANT_REPEATS, CHANT_MAX_PERIOD);
+        ChantDetector chant = review.chantDetector();
         boolean[] cut = {false};
+        // the generation parameters of this tick: the configured ones, or what the reflex tuned them to
+        LiveSettings.Generation g = snapshot.generation();
         try {
-            c = llm.complete(new LlmRequest(prompt.messages(), params.temperature(), params.maxTokens()), delta -> {
+            c = llm.complete(new LlmRequest(prompt.messages(), g.temperature(), params.maxTokens(), g.presencePenalty(),
+                    g.frequencyPenalty()), delta -> {
                 if (!cut[0] && chant.feed(delta)) {
                     cut[0] = true;
                     llm.cancel();
@@ -478,8 +509,8 @@ public final class Cycle {
                     + "): nothing to show; send your message again, or try another model"));
         }
         if (written.stagnation()) {
-            events.emit(new AgentEvent.Info("anti-stagnation reflex: the reply repeated the previous one word for word"
-                    + " and was not stored again (tick " + tickId + ")"));
+            events.emit(new AgentEvent.Info("anti-stagnation reflex: the reply repeated the previous one word for word;"
+                    + " it was not stored again and its commands did not run again (tick " + tickId + ")"));
         }
         written.malformed().forEach(run -> emitRun(tickId, run));
     }
@@ -492,7 +523,10 @@ public final class Cycle {
         if (!settingsStale) return;
         snapshot = settings.snapshot();
         idleSetting = Idle.read(runtimeSettings);
-        pauseSetting = IdleCommands.pause(runtimeSettings, maxIdle);
+        // the LLM's own pause, or a longer one the reflex imposes while its questions go unanswered
+        Duration llmPause = IdleCommands.pause(runtimeSettings, maxIdle);
+        Duration slowDown = review.slowDown();
+        pauseSetting = slowDown.compareTo(llmPause) > 0 ? slowDown : llmPause;
         settingsStale = false;
     }
 

@@ -12,7 +12,7 @@ import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Outcome;
 import dev.hmpagent.safety.OutcomeListener;
-import dev.hmpagent.stagnation.Novelty;
+import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
@@ -42,12 +42,19 @@ public final class TickWriter {
     /** Successful results close themselves this many ticks after the LLM first saw them. */
     static final int AUTO_CLOSE_AFTER_TICKS = 3;
 
-    /** What a successful LLM call brought. */
+    /** What a successful LLM call brought, and what step 5 found about it. */
     record Thought(long tickId, Instant start, String reason, AssembledPrompt prompt, Completion completion,
-                   ParsedReply parsed, Novelty novelty, Optional<ResponseRow> previous) { }
+                   ParsedReply parsed, ReplyReview.Reviewed reviewed, Optional<ResponseRow> previous) {
+        Comparison comparison() {
+            return reviewed.comparison();
+        }
+    }
 
-    /** What was written: the tick's outcome, whether the reflex fired, the malformed commands, how many wait to run. */
-    record Written(String state, boolean stagnation, List<CommandRun> malformed, int pending) { }
+    /**
+     * What was written: the tick's outcome, whether the identical-reply reflex fired, the malformed commands, how many
+     * wait to run, and whether the reply was complete (then it has its anti_stagnation_metrics row).
+     */
+    record Written(String state, boolean stagnation, List<CommandRun> malformed, int pending, boolean replied) { }
 
     private final Store store;
     private final Clock clock;
@@ -99,31 +106,49 @@ public final class TickWriter {
             // running agent learned of the halt
             Completion c = safety.current().state().equals("ACTIVE") ? t.completion() : interrupted(t.completion());
             breakers.afterLlmCall(t.completion().usage().total(), true);
-            boolean repeated = t.novelty().identical() && !c.interrupted() && t.previous().isPresent();
+            Comparison cmp = t.comparison();
+            int comparisonTokens = cmp.usage().total();
+            if (comparisonTokens > 0) breakers.afterLlmCall(comparisonTokens, false);   // counted with every other call
+            // identical is judged locally, never from an LLM's score alone
+            boolean repeated = t.reviewed().repeated() && !c.interrupted();
             savePrompt(t.tickId(), t.prompt());
+            ResponsesDao.Compared compared = new ResponsesDao.Compared(cmp.newIdeas(), cmp.refinedIdeas(),
+                    cmp.discardedIdeas(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT), comparisonTokens,
+                    t.reviewed().contentHash());
             if (repeated) {
+                // not stored again, its commands not run again: a short row says the reflex fired and why
                 ResponseRow prev = t.previous().get();
                 responses.add(t.tickId(), "[anti-stagnation reflex] this reply repeated the reply of tick " + prev.tickId()
-                                + " word for word and was not stored again; try something different",
+                                + " word for word: it was not stored again and its commands did not run again; say"
+                                + " something new, or use idle if there is nothing to do",
                         "reflex fired: identical to tick " + prev.tickId(), 0.0, c.usage().promptTokens(),
-                        c.usage().completionTokens(), c.usage().estimated(), false, true, c.model());
-                stagnation.recordReflex(t.tickId(), prev.id(), 0.0, "local-shingles", "flag-to-llm");
+                        c.usage().completionTokens(), c.usage().estimated(), false, true, c.model(), compared);
             } else {
-                responses.add(t.tickId(), c.text(), reflection(t), t.novelty().score(), c.usage().promptTokens(),
-                        c.usage().completionTokens(), c.usage().estimated(), c.interrupted(), false, c.model());
+                responses.add(t.tickId(), c.text(), reflection(t), c.interrupted() ? null : cmp.novelty(),
+                        c.usage().promptTokens(), c.usage().completionTokens(), c.usage().estimated(), c.interrupted(),
+                        false, c.model(), compared);
+            }
+            if (!c.interrupted()) {
+                // one row per LLM-calling tick that got a reply: what the signs of stagnation are read from
+                ReplyReview.Reviewed r = t.reviewed();
+                stagnation.record(new StagnationDao.Metric(t.tickId(), t.previous().map(ResponseRow::id).orElse(0L),
+                        repeated ? 0.0 : cmp.novelty(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT),
+                        comparisonTokens, repeated, r.repeatOfTick(), r.stimulus(), r.personMessage(), r.graphMark(),
+                        false, "", repeated, repeated ? "flag-to-llm" : ""));
             }
             // a reply cut short did not answer: its notes stay unread (shown again at the next wake)
             if (!c.interrupted()) notes.markRead(t.prompt().noteIdsShown(), t.tickId());
             processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
             processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
             boolean chanted = Cycle.CHANT.equals(c.finishReason());
-            CommandQueue.Queued queued = c.interrupted() || chanted
+            CommandQueue.Queued queued = c.interrupted() || chanted || repeated
                     ? new CommandQueue.Queued(List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes);
             if (chanted) recordChant(t.tickId(), c);
             String state = c.interrupted() ? "interrupted" : "thought";
             agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
-                    c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null));
-            return new Written(state, repeated, queued.malformed(), queued.pending());
+                    c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null,
+                    comparisonTokens));
+            return new Written(state, repeated, queued.malformed(), queued.pending(), !c.interrupted());
         });
         return written;
     }
@@ -195,12 +220,19 @@ public final class TickWriter {
                 prompt.messages().get(p.message()).role().wireName(), p.context(), p.text())).toList());
     }
 
+    /**
+     * The HMP reflection, built automatically: "new ideas: …" / "refined ideas: …" / "discarded ideas: …" for the
+     * lists that are not empty, then how it compared and what it asked for.
+     */
     private static String reflection(Thought t) {
+        Comparison cmp = t.comparison();
         String commands = t.parsed().commands().isEmpty() ? "no commands"
                 : "commands: " + String.join(", ", t.parsed().commands().stream().map(x -> x.type()).toList());
         String novelty = t.previous().isEmpty() ? "first reply"
-                : String.format(Locale.ROOT, "novelty %.2f vs tick %d", t.novelty().score(), t.previous().get().tickId());
-        return novelty + "; " + commands + (t.parsed().errors().isEmpty() ? ""
+                : String.format(Locale.ROOT, "novelty %.2f vs tick %d (%s)", cmp.novelty(), t.previous().get().tickId(),
+                cmp.method());
+        String ideas = cmp.reflection();
+        return (ideas.isEmpty() ? "" : ideas + "; ") + novelty + "; " + commands + (t.parsed().errors().isEmpty() ? ""
                 : "; " + t.parsed().errors().size() + " malformed");
     }
 }

@@ -36,9 +36,23 @@ public final class HybridComparator implements ReplyComparator {
 
     @Override
     public Comparison compare(String previous, String current) {
+        return compare(previous, current, false);
+    }
+
+    /**
+     * As {@link #compare(String, String)}; a reply in the band that asks for a command the previous one did not is
+     * new without a call (it "holds new commands"): only a reply that says much the same and does the same is put to
+     * the model.
+     */
+    @Override
+    public Comparison compare(String previous, String current, boolean newCommands) {
         Comparison here = local.compare(previous, current);
         if (here.identical() || here.novelty() < nearIdentical || here.novelty() > ambiguousHigh) {
             return here.withMethod(Comparison.HYBRID_LOCAL, Comparison.NO_CALL);
+        }
+        if (newCommands) {
+            return new Comparison(Verdict.NEW, here.novelty(), here.newIdeas(), here.refinedIdeas(),
+                    here.discardedIdeas(), Comparison.HYBRID_LOCAL, Comparison.NO_CALL, false);
         }
         Comparison asked = llm.ask(previous, current, here);
         boolean known = asked.verdict() != Verdict.UNKNOWN;

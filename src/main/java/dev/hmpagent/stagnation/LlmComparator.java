@@ -24,7 +24,8 @@ public final class LlmComparator implements ReplyComparator {
     /** Each reply is clipped to this many characters in the request, keeping its start and its end. */
     static final int MAX_REPLY_CHARS = 3_000;
 
-    static final String SYSTEM = """
+    /** The system message every comparison request starts with (a fake model tells them from main calls by it). */
+    public static final String SYSTEM_PROMPT = """
             You compare two consecutive replies of an autonomous agent that thinks in ticks, to tell whether it \
             is making progress or going round in circles. Answer with one JSON object and nothing else.""";
 
@@ -63,11 +64,16 @@ public final class LlmComparator implements ReplyComparator {
         this.local = Objects.requireNonNull(local, "local");
     }
 
+    /**
+     * Every pair is put to the model (the HMP way; the hybrid mode is the one that spares calls). Whether two replies
+     * are identical is still judged locally, never from the model's score: an identical pair stays SAME with novelty
+     * 0, whatever the model answers; only the call's usage is kept.
+     */
     @Override
     public Comparison compare(String previous, String current) {
         Comparison here = local.compare(previous, current);
-        if (here.identical()) return here;
-        return ask(previous, current, here);
+        Comparison asked = ask(previous, current, here);
+        return here.identical() ? here.withMethod(Comparison.LLM, asked.usage()) : asked;
     }
 
     /**
@@ -111,7 +117,7 @@ public final class LlmComparator implements ReplyComparator {
     LlmRequest request(String previous, String current) {
         String user = "Previous reply:\n<<<\n" + clip(previous) + "\n>>>\n\nNew reply:\n<<<\n" + clip(current)
                 + "\n>>>\n\n" + INSTRUCTIONS;
-        return new LlmRequest(List.of(Message.system(SYSTEM), Message.user(user)), 0.0, maxTokens);
+        return new LlmRequest(List.of(Message.system(SYSTEM_PROMPT), Message.user(user)), 0.0, maxTokens);
     }
 
     private static Comparison unknown(Comparison here, Usage usage) {

@@ -10,11 +10,11 @@ import java.util.regex.Pattern;
 
 /**
  * Compares two replies without a model call; cheap enough for every tick (about 0.1 ms for two 2 KB replies,
- * four times {@link NoveltyScorer}; a 60 KB pair, 200 units each, about 4 ms). Thread-safe: it holds no state
+ * four times the word-shingle score alone; a 60 KB pair, 200 units each, about 4 ms). Thread-safe: it holds no state
  * between calls.
  *
  * <h2>Novelty</h2>
- * Both replies are normalised as {@link NoveltyScorer} does (NFKC, lower case, punctuation to spaces). Equal
+ * Both replies are normalised by {@link Words} (NFKC, lower case, punctuation to spaces). Equal
  * word lists are identical: novelty 0, SAME. Otherwise novelty = 1 − max(shingle Jaccard, content Jaccard):
  * the Jaccard of word 3-shingles catches a copy with small edits, the Jaccard of content stems (stopwords and
  * the words of the command format out, each word cut to a crude stem, see {@link Words#contentStems}) catches

@@ -10,6 +10,15 @@ public interface ReplyComparator {
     Comparison compare(String previous, String current);
 
     /**
+     * Compares two consecutive replies knowing whether the new one asks for a command the previous one did not (by
+     * type and arguments): a reply that acts differently holds something new, whatever its words. Only the hybrid
+     * comparison uses it, to spare a call; the others compare the texts.
+     */
+    default Comparison compare(String previous, String current, boolean newCommands) {
+        return compare(previous, current);
+    }
+
+    /**
      * Cancels the model call in flight, if any (a human halt), from any thread: the compare then returns what
      * the local part knows instead of waiting for the answer. Nothing to cancel by default.
      */

@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param name          its name
  * @param strategyClass its HMP class
  * @param cost          {@link #CHEAP} (1), {@link #MEDIUM} (2) or {@link #COSTLY} (3)
- * @param reputation    the average of its ratings (1..5); meaningless when not {@code rated}
+ * @param reputation    the average of its ratings (-1 did not help .. +1 helped); meaningless when not {@code rated}
  * @param rated         whether it has any rating
  * @param available     whether it may be used now (active, and its effect can be carried out)
  * @param effect        a code name for what firing it does, e.g. {@code "reflex_tuning"}
@@ -19,8 +19,8 @@ public record Strategy(long id, String name, StrategyClass strategyClass, int co
     public static final int CHEAP = 1;
     public static final int MEDIUM = 2;
     public static final int COSTLY = 3;
-    /** What an unrated strategy counts as on the 1..5 scale of ratings: neither good nor bad. */
-    public static final double NEUTRAL_REPUTATION = 3.0;
+    /** What an unrated strategy counts as on the -1..+1 scale of strategy ratings: neither good nor bad. */
+    public static final double NEUTRAL_REPUTATION = 0.0;
 
     public Strategy {
         Objects.requireNonNull(name, "name");

@@ -5,7 +5,7 @@ package dev.hmpagent.stagnation;
  * field; {@link StagnationSigns} only reads them.
  *
  * @param tickId        the tick's id
- * @param novelty       0..1, how new its reply is next to the previous reply ({@link NoveltyScorer})
+ * @param novelty       0..1, how new its reply is next to the previous reply ({@link ReplyComparator})
  * @param identical     the reply is word for word the previous reply
  * @param repeatOfTick  the tick of an earlier reply (within the repeat window, the previous reply included) this
  *                      reply equals word for word; 0 if none

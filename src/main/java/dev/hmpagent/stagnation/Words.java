@@ -13,7 +13,7 @@ import java.util.Set;
  * everything that is not a letter or a digit to a space, spacing collapsed), the Jaccard similarity of word
  * 3-shingles, content stems and the Jaccard similarity of sets. Pure and stateless.
  */
-final class Words {
+public final class Words {
     static final int SHINGLE = 3;
     /** A crude stem: the first six characters of a word, after one English inflection is cut. */
     static final int STEM = 6;
@@ -166,8 +166,27 @@ final class Words {
         return w.substring(0, w.offsetByCodePoints(0, STEM));
     }
 
+    /** The content stems of {@code text}: what a flashback measures distance in meaning by. */
+    public static Set<String> contentSet(String text) {
+        return contentStems(normalised(text));
+    }
+
+    /**
+     * SHA-256 (hex) of the normalised words: equal for two texts that differ only in case, spacing, punctuation or
+     * Unicode form, so an exact repeat of an earlier reply is found by an index, not by comparing texts.
+     */
+    public static String contentHash(String text) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            return java.util.HexFormat.of().formatHex(sha.digest(String.join(" ", normalised(text))
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
     /** |a ∩ b| / |a ∪ b|; 0 when either set is empty. */
-    static double jaccard(Set<String> a, Set<String> b) {
+    public static double jaccard(Set<String> a, Set<String> b) {
         if (a.isEmpty() || b.isEmpty()) return 0.0;
         Set<String> small = a.size() <= b.size() ? a : b;
         Set<String> large = small == a ? b : a;

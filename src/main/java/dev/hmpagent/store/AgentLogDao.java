@@ -12,10 +12,11 @@ import java.util.Optional;
 /** {@code agent_log}: one row per tick. */
 public final class AgentLogDao {
     private static final String TICK_COLUMNS = "tick_id, started_at, ended_at, state, wake_reason, llm_called, "
-            + "prompt_tokens, completion_tokens, commands_run, commands_failed, stagnation, error";
+            + "prompt_tokens, completion_tokens, commands_run, commands_failed, stagnation, error, comparison_tokens";
     /** The tick's columns, then its latest reply row's text and whether a prompt is stored (both by index). */
     private static final String LOGGED_COLUMNS = "a.tick_id, a.started_at, a.ended_at, a.state, a.wake_reason, "
-            + "a.llm_called, a.prompt_tokens, a.completion_tokens, a.commands_run, a.commands_failed, a.stagnation, a.error"
+            + "a.llm_called, a.prompt_tokens, a.completion_tokens, a.commands_run, a.commands_failed, a.stagnation, a.error, "
+            + "a.comparison_tokens"
             + ", coalesce((SELECT r.content FROM llm_recent_responses r WHERE r.tick_id = a.tick_id "
             + "ORDER BY r.id DESC LIMIT 1), ''), EXISTS (SELECT 1 FROM tick_prompts p WHERE p.tick_id = a.tick_id)";
 
@@ -27,10 +28,11 @@ public final class AgentLogDao {
 
     public void insert(TickRecord t) {
         store.insert("INSERT INTO agent_log(tick_id, started_at, ended_at, duration_ms, state, wake_reason, llm_called, "
-                        + "prompt_tokens, completion_tokens, commands_run, commands_failed, stagnation, error) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + "prompt_tokens, completion_tokens, commands_run, commands_failed, stagnation, error, "
+                        + "comparison_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 t.tickId(), t.startedAt(), t.endedAt(), t.durationMs(), t.state(), t.wakeReason(), t.llmCalled(),
-                t.promptTokens(), t.completionTokens(), t.commandsRun(), t.commandsFailed(), t.stagnation(), t.error());
+                t.promptTokens(), t.completionTokens(), t.commandsRun(), t.commandsFailed(), t.stagnation(), t.error(),
+                t.comparisonTokens());
     }
 
     /** One more command of {@code tickId} finished (run by the executor after the tick's own row was written). */
@@ -51,7 +53,8 @@ public final class AgentLogDao {
 
     /** Prompt + completion tokens over all ticks. */
     public long totalTokens() {
-        return store.queryLong("SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM agent_log");
+        return store.queryLong("SELECT coalesce(sum(prompt_tokens + completion_tokens + comparison_tokens), 0) "
+                + "FROM agent_log");
     }
 
     public List<TickRecord> latest(int limit) {
@@ -82,10 +85,10 @@ public final class AgentLogDao {
     private static TickRecord tick(ResultSet rs) throws SQLException {
         return new TickRecord(rs.getLong(1), Instant.parse(rs.getString(2)), Instant.parse(rs.getString(3)),
                 rs.getString(4), rs.getString(5), rs.getInt(6) != 0, rs.getInt(7), rs.getInt(8), rs.getInt(9),
-                rs.getInt(10), rs.getInt(11) != 0, rs.getString(12));
+                rs.getInt(10), rs.getInt(11) != 0, rs.getString(12), rs.getInt(13));
     }
 
     private static LoggedTick logged(ResultSet rs) throws SQLException {
-        return new LoggedTick(tick(rs), rs.getString(13), rs.getInt(14) != 0);
+        return new LoggedTick(tick(rs), rs.getString(14), rs.getInt(15) != 0);
     }
 }

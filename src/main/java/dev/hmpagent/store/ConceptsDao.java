@@ -140,6 +140,17 @@ public final class ConceptsDao {
         return ids.stream().map(id -> load(id[0])).toList();
     }
 
+    /**
+     * Unpinned concepts, the longest untouched first: touched means created, or given a link to or from it. For the
+     * reflex's "interest memory", which brings a forgotten topic back.
+     */
+    public List<ConceptRow> leastRecentlyTouched(int limit) {
+        List<long[]> ids = store.query("SELECT c.id FROM concepts c WHERE c.pinned = 0 ORDER BY max(coalesce(c.timestamp, ''), "
+                + "coalesce((SELECT max(l.timestamp) FROM links l WHERE l.from_concept_id = c.id "
+                + "OR l.to_concept_id = c.id), '')), c.id LIMIT ?", rs -> new long[] {rs.getLong(1)}, limit);
+        return ids.stream().map(id -> load(id[0])).toList();
+    }
+
     private ConceptRow load(long id) {
         List<String> links = store.query("""
                 SELECT l.relation_type || ' ' || t.name FROM links l JOIN concepts t ON t.id = l.to_concept_id

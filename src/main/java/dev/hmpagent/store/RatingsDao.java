@@ -10,24 +10,40 @@ import java.util.Optional;
  * keep each strategy's or method's {@code reputation} at the average of its ratings.
  */
 public final class RatingsDao {
-    /** The scale of a rating: 1 (useless) to 5 (very useful), so reputations are comparable. */
-    public static final int MIN_RATING = 1;
-    public static final int MAX_RATING = 5;
-
-    /** What a rating is about: the {@code target_type} value and the table it points into. */
+    /**
+     * What a rating is about: the {@code target_type} value, the table it points into, and its scale, the same for
+     * every rater so a reputation (the average) is comparable: a strategy is rated -1 (did not help), 0 or +1
+     * (helped), by the anti-stagnation reflex's rule and by the LLM alike, so an unrated strategy's reputation 0 is
+     * neutral; a thinking method 1 (useless) to 5 (very useful).
+     */
     public enum Target {
-        STAGNATION_STRATEGY("stagnation_strategy", "stagnation_strategies"),
-        THINKING_METHOD("thinking_method", "thinking_methods");
+        STAGNATION_STRATEGY("stagnation_strategy", "stagnation_strategies", -1, 1),
+        THINKING_METHOD("thinking_method", "thinking_methods", 1, 5);
 
         private final String type;
         private final String table;
+        private final int min;
+        private final int max;
 
-        Target(String type, String table) {
+        Target(String type, String table, int min, int max) {
             this.type = type;
             this.table = table;
+            this.min = min;
+            this.max = max;
         }
 
         public String type() { return type; }
+
+        /** The lowest rating of this target's scale. */
+        public int min() { return min; }
+
+        /** The highest rating of this target's scale. */
+        public int max() { return max; }
+
+        /** "-1 to +1" or "1 to 5". */
+        public String scale() {
+            return min + " to " + (min < 0 ? "+" : "") + max;
+        }
 
         public static Optional<Target> of(String type) {
             for (Target t : values()) {
@@ -68,7 +84,9 @@ public final class RatingsDao {
     }
 
     public long add(String agentId, Target target, long targetId, int rating, String comment) {
-        if (rating < MIN_RATING || rating > MAX_RATING) throw new IllegalArgumentException("rating out of range: " + rating);
+        if (rating < target.min || rating > target.max) {
+            throw new IllegalArgumentException("rating out of range " + target.scale() + ": " + rating);
+        }
         return store.insert("INSERT INTO ratings(agent_id, target_type, target_id, rating, comment, timestamp) "
                 + "VALUES (?, ?, ?, ?, ?, ?)", agentId, target.type, targetId, rating, comment, store.now());
     }

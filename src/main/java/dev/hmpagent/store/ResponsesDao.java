@@ -17,13 +17,55 @@ public final class ResponsesDao {
         this.store = Objects.requireNonNull(store, "store");
     }
 
+    /**
+     * What step 5 found about a reply: the HMP idea lists, how it compared ({@code method}: none, local, llm,
+     * hybrid:local, hybrid:llm; {@code verdict}: new, same, unknown), the comparison call's tokens, and the SHA-256
+     * of the normalised text (null: none) by which an exact repeat of an earlier reply is found.
+     */
+    public record Compared(List<String> newIdeas, List<String> refinedIdeas, List<String> discardedIdeas, String method,
+                           String verdict, int tokens, String contentHash) {
+        /** Not compared (a reply cut short, a marker row). */
+        public static final Compared NONE = new Compared(List.of(), List.of(), List.of(), "none", "unknown", 0, null);
+
+        public Compared {
+            newIdeas = List.copyOf(newIdeas);
+            refinedIdeas = List.copyOf(refinedIdeas);
+            discardedIdeas = List.copyOf(discardedIdeas);
+            Objects.requireNonNull(method, "method");
+            Objects.requireNonNull(verdict, "verdict");
+        }
+    }
+
     public long add(long tickId, String content, String reflection, Double noveltyScore, int promptTokens,
                     int completionTokens, boolean estimated, boolean interrupted, boolean stagnation, String llmId) {
+        return add(tickId, content, reflection, noveltyScore, promptTokens, completionTokens, estimated, interrupted,
+                stagnation, llmId, Compared.NONE);
+    }
+
+    public long add(long tickId, String content, String reflection, Double noveltyScore, int promptTokens,
+                    int completionTokens, boolean estimated, boolean interrupted, boolean stagnation, String llmId,
+                    Compared compared) {
         return store.insert("INSERT INTO llm_recent_responses(timestamp, role, content, llm_id, reflection, novelty_score, "
                         + "new_ideas, refined_ideas, discarded_ideas, tick_id, prompt_tokens, completion_tokens, "
-                        + "tokens_estimated, interrupted, stagnation) VALUES (?, 'assistant', ?, ?, ?, ?, '[]', '[]', '[]', ?, ?, ?, ?, ?, ?)",
-                store.now(), content, llmId, reflection, noveltyScore, tickId, promptTokens, completionTokens,
-                estimated, interrupted, stagnation);
+                        + "tokens_estimated, interrupted, stagnation, comparison_method, comparison_verdict, "
+                        + "comparison_tokens, content_hash) "
+                        + "VALUES (?, 'assistant', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                store.now(), content, llmId, reflection, noveltyScore, NoteTags.toJson(compared.newIdeas()),
+                NoteTags.toJson(compared.refinedIdeas()), NoteTags.toJson(compared.discardedIdeas()), tickId,
+                promptTokens, completionTokens, estimated, interrupted, stagnation, compared.method(),
+                compared.verdict(), compared.tokens(), compared.contentHash());
+    }
+
+    /**
+     * The tick of the newest of the last {@code window} full replies whose normalised text has this hash (an exact
+     * repeat), if any.
+     */
+    public Optional<Long> tickWithHash(String contentHash, int window) {
+        if (window <= 0) return Optional.empty();
+        return store.queryOne("SELECT tick_id FROM (SELECT id, tick_id, content_hash FROM llm_recent_responses "
+                + "WHERE stagnation = 0 AND interrupted = 0 ORDER BY id DESC LIMIT ?) WHERE content_hash = ? "
+                + "ORDER BY id DESC LIMIT 1",
+                rs -> rs.getLong(1), window, contentHash);
     }
 
     /** The last {@code k} rows, oldest first. */

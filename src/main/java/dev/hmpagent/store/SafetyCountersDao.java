@@ -33,7 +33,7 @@ public final class SafetyCountersDao {
 
     /** Tokens the ticks that began at or after {@code since} spent (the rolling daily budget). */
     public long tokensSince(java.time.Instant since) {
-        return store.queryLong("SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM agent_log "
+        return store.queryLong("SELECT coalesce(sum(prompt_tokens + completion_tokens + comparison_tokens), 0) FROM agent_log "
                 + "WHERE started_at >= ?", Store.format(since));
     }
 

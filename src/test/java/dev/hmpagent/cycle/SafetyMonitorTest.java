@@ -50,10 +50,12 @@ class SafetyMonitorTest {
         store.close();
     }
 
+    /** The safety limits given; step 5 compares locally, so no comparison call spends the budgets under test. */
     AgentConfig config(SafetySection safety) {
-        AgentConfig d = AgentConfig.defaults();
+        AgentConfig d = dev.hmpagent.config.ConfigLoader.load(dev.hmpagent.config.ConfigSources.envOnly(
+                java.util.Map.of("AGENT_STAGNATION_METHOD", "local"))).config();
         return new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(), d.policy(),
-                d.files(), d.shell(), d.cleanup(), safety);
+                d.files(), d.shell(), d.cleanup(), safety, d.stagnation());
     }
 
     SafetySection safety() {
@@ -87,8 +89,14 @@ class SafetyMonitorTest {
     static final String DELETE_99 = "{\"cmd_id\": \"d\", \"type\": \"memory_delete\", \"args\": {\"id\": 99}}";
 
     /** One tick whose reply is {@code reply}, woken by the failure before it (or a note the first time). */
+    private int attempts;
+
+    /**
+     * One tick whose reply is {@code reply} after a counter: the thought differs each time, so the anti-stagnation
+     * reflex (an identical reply runs no command again) does not stand in for the breakers under test.
+     */
     void tickWith(Cycle cycle, String reply) {
-        llm.reply(reply);
+        llm.reply("(attempt " + (++attempts) + ") " + reply);
         assertThat(cycle.tick().worked()).isTrue();
     }
 
@@ -167,10 +175,10 @@ class SafetyMonitorTest {
         AgentConfig d = config(safety());
         AgentConfig autonomous = new AgentConfig(d.agent(), d.llm(), new dev.hmpagent.config.CycleSection(true,
                 d.cycle().historyK(), d.cycle().pollInterval(), d.cycle().maxIdle()), d.context(), d.run(), d.policy(),
-                d.files(), d.shell(), d.cleanup(), d.safety());
+                d.files(), d.shell(), d.cleanup(), d.safety(), d.stagnation());
         Cycle cycle = Wiring.cycle(autonomous, store, llm, sink, clock);
         for (int i = 0; i < 5; i++) {
-            llm.reply("Hello." + commands("{\"type\": \"send_message\", \"args\": {\"text\": \"Hello!\"}}"));
+            llm.reply("Hello, " + i + "." + commands("{\"type\": \"send_message\", \"args\": {\"text\": \"Hello!\"}}"));
             assertThat(cycle.tick().worked()).isTrue();
         }
         assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%note%'")).isEqualTo(5);
@@ -209,7 +217,7 @@ class SafetyMonitorTest {
         notes.add("go", "user", 0, null);
         Cycle cycle = cycle();
         for (int i = 0; i < 50; i++) {
-            llm.reply("working " + i);
+            llm.reply("working on item number " + (1000 + i));   // new enough each time: no anti-stagnation reflex
             notes.add("tick " + i, "system", 0, null);
             assertThat(cycle.tick().worked()).as("tick " + (i + 1)).isTrue();
         }

@@ -11,6 +11,10 @@ import org.junit.jupiter.api.Test;
 
 class HybridComparatorTest {
     final FakeLlmClient fake = new FakeLlmClient();
+
+    {
+        fake.judgeComparisons = false;   // these tests script the comparison answers themselves
+    }
     final LocalComparator local = new LocalComparator(0.3);
     final HybridComparator hybrid = new HybridComparator(local, new LlmComparator(fake, 300, 0.3, local), 0.15, 0.8);
 
@@ -55,6 +59,17 @@ class HybridComparatorTest {
         assertThat(c.newIdeas()).isEmpty();
         assertThat(c.method()).isEqualTo("hybrid:llm");
         assertThat(c.usage().total()).isPositive();
+    }
+
+    @Test
+    void a_reply_in_the_band_that_asks_for_a_new_command_is_new_without_a_call() {
+        Comparison c = hybrid.compare(Replies.BACKUP, Replies.BACKUP_PARAPHRASED, true);
+
+        assertThat(fake.requests).isEmpty();
+        assertThat(c.verdict()).isEqualTo(Verdict.NEW);
+        assertThat(c.method()).isEqualTo("hybrid:local");
+        assertThat(hybrid.compare(Replies.BACKUP, Replies.BACKUP, true).identical()).as("identical stays identical")
+                .isTrue();
     }
 
     @Test

@@ -20,6 +20,10 @@ class LlmComparatorTest {
             ```""";
 
     final FakeLlmClient fake = new FakeLlmClient();
+
+    {
+        fake.judgeComparisons = false;   // these tests script the comparison answers themselves
+    }
     final LocalComparator local = new LocalComparator(0.3);
     final LlmComparator comparator = new LlmComparator(fake, 300, 0.3, local);
 
@@ -75,13 +79,16 @@ class LlmComparatorTest {
     }
 
     @Test
-    void identical_replies_are_answered_locally_without_a_call() {
+    void identical_replies_still_cost_a_call_in_this_mode_but_stay_identical_whatever_the_model_says() {
+        fake.reply("{\"new_thoughts\": \"yes\", \"novelty\": 0.9, \"new_ideas\": [\"something\"]}");
         Comparison c = comparator.compare(Replies.BACKUP, Replies.BACKUP.toUpperCase(java.util.Locale.ROOT) + "  ");
-        assertThat(fake.requests).isEmpty();
-        assertThat(c.identical()).isTrue();
+        assertThat(fake.requests).hasSize(1);
+        assertThat(c.identical()).as("judged locally, never from the model's score").isTrue();
         assertThat(c.verdict()).isEqualTo(Verdict.SAME);
-        assertThat(c.method()).isEqualTo("local");
-        assertThat(c.usage()).isEqualTo(new Usage(0, 0, false));
+        assertThat(c.novelty()).isZero();
+        assertThat(c.newIdeas()).isEmpty();
+        assertThat(c.method()).isEqualTo("llm");
+        assertThat(c.usage().total()).isPositive();
     }
 
     @Test

@@ -48,12 +48,12 @@ class StrategyPlannerTest {
 
     @Test
     void order_is_cost_then_reputation_with_unrated_as_neutral_then_id() {
-        Strategy cheapGood = rated(20, INTERNAL_RESTRUCTURING, 1, 4.5);
+        Strategy cheapGood = rated(20, INTERNAL_RESTRUCTURING, 1, 0.8);
         Strategy cheapUntried = unrated(12, INTERNAL_RESTRUCTURING, 1);
-        Strategy cheapAverage = rated(15, INTERNAL_RESTRUCTURING, 1, 3.0);
-        Strategy cheapPoor = rated(3, INTERNAL_RESTRUCTURING, 1, 1.0);
-        Strategy cheapPoorLater = rated(4, INTERNAL_RESTRUCTURING, 1, 1.0);
-        Strategy mediumExcellent = rated(1, INTERNAL_RESTRUCTURING, 2, 5.0);
+        Strategy cheapAverage = rated(15, INTERNAL_RESTRUCTURING, 1, 0.0);
+        Strategy cheapPoor = rated(3, INTERNAL_RESTRUCTURING, 1, -1.0);
+        Strategy cheapPoorLater = rated(4, INTERNAL_RESTRUCTURING, 1, -1.0);
+        Strategy mediumExcellent = rated(1, INTERNAL_RESTRUCTURING, 2, 1.0);
         List<Strategy> shuffled = List.of(mediumExcellent, cheapPoorLater, cheapAverage, cheapPoor, cheapUntried, cheapGood);
         assertThat(shuffled.stream().sorted(StrategyPlanner.ORDER).map(Strategy::id).toList())
                 .containsExactly(20L, 12L, 15L, 3L, 4L, 1L);
@@ -61,18 +61,18 @@ class StrategyPlannerTest {
 
     @Test
     void the_plan_picks_the_first_in_order_a_poorly_rated_one_below_an_untried_one() {
-        List<Strategy> catalogue = List.of(rated(1, INTERNAL_RESTRUCTURING, 1, 1.0), unrated(2, INTERNAL_RESTRUCTURING, 1),
-                rated(3, INTERNAL_RESTRUCTURING, 1, 2.9));
+        List<Strategy> catalogue = List.of(rated(1, INTERNAL_RESTRUCTURING, 1, -1.0), unrated(2, INTERNAL_RESTRUCTURING, 1),
+                rated(3, INTERNAL_RESTRUCTURING, 1, -0.1));
         assertThat(ids(StrategyPlanner.plan(List.of(INTERNAL_RESTRUCTURING), catalogue, Set.of(), 0, 2)))
                 .containsExactly(2L);
-        List<Strategy> withStar = List.of(catalogue.get(0), catalogue.get(1), rated(3, INTERNAL_RESTRUCTURING, 1, 5.0));
+        List<Strategy> withStar = List.of(catalogue.get(0), catalogue.get(1), rated(3, INTERNAL_RESTRUCTURING, 1, 1.0));
         assertThat(ids(StrategyPlanner.plan(List.of(INTERNAL_RESTRUCTURING), withStar, Set.of(), 0, 2)))
                 .containsExactly(3L);
     }
 
     @Test
     void costly_ones_wait_until_cheaper_rounds_have_failed() {
-        List<Strategy> catalogue = List.of(rated(1, CONTEXT_CHANGE, 3, 5.0), rated(2, CONTEXT_CHANGE, 2, 4.0));
+        List<Strategy> catalogue = List.of(rated(1, CONTEXT_CHANGE, 3, 1.0), rated(2, CONTEXT_CHANGE, 2, 0.5));
         List<StrategyClass> context = List.of(CONTEXT_CHANGE);
         assertThat(StrategyPlanner.plan(context, catalogue, Set.of(), 0, 2)).as("first firing: cheap only").isEmpty();
         assertThat(ids(StrategyPlanner.plan(context, catalogue, Set.of(), 1, 2))).containsExactly(2L);
@@ -87,8 +87,8 @@ class StrategyPlannerTest {
 
     @Test
     void an_unavailable_strategy_is_never_chosen_even_when_all_were_tried() {
-        Strategy best = unavailable(rated(1, INTERNAL_RESTRUCTURING, 1, 5.0));
-        Strategy next = rated(2, INTERNAL_RESTRUCTURING, 1, 2.0);
+        Strategy best = unavailable(rated(1, INTERNAL_RESTRUCTURING, 1, 1.0));
+        Strategy next = rated(2, INTERNAL_RESTRUCTURING, 1, -0.5);
         List<StrategyClass> internal = List.of(INTERNAL_RESTRUCTURING);
         assertThat(ids(StrategyPlanner.plan(internal, List.of(best, next), Set.of(), 0, 2))).containsExactly(2L);
         assertThat(ids(StrategyPlanner.plan(internal, List.of(best, next), Set.of(2L), 0, 2))).containsExactly(2L);
@@ -97,15 +97,15 @@ class StrategyPlannerTest {
 
     @Test
     void strategies_tried_this_episode_give_way_to_untried_ones() {
-        List<Strategy> catalogue = List.of(rated(1, EXTERNAL_STIMULATION, 1, 5.0), rated(2, EXTERNAL_STIMULATION, 1, 1.0));
+        List<Strategy> catalogue = List.of(rated(1, EXTERNAL_STIMULATION, 1, 1.0), rated(2, EXTERNAL_STIMULATION, 1, -1.0));
         assertThat(ids(StrategyPlanner.plan(List.of(EXTERNAL_STIMULATION), catalogue, Set.of(1L), 0, 2)))
                 .containsExactly(2L);
     }
 
     @Test
     void when_every_candidate_was_tried_the_best_tried_ones_come_again_rather_than_nothing() {
-        List<Strategy> catalogue = List.of(rated(1, EXTERNAL_STIMULATION, 1, 2.0), rated(2, EXTERNAL_STIMULATION, 1, 4.0),
-                rated(3, INTERNAL_RESTRUCTURING, 1, 4.0), rated(4, CONTEXT_CHANGE, 1, 3.0));
+        List<Strategy> catalogue = List.of(rated(1, EXTERNAL_STIMULATION, 1, -0.5), rated(2, EXTERNAL_STIMULATION, 1, 0.5),
+                rated(3, INTERNAL_RESTRUCTURING, 1, 0.5), rated(4, CONTEXT_CHANGE, 1, 0.0));
         assertThat(ids(StrategyPlanner.plan(List.of(EXTERNAL_STIMULATION, CONTEXT_CHANGE), catalogue,
                 Set.of(1L, 2L, 3L, 4L), 0, 2))).containsExactly(2L, 4L);
     }
@@ -128,21 +128,21 @@ class StrategyPlannerTest {
 
     @Test
     void a_class_without_a_candidate_falls_back_to_internal_restructuring_once() {
-        List<Strategy> catalogue = List.of(rated(1, EXTERNAL_STIMULATION, 2, 5.0), unrated(2, CONTEXT_CHANGE, 1),
+        List<Strategy> catalogue = List.of(rated(1, EXTERNAL_STIMULATION, 2, 1.0), unrated(2, CONTEXT_CHANGE, 1),
                 unrated(3, INTERNAL_RESTRUCTURING, 1), unrated(4, INTERNAL_RESTRUCTURING, 1));
         assertThat(ids(StrategyPlanner.plan(List.of(EXTERNAL_STIMULATION, CONTEXT_CHANGE), catalogue, Set.of(), 0, 2)))
                 .as("no cheap external stimulation: internal restructuring takes its slot").containsExactly(3L, 2L);
         assertThat(ids(StrategyPlanner.plan(List.of(EXTERNAL_STIMULATION, INTERNAL_RESTRUCTURING), catalogue, Set.of(),
                 0, 3))).as("not twice").containsExactly(3L);
-        List<Strategy> noContext = List.of(rated(1, EXTERNAL_STIMULATION, 2, 5.0), unrated(3, INTERNAL_RESTRUCTURING, 1));
+        List<Strategy> noContext = List.of(rated(1, EXTERNAL_STIMULATION, 2, 1.0), unrated(3, INTERNAL_RESTRUCTURING, 1));
         assertThat(ids(StrategyPlanner.plan(List.of(EXTERNAL_STIMULATION, CONTEXT_CHANGE), noContext, Set.of(), 0, 2)))
                 .as("two empty classes, one fallback").containsExactly(3L);
     }
 
     @Test
     void a_radical_pause_is_chosen_only_when_diagnosed() {
-        Strategy sleep = rated(1, RADICAL_PAUSE, 1, 5.0);
-        Strategy flashback = rated(2, INTERNAL_RESTRUCTURING, 1, 1.0);
+        Strategy sleep = rated(1, RADICAL_PAUSE, 1, 1.0);
+        Strategy flashback = rated(2, INTERNAL_RESTRUCTURING, 1, -1.0);
         List<Strategy> catalogue = List.of(sleep, flashback);
         assertThat(ids(StrategyPlanner.plan(List.of(INTERNAL_RESTRUCTURING), catalogue, Set.of(2L), 3, 2)))
                 .as("even with the only internal way tried").containsExactly(2L);

@@ -37,7 +37,9 @@ class RegistriesMigrationTest {
             assertThat(strategies).hasSize(15).startsWith("Mesh request", "Check the outside world")
                     .contains("Change of context", "Flashback", "Meta-analysis").endsWith("Radical pause");
             assertThat(store.queryLong("SELECT count(*) FROM stagnation_strategies WHERE source = 'internal' "
-                    + "AND reputation = 0 AND active = 1")).isEqualTo(15);
+                    + "AND reputation = 0")).isEqualTo(15);
+            // V010: the three that need the outside world are inactive, never faked
+            assertThat(store.queryLong("SELECT count(*) FROM stagnation_strategies WHERE active = 1")).isEqualTo(12);
             assertThat(store.query("SELECT name FROM thinking_methods ORDER BY id", rs -> rs.getString(1)))
                     .containsExactly("Start with an analogy", "Check the converse", "Question for an opponent",
                             "Iterative refinement");

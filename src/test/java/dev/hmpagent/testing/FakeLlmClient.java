@@ -13,10 +13,22 @@ import java.util.Deque;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** An in-process LLM with scripted replies; records every request it was sent. */
+/**
+ * An in-process LLM with scripted replies; records every request it was sent. Step 5's comparison mini-requests (the
+ * hybrid and llm modes) are kept apart: they are answered from {@link #judge} (by default "yes, new", novelty 0.9),
+ * recorded in {@link #comparisons}, and never take a scripted reply or count in {@link #requests}.
+ */
 public final class FakeLlmClient implements LlmClient {
     private final Deque<Supplier<Completion>> script = new ArrayDeque<>();
     public final List<LlmRequest> requests = new ArrayList<>();
+    /** The comparison mini-requests, in order. */
+    public final List<LlmRequest> comparisons = new ArrayList<>();
+    /** False: comparison requests are like any other (a comparator's own tests script their answers). */
+    public boolean judgeComparisons = true;
+    /** How comparison requests are answered: the reply text for a request. */
+    public java.util.function.Function<LlmRequest, String> judge =
+            r -> "{\"new_thoughts\": \"yes\", \"novelty\": 0.9, \"new_ideas\": [], \"refined_ideas\": [],"
+                    + " \"discarded_ideas\": []}";
     /** Characters streamed to listeners so far (by {@link #streamed}). */
     public int streamedChars;
     private StreamListener listener = StreamListener.NONE;
@@ -72,8 +84,19 @@ public final class FakeLlmClient implements LlmClient {
                 "fake-model", interrupted ? "" : "stop", interrupted);
     }
 
+    /** Whether {@code request} is step 5's comparison mini-request. */
+    public static boolean isComparison(LlmRequest request) {
+        return request.messages().get(0).content().startsWith(dev.hmpagent.stagnation.LlmComparator.SYSTEM_PROMPT);
+    }
+
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
+        if (judgeComparisons && isComparison(request)) {
+            comparisons.add(request);
+            String answer = judge.apply(request);
+            return new Completion(answer, new Usage(TokenEstimator.estimate(request.messages()),
+                    TokenEstimator.estimate(answer), true), "fake-model", "stop", false);
+        }
         requests.add(request);
         if (script.isEmpty()) throw new AssertionError("the fake LLM was called more often than scripted: " + requests.size());
         this.listener = listener;

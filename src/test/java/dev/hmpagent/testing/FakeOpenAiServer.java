@@ -5,20 +5,63 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockResponseBody;
 import mockwebserver3.MockWebServer;
+import mockwebserver3.QueueDispatcher;
 import mockwebserver3.RecordedRequest;
 import okio.BufferedSink;
 
-/** A scripted OpenAI-compatible server on a real socket. */
+/**
+ * A scripted OpenAI-compatible server on a real socket. Step 5's comparison mini-requests (hybrid and llm modes) are
+ * answered apart, with {@link #judgement} (by default "yes, new"), and {@link #take()} and {@link #requestCount()}
+ * skip them: a scripted reply is never spent on one. {@link #comparisons()} counts them.
+ */
 public final class FakeOpenAiServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final MockWebServer server = new MockWebServer();
     private final CountDownLatch released = new CountDownLatch(1);
+    private final QueueDispatcher queue = new QueueDispatcher();
+    private final java.util.concurrent.atomic.AtomicInteger comparisons = new java.util.concurrent.atomic.AtomicInteger();
+    /** The comparison answer's text (the JSON the model would write). */
+    public volatile String judgement = "{\"new_thoughts\": \"yes\", \"novelty\": 0.9, \"new_ideas\": [],"
+            + " \"refined_ideas\": [], \"discarded_ideas\": []}";
 
     public FakeOpenAiServer() throws IOException {
+        server.setDispatcher(new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+                if (isComparison(request)) {
+                    comparisons.incrementAndGet();
+                    return comparisonAnswer();
+                }
+                return queue.dispatch(request);
+            }
+        });
         server.start();
+    }
+
+    private static boolean isComparison(RecordedRequest r) {
+        try {
+            JsonNode body = JSON.readTree(r.getBody() == null ? "" : r.getBody().utf8());
+            return body != null && body.path("messages").path(0).path("content").asText("")
+                    .startsWith(dev.hmpagent.stagnation.LlmComparator.SYSTEM_PROMPT);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private MockResponse comparisonAnswer() {
+        String body = "{\"id\":\"c\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
+                + "\"assistant\",\"content\":" + quote(judgement) + "},\"finish_reason\":\"stop\"}],\"usage\":"
+                + "{\"prompt_tokens\":50,\"completion_tokens\":20}}";
+        return new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build();
+    }
+
+    /** How many comparison mini-requests arrived. */
+    public int comparisons() {
+        return comparisons.get();
     }
 
     public String baseUrl() {
@@ -36,7 +79,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
         body.append("data: {\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":").append(promptTokens)
                 .append(",\"completion_tokens\":").append(completionTokens).append("}}\n\n");
         body.append("data: [DONE]\n\n");
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build());
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build());
         return this;
     }
 
@@ -45,7 +88,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
         String body = "{\"id\":\"x\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
                 + "\"content\":" + quote(text) + "},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + promptTokens
                 + ",\"completion_tokens\":" + completionTokens + "}}";
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build());
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build());
         return this;
     }
 
@@ -69,7 +112,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 }
             }
         };
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
         return this;
     }
 
@@ -78,7 +121,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
      * finish_reason nor [DONE]: a truncated reply (the client fails it as "truncated").
      */
     public FakeOpenAiServer truncated(String text) {
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(chunk(text)).build());
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(chunk(text)).build());
         return this;
     }
 
@@ -105,7 +148,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 }
             }
         };
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
         return this;
     }
 
@@ -136,7 +179,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 }
             }
         };
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
         return this;
     }
 
@@ -166,30 +209,33 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 }
             }
         };
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
         return this;
     }
 
     public FakeOpenAiServer loginPage() {
-        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html; charset=utf-8")
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html; charset=utf-8")
                 .body("<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>").build());
         return this;
     }
 
     public FakeOpenAiServer status(int code, String body) {
-        server.enqueue(new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build());
+        queue.enqueue(new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build());
         return this;
     }
 
     /** The next request the server received, as JSON (waits up to 10 s, then fails). */
     public Received take() throws InterruptedException, IOException {
-        RecordedRequest r = server.takeRequest(10, TimeUnit.SECONDS);
-        if (r == null) throw new AssertionError("the fake LLM server received no request");
-        return new Received(r, JSON.readTree(r.getBody().utf8()));
+        while (true) {
+            RecordedRequest r = server.takeRequest(10, TimeUnit.SECONDS);
+            if (r == null) throw new AssertionError("the fake LLM server received no request");
+            if (!isComparison(r)) return new Received(r, JSON.readTree(r.getBody().utf8()));
+        }
     }
 
+    /** Requests of the main cycle received (comparison mini-requests not counted). */
     public int requestCount() {
-        return server.getRequestCount();
+        return server.getRequestCount() - comparisons.get();
     }
 
     /** A request: its headers and its JSON body. */

@@ -1,0 +1,141 @@
+package dev.hmpagent.cycle;
+
+import dev.hmpagent.commands.CommandBlockParser;
+import dev.hmpagent.commands.ParsedReply;
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.safety.Fingerprint;
+import dev.hmpagent.stagnation.ChantDetector;
+import dev.hmpagent.stagnation.Comparison;
+import dev.hmpagent.stagnation.LocalComparator;
+import dev.hmpagent.stagnation.ReplyComparator;
+import dev.hmpagent.stagnation.Words;
+import dev.hmpagent.store.ResponseRow;
+import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.store.StagnationDao;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Step 5 of the HMP cycle around one reply: a chant detector for the stream, the comparison with the previous reply
+ * (which may be a call to an LLM, made outside any transaction and cancelled by a halt), what the signs of stagnation
+ * need to know about the tick, and the reflex after the tick's write.
+ */
+public final class ReplyReview {
+    /**
+     * What step 5 found about a reply.
+     *
+     * @param repeated      identical to the previous reply, command block included character for character (white
+     *                      space aside): not stored again, its commands not run again
+     * @param repeatOfTick  an earlier reply (within the repeat window) this one equals word for word, 0 if none
+     * @param contentHash   SHA-256 of the normalised text
+     * @param stimulus      the tick showed a new note or process result
+     * @param personMessage the tick showed a new message from a person or the CLI
+     * @param graphMark     the concepts' and links' highest ids as the tick began
+     */
+    record Reviewed(Comparison comparison, boolean repeated, long repeatOfTick, String contentHash, boolean stimulus,
+                    boolean personMessage, String graphMark) {
+        Reviewed {
+            Objects.requireNonNull(comparison, "comparison");
+            Objects.requireNonNull(contentHash, "contentHash");
+            Objects.requireNonNull(graphMark, "graphMark");
+        }
+    }
+
+    /** Chanting inside one streamed reply: the shortest chunk that counts and how many repeats in a row. */
+    public record ChantLimits(int minPeriod, int repeats) {
+        static final ChantLimits DEFAULTS = new ChantLimits(20, 10);
+        /** The longest chunk looked for: a few sentences. */
+        static final int MAX_PERIOD = 400;
+    }
+
+    private final ReplyComparator comparator;
+    private final LocalComparator local;
+    private final CommandBlockParser parser;
+    private final StagnationReflex reflex;
+    private final ResponsesDao responses;
+    private final StagnationDao metrics;
+    private final int repeatWindow;
+    private final ChantLimits chant;
+
+    /**
+     * @param comparator   the configured comparison (local, llm or hybrid)
+     * @param local        the local one, for replies cut short
+     * @param repeatWindow how many earlier replies an exact repeat is looked for in (0: none)
+     */
+    public ReplyReview(ReplyComparator comparator, LocalComparator local, CommandBlockParser parser,
+                       StagnationReflex reflex, ResponsesDao responses, StagnationDao metrics, int repeatWindow,
+                       ChantLimits chant) {
+        this.comparator = Objects.requireNonNull(comparator, "comparator");
+        this.local = Objects.requireNonNull(local, "local");
+        this.parser = Objects.requireNonNull(parser, "parser");
+        this.reflex = Objects.requireNonNull(reflex, "reflex");
+        this.responses = Objects.requireNonNull(responses, "responses");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.repeatWindow = repeatWindow;
+        this.chant = Objects.requireNonNull(chant, "chant");
+    }
+
+    /** A detector for one streamed reply. */
+    ChantDetector chantDetector() {
+        return new ChantDetector(chant.minPeriod(), chant.repeats(), Math.max(ChantLimits.MAX_PERIOD, chant.minPeriod()));
+    }
+
+    /** The concepts' and links' highest ids now; read as a tick begins. */
+    String graphMark() {
+        return metrics.graphMark();
+    }
+
+    /**
+     * Compares the reply with the previous one. A reply cut short (interrupted) is compared locally only: no tokens
+     * are spent on a reply that answers nothing.
+     */
+    Reviewed review(Optional<ResponseRow> previous, Completion reply, ParsedReply parsed, boolean stimulus,
+                    boolean personMessage, String graphMark) {
+        Comparison c;
+        if (previous.isEmpty()) {
+            c = Comparison.first();
+        } else if (reply.interrupted()) {
+            c = local.compare(previous.get().content(), reply.text());
+        } else {
+            c = comparator.compare(previous.get().content(), reply.text(), newCommands(previous.get(), parsed));
+        }
+        String hash = Words.contentHash(reply.text());
+        long repeatOf = reply.interrupted() ? 0 : responses.tickWithHash(hash, repeatWindow).orElse(0L);
+        boolean repeated = c.identical() && !reply.interrupted()
+                && commandBlock(previous.get().content()).equals(commandBlock(reply.text()));
+        return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark);
+    }
+
+    /** Whether the reply asks for a command (by type and arguments) the previous reply did not. */
+    private boolean newCommands(ResponseRow previous, ParsedReply parsed) {
+        if (parsed.commands().isEmpty()) return false;
+        Set<String> before = new HashSet<>();
+        parser.parse(previous.content()).commands().forEach(c -> before.add(Fingerprint.ofCommand(c.type(), c.args())));
+        return parsed.commands().stream().anyMatch(c -> !before.contains(Fingerprint.ofCommand(c.type(), c.args())));
+    }
+
+    /**
+     * The command block of a reply (from its last marker), white space collapsed: two replies with the same words may
+     * still ask for different commands ({@code [[[} against {@code [[]]}), and those run.
+     */
+    static String commandBlock(String reply) {
+        int at = Math.max(reply.lastIndexOf("# Commands:"), reply.lastIndexOf("# Команды:"));
+        return at < 0 ? "" : reply.substring(at).strip().replaceAll("\\s+", " ");
+    }
+
+    /** A halt: the comparison call in flight, if any, is cancelled (the comparison then falls back to local). */
+    void cancel() {
+        comparator.cancel();
+    }
+
+    StagnationReflex.After afterReply(long tickId, double novelty, boolean personMessage) {
+        return reflex.afterReply(tickId, novelty, personMessage);
+    }
+
+    /** The pause between thoughts the reflex imposes while nobody answers its questions. */
+    java.time.Duration slowDown() {
+        return reflex.slowDown();
+    }
+}
