@@ -278,6 +278,32 @@ class AntiStagnationTest {
     }
 
     @Test
+    void reflex_tuning_raises_the_temperature_to_at_most_one_and_a_half_and_a_novel_reply_brings_it_back()
+            throws Exception {
+        // meta-analysis rated down, so the cheapest best-rated way out is the tuning
+        exec("INSERT INTO ratings(agent_id, target_type, target_id, rating) SELECT 'self', 'stagnation_strategy', id, -1"
+                + " FROM stagnation_strategies WHERE name = 'Meta-analysis'");
+        try (dev.hmpagent.testing.FakeOpenAiServer server = new dev.hmpagent.testing.FakeOpenAiServer()) {
+            server.streamed(A, 100, 30).streamed(A, 100, 30).streamed(B, 100, 30).streamed(A + " Then more.", 100, 30);
+            AgentConfig config = config("llm.base_url", server.baseUrl(), "llm.temperature", "1.4",
+                    "cycle.autonomous", "true");
+            Cycle cycle = Wiring.cycle(config, store, Wiring.llmClient(config.llm()), sink, clock);
+            notes.add("why does the backup fail?", "user", 0, null);
+            for (int i = 0; i < 4; i++) {
+                clock.advance(Duration.ofSeconds(30));
+                assertThat(cycle.tick().worked()).as("tick " + (i + 1)).isTrue();
+            }
+            List<com.fasterxml.jackson.databind.JsonNode> bodies = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) bodies.add(server.take().body());
+            assertThat(bodies).extracting(b -> b.path("temperature").asDouble()).containsExactly(1.4, 1.4, 1.5, 1.4);
+            assertThat(bodies.get(2).path("presence_penalty").asDouble()).isEqualTo(0.2);
+            assertThat(bodies.get(2).path("frequency_penalty").asDouble()).isEqualTo(0.2);
+            assertThat(bodies.get(3).has("presence_penalty")).as("back to the configured 0: not sent").isFalse();
+        }
+        assertThat(reflex.latest(5)).extracting(ReflexDao.Firing::strategy).containsExactly("LLM reflex tuning");
+    }
+
+    @Test
     void the_chant_limits_come_from_the_stagnation_section() {
         String loop = "I will check the log once more. ";
         String reply = "Thinking. " + loop.repeat(5);
