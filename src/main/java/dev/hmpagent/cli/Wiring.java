@@ -90,7 +90,8 @@ public final class Wiring {
      * external results arrive.
      */
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
-                        Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter) {
+                        Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
+                        java.util.function.Function<String, String> variables) {
         /** A halt: every process tree is killed and every delegated LLM call cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
@@ -111,7 +112,9 @@ public final class Wiring {
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
                 env);
         LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()));
-        return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0);
+        Map<String, String> environment = Map.copyOf(env);
+        // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
+        return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get);
     }
 
     /**
@@ -169,7 +172,7 @@ public final class Wiring {
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
-                tools.llmTasks(), random);
+                tools.llmTasks(), random, tools.variables());
     }
 
     /**
@@ -187,7 +190,7 @@ public final class Wiring {
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
     static ReplyReview review(AgentConfig config, Store store, Clock clock, LlmClient comparisonLlm,
                               LiveSettings.Generation generation, java.util.function.IntUnaryOperator random,
-                              Supplier<List<String>> commandTypes) {
+                              Supplier<List<String>> commandTypes, StagnationReflex.ModelSwitch models) {
         StagnationSection s = config.stagnation();
         LocalComparator local = new LocalComparator(s.noveltyThreshold());
         ReplyComparator comparator = switch (s.method()) {
@@ -200,7 +203,7 @@ public final class Wiring {
                 s.noGrowthTicks(), s.noStimulusTicks(), SignSettings.DEFAULTS.overheatTicks());
         StagnationReflex reflex = new StagnationReflex(store, new StagnationReflex.Settings(signs, s.reflex(),
                 s.ratingTicks(), s.maxQuestions(), s.sleep(), s.taskSwitch(), generation, config.cycle().historyK()),
-                clock, random, commandTypes, StagnationReflex.ModelSwitch.NONE);
+                clock, random, commandTypes, models);
         return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
                 new ResponsesDao(store), new dev.hmpagent.store.StagnationDao(store),
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()));
@@ -269,10 +272,13 @@ public final class Wiring {
         // the reflex's random choices (a creative frame, a random command) come from the same injected source as jitter
         java.util.function.IntUnaryOperator random = bound -> Math.min(bound - 1,
                 (int) (tools.jitter().getAsDouble() * bound));
-        return new Cycle(clock, llm, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
+        // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
+        SwitchableLlm thinking = new SwitchableLlm(llm);
+        return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),
                 review(config, store, clock, comparisonClient(config, llm), generation, random,
-                        registry::types),
+                        registry::types, new RegistrySwitch(new LlmRegistryDao(store), tools.variables(), config.llm(),
+                                thinking)),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
                 config.cycle().maxIdle(),
                 breakers(monitor));

@@ -98,12 +98,18 @@ public final class StagnationReflex {
 
             @Override
             public String switchToNext() { throw new IllegalStateException("no other LLM is configured"); }
+
+            @Override
+            public Optional<String> restore() { return Optional.empty(); }
         };
 
         boolean available();
 
         /** Switches; returns a line saying to what. */
         String switchToNext();
+
+        /** After a novel reply: back to the configured LLM; a line saying so when another one was in use. */
+        Optional<String> restore();
     }
 
     /**
@@ -192,7 +198,8 @@ public final class StagnationReflex {
                 state = state.withGeneration(null, null, null);
             }
             if (state.historyK() != null) state = state.withHistory(null, 0);
-            changed |= reflex.clearItemsBefore(tickId) > 0;   // they did their work; a reminder added now stays
+            changed |= reflex.clearItemsBefore(tickId) > 0;
+            models.restore().ifPresent(line -> lines.add("anti-stagnation reflex: a novel reply; " + line));   // they did their work; a reminder added now stays
         }
         StagnationSigns.Signs signs = StagnationSigns.evaluate(observations(), settings.signs());
         if (!signs.stagnant()) {

@@ -55,6 +55,24 @@ public final class LlmRegistryDao {
                 LlmRegistryDao::map);
     }
 
+    /**
+     * Where an entry's requests go, unmasked, for the agent's own use only (never shown, never stored elsewhere):
+     * the provider, the base URL, the model and the name of the variable holding its key ("" when none).
+     */
+    public record Route(String id, String provider, String baseUrl, String model, String apiKeyEnv) { }
+
+    /** The routes of the entries other than {@code exceptId} that name a base URL and a model, in priority order. */
+    public List<Route> routesExcept(String exceptId) {
+        return store.query("SELECT id, coalesce(json_extract(config_json, '$.provider'), ''), "
+                + "json_extract(config_json, '$.base_url'), json_extract(config_json, '$.model'), "
+                + "coalesce(json_extract(config_json, '$.api_key_env'), '') FROM llm_registry WHERE id <> ? "
+                + "AND json_valid(config_json) AND json_extract(config_json, '$.base_url') IS NOT NULL "
+                + "AND json_extract(config_json, '$.model') IS NOT NULL ORDER BY "
+                + "json_extract(config_json, '$.priority') IS NULL, json_extract(config_json, '$.priority'), id",
+                rs -> new Route(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)),
+                exceptId);
+    }
+
     /** The entry with that id, or else the only entry with that name. */
     public Optional<Entry> find(String idOrName) {
         Optional<Entry> byId = store.queryOne("SELECT " + FIELDS + " FROM llm_registry WHERE id = ?",

@@ -304,6 +304,41 @@ class AntiStagnationTest {
     }
 
     @Test
+    void switch_llm_lets_the_next_registry_entry_think_until_a_novel_reply_and_its_key_never_leaves_its_host()
+            throws Exception {
+        exec("UPDATE stagnation_strategies SET active = CASE name WHEN 'Switch LLM' THEN 1 ELSE 0 END, cost = 1");
+        try (dev.hmpagent.testing.FakeOpenAiServer a = new dev.hmpagent.testing.FakeOpenAiServer();
+             dev.hmpagent.testing.FakeOpenAiServer b = new dev.hmpagent.testing.FakeOpenAiServer()) {
+            a.streamed(A, 100, 30).streamed(A, 100, 30).streamed(A + " And a last thought.", 100, 30);
+            b.streamed(B, 100, 30);
+            new dev.hmpagent.store.LlmRegistryDao(store).register("spare", "spare model", "", "openai", b.baseUrl(),
+                    "model-b", 1, "HMP_TEST_KEY_B");
+            AgentConfig config = config("llm.base_url", a.baseUrl(), "llm.api_key", "key-a", "cycle.autonomous", "true",
+                    "stagnation.method", "local");
+            Wiring.Tools tools = Wiring.tools(config, dev.hmpagent.commands.Approver.NOBODY, List.of(),
+                    Map.of("HMP_TEST_KEY_B", "key-b"), clock, () -> llm);
+            Cycle cycle = Wiring.cycle(config, store, Wiring.llmClient(config.llm()), sink, clock, tools);
+            notes.add("why does the backup fail?", "user", 0, null);
+            for (int i = 0; i < 4; i++) {
+                clock.advance(Duration.ofSeconds(30));
+                assertThat(cycle.tick().worked()).as("tick " + (i + 1)).isTrue();
+            }
+            assertThat(a.requestCount()).isEqualTo(3);
+            assertThat(b.requestCount()).isEqualTo(1);
+            dev.hmpagent.testing.FakeOpenAiServer.Received atB = b.take();
+            assertThat(atB.body().path("model").asText()).isEqualTo("model-b");
+            assertThat(atB.request().getHeaders().get("Authorization")).isEqualTo("Bearer key-b");
+            for (int i = 0; i < 3; i++) {
+                assertThat(a.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer key-a");
+            }
+            tools.processes().stopAll("test over");
+        }
+        assertThat(sink.of(AgentEvent.Info.class)).extracting(AgentEvent.Info::text)
+                .anyMatch(t -> t.contains("Switch LLM: thinking with model-b"))
+                .anyMatch(t -> t.contains("back to the configured LLM"));
+    }
+
+    @Test
     void the_chant_limits_come_from_the_stagnation_section() {
         String loop = "I will check the log once more. ";
         String reply = "Thinking. " + loop.repeat(5);
