@@ -19,10 +19,8 @@ import dev.hmpagent.store.Store;
 import dev.hmpagent.testing.FakeLlmClient;
 import dev.hmpagent.testing.MutableClock;
 import dev.hmpagent.testing.RecordingSink;
+import dev.hmpagent.testing.SqlFile;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -79,24 +77,12 @@ class AntiStagnationTest {
         return "\n# Commands:\n```json\n" + json + "\n```\n# End commands\n";
     }
 
-    /** The first column of every row, as text (a second connection, as another process would read). */
     List<String> rows(String sql) {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("agent.db"));
-             ResultSet rs = c.createStatement().executeQuery(sql)) {
-            List<String> out = new java.util.ArrayList<>();
-            while (rs.next()) out.add(rs.getString(1));
-            return out;
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
+        return new SqlFile(dir.resolve("agent.db")).rows(sql);
     }
 
     void exec(String sql) {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("agent.db"))) {
-            c.createStatement().executeUpdate(sql);
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
+        new SqlFile(dir.resolve("agent.db")).exec(sql);
     }
 
     @Test

@@ -18,12 +18,9 @@ import dev.hmpagent.store.StagnationDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.WorkItem;
 import dev.hmpagent.testing.MutableClock;
+import dev.hmpagent.testing.SqlFile;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -91,22 +88,11 @@ class StagnationReflexTest {
     }
 
     List<String> rows(String sql) {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("agent.db"));
-             ResultSet rs = c.createStatement().executeQuery(sql)) {
-            List<String> out = new ArrayList<>();
-            while (rs.next()) out.add(rs.getString(1));
-            return out;
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
+        return new SqlFile(dir.resolve("agent.db")).rows(sql);
     }
 
     void exec(String sql) {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("agent.db"))) {
-            c.createStatement().executeUpdate(sql);
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
+        new SqlFile(dir.resolve("agent.db")).exec(sql);
     }
 
     @Test
