@@ -357,7 +357,9 @@ public final class Cycle {
         consecutiveFailures = 0;
         retryAt = null;
         noteWatermark = Math.max(noteWatermark, thought.prompt().noteWatermark());
-        status = status.thought(thought.tickId(), thought.completion().usage().total());
+        // the comparison's tokens count with the main call's, as in agent_log
+        status = status.thought(thought.tickId(), thought.completion().usage().total()
+                + thought.comparison().usage().total());
         emitAfterCommit(thought.tickId(), thought.completion(), thought.parsed(), written);
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model());
         if (written.replied()) reflex(thought, written);

@@ -147,6 +147,7 @@ class AntiStagnationTest {
         assertThat(comparisonTokens).isPositive();
         assertThat(rows("SELECT comparison_tokens FROM anti_stagnation_metrics WHERE tick_id = 2"))
                 .containsExactly(Long.toString(comparisonTokens));
+        assertThat(cycle.status().tokensUsed()).as("/status counts it too").isEqualTo(new AgentLogDao(store).totalTokens());
         assertThat(rows("SELECT task_tokens FROM safety_counters")).as("the task's budget counts the comparison too")
                 .containsExactly(Long.toString(tick2.promptTokens() + tick2.completionTokens() + comparisonTokens));
     }
