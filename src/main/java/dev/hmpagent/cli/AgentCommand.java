@@ -9,11 +9,17 @@ import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
 import dev.hmpagent.repl.ReplApprover;
+import dev.hmpagent.repl.JLineScreen;
+import dev.hmpagent.repl.Verbosity;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jline.utils.AttributedString;
+import picocli.CommandLine.Option;
 import dev.hmpagent.cycle.WakeOrPollPacer;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.jline.reader.LineReader;
-import org.jline.reader.LineReaderBuilder;
 import org.jline.terminal.Terminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,6 +35,13 @@ import picocli.CommandLine.Mixin;
 public final class AgentCommand implements Callable<Integer> {
     @Mixin CommonOptions options;
 
+    @Option(names = "--no-color", description = "Plain output: no colour or dim text (also NO_COLOR=1; CLICOLOR_FORCE=1 forces colour).")
+    boolean noColor;
+
+    @Option(names = "--verbose", arity = "0..1", fallbackValue = "normal", paramLabel = "LEVEL",
+            description = "How much of the machinery the REPL shows: quiet (default), normal (thoughts and command results) or full.")
+    String verbose;
+
     private final Launch launch;
 
     AgentCommand(Launch launch) {
@@ -38,30 +51,70 @@ public final class AgentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AgentConfig config = options.load(launch.env()).config();
+        Verbosity verbosity = verbose == null ? Verbosity.QUIET : Verbosity.parse(verbose).orElseThrow(() ->
+                new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                        "--verbose takes quiet, normal or full, not '" + verbose + "'"));
+        Path db = config.agent().db().toAbsolutePath();
+        Path history = historyFile(db);
+        boolean interactive = launch.interactive();
         try (Terminal terminal = launch.terminals().create()) {
-            LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("hmp-agent").build();
-            EventRenderer renderer = new EventRenderer(reader, config.agent().db().toAbsolutePath().toString());
-            ReplApprover approver = new ReplApprover(text -> {
-                reader.printAbove(text);
-                reader.getTerminal().writer().flush();
-            }, launch.interactive());
+            boolean colour = ColorChoice.colour(launch.env(), noColor, interactive && JLineScreen.capable(terminal));
+            LineReader reader = ReplReader.build(terminal, interactive ? history : null, colour);
+            JLineScreen screen = new JLineScreen(reader, colour, Repl.PROMPT);
+            List<Path> protectedFiles = new ArrayList<>(options.configFiles(launch.env()));
+            protectedFiles.add(history);
+            ReplApprover approver = new ReplApprover(text -> screen.above(new AttributedString(text)), interactive);
+            // the renderer exists before the runtime (it shows what starting does); its facts come once the file is open
+            DeferredFacts facts = new DeferredFacts();
+            EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts);
             try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer,
-                    new WakeOrPollPacer(config.cycle().pollInterval()), false, approver, options.configFiles(launch.env()))) {
-                reader.printAbove("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands.");
-                Repl repl = new Repl(reader, launch.interactive(), runtime.loop(), runtime.inbox(),
-                        new Repl.Describe(runtime.llm().endpoint(), runtime.llm().model(), runtime.db().toString()),
-                        config.llm().giveUp(), controls(runtime), approver);
+                    new WakeOrPollPacer(config.cycle().pollInterval()), false, approver, protectedFiles);
+                 ReplFacts replFacts = new ReplFacts(runtime.connectAgain(), config.safety(), runtime.llm(),
+                         () -> runtime.cycle().status(), launch.clock());
+                 screen) {
+                facts.set(replFacts);
+                if (interactive) {
+                    screen.above(new AttributedString("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands."));
+                    Resumed.lines(runtime.connectAgain(), screen.width()).forEach(l -> screen.above(new AttributedString(l)));
+                }
+                Repl repl = new Repl(reader, screen, interactive, runtime.loop(), runtime.inbox(),
+                        new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), db.toString()),
+                        config.llm().giveUp(), controls(runtime, replFacts), approver, renderer, List.of(),
+                        launch.clock().withZone(java.time.ZoneId.systemDefault()));
+                ReplReader.complete(reader, repl.commands());
                 runtime.startThinking(renderer);
-                TickLoop.End end = repl.run();
-                runtime.farewell(end).ifPresent(line -> renderer.emit(new AgentEvent.Problem(line)));
-                return exitCode(end, runtime, launch.interactive());
+                try (ReplClock ticker = ReplClock.start(screen.hasLiveRegion(), () -> {
+                    replFacts.refresh();
+                    renderer.refresh();
+                })) {
+                    TickLoop.End end = repl.run();
+                    runtime.farewell(end).ifPresent(line -> renderer.emit(new AgentEvent.Problem(line)));
+                    return exitCode(end, runtime, interactive);
+                } finally {
+                    ReplReader.saveHistory(reader);
+                }
             }
         }
     }
 
+    /** The REPL's history: beside the database, shared by every start on that file. */
+    static Path historyFile(Path db) {
+        return db.resolveSibling(db.getFileName() + ".history");
+    }
+
     /** /halt, /unlock and the safety part of /status, on the runtime's file. */
-    static Repl.Controls controls(AgentRuntime runtime) {
+    static Repl.Controls controls(AgentRuntime runtime, ReplFacts facts) {
         return new Repl.Controls() {
+            @Override
+            public int dropUnread() {
+                return runtime.dropUnread();
+            }
+
+            @Override
+            public dev.hmpagent.repl.TokenFigures tokens() {
+                return facts.tokens();
+            }
+
             @Override
             public String safety() {
                 SafetyStatus s = runtime.safety();

@@ -228,6 +228,21 @@ final class AgentRuntime implements AutoCloseable {
     }
 
 
+    /**
+     * /drop: the person's unread messages are marked read (at the last tick), so no reply answers them; returns how
+     * many. On a connection of its own, waiting for another process's write lock only briefly.
+     */
+    int dropUnread() {
+        try (Store s = tickStore.connectAgain(INPUT_BUSY_TIMEOUT)) {
+            return s.inTransaction(() -> new NotesDao(s).dropUnread("user", loop.cycle().status().lastTickId()));
+        }
+    }
+
+    /** A new connection to the file, for a reader on another thread (the REPL's status line). */
+    Store connectAgain() {
+        return tickStore.connectAgain();
+    }
+
     TickLoop loop() { return loop; }
 
     Cycle cycle() { return loop.cycle(); }

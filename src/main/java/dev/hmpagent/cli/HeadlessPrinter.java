@@ -64,6 +64,7 @@ final class HeadlessPrinter implements EventSink {
                     + t.completionTokens() + " out · " + t.durationMs() + " ms";
         }
         if (event instanceof AgentEvent.Problem p) return ts + " ! " + oneLine(p.text());
+        if (event instanceof AgentEvent.Retrying r) return ts + " ! " + oneLine(r.text());
         if (event instanceof AgentEvent.Info i) return ts + " · " + oneLine(i.text());
         if (event instanceof AgentEvent.CommandDone c) {
             return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + oneLine(c.result());
@@ -78,6 +79,11 @@ final class HeadlessPrinter implements EventSink {
 
     private String json(AgentEvent event) {
         if (!verbose && (event instanceof AgentEvent.Thought || event instanceof AgentEvent.NoOp)) {
+            return null;
+        }
+        // the stream of a reply is for a live screen; the lines carry the reply once it is complete
+        if (event instanceof AgentEvent.CallStarted || event instanceof AgentEvent.ReplyDelta
+                || event instanceof AgentEvent.CallEnded) {
             return null;
         }
         ObjectNode o = JSON.createObjectNode();
@@ -98,6 +104,9 @@ final class HeadlessPrinter implements EventSink {
             o.put("event", "problem").put("tick", lastTick).put("text", p.text());
         } else if (event instanceof AgentEvent.Info i) {
             o.put("event", "info").put("tick", lastTick).put("text", i.text());
+        } else if (event instanceof AgentEvent.Retrying r) {
+            o.put("event", "problem").put("tick", lastTick).put("text", r.text()).put("attempt", r.attempt())
+                    .put("next_try", r.nextTry().toString());
         }
         if (o.has("tick")) lastTick = Math.max(lastTick, o.path("tick").asLong());
         try {

@@ -326,7 +326,7 @@ public final class Cycle {
         Completion answered;
         long haltsBefore = haltsAtTickStart;
         try {
-            answered = ask(prompt);
+            answered = ask(tickId, prompt);
         } catch (LlmException e) {
             return llmFailed(tickId, start, reason, prompt, e);
         }
@@ -385,7 +385,7 @@ public final class Cycle {
                     + ": " + e.getMessage() + " — it looks again after the next reply"));
             return;
         }
-        after.lines().forEach(line -> events.emit(new AgentEvent.Info(line)));
+        after.lines().forEach(line -> events.emit(new AgentEvent.Info(line, true)));
         after.question().ifPresent(q -> events.emit(new AgentEvent.MessageToUser(thought.tickId(), q.noteId(), q.text())));
         if (after.changed()) settingsStale = true;
     }
@@ -445,7 +445,7 @@ public final class Cycle {
     }
 
     /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */
-    private Completion ask(AssembledPrompt prompt) {
+    private Completion ask(long tickId, AssembledPrompt prompt) {
         synchronized (callLock) {
             if (halts.get() != haltsAtTickStart) {
                 // halted since the tick began, before the call started: no call at all, an empty interrupted reply
@@ -461,19 +461,28 @@ public final class Cycle {
         boolean[] cut = {false};
         // the generation parameters of this tick: the configured ones, or what the reflex tuned them to
         LiveSettings.Generation g = snapshot.generation();
+        Instant began = clock.instant();
+        events.emit(new AgentEvent.CallStarted(tickId, llm.model()));
         try {
             c = llm.complete(new LlmRequest(prompt.messages(), g.temperature(), params.maxTokens(), g.presencePenalty(),
                     g.frequencyPenalty()), delta -> {
-                if (!cut[0] && chant.feed(delta)) {
+                if (cut[0]) return;
+                events.emit(new AgentEvent.ReplyDelta(tickId, delta));
+                if (chant.feed(delta)) {
                     cut[0] = true;
                     llm.cancel();
                 }
             });
         } catch (LlmException e) {
-            if (!leaveCall()) throw e;
+            boolean cancelledFirst = leaveCall();
+            events.emit(new AgentEvent.CallEnded(tickId, 0, 0, Duration.between(began, clock.instant()).toMillis(),
+                    cancelledFirst, !cancelledFirst));
+            if (!cancelledFirst) throw e;
             return new Completion("", new Usage(prompt.estimatedTokens(), 1, true), llm.model(), "", true);
         }
         boolean cancelled = leaveCall();
+        events.emit(new AgentEvent.CallEnded(tickId, c.usage().promptTokens(), c.usage().completionTokens(),
+                Duration.between(began, clock.instant()).toMillis(), cancelled || c.interrupted() || cut[0], false));
         if (chant.found() != null && !cancelled) {
             // complete but truncated: the text up to the loop and one round of it, so the model is shown what it did
             ChantDetector.Found f = chant.found();
@@ -500,7 +509,7 @@ public final class Cycle {
         }
         if (CHANT.equals(completion.finishReason())) {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " started repeating itself and was cut there"
-                    + " (the rest of its tokens saved); none of its commands ran, and the model is told"));
+                    + " (the rest of its tokens saved); none of its commands ran, and the model is told", true));
         }
         if ("length".equals(completion.finishReason())) {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " reached its length limit (llm.max_tokens, or 4 Mi characters)"
@@ -512,7 +521,7 @@ public final class Cycle {
         }
         if (written.stagnation()) {
             events.emit(new AgentEvent.Info("anti-stagnation reflex: the reply repeated the previous one word for word;"
-                    + " it was not stored again and its commands did not run again (tick " + tickId + ")"));
+                    + " it was not stored again and its commands did not run again (tick " + tickId + ")", true));
         }
         written.malformed().forEach(run -> emitRun(tickId, run));
     }
@@ -568,8 +577,8 @@ public final class Cycle {
         Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
         Duration delay = scheduleRetry(CycleStatus.Trouble.LLM_UNAVAILABLE, tickId, start, retryAfter, e.getMessage());
         writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), e);
-        events.emit(new AgentEvent.Problem(e.getMessage() + " — retrying in " + human(delay)
-                + "; your messages stay queued"));
+        events.emit(new AgentEvent.Retrying(e.getMessage() + " — retrying in " + human(delay)
+                + "; your messages stay queued", consecutiveFailures, retryAt));
         return new TickResult(true, tickId, "llm_error");
     }
 

@@ -36,8 +36,43 @@ public sealed interface AgentEvent {
         public Problem { Objects.requireNonNull(text, "text"); }
     }
 
-    /** A neutral status line (retry scheduled, reflex fired, ...). */
-    record Info(String text) implements AgentEvent {
+    /**
+     * A neutral status line. A {@code detail} (a reflex notice, a reply cut for repeating itself) is for those who
+     * asked to see the machinery: the REPL shows it with /verbose normal or full.
+     */
+    record Info(String text, boolean detail) implements AgentEvent {
         public Info { Objects.requireNonNull(text, "text"); }
+
+        public Info(String text) {
+            this(text, false);
+        }
+    }
+
+    /** The LLM call of a tick begins (the reply's text follows as {@link ReplyDelta}s when it streams). */
+    record CallStarted(long tickId, String model) implements AgentEvent {
+        public CallStarted { Objects.requireNonNull(model, "model"); }
+    }
+
+    /** A piece of the reply as it streams in, before any of it is parsed. */
+    record ReplyDelta(long tickId, String text) implements AgentEvent {
+        public ReplyDelta { Objects.requireNonNull(text, "text"); }
+    }
+
+    /**
+     * The LLM call of a tick ended: complete, cut short ({@code interrupted}) or failed (no reply at all); its
+     * tokens as the server counted them (estimated when it did not) and how long it took.
+     */
+    record CallEnded(long tickId, int promptTokens, int completionTokens, long durationMs, boolean interrupted,
+                     boolean failed) implements AgentEvent { }
+
+    /**
+     * The LLM could not be reached (or failed transiently) and the call is tried again at {@code nextTry}; {@code
+     * attempt} counts the failures in a row. {@code text} says what failed and what happens, in one line.
+     */
+    record Retrying(String text, int attempt, java.time.Instant nextTry) implements AgentEvent {
+        public Retrying {
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(nextTry, "nextTry");
+        }
     }
 }

@@ -2,18 +2,30 @@ package dev.hmpagent.repl;
 
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
-import org.jline.reader.LineReader;
+import java.util.function.Supplier;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStringBuilder;
 import org.jline.utils.AttributedStyle;
 
 /**
- * Shows agent events above the prompt with {@link LineReader#printAbove}, so a line being typed
- * is redrawn, not clobbered. Colours degrade to plain text on a dumb terminal.
+ * Turns agent events into what the person sees. The transcript (lines above the prompt) holds the agent's messages,
+ * one dim line per tick that did something else, one dim line of figures after each LLM call, and problems; at
+ * {@link Verbosity#NORMAL} and {@link Verbosity#FULL} also thoughts, each command's result and the reflex's notices.
+ * The live region above the prompt shows "thinking… 12 s" until the first token, then the reply as it streams, and
+ * a failing LLM's retry counting down, all in place; the status line shows the state of the agent. Thread-safe:
+ * events come from the tick thread, {@link #refresh()} from a timer.
  */
 public final class EventRenderer implements EventSink {
     static final int MAX_THOUGHT_CHARS = 600;
+    /** Lines of a streaming reply the live region shows (its end). */
+    static final int LIVE_LINES = 6;
+    static final String INDENT = "       ";   // under "agent> "
     private static final AttributedStyle DIM = AttributedStyle.DEFAULT.faint();
     private static final AttributedStyle AGENT = AttributedStyle.BOLD.foreground(AttributedStyle.CYAN);
     private static final AttributedStyle ERROR = AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
@@ -26,40 +38,238 @@ public final class EventRenderer implements EventSink {
     /** Most lines of one message shown. */
     static final int MAX_MESSAGE_LINES = 200;
 
-    private final LineReader reader;
+    /** What the renderer asks of its surroundings, read when a line is drawn. */
+    public interface Facts {
+        /** Tokens spent (for the line after each call). */
+        TokenFigures tokens();
+
+        /** Messages that wait to be read by the agent. */
+        int queued();
+
+        /** The status line's text, or "" for none. */
+        String statusLine();
+
+        Facts NONE = new Facts() {
+            @Override public TokenFigures tokens() { return new TokenFigures(0, 0, 0, 0, 0, 0); }
+            @Override public int queued() { return 0; }
+            @Override public String statusLine() { return ""; }
+        };
+    }
+
+    private final Screen screen;
     private final String dbPath;
+    private final Clock clock;
+    private final Facts facts;
+    private volatile Verbosity verbosity;
+
+    // the call in flight (guarded by this)
+    private long callTick = -1;
+    private Instant callStarted;
+    private final StringBuilder streamed = new StringBuilder();
+    private AgentEvent.CallEnded lastCall;
+    // the LLM failing, until a call succeeds
+    private AgentEvent.Retrying retrying;
+    // what the tick did besides talking
+    private final TickActivity activity = new TickActivity();
 
     /** @param dbPath the database file, named in the command that shows a clipped message whole */
-    public EventRenderer(LineReader reader, String dbPath) {
-        this.reader = Objects.requireNonNull(reader, "reader");
+    public EventRenderer(Screen screen, String dbPath, Clock clock, Verbosity verbosity, Facts facts) {
+        this.screen = Objects.requireNonNull(screen, "screen");
         this.dbPath = Objects.requireNonNull(dbPath, "dbPath");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.verbosity = Objects.requireNonNull(verbosity, "verbosity");
+        this.facts = Objects.requireNonNull(facts, "facts");
+    }
+
+    public Verbosity verbosity() {
+        return verbosity;
+    }
+
+    public void verbosity(Verbosity v) {
+        verbosity = Objects.requireNonNull(v, "v");
     }
 
     @Override
-    public void emit(AgentEvent event) {
-        if (event instanceof AgentEvent.TickDone || event instanceof AgentEvent.NoOp) return;   // the REPL shows what a tick did, not its bookkeeping
-        reader.printAbove(render(event, dbPath).toAnsi(reader.getTerminal()));
+    public synchronized void emit(AgentEvent event) {
+        if (event instanceof AgentEvent.CallStarted c) {
+            callTick = c.tickId();
+            callStarted = clock.instant();
+            streamed.setLength(0);
+        } else if (event instanceof AgentEvent.ReplyDelta d) {
+            if (d.tickId() == callTick) streamed.append(d.text());
+        } else if (event instanceof AgentEvent.CallEnded e) {
+            callEnded(e);
+        } else if (event instanceof AgentEvent.Retrying r) {
+            // the first failure says all of it, once; later ones only move the line that counts down
+            if (retrying == null || !screen.hasLiveRegion()) show(line(ERROR, "! " + printable(r.text())));
+            retrying = r;
+        } else if (event instanceof AgentEvent.MessageToUser m) {
+            show(render(m, dbPath));
+        } else if (event instanceof AgentEvent.Thought t) {
+            if (verbosity != Verbosity.QUIET) {
+                show(thought(t, verbosity));
+            } else if (t.interrupted()) {
+                show(line(DIM, "· the reply of tick " + t.tickId() + " was cut short; what arrived is kept"
+                        + " (/verbose normal shows it)"));
+            }
+        } else if (event instanceof AgentEvent.CommandDone c) {
+            activity.add(c);
+            if (verbosity == Verbosity.FULL || verbosity == Verbosity.NORMAL && !bookkeeping(c)) show(command(c, verbosity));
+        } else if (event instanceof AgentEvent.TickDone t) {
+            tickDone(t);
+        } else if (event instanceof AgentEvent.Problem p) {
+            show(render(p, dbPath));
+        } else if (event instanceof AgentEvent.Info i) {
+            if (!i.detail() || verbosity != Verbosity.QUIET) show(render(i, dbPath));
+        }
+        drawLive();
+    }
+
+    private void callEnded(AgentEvent.CallEnded e) {
+        callTick = -1;
+        streamed.setLength(0);
+        if (e.failed()) return;
+        if (retrying != null) {
+            show(line(DIM, "· the LLM answers again (after " + retrying.attempt() + " failed "
+                    + (retrying.attempt() == 1 ? "try" : "tries") + ")"));
+        }
+        retrying = null;
+        lastCall = e;
+    }
+
+    private void tickDone(AgentEvent.TickDone t) {
+        if (verbosity == Verbosity.QUIET) activity.summary().ifPresent(s -> show(line(DIM, "· " + s)));
+        activity.clear();
+        AgentEvent.CallEnded call = lastCall;
+        lastCall = null;
+        if (call != null && call.tickId() == t.tickId()) show(line(DIM, figures(call, facts.tokens())));
+    }
+
+    /** "1.2k in · 40 out · 0.6 s · task 18.4k / 100k". */
+    static String figures(AgentEvent.CallEnded call, TokenFigures tokens) {
+        String line = count(call.promptTokens()) + " in · " + count(call.completionTokens()) + " out · "
+                + seconds(call.durationMs());
+        if (tokens.taskBudget() > 0) line += " · task " + count(tokens.task()) + " / " + count(tokens.taskBudget());
+        return line;
+    }
+
+    /** 950, 1.2k, 18.4k, 100k, 2.5M. */
+    public static String count(long n) {
+        if (n < 1_000) return Long.toString(n);
+        if (n < 1_000_000) return compact(n / 1_000.0) + "k";
+        return compact(n / 1_000_000.0) + "M";
+    }
+
+    private static String compact(double v) {
+        if (v >= 100) return Long.toString(Math.round(v));
+        String s = String.format(java.util.Locale.ROOT, "%.1f", v);
+        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+    }
+
+    private static String seconds(long ms) {
+        return ms < 10_000 ? String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0) : (ms / 1000) + " s";
+    }
+
+    /** A send_message's own result line: the message itself was just shown. */
+    private static boolean bookkeeping(AgentEvent.CommandDone c) {
+        return c.type().equals("send_message") && c.status().equals("ok");
+    }
+
+    /** Redraws the live region and the status line for the time now (called every second). */
+    public synchronized void refresh() {
+        drawLive();
+    }
+
+    private void drawLive() {
+        if (!screen.hasLiveRegion()) return;
+        screen.live(liveLines());
+        String status = facts.statusLine();
+        screen.status(status.isEmpty() ? List.of() : List.of(line(DIM, status)));
+    }
+
+    private List<AttributedString> liveLines() {
+        List<AttributedString> lines = new ArrayList<>();
+        int width = Math.max(20, screen.width() - 1);
+        if (callTick >= 0) {
+            if (streamed.isEmpty()) {
+                long s = Duration.between(callStarted, clock.instant()).toSeconds();
+                lines.add(line(DIM, "thinking… " + s + " s"));
+            } else {
+                for (String l : tail(printable(streamed.toString()), LIVE_LINES, width)) lines.add(line(DIM, l));
+            }
+        } else if (retrying != null) {
+            lines.add(line(WARN, clipTo(retryLine(retrying, clock.instant(), facts.queued()), width)));
+        }
+        return lines;
+    }
+
+    /** "LLM endpoint … is not reachable · try 4 · next in 16 s · 1 message queued". */
+    static String retryLine(AgentEvent.Retrying r, Instant now, int queued) {
+        String what = r.text();
+        int dash = what.indexOf(" — ");
+        if (dash > 0) what = what.substring(0, dash);
+        long next = Math.max(0, (Duration.between(now, r.nextTry()).toMillis() + 999) / 1000);
+        String line = printable(what).replace('\n', ' ') + " · try " + r.attempt() + " · "
+                + (next > 0 ? "next in " + next + " s" : "trying now");
+        if (queued > 0) line += " · " + queued + (queued == 1 ? " message" : " messages") + " queued";
+        return line;
+    }
+
+    /** The last {@code max} lines of {@code text} as the screen shows them, each at most {@code width} columns. */
+    static List<String> tail(String text, int max, int width) {
+        List<String> rows = new ArrayList<>();
+        for (String l : text.split("\n", -1)) {
+            String expanded = l.replace("\t", "    ");
+            if (expanded.isEmpty()) rows.add("");
+            for (int i = 0; i < expanded.length(); i += width) {
+                rows.add(expanded.substring(i, Math.min(expanded.length(), i + width)));
+            }
+        }
+        while (!rows.isEmpty() && rows.get(rows.size() - 1).isBlank() && rows.size() > 1) rows.remove(rows.size() - 1);
+        return List.copyOf(rows.subList(Math.max(0, rows.size() - max), rows.size()));
+    }
+
+    private static String clipTo(String s, int width) {
+        return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
+    }
+
+    private void show(AttributedString s) {
+        screen.above(s);
+    }
+
+    private static AttributedString line(AttributedStyle style, String text) {
+        return new AttributedStringBuilder().styled(style, text).toAttributedString();
     }
 
     static AttributedString render(AgentEvent event, String dbPath) {
         AttributedStringBuilder sb = new AttributedStringBuilder();
         if (event instanceof AgentEvent.MessageToUser m) {
-            sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m, dbPath));
+            sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m, dbPath).replace("\n", "\n" + INDENT));
         } else if (event instanceof AgentEvent.Thought t) {
-            sb.styled(DIM, "  (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + clip(t.text()));
+            return thought(t, Verbosity.NORMAL);
         } else if (event instanceof AgentEvent.CommandDone c) {
-            AttributedStyle style = switch (c.status()) {
-                case "ok", "close" -> DIM;
-                case "warning" -> WARN;
-                default -> ERROR;
-            };
-            sb.styled(style, "  [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + clip(c.result()));
+            return command(c, Verbosity.NORMAL);
         } else if (event instanceof AgentEvent.Problem p) {
             sb.styled(ERROR, "! " + printable(p.text()));
         } else if (event instanceof AgentEvent.Info i) {
             sb.styled(DIM, "· " + printable(i.text()));
         }
         return sb.toAttributedString();
+    }
+
+    private static AttributedString thought(AgentEvent.Thought t, Verbosity v) {
+        String text = v == Verbosity.FULL ? printable(t.text()).strip() : clip(t.text());
+        return line(DIM, "  (thought" + (t.interrupted() ? ", interrupted" : "") + ") " + text);
+    }
+
+    private static AttributedString command(AgentEvent.CommandDone c, Verbosity v) {
+        AttributedStyle style = switch (c.status()) {
+            case "ok", "close" -> DIM;
+            case "warning" -> WARN;
+            default -> ERROR;
+        };
+        String result = v == Verbosity.FULL ? printable(c.result()).strip() : clip(c.result());
+        return line(style, "  [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + result);
     }
 
     /**

@@ -3,31 +3,44 @@ package dev.hmpagent.repl;
 import dev.hmpagent.cycle.CycleStatus;
 import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.store.NoteSpool;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
+import org.jline.reader.MaskingCallback;
 import org.jline.reader.UserInterruptException;
+import org.jline.utils.AttributedString;
+import org.jline.utils.InfoCmp;
 
 /**
- * The interactive front: a plain line becomes a {@code notes} row from the user and wakes the
- * tick loop; lines starting with '/' are REPL commands. Ctrl-C cancels the LLM call in flight;
- * Ctrl-D or /quit cuts a reply in flight short and leaves once the tick has written. When input
- * is not a terminal (a pipe), end of input lets the loop finish answering first. When the loop
- * ends by itself (it cannot think any more), the REPL stops reading and leaves too: it never
- * looks alive while nothing answers.
+ * The interactive front: a plain line becomes a {@code notes} row from the user and wakes the tick loop; lines
+ * starting with '/' are REPL commands (one registry: /help, completion, did-you-mean). A {@code """} line starts a
+ * block of several lines, ended by a line ending in {@code """}. Ctrl-C cancels the LLM call in flight and keeps the
+ * half-typed line; at an empty prompt with nothing in flight a second Ctrl-C within 2 s leaves, as do Ctrl-D and
+ * /quit (a reply in flight is cut short, and the tick finishes writing first). When input is not a terminal (a
+ * pipe), end of input lets the loop finish answering first. When the loop ends by itself (it cannot think any more),
+ * the REPL stops reading and leaves too: it never looks alive while nothing answers.
  */
 public final class Repl {
-    static final String PROMPT = "you> ";
+    public static final String PROMPT = "you> ";
+    static final String MORE = "...> ";
+    static final String BLOCK = "\"\"\"";
+    static final Duration DOUBLE_CTRL_C = Duration.ofSeconds(2);
     private static final long SPOOL_RETRY_NANOS = 1_000_000_000L;
+    private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     /** Facts /status shows that the REPL does not own. */
-    public record Describe(String endpoint, String model, String dbPath) { }
+    public record Describe(java.util.function.Supplier<String> endpoint, java.util.function.Supplier<String> model, String dbPath) { }
 
-    /** The human controls of the safety state (/halt, /unlock), each answering with one line to show. */
+    /** The human controls of the agent's file (/halt, /unlock, /drop) and what /status reads from it. */
     public interface Controls {
         /** The persisted safety state on one line, e.g. "ACTIVE" or "STOPPED(halt) since … (reason)". */
         String safety();
@@ -35,9 +48,15 @@ public final class Repl {
         String halt(String reason);
 
         String unlock(String reason);
+
+        /** Marks the person's unread messages read, so no reply answers them; returns how many. */
+        int dropUnread();
+
+        TokenFigures tokens();
     }
 
     private final LineReader reader;
+    private final JLineScreen screen;
     private final boolean interactive;
     private final TickLoop loop;
     private final NoteSpool inbox;
@@ -45,27 +64,64 @@ public final class Repl {
     private final Duration giveUp;
     private final Controls controls;
     private final ReplApprover approver;
+    private final EventRenderer renderer;
+    private final Clock clock;
+    private final SlashCommands commands = new SlashCommands();
     private final Object readLock = new Object();
     private boolean reading;   // guarded by readLock
+    private boolean leave;
+    private Instant lastCtrlC = Instant.MIN;
 
     /**
      * @param inbox  stores typed lines, or keeps them in its spool while the file cannot be written
      * @param giveUp piped input: how long, at its end, to wait for lines still in the spool to be stored
+     * @param more   the commands that show what is in the file (/notes, /log, …), registered after the REPL's own
      */
-    public Repl(LineReader reader, boolean interactive, TickLoop loop, NoteSpool inbox, Describe describe,
-                Duration giveUp, Controls controls, ReplApprover approver) {
-        this.approver = Objects.requireNonNull(approver, "approver");
+    public Repl(LineReader reader, JLineScreen screen, boolean interactive, TickLoop loop, NoteSpool inbox,
+                Describe describe, Duration giveUp, Controls controls, ReplApprover approver, EventRenderer renderer,
+                List<SlashCommand> more, Clock clock) {
         this.reader = Objects.requireNonNull(reader, "reader");
+        this.screen = Objects.requireNonNull(screen, "screen");
+        this.approver = Objects.requireNonNull(approver, "approver");
         this.controls = Objects.requireNonNull(controls, "controls");
         this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
         this.interactive = interactive;
         this.loop = Objects.requireNonNull(loop, "loop");
         this.inbox = Objects.requireNonNull(inbox, "inbox");
         this.describe = Objects.requireNonNull(describe, "describe");
+        this.renderer = Objects.requireNonNull(renderer, "renderer");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        registerOwnCommands();
+        more.forEach(commands::add);
+    }
+
+    /** The registry (its completer goes to the line reader). */
+    public SlashCommands commands() {
+        return commands;
+    }
+
+    private void registerOwnCommands() {
+        commands.add(new SlashCommand("/help", "", "this list", args -> help()))
+                .add(new SlashCommand("/status", "", "state, tick, tokens, retry, LLM and file, on several lines",
+                        args -> status()))
+                .add(new SlashCommand("/verbose", "[quiet|normal|full]",
+                        "how much of the machinery the transcript shows (thoughts, command results)", this::verbose,
+                        () -> List.of("quiet", "normal", "full")))
+                .add(new SlashCommand("/halt", "[why]", "stop the agent now; it stays stopped until /unlock",
+                        controls::halt))
+                .add(new SlashCommand("/unlock", "[why]", "let a stopped agent think again", controls::unlock))
+                .add(new SlashCommand("/drop", "", "forget the message a cancelled reply was answering", args -> drop()))
+                .add(new SlashCommand("/clear", "", "clear the screen", args -> clear()))
+                .add(new SlashCommand("/quit", "", "leave (Ctrl-D too); a reply in flight is cut short and kept",
+                        args -> {
+                            leave = true;
+                            return "";
+                        }))
+                .alias("/exit", "/quit");
     }
 
     /**
-     * Reads until /quit, Ctrl-D, end of input, or the loop ending by itself (the loop must be
+     * Reads until /quit, Ctrl-D, two Ctrl-C, end of input, or the loop ending by itself (the loop must be
      * started); returns why the loop ended.
      */
     public TickLoop.End run() throws InterruptedException {
@@ -108,41 +164,121 @@ public final class Repl {
         }
     }
 
+    /** Why a read ended without a line. */
+    private enum Interrupted { LINE, CTRL_C, END }
+
+    private String carried = null;   // a half-typed line kept across a Ctrl-C
+    private String lastRead;
+
     private void readLines() {
-        while (true) {
-            String line;
-            try {
-                synchronized (readLock) {
-                    if (loop.ended() != null) return;
-                    reading = true;
-                }
-                try {
-                    line = reader.readLine(interactive ? PROMPT : "");
-                } finally {
-                    synchronized (readLock) {
-                        reading = false;
-                    }
-                    if (loop.ended() != null) Thread.interrupted();   // clear the wake-up, not someone else's
-                }
-            } catch (UserInterruptException e) {
-                if (loop.ended() != null) return;
-                if (loop.cycle().cancelInFlight()) say("cancelled the reply in flight; what arrived so far is kept");
-                else say("(Ctrl-D or /quit to leave)");
+        while (!leave) {
+            Interrupted how = read(PROMPT);
+            if (how == Interrupted.END) return;
+            if (how == Interrupted.CTRL_C) {
+                if (ctrlC()) return;
                 continue;
-            } catch (EndOfFileException e) {
-                return;
-            } catch (java.io.IOError e) {
-                if (loop.ended() != null) return;   // interrupted because the loop ended
-                throw e;
+            }
+            String line = TypedText.clean(lastRead);
+            if (line.strip().startsWith(BLOCK)) {
+                line = block(line.strip());
+                if (line == null) return;
             }
             String text = line.strip();
             if (text.isEmpty()) continue;
-            if (text.startsWith("/")) {
-                if (!slash(text)) return;
+            if (SlashCommands.isCommand(text)) {
+                String shown = commands.run(text);
+                if (!shown.isEmpty()) say(shown);
                 continue;
             }
             if (approver.offer(text)) continue;   // it answered the agent's question about a command
             submit(text);
+        }
+    }
+
+    /**
+     * Reads one line into {@link #lastRead} with {@code base} as the prompt proper (under the live region), starting
+     * from the line a Ctrl-C kept.
+     */
+    private Interrupted read(String base) {
+        try {
+            synchronized (readLock) {
+                if (loop.ended() != null) return Interrupted.END;
+                reading = true;
+            }
+            try {
+                String start = carried;
+                carried = null;
+                lastRead = reader.readLine(interactive ? screen.reading(base) : "", null, (MaskingCallback) null, start);
+                return Interrupted.LINE;
+            } finally {
+                synchronized (readLock) {
+                    reading = false;
+                }
+                if (loop.ended() != null) Thread.interrupted();   // clear the wake-up, not someone else's
+            }
+        } catch (UserInterruptException e) {
+            if (loop.ended() != null) return Interrupted.END;
+            carried = e.getPartialLine();
+            return Interrupted.CTRL_C;
+        } catch (EndOfFileException e) {
+            return Interrupted.END;
+        } catch (java.io.IOError e) {
+            if (loop.ended() != null) return Interrupted.END;   // interrupted because the loop ended
+            throw e;
+        }
+    }
+
+    /**
+     * Ctrl-C: cancels the reply in flight and keeps the typed line; with nothing in flight it clears a typed line,
+     * and at an empty prompt a second one within 2 s leaves (returns true).
+     */
+    private boolean ctrlC() {
+        if (loop.cycle().cancelInFlight()) {
+            say("cancelled the reply in flight; what arrived so far is kept, your message stays unread"
+                    + " (/drop forgets it)");
+            return false;
+        }
+        Instant now = clock.instant();
+        if (carried != null && !carried.isEmpty()) {
+            carried = null;
+            lastCtrlC = Instant.MIN;
+            return false;
+        }
+        carried = null;
+        if (Duration.between(lastCtrlC, now).compareTo(DOUBLE_CTRL_C) <= 0) return true;
+        lastCtrlC = now;
+        say("(Ctrl-C again within 2 s, Ctrl-D or /quit to leave)");
+        return false;
+    }
+
+    /**
+     * A {@code """} block: the text after the opening quotes and every line up to one ending in {@code """}, joined
+     * with newlines; null when input ended before it closed (what was typed is still sent) or when Ctrl-C dropped it.
+     */
+    private String block(String first) {
+        StringBuilder sb = new StringBuilder();
+        String rest = first.substring(BLOCK.length());
+        if (rest.endsWith(BLOCK) && rest.length() >= BLOCK.length()) return rest.substring(0, rest.length() - BLOCK.length());
+        sb.append(rest);
+        boolean firstLine = rest.isBlank();
+        while (true) {
+            Interrupted how = read(MORE);
+            if (how == Interrupted.CTRL_C) {
+                carried = null;
+                say("(the block was dropped)");
+                return "";
+            }
+            if (how == Interrupted.END) {
+                if (!sb.toString().isBlank()) submit(sb.toString().strip());
+                return null;
+            }
+            String line = TypedText.clean(lastRead);
+            boolean end = line.stripTrailing().endsWith(BLOCK);
+            if (end) line = line.stripTrailing().substring(0, line.stripTrailing().length() - BLOCK.length());
+            if (!firstLine || !sb.isEmpty()) sb.append('\n');
+            firstLine = false;
+            sb.append(line);
+            if (end) return sb.toString();
         }
     }
 
@@ -165,52 +301,73 @@ public final class Repl {
         }
     }
 
-    /** Runs a REPL command; false means leave. */
-    private boolean slash(String text) {
-        String[] parts = text.split("\\s+", 2);
-        String cmd = parts[0];
-        String rest = parts.length > 1 ? parts[1].strip() : null;
-        switch (cmd) {
-            case "/quit", "/exit" -> {
-                return false;
-            }
-            case "/help" -> say(help());
-            case "/status" -> say(status());
-            case "/halt" -> say(controls.halt(rest));
-            case "/unlock" -> say(controls.unlock(rest));
-            default -> say("unknown command " + cmd + "; /help lists them");
-        }
-        return true;
+    String help() {
+        return "Type a message and press Enter: it goes to the agent, and the agent answers above the prompt.\n"
+                + commands.help() + "\n"
+                + "  Tab            complete a command; Up/Down and Ctrl-R search what you typed before\n"
+                + "  Alt-Enter      a new line inside the message; or type \"\"\" , the lines, and \"\"\" to end them\n"
+                + "  Ctrl-C         cancel the reply in flight (your typed line stays); twice at an empty prompt to leave";
     }
 
-    static String help() {
-        return """
-                Type a message and press Enter: it goes to the agent as a note, and the agent answers above the prompt.
-                  /status   state, tick, tokens used, LLM endpoint, database
-                  /halt [why]    stop the agent now (cancels the reply in flight; it stays stopped until /unlock)
-                  /unlock [why]  let a stopped agent think again
-                  /help     this list
-                  /quit     leave (Ctrl-D too); a reply in flight is cut short and the tick finishes writing
-                  Ctrl-C    cancel the LLM reply in flight (the partial reply is kept, marked interrupted)""";
+    private String verbose(String args) {
+        if (args.isEmpty()) return "verbosity: " + renderer.verbosity().word() + " (/verbose quiet|normal|full)";
+        return Verbosity.parse(args).map(v -> {
+            renderer.verbosity(v);
+            return "verbosity: " + v.word();
+        }).orElse("/verbose takes quiet, normal or full, e.g. /verbose normal");
+    }
+
+    private String drop() {
+        boolean cancelled = loop.cycle().cancelInFlight();
+        int n = controls.dropUnread();
+        if (n == 0) return cancelled ? "cancelled the reply in flight; no unread message to drop" : "no unread message to drop";
+        return (cancelled ? "cancelled the reply in flight; " : "") + "dropped " + n
+                + (n == 1 ? " message: the agent will not answer it" : " messages: the agent will not answer them");
+    }
+
+    private String clear() {
+        if (!screen.hasLiveRegion()) return "";
+        reader.getTerminal().puts(InfoCmp.Capability.clear_screen);
+        reader.getTerminal().flush();
+        return "";
     }
 
     String status() {
         CycleStatus s = loop.cycle().status();
-        String retry = s.retryAt().map(t -> "; next try at " + t + " after: " + s.lastError()).orElse("");
+        ZoneId zone = clock.getZone();
+        Instant now = clock.instant();
+        StringBuilder sb = new StringBuilder();
+        sb.append("  safety   ").append(controls.safety()).append('\n');
+        sb.append("  phase    ").append(s.phase().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
         if (s.trouble() == CycleStatus.Trouble.LLM_REJECTED) {
-            retry = "; the LLM refused the last request (" + s.lastError() + "): it is asked again when you send a message";
+            sb.append("; the LLM refused the last request (").append(s.lastError())
+                    .append("): it is asked again when you send a message");
+        } else if (s.retryAt().isPresent()) {
+            long in = Math.max(0, (Duration.between(now, s.retryAt().get()).toMillis() + 999) / 1000);
+            sb.append("; retry in ").append(in).append(" s (at ").append(CLOCK.format(s.retryAt().get().atZone(zone)))
+                    .append(") after: ").append(s.lastError());
         }
+        sb.append('\n');
+        sb.append("  tick     ").append(s.lastTickId()).append('\n');
+        TokenFigures t = controls.tokens();
+        sb.append("  tokens   session ").append(EventRenderer.count(t.session()))
+                .append(" · task ").append(EventRenderer.count(t.task())).append(" / ").append(EventRenderer.count(t.taskBudget()))
+                .append(" · lifetime ").append(EventRenderer.count(t.lifetime())).append('\n');
         int waiting = inbox.waiting();
-        String spooled = waiting == 0 ? "" : "; " + waiting + " typed " + (waiting == 1 ? "line waits" : "lines wait")
-                + " to be stored (in " + inbox.file().getFileName() + ")";
-        return "safety " + controls.safety() + "; phase " + s.phase() + retry + "; tick " + s.lastTickId() + "; tokens used " + s.tokensUsed()
-                + "; unread messages " + inbox.unread() + spooled + "; LLM " + describe.model() + " at "
-                + describe.endpoint() + "; db " + describe.dbPath();
+        sb.append("  messages ").append(inbox.unread()).append(" unread");
+        if (waiting > 0) {
+            sb.append(", ").append(waiting).append(" typed ").append(waiting == 1 ? "line waits" : "lines wait")
+                    .append(" to be stored (in ").append(inbox.file().getFileName()).append(')');
+        }
+        sb.append('\n');
+        sb.append("  verbose  ").append(renderer.verbosity().word()).append('\n');
+        sb.append("  LLM      ").append(describe.model().get()).append(" at ").append(describe.endpoint().get()).append('\n');
+        sb.append("  file     ").append(describe.dbPath()).append('\n');
+        sb.append("  time     ").append(LOCAL.format(now.atZone(zone))).append(' ').append(zone.getId());
+        return sb.toString();
     }
 
     private void say(String text) {
-        PrintWriter w = reader.getTerminal().writer();
-        reader.printAbove(EventRenderer.printable(text));
-        w.flush();
+        screen.above(new AttributedString(EventRenderer.printable(text)));
     }
 }

@@ -42,6 +42,23 @@ public final class NotesDao {
                 replyTo == 0 ? null : replyTo);
     }
 
+    /**
+     * The latest {@code limit} notes of the conversation with the person (what they typed, source {@code user}, and
+     * what the agent sent them, source {@code llm}), oldest first: what the REPL shows on start.
+     */
+    public List<NoteRow> latestConversation(int limit) {
+        List<NoteRow> newest = store.query("SELECT " + COLUMNS + " FROM notes WHERE source IN ('user', 'llm')"
+                + " ORDER BY id DESC LIMIT ?", NotesDao::map, limit);
+        List<NoteRow> oldestFirst = new ArrayList<>(newest);
+        java.util.Collections.reverse(oldestFirst);
+        return oldestFirst;
+    }
+
+    /** Marks every unread note from {@code source} read (the person dropped them); returns how many. */
+    public int dropUnread(String source, long tickId) {
+        return store.update("UPDATE notes SET read = 1, tick_id = ? WHERE read = 0 AND source = ?", tickId, source);
+    }
+
     /** Unread incoming notes the filter lets through, oldest first. */
     public List<NoteRow> unread(NoteFilter filter, int limit) {
         List<Object> params = new ArrayList<>();

@@ -351,7 +351,8 @@ class AgentReplEndToEndTest {
         keys.flush();
 
         assertThat(exit.get(30, java.util.concurrent.TimeUnit.SECONDS)).as(err.toString()).isZero();
-        assertThat(terminal()).contains("cancelled the reply in flight").contains("(thought, interrupted)");
+        assertThat(terminal()).contains("cancelled the reply in flight")
+                .contains("the reply of tick 1 was cut short; what arrived is kept");
         // what had streamed in by the cancel is kept: all of the first chunk or, if it had not arrived yet, nothing
         assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE interrupted = 1 "
                 + "AND content IN ('', 'Once upon a time')")).isEqualTo(1);
@@ -385,9 +386,10 @@ class AgentReplEndToEndTest {
         int code = agent("/help\n/status\n/nonsense\n/quit\nthis line is never read\n", "--base-url", llm.baseUrl());
 
         assertThat(code).isZero();
-        assertThat(terminal()).contains("/status").contains("safety ACTIVE; phase WAITING_FOR_EVENT").contains("tick 0")
-                .contains("tokens used 0").contains(llm.baseUrl()).contains(db.toString())
-                .contains("unknown command /nonsense");
+        assertThat(terminal()).contains("/status").contains("safety   ACTIVE").contains("phase    waiting for event")
+                .contains("tick     0").contains("tokens   session 0 · task 0 / 100k · lifetime 0")
+                .contains(llm.baseUrl()).contains(db.toString())
+                .contains("unknown command /nonsense (/help lists them)");
         assertThat(llm.requestCount()).isZero();
         assertThat(count("SELECT count(*) FROM notes")).isZero();
     }
@@ -570,7 +572,7 @@ class AgentReplEndToEndTest {
         llm.chanting("Let me think. ", "I keep saying the very same thing. ", closed)
                 .streamed("I was repeating myself; sorry.", 10, 5);
 
-        int code = agent("what now?\n", "--base-url", llm.baseUrl());
+        int code = agent("what now?\n", "--base-url", llm.baseUrl(), "--verbose");
 
         assertThat(code).as(err.toString()).isZero();
         assertThat(closed.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the client closed the stream").isTrue();

@@ -250,8 +250,10 @@ class CycleTest {
         assertThat(cycle.status().phase()).isEqualTo(CycleStatus.Phase.BACKING_OFF);
         assertThat(cycle.status().lastTickId()).isEqualTo(1);
         assertThat(cycle.status().lastError()).contains("not reachable");
-        assertThat(sink.of(AgentEvent.Problem.class).get(0).text())
-                .contains("not reachable").contains("retrying in 1 s").contains("stay queued");
+        AgentEvent.Retrying retrying = sink.of(AgentEvent.Retrying.class).get(0);
+        assertThat(retrying.text()).contains("not reachable").contains("retrying in 1 s").contains("stay queued");
+        assertThat(retrying.attempt()).isEqualTo(1);
+        assertThat(retrying.nextTry()).isEqualTo(clock.instant().plusSeconds(1));
         assertThat(agentLog.latest(1).get(0).state()).isEqualTo("llm_error");
 
         assertThat(cycle.tick().worked()).as("inside the back-off nothing is tried").isFalse();

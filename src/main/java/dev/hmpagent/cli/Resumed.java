@@ -1,0 +1,40 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.store.NoteRow;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The last exchanges with the person, shown when the REPL starts, so they know which mind they are talking to:
+ * "resumed: the last exchanges in agent.db", then up to {@value #NOTES} messages one line each.
+ */
+final class Resumed {
+    static final int NOTES = 6;
+    private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("\\p{Cc}");
+
+    private Resumed() { }
+
+    /** Reads on {@code store} and closes it; a file that cannot be read shows nothing. */
+    static List<String> lines(Store store, int width) {
+        List<NoteRow> notes;
+        try (store) {
+            notes = new NotesDao(store).latestConversation(NOTES);
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+        if (notes.isEmpty()) return List.of();
+        List<String> lines = new ArrayList<>();
+        lines.add("resumed: the last exchanges in " + store.path().getFileName() + " (/notes shows more)");
+        for (NoteRow n : notes) {
+            String who = n.source().equals("llm") ? "  agent> " : "  you> ";
+            lines.add(clip(who + CONTROL.matcher(n.text().replace('\n', ' ')).replaceAll("").strip(), width - 1));
+        }
+        return lines;
+    }
+
+    private static String clip(String s, int width) {
+        return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
+    }
+}

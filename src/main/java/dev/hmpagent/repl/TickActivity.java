@@ -1,0 +1,60 @@
+package dev.hmpagent.repl;
+
+import dev.hmpagent.event.AgentEvent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one tick did besides talking to the person, as the quiet transcript says it on one line:
+ * "wrote a diary entry, 2 memory notes, ran shell ×2; 1 command failed (/verbose normal shows why)".
+ */
+final class TickActivity {
+    /** Phrases for the commonest commands: singular and plural (with %d). */
+    private static final Map<String, String[]> PHRASES = Map.ofEntries(
+            Map.entry("diary_entry", new String[] {"wrote a diary entry", "wrote %d diary entries"}),
+            Map.entry("memory_add", new String[] {"saved a memory note", "saved %d memory notes"}),
+            Map.entry("concept_add", new String[] {"added a concept", "added %d concepts"}),
+            Map.entry("link_add", new String[] {"linked two concepts", "added %d links"}),
+            Map.entry("file_write", new String[] {"wrote a file", "wrote %d files"}),
+            Map.entry("file_read", new String[] {"read a file", "read %d files"}),
+            Map.entry("shell", new String[] {"ran a shell command", "ran %d shell commands"}),
+            Map.entry("note_mark_read", new String[] {"marked a note read", "marked %d notes read"}),
+            Map.entry("goal_add", new String[] {"set a goal", "set %d goals"}),
+            Map.entry("settings_set", new String[] {"changed a setting", "changed %d settings"}));
+
+    private final Map<String, Integer> done = new LinkedHashMap<>();
+    private int failed;
+
+    void add(AgentEvent.CommandDone c) {
+        boolean ok = c.status().equals("ok") || c.status().equals("close") || c.status().equals("warning");
+        if (!ok) {
+            failed++;
+            return;
+        }
+        if (c.type().equals("send_message")) return;   // the message itself was shown
+        done.merge(c.type(), 1, Integer::sum);
+    }
+
+    void clear() {
+        done.clear();
+        failed = 0;
+    }
+
+    Optional<String> summary() {
+        List<String> parts = new ArrayList<>();
+        done.forEach((type, n) -> {
+            String[] phrase = PHRASES.get(type);
+            if (phrase != null) parts.add(n == 1 ? phrase[0] : String.format(phrase[1], n));
+            else parts.add("ran " + type + (n == 1 ? "" : " ×" + n));
+        });
+        String line = String.join(", ", parts);
+        if (failed > 0) {
+            line += (line.isEmpty() ? "" : "; ") + failed + (failed == 1 ? " command" : " commands")
+                    + " failed (/verbose normal shows why)";
+        }
+        return line.isEmpty() ? Optional.empty() : Optional.of(line);
+    }
+}

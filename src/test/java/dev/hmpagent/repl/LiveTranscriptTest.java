@@ -1,0 +1,153 @@
+package dev.hmpagent.repl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.testing.MutableClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** What the person sees while the agent thinks: the live region, the quiet transcript, the figures, the retry line. */
+class LiveTranscriptTest {
+    final MutableClock clock = MutableClock.at("2026-11-24T10:00:00Z");
+    final RecordingScreen screen = new RecordingScreen(true);
+    int queued = 1;
+    final EventRenderer.Facts facts = new EventRenderer.Facts() {
+        @Override public TokenFigures tokens() { return new TokenFigures(2_000, 18_400, 100_000, 0, 0, 1_200_000); }
+        @Override public int queued() { return queued; }
+        @Override public String statusLine() { return "ACTIVE · tick 7 · m"; }
+    };
+    final EventRenderer renderer = new EventRenderer(screen, "agent.db", clock, Verbosity.QUIET, facts);
+
+    @Test
+    void thinking_counts_seconds_until_the_first_token_then_the_reply_grows_in_place_and_gives_way_to_the_message() {
+        renderer.emit(new AgentEvent.CallStarted(7, "m"));
+        assertThat(screen.live).containsExactly("thinking… 0 s");
+        clock.advance(Duration.ofSeconds(12));
+        renderer.refresh();
+        assertThat(screen.live).containsExactly("thinking… 12 s");
+        assertThat(screen.status).containsExactly("ACTIVE · tick 7 · m");
+
+        renderer.emit(new AgentEvent.ReplyDelta(7, "The person "));
+        assertThat(screen.live).containsExactly("The person ");
+        renderer.emit(new AgentEvent.ReplyDelta(7, "greets me.\nI answer."));
+        assertThat(screen.live).containsExactly("The person greets me.", "I answer.");
+        assertThat(screen.above).as("nothing is printed for good while it streams").isEmpty();
+
+        clock.advance(Duration.ofMillis(600));
+        renderer.emit(new AgentEvent.CallEnded(7, 1_234, 40, 12_600, false, false));
+        assertThat(screen.live).as("the live text is gone once the reply is complete").isEmpty();
+        renderer.emit(new AgentEvent.MessageToUser(7, 3, "Hello!\nNice to meet you."));
+        renderer.emit(new AgentEvent.TickDone(7, "ok", 1_234, 40, 13_000));
+        assertThat(screen.above).containsExactly("agent> Hello!\n       Nice to meet you.",
+                "1.2k in · 40 out · 12 s · task 18.4k / 100k");
+    }
+
+    @Test
+    void a_long_reply_shows_only_its_last_lines_each_cut_to_the_screen() {
+        renderer.emit(new AgentEvent.CallStarted(1, "m"));
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= 20; i++) sb.append("line ").append(i).append('\n');
+        renderer.emit(new AgentEvent.ReplyDelta(1, sb + "x".repeat(150)));
+        assertThat(screen.live).hasSize(EventRenderer.LIVE_LINES).allSatisfy(l -> assertThat(l.length()).isLessThan(60));
+        assertThat(screen.live.get(0)).isEqualTo("line 18");
+    }
+
+    @Test
+    void the_quiet_transcript_shows_messages_and_one_line_for_what_else_the_tick_did() {
+        renderer.emit(new AgentEvent.CallStarted(4, "m"));
+        renderer.emit(new AgentEvent.CallEnded(4, 900, 60, 600, false, false));
+        renderer.emit(new AgentEvent.Thought(4, "The user greeted me.", false));
+        renderer.emit(new AgentEvent.MessageToUser(4, 9, "Hi."));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-1", "send_message", "ok", "message delivered to the user (note 9)"));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-2", "diary_entry", "ok", "written"));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-3", "memory_add", "ok", "saved"));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-4", "memory_add", "ok", "saved"));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-5", "file_read", "error", "no such file"));
+        renderer.emit(new AgentEvent.Info("anti-stagnation reflex: flashback", true));
+        renderer.emit(new AgentEvent.TickDone(4, "ok", 900, 60, 700));
+
+        assertThat(screen.above).containsExactly("agent> Hi.",
+                "· wrote a diary entry, saved 2 memory notes; 1 command failed (/verbose normal shows why)",
+                "900 in · 60 out · 0.6 s · task 18.4k / 100k");
+    }
+
+    @Test
+    void verbose_normal_shows_thoughts_results_and_reflex_notices_but_not_a_messages_own_receipt() {
+        renderer.verbosity(Verbosity.NORMAL);
+        renderer.emit(new AgentEvent.Thought(4, "The user greeted me.", false));
+        renderer.emit(new AgentEvent.MessageToUser(4, 9, "Hi."));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-1", "send_message", "ok", "message delivered to the user (note 9)"));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-2", "diary_entry", "ok", "written"));
+        renderer.emit(new AgentEvent.Info("anti-stagnation reflex: flashback", true));
+        renderer.emit(new AgentEvent.TickDone(4, "ok", 900, 60, 700));
+
+        assertThat(screen.above).containsExactly("  (thought) The user greeted me.", "agent> Hi.",
+                "  [diary_entry c-2] ok: written", "· anti-stagnation reflex: flashback");
+
+        renderer.verbosity(Verbosity.FULL);
+        renderer.emit(new AgentEvent.CommandDone(5, "c-1", "send_message", "ok", "message delivered"));
+        assertThat(screen.above).last().isEqualTo("  [send_message c-1] ok: message delivered");
+    }
+
+    @Test
+    void retries_collapse_into_one_line_that_counts_down_in_place() {
+        String text = "LLM endpoint http://h/v1 is not reachable (Connection refused) — retrying in 1 s; your messages stay queued";
+        renderer.emit(new AgentEvent.CallStarted(1, "m"));
+        renderer.emit(new AgentEvent.CallEnded(1, 0, 0, 5, false, true));
+        renderer.emit(new AgentEvent.Retrying(text, 1, clock.instant().plusSeconds(1)));
+        for (int attempt = 2; attempt <= 4; attempt++) {
+            clock.advance(Duration.ofSeconds(1));
+            renderer.emit(new AgentEvent.CallStarted(attempt, "m"));
+            renderer.emit(new AgentEvent.CallEnded(attempt, 0, 0, 5, false, true));
+            renderer.emit(new AgentEvent.Retrying(text.replace("1 s", "16 s"), attempt, clock.instant().plusSeconds(16)));
+        }
+        assertThat(screen.above).as("the whole problem once, not a line per try").containsExactly("! " + text);
+        clock.advance(Duration.ofSeconds(4));
+        renderer.refresh();
+        assertThat(screen.live).containsExactly(
+                "LLM endpoint http://h/v1 is not reachable (Connection refu…");
+        queued = 0;
+        RecordingScreen wide = new RecordingScreen(true, 200);
+        EventRenderer r = new EventRenderer(wide, "agent.db", clock, Verbosity.QUIET, facts);
+        r.emit(new AgentEvent.Retrying(text, 4, clock.instant().plusSeconds(12)));
+        assertThat(wide.live).containsExactly(
+                "LLM endpoint http://h/v1 is not reachable (Connection refused) · try 4 · next in 12 s");
+
+        renderer.emit(new AgentEvent.CallStarted(5, "m"));
+        renderer.emit(new AgentEvent.CallEnded(5, 10, 2, 300, false, false));
+        assertThat(screen.above).last().isEqualTo("· the LLM answers again (after 4 failed tries)");
+        assertThat(screen.live).isEmpty();
+    }
+
+    @Test
+    void the_retry_line_names_the_try_the_wait_and_the_messages_queued() {
+        AgentEvent.Retrying r = new AgentEvent.Retrying("LLM at http://h/v1 answered 503 — retrying in 16 s; your messages"
+                + " stay queued", 4, clock.instant().plusSeconds(16));
+        assertThat(EventRenderer.retryLine(r, clock.instant(), 1))
+                .isEqualTo("LLM at http://h/v1 answered 503 · try 4 · next in 16 s · 1 message queued");
+        assertThat(EventRenderer.retryLine(r, clock.instant().plusSeconds(20), 2))
+                .isEqualTo("LLM at http://h/v1 answered 503 · try 4 · trying now · 2 messages queued");
+    }
+
+    @Test
+    void a_dumb_terminal_gets_every_retry_as_a_line_and_no_live_region() {
+        RecordingScreen dumb = new RecordingScreen(false);
+        EventRenderer r = new EventRenderer(dumb, "agent.db", clock, Verbosity.QUIET, facts);
+        r.emit(new AgentEvent.CallStarted(1, "m"));
+        r.emit(new AgentEvent.ReplyDelta(1, "streaming"));
+        r.emit(new AgentEvent.Retrying("down — retrying in 1 s", 1, clock.instant()));
+        r.emit(new AgentEvent.Retrying("down — retrying in 2 s", 2, clock.instant()));
+        assertThat(dumb.live).isEmpty();
+        assertThat(dumb.above).containsExactly("! down — retrying in 1 s", "! down — retrying in 2 s");
+    }
+
+    @Test
+    void token_counts_are_compact() {
+        assertThat(EventRenderer.count(950)).isEqualTo("950");
+        assertThat(EventRenderer.count(1_234)).isEqualTo("1.2k");
+        assertThat(EventRenderer.count(18_400)).isEqualTo("18.4k");
+        assertThat(EventRenderer.count(100_000)).isEqualTo("100k");
+        assertThat(EventRenderer.count(2_500_000)).isEqualTo("2.5M");
+    }
+}
