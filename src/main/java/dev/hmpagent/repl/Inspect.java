@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  *
  * <p>Runs on the REPL's input thread while the tick thread writes on its own connection: it reads on a connection of
  * its own and never writes. A file that cannot be read now (locked, damaged, gone) answers a command with one line;
- * nothing here throws at the REPL.
+ * nothing here throws at the REPL. Its calls take turns (the status line may ask for {@link #tokens()} while a command
+ * runs on the input thread), so its one connection serves one thread at a time, as a {@link Store} requires.
  */
 public final class Inspect {
     static final int MAX_NOTES = 200;
@@ -104,7 +105,7 @@ public final class Inspect {
      * Tokens spent: this session, this task against its budget, the last 24 hours, lifetime. A few indexed reads
      * (cheap enough once a second); while the file cannot be read, the last figures read.
      */
-    public TokenFigures tokens() {
+    public synchronized TokenFigures tokens() {
         try {
             AgentLogDao.TokenSums session = log.tokensAfter(sessionAfterTick);
             SafetyCountersDao.Row task = counters.current();
@@ -185,7 +186,7 @@ public final class Inspect {
         }
     }
 
-    private List<String> modelIds() {
+    private synchronized List<String> modelIds() {
         try {
             return models.choices().stream().map(ModelChoice.Choice::id).toList();
         } catch (StoreException unreadable) {
@@ -225,13 +226,19 @@ public final class Inspect {
     /** Runs a command; a file that cannot be read now answers with one line instead of an exception. */
     private SlashCommand.Handler guarded(String name, SlashCommand.Handler handler) {
         return args -> {
-            try {
-                return handler.run(args);
-            } catch (StoreException e) {
-                return name + ": cannot read " + store.path().getFileName() + " now ("
-                        + Printable.oneLine(e.getMessage(), 200) + "); try again in a moment";
+            synchronized (this) {
+                return run(name, handler, args);
             }
         };
+    }
+
+    private String run(String name, SlashCommand.Handler handler, String args) {
+        try {
+            return handler.run(args);
+        } catch (StoreException e) {
+            return name + ": cannot read " + store.path().getFileName() + " now ("
+                    + Printable.oneLine(e.getMessage(), 200) + "); try again in a moment";
+        }
     }
 
     private static String pad(String s, int width) {

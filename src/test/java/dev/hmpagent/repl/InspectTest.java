@@ -326,6 +326,30 @@ class InspectTest {
         assertThat(inspect.tokens()).isEqualTo(before);
     }
 
+    @Test
+    void the_status_line_may_ask_for_tokens_while_a_command_runs_on_another_thread() throws Exception {
+        for (int i = 1; i <= 50; i++) {
+            tick(i, clock.instant(), 100, 10, 0);
+            new NotesDao(writer).add("note " + i, "user", 0, null);
+        }
+        inspect(0, 100_000, 0);
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread status = new Thread(() -> {
+            try {
+                for (int i = 0; i < 300; i++) assertThat(inspect.tokens().session()).isEqualTo(5_500);
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        });
+        status.start();
+        for (int i = 0; i < 100; i++) {
+            assertThat(run("/notes 50").lines()).hasSize(51);
+            assertThat(run("/log 50").lines()).hasSize(50);
+        }
+        status.join();
+        assertThat(failed.get()).isNull();
+    }
+
     /** Three configured entries; records what /model switched to. */
     static final class FakeModels implements ModelChoice {
         final List<String> used = new ArrayList<>();
