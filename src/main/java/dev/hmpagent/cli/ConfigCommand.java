@@ -16,18 +16,26 @@ final class ConfigCommand extends Subcommand {
 
     @Override
     public Integer call() {
-        loaded().describe().forEach(out()::println);
-        llmSettings().forEach(out()::println);
+        lines(loaded(), launch().clock()).forEach(out()::println);
         out().flush();
         return ExitCodes.OK;
     }
 
+    /**
+     * What {@code agent config} prints (and /config shows): every effective value with where it came from, secrets
+     * masked; then the settings the LLM changed in the agent's file, when it exists (read-only).
+     */
+    static java.util.List<String> lines(dev.hmpagent.config.LoadedConfig loaded, java.time.Clock clock) {
+        java.util.List<String> lines = new java.util.ArrayList<>(loaded.describe());
+        lines.addAll(llmSettings(loaded.config().agent().db().toAbsolutePath(), clock));
+        return java.util.List.copyOf(lines);
+    }
+
     /** "set by the LLM at tick N" lines for the settings the LLM changed, within agent.toml's bounds. */
-    private java.util.List<String> llmSettings() {
-        java.nio.file.Path db = config().agent().db().toAbsolutePath();
+    private static java.util.List<String> llmSettings(java.nio.file.Path db, java.time.Clock clock) {
         if (!java.nio.file.Files.isRegularFile(db)) return java.util.List.of();
         java.util.List<String> lines = new java.util.ArrayList<>();
-        try (dev.hmpagent.store.Store store = dev.hmpagent.store.Store.openReadOnly(db, launch().clock())) {
+        try (dev.hmpagent.store.Store store = dev.hmpagent.store.Store.openReadOnly(db, clock)) {
             dev.hmpagent.store.SettingsDao settings = new dev.hmpagent.store.SettingsDao(store);
             settings.all().forEach((key, value) -> settings.tickOf(key).ifPresent(tick ->
                     lines.add(String.format(java.util.Locale.ROOT, "%-24s = %s  (set by the LLM at tick %d; applies "

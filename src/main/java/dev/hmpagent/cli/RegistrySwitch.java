@@ -38,21 +38,43 @@ final class RegistrySwitch implements StagnationReflex.ModelSwitch {
     @Override
     public String switchToNext() {
         LlmRegistryDao.Route r = next().orElseThrow(() -> new IllegalStateException("no other LLM is configured"));
-        String key = r.apiKeyEnv().isBlank() ? null : variables.apply(r.apiKeyEnv());
-        if (key == null) key = "";
-        target.use(new OpenAiClient(new OpenAiSettings(r.baseUrl(), key, r.model(), main.stream(),
-                main.connectTimeout(), main.readTimeout(), main.callDeadline())));
+        target.use(client(r, variables, main));
         return "thinking with " + r.model() + " at " + Secrets.redactUrl(r.baseUrl()) + " (llm_registry " + r.id()
                 + ") until a novel reply";
     }
 
     @Override
     public Optional<String> restore() {
-        return target.useMain() ? Optional.of("back to the configured LLM, " + main.model()) : Optional.empty();
+        if (!target.useMain()) return Optional.empty();
+        // the LLM it returns to is the one a person chose with /model, when they chose one (it wraps that choice)
+        return Optional.of(target.model().equals(main.model()) ? "back to the configured LLM, " + main.model()
+                : "back to " + target.model() + ", the LLM in use before the switch");
     }
 
     private Optional<LlmRegistryDao.Route> next() {
-        List<LlmRegistryDao.Route> routes = registry.routesExcept(LlmRegistryDao.MAIN_ID);
-        return routes.stream().filter(r -> r.provider().isEmpty() || r.provider().equals("openai")).findFirst();
+        return reachable(registry).stream().findFirst();
+    }
+
+    /**
+     * The registry entries other than the configured LLM that the OpenAI-compatible client can reach (provider
+     * {@code openai} or unnamed, with a base URL and a model), in priority order.
+     */
+    static List<LlmRegistryDao.Route> reachable(LlmRegistryDao registry) {
+        return registry.routesExcept(LlmRegistryDao.MAIN_ID).stream()
+                .filter(r -> r.provider().isEmpty() || r.provider().equals("openai")).toList();
+    }
+
+    /**
+     * A client for entry {@code r}: its own base URL and model, the key read from the variable the entry names ("" when
+     * it names none or the variable is unset) and sent only there; streaming and timeouts as the configured LLM's.
+     *
+     * @throws IllegalArgumentException when the entry's base URL is not an http(s) URL
+     */
+    static OpenAiClient client(LlmRegistryDao.Route r, java.util.function.Function<String, String> variables,
+                               LlmSection main) {
+        String key = r.apiKeyEnv().isBlank() ? null : variables.apply(r.apiKeyEnv());
+        if (key == null) key = "";
+        return new OpenAiClient(new OpenAiSettings(r.baseUrl(), key, r.model(), main.stream(),
+                main.connectTimeout(), main.readTimeout(), main.callDeadline()));
     }
 }

@@ -10,10 +10,14 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The main cycle's LLM, which the anti-stagnation reflex may point at another registry entry for a while ("switch
  * LLM") and back. Each target is a whole client with its own base URL and key, so a key never travels to another host.
+ * A person's choice (/model, {@link ModelChoices}) is another one of these inside it, so the reflex's switch returns
+ * to that choice.
  */
 final class SwitchableLlm implements LlmClient {
     private final LlmClient main;
     private final AtomicReference<LlmClient> current;
+    /** The client of the call in flight, if any: a switch during a call must not keep Ctrl-C from cancelling it. */
+    private final AtomicReference<LlmClient> calling = new AtomicReference<>();
 
     SwitchableLlm(LlmClient main) {
         this.main = Objects.requireNonNull(main, "main");
@@ -36,12 +40,20 @@ final class SwitchableLlm implements LlmClient {
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
-        return current.get().complete(request, listener);
+        LlmClient client = current.get();
+        calling.set(client);
+        try {
+            return client.complete(request, listener);
+        } finally {
+            calling.compareAndSet(client, null);
+        }
     }
 
+    /** Cancels the call in flight, even when the next calls were switched elsewhere since it began. */
     @Override
     public void cancel() {
-        current.get().cancel();
+        LlmClient inFlight = calling.get();
+        (inFlight != null ? inFlight : current.get()).cancel();
     }
 
     @Override

@@ -57,6 +57,38 @@ public final class AgentLogDao {
                 + "FROM agent_log");
     }
 
+    /** Tokens of a run of ticks, the main calls' prompt and completion apart from step 5's comparisons. */
+    public record TokenSums(long prompt, long completion, long comparison, long llmCalls) {
+        public static final TokenSums NONE = new TokenSums(0, 0, 0, 0);
+
+        public long total() {
+            return prompt + completion + comparison;
+        }
+
+        public TokenSums plus(TokenSums o) {
+            return new TokenSums(prompt + o.prompt, completion + o.completion, comparison + o.comparison,
+                    llmCalls + o.llmCalls);
+        }
+    }
+
+    private static final String SUMS = "SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0), "
+            + "coalesce(sum(comparison_tokens), 0), coalesce(sum(llm_called), 0) FROM agent_log ";
+
+    /** The tokens of the ticks after {@code tickId} (a range of the tick_id index). */
+    public TokenSums tokensAfter(long tickId) {
+        return sums("WHERE tick_id > ?", tickId);
+    }
+
+    /** The tokens of the ticks up to {@code tickId}, that one included. */
+    public TokenSums tokensUpTo(long tickId) {
+        return sums("WHERE tick_id <= ?", tickId);
+    }
+
+    private TokenSums sums(String where, long tickId) {
+        return store.queryOne(SUMS + where, rs -> new TokenSums(rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                rs.getLong(4)), tickId).orElse(TokenSums.NONE);
+    }
+
     public List<TickRecord> latest(int limit) {
         return store.query("SELECT " + TICK_COLUMNS + " FROM agent_log ORDER BY tick_id DESC LIMIT ?",
                 AgentLogDao::tick, limit);

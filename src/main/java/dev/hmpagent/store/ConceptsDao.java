@@ -106,6 +106,40 @@ public final class ConceptsDao {
         return List.copyOf(found.values());
     }
 
+    public long count() {
+        return store.queryLong("SELECT count(*) FROM concepts");
+    }
+
+    public long linkCount() {
+        return store.queryLong("SELECT count(*) FROM links");
+    }
+
+    /** A concept and how many links it has, in and out. */
+    public record Degree(long id, String name, long links) { }
+
+    /** The {@code limit} concepts with the most links (in and out), most first, then by name. */
+    public List<Degree> mostLinked(int limit) {
+        return store.query("SELECT c.id, c.name, (SELECT count(*) FROM links l WHERE l.from_concept_id = c.id) "
+                + "+ (SELECT count(*) FROM links l WHERE l.to_concept_id = c.id) AS n FROM concepts c "
+                + "ORDER BY n DESC, c.name LIMIT ?", rs -> new Degree(rs.getLong(1), rs.getString(2), rs.getLong(3)),
+                limit);
+    }
+
+    /** The concept with exactly this name, or else the only one whose name differs from it in letter case only. */
+    public Optional<Long> idOfIgnoringCase(String name) {
+        Optional<Long> exact = idOf(name);
+        if (exact.isPresent()) return exact;
+        List<Long> ids = store.query("SELECT id FROM concepts WHERE lower(name) = lower(?) LIMIT 2",
+                rs -> rs.getLong(1), name);
+        return ids.size() == 1 ? Optional.of(ids.get(0)) : Optional.empty();
+    }
+
+    /** Up to {@code limit} concept names containing {@code part} (any when blank), shortest first. */
+    public List<String> namesLike(String part, int limit) {
+        return store.query("SELECT name FROM concepts WHERE name LIKE ? ESCAPE '\\' ORDER BY length(name), name LIMIT ?",
+                rs -> rs.getString(1), "%" + Store.likeLiteral(part.strip()) + "%", limit);
+    }
+
     /** A concept near another: its id and name, how many links away, and the link that reached it. */
     public record Neighbour(long id, String name, int distance, LinkRow via) { }
 

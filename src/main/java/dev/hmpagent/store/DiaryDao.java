@@ -31,6 +31,13 @@ public final class DiaryDao {
                 + "OR tags LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?", DiaryDao::map, query.strip(), like, like, limit);
     }
 
+    /** How many entries {@link #search} would find without a limit. */
+    public long searchCount(String query) {
+        String like = "%" + Store.likeLiteral(query.strip()) + "%";
+        return store.queryLong("SELECT count(*) FROM diary_entries WHERE ? = '' OR text LIKE ? ESCAPE '\\' "
+                + "OR tags LIKE ? ESCAPE '\\'", query.strip(), like, like);
+    }
+
     public List<DiaryRow> byIds(List<Long> ids) {
         return ids.stream().flatMap(id -> get(id).stream()).toList();
     }

@@ -6,6 +6,9 @@ import java.util.Objects;
 
 /** {@code llm_memory}: the LLM's notebook (context 6). */
 public final class MemoryDao {
+    /** A blank query, or title, content or tags containing it (parameters: query, like, like, like). */
+    private static final String MATCHES = "(? = '' OR title LIKE ? ESCAPE '\\' OR content LIKE ? ESCAPE '\\' "
+            + "OR tags LIKE ? ESCAPE '\\')";
     private final Store store;
 
     public MemoryDao(Store store) {
@@ -43,6 +46,21 @@ public final class MemoryDao {
                         + " ORDER BY id DESC LIMIT ?",
                 rs -> new MemoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)),
                 params.toArray());
+    }
+
+    /** Entries whose title, content or tags contain {@code query} (every entry when blank), newest first. */
+    public List<MemoryRow> search(String query, int limit) {
+        String like = "%" + Store.likeLiteral(query.strip()) + "%";
+        return store.query("SELECT id, title, content, tags, updated_at FROM llm_memory WHERE " + MATCHES
+                        + " ORDER BY id DESC LIMIT ?",
+                rs -> new MemoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)),
+                query.strip(), like, like, like, limit);
+    }
+
+    /** How many entries {@link #search} would find without a limit. */
+    public long searchCount(String query) {
+        String like = "%" + Store.likeLiteral(query.strip()) + "%";
+        return store.queryLong("SELECT count(*) FROM llm_memory WHERE " + MATCHES, query.strip(), like, like, like);
     }
 
     public long count() {

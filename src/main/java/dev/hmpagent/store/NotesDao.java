@@ -180,6 +180,11 @@ public final class NotesDao {
                 + "AND (? = '' OR timestamp < ?)", upToTick, before, before);
     }
 
+    /** The latest {@code limit} notes of any source (the LLM's messages too), newest first. */
+    public List<NoteRow> latest(int limit) {
+        return store.query("SELECT " + COLUMNS + " FROM notes ORDER BY id DESC LIMIT ?", NotesDao::map, limit);
+    }
+
     /** Notes after {@code afterId}, any source, oldest first. */
     public List<NoteRow> after(long afterId, int limit) {
         return store.query("SELECT " + COLUMNS + " FROM notes WHERE id > ? ORDER BY id LIMIT ?", NotesDao::map, afterId, limit);

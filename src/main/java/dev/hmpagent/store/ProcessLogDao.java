@@ -205,6 +205,27 @@ public final class ProcessLogDao {
                 + "AND (? = '' OR timestamp < ?)", upToTick, before, before);
     }
 
+    /**
+     * A row as a person's listing shows it: the row, and what it is about — the command's description, else its
+     * arguments (JSON text), from the stored command; "" when the row stores no command.
+     */
+    public record Listed(ProcessRow row, String about) { }
+
+    private static final String ABOUT = ", coalesce(CASE WHEN json_valid(value) THEN coalesce(json_extract(value, "
+            + "'$.description'), json_extract(value, '$.args')) ELSE value END, '')";
+
+    /** The rows in flight (pending or running), oldest first, at most {@code limit}. */
+    public List<Listed> inFlightListed(int limit) {
+        return store.query("SELECT " + COLUMNS + ABOUT + " FROM process_log WHERE status IN ('pending', 'running') "
+                + "ORDER BY id LIMIT ?", rs -> new Listed(map(rs), rs.getString(11)), limit);
+    }
+
+    /** The latest {@code limit} rows that are no longer in flight, newest first. */
+    public List<Listed> latestFinished(int limit) {
+        return store.query("SELECT " + COLUMNS + ABOUT + " FROM process_log WHERE status NOT IN ('pending', 'running') "
+                + "ORDER BY id DESC LIMIT ?", rs -> new Listed(map(rs), rs.getString(11)), limit);
+    }
+
     public List<ProcessRow> byTick(long tickId) {
         return store.query("SELECT " + COLUMNS + " FROM process_log WHERE tick_id = ? ORDER BY id", ProcessLogDao::map, tickId);
     }

@@ -1,0 +1,91 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.config.LlmSection;
+import dev.hmpagent.config.Secrets;
+import dev.hmpagent.llm.openai.OpenAiClient;
+import dev.hmpagent.repl.ModelChoice;
+import dev.hmpagent.store.LlmRegistryDao;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * /model over the cycle's LLM: the LLM agent.toml configures ({@code main}) and the {@code llm_registry} entries the
+ * OpenAI-compatible client can reach. A switch sends the cycle's next calls to a client built for that entry alone
+ * (its base URL, its model, the key from the variable it names), as the reflex's "switch LLM" builds it, so a key
+ * never travels to another host; {@code /model main} returns to the configured client.
+ *
+ * <p>{@code target} is the LLM handed to the cycle: the reflex's own switch wraps it, so the reflex's temporary
+ * switch returns to the person's choice, not past it.
+ */
+final class ModelChoices implements ModelChoice {
+    private static final String MAIN = LlmRegistryDao.MAIN_ID;
+
+    private final SwitchableLlm target;
+    private final LlmRegistryDao registry;
+    private final LlmSection main;
+    private final Function<String, String> variables;
+    /** One client per entry, rebuilt only when the entry's route changes. */
+    private final Map<String, Built> clients = new HashMap<>();
+    private volatile String chosen = MAIN;
+
+    private record Built(LlmRegistryDao.Route route, OpenAiClient client) { }
+
+    /**
+     * @param target    the cycle's LLM, wrapping the configured client
+     * @param registry  on the REPL thread's own connection (it is read on each /model)
+     * @param variables the environment by variable name (null when unset), where each entry's key is read
+     */
+    ModelChoices(SwitchableLlm target, LlmRegistryDao registry, LlmSection main, Function<String, String> variables) {
+        this.target = Objects.requireNonNull(target, "target");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.main = Objects.requireNonNull(main, "main");
+        this.variables = Objects.requireNonNull(variables, "variables");
+    }
+
+    @Override
+    public String current() {
+        String where = target.model() + " at " + target.endpoint();
+        return target.switched() ? where + " (llm_registry " + chosen + ", chosen with /model; /model main returns)"
+                : where + " (main: the LLM agent.toml configures)";
+    }
+
+    @Override
+    public List<Choice> choices() {
+        List<Choice> out = new ArrayList<>();
+        out.add(new Choice(MAIN, "the LLM agent.toml configures", main.model(), Secrets.redactUrl(main.baseUrl())));
+        Map<String, String> names = new HashMap<>();
+        registry.list().forEach(e -> names.put(e.id(), e.name()));
+        for (LlmRegistryDao.Route r : RegistrySwitch.reachable(registry)) {
+            out.add(new Choice(r.id(), names.getOrDefault(r.id(), ""), r.model(), Secrets.redactUrl(r.baseUrl())));
+        }
+        return List.copyOf(out);
+    }
+
+    @Override
+    public synchronized String use(String id) {
+        if (id.equals(MAIN)) {
+            boolean was = target.useMain();
+            chosen = MAIN;
+            return (was ? "back to " : "already thinking with ") + "the configured LLM, " + target.model() + " at "
+                    + target.endpoint();
+        }
+        LlmRegistryDao.Route route = RegistrySwitch.reachable(registry).stream().filter(r -> r.id().equals(id))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no llm_registry entry " + id
+                        + " that the OpenAI-compatible client can reach"));
+        Built built = clients.get(id);
+        if (built == null || !built.route().equals(route)) {
+            built = new Built(route, RegistrySwitch.client(route, variables, main));
+            clients.put(id, built);
+        }
+        target.use(built.client());
+        chosen = id;
+        String unset = !route.apiKeyEnv().isBlank() && variables.apply(route.apiKeyEnv()) == null
+                ? "; " + route.apiKeyEnv() + " is not set, so no key is sent" : "";
+        return "thinking with " + route.model() + " at " + built.client().endpoint() + " (llm_registry " + id
+                + ") from the next call" + unset + "; /model main returns";
+    }
+}
