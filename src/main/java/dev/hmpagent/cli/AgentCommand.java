@@ -11,6 +11,11 @@ import dev.hmpagent.repl.Repl;
 import dev.hmpagent.repl.ReplApprover;
 import dev.hmpagent.repl.JLineScreen;
 import dev.hmpagent.repl.Verbosity;
+import dev.hmpagent.repl.Inspect;
+import dev.hmpagent.config.LoadedConfig;
+import dev.hmpagent.store.LlmRegistryDao;
+import dev.hmpagent.store.Store;
+import java.time.ZoneId;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +47,9 @@ public final class AgentCommand implements Callable<Integer> {
             description = "How much of the machinery the REPL shows: quiet (default), normal (thoughts and command results) or full.")
     String verbose;
 
+    /** How long the REPL's readers wait for the tick thread's write lock before they answer with what they have. */
+    static final java.time.Duration INSPECT_BUSY_TIMEOUT = java.time.Duration.ofMillis(500);
+
     private final Launch launch;
 
     AgentCommand(Launch launch) {
@@ -50,7 +58,8 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        AgentConfig config = options.load(launch.env()).config();
+        LoadedConfig loaded = options.load(launch.env());
+        AgentConfig config = loaded.config();
         Verbosity verbosity = verbose == null ? Verbosity.QUIET : Verbosity.parse(verbose).orElseThrow(() ->
                 new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                         "--verbose takes quiet, normal or full, not '" + verbose + "'"));
@@ -69,9 +78,15 @@ public final class AgentCommand implements Callable<Integer> {
             EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts);
             try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer,
                     new WakeOrPollPacer(config.cycle().pollInterval()), false, approver, protectedFiles);
-                 ReplFacts replFacts = new ReplFacts(runtime.connectAgain(), config.safety(), runtime.llm(),
-                         () -> runtime.cycle().status(), launch.clock());
+                 Store inspectStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
+                 Store factsStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
                  screen) {
+                Inspect inspect = new Inspect(inspectStore, ZoneId.systemDefault(), runtime.cycle().status().lastTickId(),
+                        new Inspect.Budgets(config.safety().tokenBudget(), config.safety().dailyTokenBudget()),
+                        new ModelChoices(runtime.llm(), new LlmRegistryDao(inspectStore), config.llm(), launch.env()::get),
+                        () -> ConfigCommand.lines(loaded, launch.clock()), new TickLines()::line);
+                ReplFacts replFacts = new ReplFacts(factsStore, inspect::tokens, runtime.llm(),
+                        () -> runtime.cycle().status());
                 facts.set(replFacts);
                 if (interactive) {
                     screen.above(new AttributedString("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands."));
@@ -79,7 +94,7 @@ public final class AgentCommand implements Callable<Integer> {
                 }
                 Repl repl = new Repl(reader, screen, interactive, runtime.loop(), runtime.inbox(),
                         new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), db.toString()),
-                        config.llm().giveUp(), controls(runtime, replFacts), approver, renderer, List.of(),
+                        config.llm().giveUp(), controls(runtime, replFacts), approver, renderer, inspect.commands(),
                         launch.clock().withZone(java.time.ZoneId.systemDefault()));
                 ReplReader.complete(reader, repl.commands());
                 runtime.startThinking(renderer);

@@ -49,7 +49,7 @@ final class AgentRuntime implements AutoCloseable {
     private final Deque<AutoCloseable> resources;
     private final AgentConfig config;
     private final Store tickStore;
-    private final LlmClient llm;
+    private final SwitchableLlm llm;
     private final TickLoop loop;
     private final NoteSpool inbox;
     private final String takeover;
@@ -58,7 +58,7 @@ final class AgentRuntime implements AutoCloseable {
     private boolean started;
 
     private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
-                         LlmClient llm, TickLoop loop, NoteSpool inbox, String takeover,
+                         SwitchableLlm llm, TickLoop loop, NoteSpool inbox, String takeover,
                          ControlWatcher watcher) {
         this.watcher = watcher;
         this.resources = resources;
@@ -116,7 +116,8 @@ final class AgentRuntime implements AutoCloseable {
             // spool quickly, and the retry stores them within a second of the lock being free
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
-            LlmClient llm = launch.llms().create(config.llm());
+            // the person's /model choice; the reflex's own switch wraps it, and returns to it
+            SwitchableLlm llm = new SwitchableLlm(launch.llms().create(config.llm()));
             Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
                     launch.clock(), () -> launch.llms().create(config.llm())), new java.util.SplittableRandom()::nextDouble);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes
@@ -238,9 +239,14 @@ final class AgentRuntime implements AutoCloseable {
         }
     }
 
-    /** A new connection to the file, for a reader on another thread (the REPL's status line). */
+    /** A new connection to the file, for a reader on another thread (the REPL's status line and commands). */
     Store connectAgain() {
         return tickStore.connectAgain();
+    }
+
+    /** As {@link #connectAgain()}, waiting at most {@code busyTimeout} for another connection's write lock. */
+    Store connectAgain(java.time.Duration busyTimeout) {
+        return tickStore.connectAgain(busyTimeout);
     }
 
     TickLoop loop() { return loop; }
@@ -249,7 +255,7 @@ final class AgentRuntime implements AutoCloseable {
 
     NoteSpool inbox() { return inbox; }
 
-    LlmClient llm() { return llm; }
+    SwitchableLlm llm() { return llm; }
 
     Path db() { return tickStore.path(); }
 

@@ -1,59 +1,47 @@
 package dev.hmpagent.cli;
 
-import dev.hmpagent.config.SafetySection;
 import dev.hmpagent.cycle.CycleStatus;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.repl.EventRenderer;
+import dev.hmpagent.repl.Figures;
 import dev.hmpagent.repl.TokenFigures;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
-import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
-import dev.hmpagent.store.SafetyCountersDao;
 import dev.hmpagent.store.Store;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * What the REPL's lines say about the file (tokens, unread messages, running processes, the safety state), read on a
- * connection of its own and kept until the next {@link #refresh()}: the status line asks every second, and a file
+ * connection of its own (which the caller closes) and kept until the next {@link #refresh()}: the status line asks every second, and a file
  * that cannot be read right now keeps the last figures instead of failing a line. Thread-safe.
  */
-final class ReplFacts implements EventRenderer.Facts, AutoCloseable {
+final class ReplFacts implements EventRenderer.Facts {
     private final Store store;
-    private final SafetySection limits;
+    private final Supplier<TokenFigures> tokenSource;
     private final LlmClient llm;
     private final Supplier<CycleStatus> cycle;
-    private final Clock clock;
-    private final long lifetimeAtStart;
     private TokenFigures tokens = new TokenFigures(0, 0, 0, 0, 0, 0);
     private String safety = "ACTIVE";
     private long unread;
     private long running;
 
-    ReplFacts(Store store, SafetySection limits, LlmClient llm, Supplier<CycleStatus> cycle, Clock clock) {
+    /** @param tokens the figures (/tokens's), read on a connection of their own */
+    ReplFacts(Store store, Supplier<TokenFigures> tokens, LlmClient llm, Supplier<CycleStatus> cycle) {
         this.store = Objects.requireNonNull(store, "store");
-        this.limits = Objects.requireNonNull(limits, "limits");
+        this.tokenSource = Objects.requireNonNull(tokens, "tokens");
         this.llm = Objects.requireNonNull(llm, "llm");
         this.cycle = Objects.requireNonNull(cycle, "cycle");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.lifetimeAtStart = new AgentLogDao(store).totalTokens();
         refresh();
     }
 
     /** Reads the figures again; a file that cannot be read now keeps the last ones. */
     synchronized void refresh() {
         try {
-            long lifetime = new AgentLogDao(store).totalTokens();
-            SafetyCountersDao.Row c = new SafetyCountersDao(store).current();
-            long day = limits.dailyTokenBudget() > 0
-                    ? new SafetyCountersDao(store).tokensSince(clock.instant().minus(Duration.ofHours(24))) : 0;
-            tokens = new TokenFigures(Math.max(0, lifetime - lifetimeAtStart), c.taskTokens(),
-                    limits.tokenBudget() + c.extraBudget(), day, limits.dailyTokenBudget(), lifetime);
+            tokens = tokenSource.get();
             SafetyStatus s = new SafetyControl(store).current();
             safety = s.label();
             unread = new NotesDao(store).unreadCount(NoteFilter.ALL);
@@ -80,15 +68,10 @@ final class ReplFacts implements EventRenderer.Facts, AutoCloseable {
         StringBuilder sb = new StringBuilder(safety).append(" · ")
                 .append(c.phase().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
                 .append(" · tick ").append(c.lastTickId())
-                .append(" · task ").append(EventRenderer.count(tokens.task())).append(" / ")
-                .append(EventRenderer.count(tokens.taskBudget())).append(" tokens");
+                .append(" · task ").append(Figures.compact(tokens.task())).append(" / ")
+                .append(Figures.compact(tokens.taskBudget())).append(" tokens");
         if (unread > 0) sb.append(" · ").append(unread).append(unread == 1 ? " message pending" : " messages pending");
         if (running > 0) sb.append(" · ").append(running).append(running == 1 ? " process running" : " processes running");
         return sb.append(" · ").append(llm.model()).toString();
-    }
-
-    @Override
-    public synchronized void close() {
-        store.close();
     }
 }

@@ -147,23 +147,8 @@ public final class EventRenderer implements EventSink {
 
     /** "1.2k in · 40 out · 0.6 s · task 18.4k / 100k". */
     static String figures(AgentEvent.CallEnded call, TokenFigures tokens) {
-        String line = count(call.promptTokens()) + " in · " + count(call.completionTokens()) + " out · "
-                + seconds(call.durationMs());
-        if (tokens.taskBudget() > 0) line += " · task " + count(tokens.task()) + " / " + count(tokens.taskBudget());
-        return line;
-    }
-
-    /** 950, 1.2k, 18.4k, 100k, 2.5M. */
-    public static String count(long n) {
-        if (n < 1_000) return Long.toString(n);
-        if (n < 1_000_000) return compact(n / 1_000.0) + "k";
-        return compact(n / 1_000_000.0) + "M";
-    }
-
-    private static String compact(double v) {
-        if (v >= 100) return Long.toString(Math.round(v));
-        String s = String.format(java.util.Locale.ROOT, "%.1f", v);
-        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+        return Figures.compact(call.promptTokens()) + " in · " + Figures.compact(call.completionTokens()) + " out · "
+                + seconds(call.durationMs()) + " · " + Figures.task(tokens);
     }
 
     private static String seconds(long ms) {

@@ -350,9 +350,9 @@ public final class Repl {
         sb.append('\n');
         sb.append("  tick     ").append(s.lastTickId()).append('\n');
         TokenFigures t = controls.tokens();
-        sb.append("  tokens   session ").append(EventRenderer.count(t.session()))
-                .append(" · task ").append(EventRenderer.count(t.task())).append(" / ").append(EventRenderer.count(t.taskBudget()))
-                .append(" · lifetime ").append(EventRenderer.count(t.lifetime())).append('\n');
+        sb.append("  tokens   session ").append(Figures.compact(t.session()))
+                .append(" · task ").append(Figures.compact(t.task())).append(" / ").append(Figures.compact(t.taskBudget()))
+                .append(" · lifetime ").append(Figures.compact(t.lifetime())).append('\n');
         int waiting = inbox.waiting();
         sb.append("  messages ").append(inbox.unread()).append(" unread");
         if (waiting > 0) {

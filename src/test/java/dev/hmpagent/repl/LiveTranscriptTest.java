@@ -141,13 +141,4 @@ class LiveTranscriptTest {
         assertThat(dumb.live).isEmpty();
         assertThat(dumb.above).containsExactly("! down — retrying in 1 s", "! down — retrying in 2 s");
     }
-
-    @Test
-    void token_counts_are_compact() {
-        assertThat(EventRenderer.count(950)).isEqualTo("950");
-        assertThat(EventRenderer.count(1_234)).isEqualTo("1.2k");
-        assertThat(EventRenderer.count(18_400)).isEqualTo("18.4k");
-        assertThat(EventRenderer.count(100_000)).isEqualTo("100k");
-        assertThat(EventRenderer.count(2_500_000)).isEqualTo("2.5M");
-    }
 }
