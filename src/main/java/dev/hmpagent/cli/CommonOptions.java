@@ -17,7 +17,7 @@ public final class CommonOptions {
     @Option(names = "--config", paramLabel = "FILE", description = "Config file to read instead of ./agent.toml (must exist).")
     Path config;
 
-    @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base URL (default http://localhost:11434/v1, Ollama).")
+    @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base URL (default: Ollama at $OLLAMA_HOST, else http://localhost:11434/v1).")
     String baseUrl;
 
     @Option(names = "--model", paramLabel = "NAME", description = "Model name to ask for.")
