@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code agent}: the composition root. Wires the runtime by constructor and opens the REPL on it. */
-@Command(name = "agent", mixinStandardHelpOptions = true, version = "hmp-agent 0.1.0",
+@Command(name = "agent", mixinStandardHelpOptions = true,
         description = {"A terminal agent that thinks in ticks and keeps its whole mind in one SQLite file.",
                 "With no subcommand: open the REPL. Type a message; the agent answers above the prompt."},
         footer = {"", "Exit codes:",
