@@ -25,6 +25,7 @@ public final class Cli {
         cl.addSubcommand("status", new StatusCommand(root, launch));
         cl.addSubcommand("run", new RunCommand(root, launch));
         cl.addSubcommand("log", new LogCommand(root, launch));
+        cl.addSubcommand("completion", new CompletionCommand());
         everyCommand(cl, c -> c.getCommandSpec().versionProvider(new Version()));
         cl.setParameterExceptionHandler(new UsageErrors());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {

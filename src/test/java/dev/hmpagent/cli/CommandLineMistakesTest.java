@@ -13,11 +13,13 @@ class CommandLineMistakesTest {
             "log --tick x         | agent: invalid value for option '--tick': 'x' is not a long; see agent log --help",
             "log --tic 3          | agent: unknown option '--tic' (did you mean --tick?); see agent log --help",
             "run --h              | agent: unknown option '--h' (did you mean --hz, -h or --help?); see agent run --help",
-            "cofnig               | agent: unknown command 'cofnig' (did you mean config?); see agent --help",
+            "cofnig               | agent: unknown command 'cofnig' (did you mean config or completion?); see agent --help",
             "log extra            | agent: unexpected argument 'extra'; see agent log --help",
             "note                 | agent: missing required parameter: 'TEXT'; see agent note --help",
             "run --hz             | agent: missing required parameter for option '--hz' (RATE); see agent run --help",
             "log --prompt         | agent: --prompt needs --tick N: agent log --tick 12 --prompt; see agent log --help",
+            "completion fish      | agent: no completion for shell 'fish': use bash or zsh; see agent completion --help",
+            "completion           | agent: missing required parameter: 'SHELL'; see agent completion --help",
     })
     void one_line_naming_the_mistake_and_the_help_to_read_and_exit_2(String args, String line) {
         CliRun run = CliRun.agent(args.split(" "));

@@ -22,7 +22,7 @@ class VersionTest {
     }
 
     @ParameterizedTest(name = "agent {0}")
-    @ValueSource(strings = {"--version", "-V", "log --version"})
+    @ValueSource(strings = {"--version", "-V", "log --version", "completion -V"})
     void prints_one_line_with_the_maven_project_version(String args) throws IOException {
         CliRun run = CliRun.agent(args.split(" "));
 
