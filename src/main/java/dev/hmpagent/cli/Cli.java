@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 import picocli.CommandLine;
 
 /**
- * Builds the picocli command tree: every command's version, the one handler that turns a command-line mistake into
- * one line and exit 2, and the one that turns exceptions into a message and an exit code.
+ * Builds the picocli command tree: every command's help sections and version, the one handler that turns a
+ * command-line mistake into one line and exit 2, and the one that turns exceptions into a message and an exit code.
  */
 public final class Cli {
     private Cli() { }
@@ -26,7 +26,10 @@ public final class Cli {
         cl.addSubcommand("run", new RunCommand(root, launch));
         cl.addSubcommand("log", new LogCommand(root, launch));
         cl.addSubcommand("completion", new CompletionCommand());
-        everyCommand(cl, c -> c.getCommandSpec().versionProvider(new Version()));
+        everyCommand(cl, c -> {
+            c.getCommandSpec().versionProvider(new Version());
+            HelpSections.install(c);
+        });
         cl.setParameterExceptionHandler(new UsageErrors());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();

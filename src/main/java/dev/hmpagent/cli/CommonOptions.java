@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 
 /** Options every command takes; they become the highest config layer. */
 public final class CommonOptions {
-    @Option(names = "--db", paramLabel = "PATH", description = "SQLite file holding the agent's state (default ./agent.db; env AGENT_DB).")
+    @Option(names = "--db", paramLabel = "PATH", description = "The agent's SQLite file (default ./agent.db; env AGENT_DB).")
     Path db;
 
     @Option(names = "--config", paramLabel = "FILE", description = "Config file to read instead of ./agent.toml (must exist).")
