@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.UsageMessageSpec;
@@ -21,6 +22,11 @@ final class HelpSections {
 
     /** An environment variable and what it does, in lines that fit beside the name. */
     record Variable(String name, List<String> lines) {
+        Variable {
+            Objects.requireNonNull(name, "name");
+            lines = List.copyOf(lines);
+        }
+
         Variable(String name, String... lines) {
             this(name, List.of(lines));
         }
