@@ -30,13 +30,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code agent}: the composition root. Wires the runtime by constructor and opens the REPL on it. */
-@Command(name = "agent", mixinStandardHelpOptions = true, version = "hmp-agent 0.1.0",
+@Command(name = "agent", mixinStandardHelpOptions = true,
         description = {"A terminal agent that thinks in ticks and keeps its whole mind in one SQLite file.",
                 "With no subcommand: open the REPL. Type a message; the agent answers above the prompt."},
-        footer = {"", "Exit codes:",
-                "  0 ok · 1 unexpected failure · 2 bad usage",
-                "  3 bad configuration (a rejected API key too) · 4 file in use by another agent",
-                "  5 database error · 6 LLM unavailable after llm.give_up_s · 7 stopped or locked"})
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent                                  # the REPL on ./agent.db, Ollama here",
+                "  agent --db ~/agents/ops.db --model qwen2.5:7b",
+                "  agent --base-url https://api.openai.com/v1 --model gpt-4o-mini",
+                "  printf 'What is in README.md?\\n' | agent  # answers, then exits"})
 public final class AgentCommand implements Callable<Integer> {
     @Mixin CommonOptions options;
 

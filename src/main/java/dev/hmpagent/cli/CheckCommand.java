@@ -11,7 +11,11 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Check the agent's SQLite file for damage (read-only) and say what to do next.",
-                "Exit code 0: the file is sound; 5: it is damaged, or cannot be read."})
+                "Exit code 0: the file is sound; 5: it is damaged, or cannot be read."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent check",
+                "  agent --db ~/agents/ops.db check && cp ~/agents/ops.db /backup/"})
 final class CheckCommand extends Subcommand {
 
     CheckCommand(AgentCommand root, Launch launch) {

@@ -4,9 +4,13 @@ import dev.hmpagent.config.ConfigException;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.StoreException;
 import java.io.PrintWriter;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 
-/** Builds the picocli command tree and the one handler that turns exceptions into a message and an exit code. */
+/**
+ * Builds the picocli command tree: every command's help sections and version, the one handler that turns a
+ * command-line mistake into one line and exit 2, and the one that turns exceptions into a message and an exit code.
+ */
 public final class Cli {
     private Cli() { }
 
@@ -21,6 +25,12 @@ public final class Cli {
         cl.addSubcommand("status", new StatusCommand(root, launch));
         cl.addSubcommand("run", new RunCommand(root, launch));
         cl.addSubcommand("log", new LogCommand(root, launch));
+        cl.addSubcommand("completion", new CompletionCommand());
+        everyCommand(cl, c -> {
+            c.getCommandSpec().versionProvider(new Version());
+            HelpSections.install(c);
+        });
+        cl.setParameterExceptionHandler(new UsageErrors());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             err.println("agent: " + oneLine(ex));
@@ -28,6 +38,11 @@ public final class Cli {
             return exitCode(ex);
         });
         return cl;
+    }
+
+    private static void everyCommand(CommandLine cl, Consumer<CommandLine> action) {
+        action.accept(cl);
+        cl.getSubcommands().values().forEach(sub -> everyCommand(sub, action));
     }
 
     static int exitCode(Exception ex) {

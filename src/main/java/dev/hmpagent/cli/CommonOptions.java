@@ -11,13 +11,13 @@ import picocli.CommandLine.Option;
 
 /** Options every command takes; they become the highest config layer. */
 public final class CommonOptions {
-    @Option(names = "--db", paramLabel = "PATH", description = "SQLite file holding the agent's state (default ./agent.db; env AGENT_DB).")
+    @Option(names = "--db", paramLabel = "PATH", description = "The agent's SQLite file (default ./agent.db; env AGENT_DB).")
     Path db;
 
     @Option(names = "--config", paramLabel = "FILE", description = "Config file to read instead of ./agent.toml (must exist).")
     Path config;
 
-    @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base URL (default http://localhost:11434/v1, Ollama).")
+    @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base URL (default: Ollama at $OLLAMA_HOST, else http://localhost:11434/v1).")
     String baseUrl;
 
     @Option(names = "--model", paramLabel = "NAME", description = "Model name to ask for.")

@@ -7,7 +7,12 @@ import picocli.CommandLine.Command;
  * file exists, the cycle settings the LLM changed (read-only, never created or migrated).
  */
 @Command(name = "config", mixinStandardHelpOptions = true,
-        description = "Print every effective config value and where it came from (secrets masked).")
+        description = "Print every effective config value and where it came from (secrets masked).",
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent config                           # every key, its value and its source",
+                "  agent config --config team.toml --set llm.temperature=0.2",
+                "  OLLAMA_HOST=gpu-box agent config       # llm.base_url from env OLLAMA_HOST"})
 final class ConfigCommand extends Subcommand {
 
     ConfigCommand(AgentCommand root, Launch launch) {

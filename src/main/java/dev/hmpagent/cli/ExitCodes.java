@@ -1,6 +1,9 @@
 package dev.hmpagent.cli;
 
-/** Process exit codes (DESIGN.md, "Exit codes"). */
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Process exit codes (DESIGN.md, "Exit codes"), and what each means: the one text every command's help shows. */
 final class ExitCodes {
     static final int OK = 0;
     static final int FAILURE = 1;
@@ -11,5 +14,21 @@ final class ExitCodes {
     static final int LLM_UNAVAILABLE = 6;
     static final int STOPPED = 7;
 
+    /** Code to meaning, in order. */
+    static final Map<Integer, String> MEANINGS = meanings();
+
     private ExitCodes() { }
+
+    private static Map<Integer, String> meanings() {
+        Map<Integer, String> m = new LinkedHashMap<>();
+        m.put(OK, "ok");
+        m.put(FAILURE, "unexpected failure");
+        m.put(USAGE, "bad usage");
+        m.put(CONFIG, "bad configuration (a rejected API key too)");
+        m.put(IN_USE, "file in use by another agent");
+        m.put(DATABASE, "database error");
+        m.put(LLM_UNAVAILABLE, "LLM unavailable after llm.give_up_s");
+        m.put(STOPPED, "stopped or locked");
+        return java.util.Collections.unmodifiableMap(m);
+    }
 }

@@ -16,8 +16,13 @@ import picocli.CommandLine.Option;
  * within a few tens of milliseconds and thinks again only after {@code agent unlock}.
  */
 @Command(name = "halt", mixinStandardHelpOptions = true,
-        description = {"Stop the agent now: cancels its LLM call in flight, runs none of that reply's commands,",
-                "and keeps it stopped (across restarts) until `agent unlock`. Works with or without a running agent."})
+        description = {"Stop the agent now; it stays stopped, across restarts, until `agent unlock`.",
+                "Cancels the LLM call in flight and runs none of that reply's commands.",
+                "Works with or without a running agent."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent halt --reason \"spending tokens on a dead end\"",
+                "  agent --db ~/agents/ops.db halt"})
 final class HaltCommand extends Subcommand {
     @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the audit and for `agent status`.")
     String reason;

@@ -27,7 +27,13 @@ import picocli.CommandLine.ParameterException;
  */
 @Command(name = "log", mixinStandardHelpOptions = true,
         description = {"Show the agent's latest ticks and replies, newest last (read-only).",
-                "With --tick N --prompt: exactly the messages the LLM got at tick N."})
+                "With --tick N --prompt: exactly the messages the LLM got at tick N."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent log -n 5",
+                "  agent log --follow                     # new ticks as they land",
+                "  agent log --tick 12 --prompt           # exactly what the LLM got at tick 12",
+                "  agent log --json | jq -r .reply"})
 final class LogCommand extends Subcommand {
     static final int POLL_MS = 250;
 

@@ -18,9 +18,12 @@ import picocli.CommandLine.ParameterException;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run the agent headless on a fixed clock; one line per event on stdout.",
-                "SIGTERM/SIGINT stop it cleanly (not a halt): exit 0, or 143/130 when an LLM call was abandoned.",
-                "Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration or rejected key · 4 file in use ·",
-                "5 database · 6 LLM unavailable after llm.give_up_s · 7 stopped or locked (--exit-on-lockout)."})
+                "SIGTERM/SIGINT stop it cleanly (not a halt): exit 0, or 143/130 when an LLM call was abandoned."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent run --hz 2                       # two ticks a second until stopped",
+                "  agent note \"sum up today\" && agent run --until-idle",
+                "  agent run --json --exit-on-lockout >> ~/agents/ops.jsonl"})
 final class RunCommand extends Subcommand {
     @Option(names = "--hz", paramLabel = "RATE", description = "Ticks a second, 0.1 to 50 (default: run.hz, 1).")
     Double hz;

@@ -28,7 +28,12 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Show the agent's safety state, what it is doing, its last tick and what waits (read-only).",
-                "Exit code 0: ACTIVE; 7: stopped or locked."})
+                "Exit code 0: ACTIVE; 7: stopped or locked."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent status",
+                "  agent status --json | jq -r .safety_state",
+                "  agent status --db ~/agents/ops.db || agent log -n 3"})
 final class StatusCommand extends Subcommand {
     @Option(names = "--json", description = "One JSON object instead of lines.")
     boolean json;

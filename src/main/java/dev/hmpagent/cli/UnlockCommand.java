@@ -22,7 +22,11 @@ import picocli.CommandLine.ParameterException;
  */
 @Command(name = "unlock", mixinStandardHelpOptions = true,
         description = {"Let a stopped agent think again (a person's decision, audited).",
-                "Exit code 0: active now (or already was); 2: bad usage; 7: this stop cannot be released so."})
+                "Exit code 0: active now (or already was); 2: bad usage; 7: this stop cannot be released so."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent unlock --reason \"read the loop; carry on\"",
+                "  agent unlock --add-budget 50000       # a budget stop: 50k more tokens"})
 final class UnlockCommand extends Subcommand {
     @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the audit.")
     String reason;

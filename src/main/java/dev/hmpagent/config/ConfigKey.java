@@ -26,7 +26,7 @@ public enum ConfigKey {
             c -> c.agent().name()),
     LLM_BASE_URL("llm.base_url", ValueType.httpUrl(), "http://localhost:11434/v1",
             List.of("AGENT_LLM_BASE_URL", "OPENAI_BASE_URL"), false,
-            "Base URL of the OpenAI-compatible API",
+            "Base URL of the OpenAI-compatible API; set nowhere, it follows OLLAMA_HOST when that is set",
             c -> c.llm().baseUrl()),
     LLM_MODEL("llm.model", ValueType.text(true), "llama3.2",
             List.of("AGENT_LLM_MODEL"), false,

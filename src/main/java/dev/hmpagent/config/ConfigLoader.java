@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Merges the layers, lowest first: built-in default, user file, project file, environment, flags.
+ * Merges the layers, lowest first: built-in default (for llm.base_url, derived from OLLAMA_HOST when it is set),
+ * user file, project file, environment, flags.
  * Every value that is supplied is checked, even one a higher layer overrides, so a typo in a file
  * never goes unnoticed. Errors are {@link ConfigException}s with one-line messages.
  */
@@ -24,6 +25,7 @@ public final class ConfigLoader {
                 applyFile(values, file, sources.projectFileExplicit(), Origin.projectFile(file)));
         applyEnv(values, sources.env());
         applyFlags(values, sources.cliValues(), sources.cliLabels());
+        baseUrlFromOllamaHost(values, sources.env());
         checkTogether(values);
         return new LoadedConfig(values.toConfig(), values.origins());
     }
@@ -62,6 +64,24 @@ public final class ConfigLoader {
             Origin origin = Origin.flag(label);
             values.set(key, fromText(key, raw, origin), origin);
         });
+    }
+
+    /**
+     * When no layer sets llm.base_url, {@code OLLAMA_HOST} (read as Ollama's client reads it) gives its default. Unlike
+     * our own variables it is read only then: it is Ollama's too, and a value we cannot use must not stop an agent
+     * that is pointed elsewhere.
+     */
+    private static void baseUrlFromOllamaHost(ConfigValues values, Map<String, String> env) {
+        String raw = env.get(OllamaHost.VARIABLE);
+        if (raw == null || raw.isBlank() || !values.origin(ConfigKey.LLM_BASE_URL).kind().equals(Origin.DEFAULT)) return;
+        try {
+            values.set(ConfigKey.LLM_BASE_URL, OllamaHost.baseUrl(raw), Origin.env(OllamaHost.VARIABLE));
+        } catch (InvalidValueException e) {
+            String shown = OllamaHost.shown(raw);
+            throw new ConfigException(OllamaHost.VARIABLE + " = " + (shown.length() <= MAX_SHOWN_VALUE ? shown
+                    : shown.substring(0, MAX_SHOWN_VALUE) + "…") + " (read because nothing sets llm.base_url) "
+                    + e.reason() + ": " + OllamaHost.EXPECTED);
+        }
     }
 
     /** Constraints between keys, checked on the merged values. */
