@@ -48,7 +48,11 @@ final class HelpSections {
             new Variable("XDG_CACHE_HOME", "SQLite native library cache $XDG_CACHE_HOME/hmp-agent,",
                     "else ~/.cache/hmp-agent"));
 
-    private static final int NAME_WIDTH = Stream.of(CONFIG, LLM, SQLITE).flatMap(List::stream)
+    private static final List<Variable> COLOUR = List.of(
+            new Variable("NO_COLOR", "set (not empty): plain output, like --no-color"),
+            new Variable("CLICOLOR_FORCE", "set (not 0): colour even when output is not a terminal"));
+
+    private static final int NAME_WIDTH = Stream.of(CONFIG, LLM, SQLITE, COLOUR).flatMap(List::stream)
             .mapToInt(v -> v.name().length()).max().orElse(0);
 
     private HelpSections() { }
@@ -72,7 +76,8 @@ final class HelpSections {
     /** The variables a command honours; every command is named here, so a new one must say. */
     static List<Variable> variables(String command) {
         return switch (command) {
-            case "agent", "run", "config" -> concat(CONFIG, LLM, SQLITE);
+            case "agent" -> concat(CONFIG, LLM, SQLITE, COLOUR);
+            case "run", "config" -> concat(CONFIG, LLM, SQLITE);
             case "note", "check", "halt", "unlock", "status", "log" -> concat(CONFIG, SQLITE);
             case "completion" -> List.of();
             default -> throw new IllegalStateException("say which environment variables `" + command + "` honours");
