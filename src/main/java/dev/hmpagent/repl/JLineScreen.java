@@ -45,9 +45,11 @@ public final class JLineScreen implements Screen, AutoCloseable {
         this.live = capable(terminal) && reader instanceof LineReaderImpl;
         reader.getWidgets().put(REFRESH, this::redraw);
         reader.getWidgets().put(ACCEPT, () -> {
-            // until the next line is read, the prompt has no live region: the accepted line leaves none behind
-            accepting = true;
-            redraw();
+            if (live) {
+                // until the next line is read, the prompt has no live region: the accepted line leaves none behind
+                accepting = true;
+                redraw();
+            }
             reader.callWidget(LineReader.ACCEPT_LINE);
             return true;
         });
@@ -125,6 +127,7 @@ public final class JLineScreen implements Screen, AutoCloseable {
     }
 
     private boolean redraw() {
+        if (!live) return true;
         if (reader instanceof LineReaderImpl impl) {
             impl.setPrompt(prompt(currentBase == null ? basePrompt : currentBase));
         }

@@ -118,7 +118,8 @@ class ReplInputEndToEndTest {
 
         assertThat(Files.exists(dir.resolve("agent.db.history"))).isFalse();
         assertThat(terminal()).doesNotContain("hmp-agent:").doesNotContain("\u001b")
-                .contains("agent> Hello, human! Nice to meet you.");
+                .as("no prompt and no echo of what was piped in").doesNotContain("you>").doesNotContain("hello\n")
+                .startsWith("agent> Hello, human! Nice to meet you.");
     }
 
     @Test
