@@ -161,6 +161,28 @@ class AgentInTerminalEndToEndTest {
     }
 
     @Test
+    void alt_enter_puts_a_newline_inside_the_message() throws Exception {
+        open();
+        SlowOpenAiServer.Reply answer = llm.answer(reply("Two lines.", "Got both lines."));
+
+        pane.type("line one").press("M-Enter").type("line two").press("Enter");
+
+        assertThat(answer.awaitRequest().toString()).contains("line one\\nline two");
+        pane.await("the answer", s -> s.textAbove().contains("agent> Got both lines."));
+    }
+
+    @Test
+    void two_ctrl_c_at_an_empty_prompt_leave_with_exit_code_0() throws Exception {
+        open();
+
+        pane.press("C-c");
+        pane.await("the hint", s -> s.textAbove().contains("Ctrl-C again within 2 s"));
+        pane.press("C-c");
+
+        assertThat(pane.awaitExit()).isZero();
+    }
+
+    @Test
     void tab_completes_st_to_status() throws Exception {
         open();
 
