@@ -31,8 +31,6 @@ public final class EventRenderer implements EventSink {
     private static final AttributedStyle ERROR = AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
     private static final AttributedStyle WARN = AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
 
-    private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("[\\p{Cc}&&[^\\n\\t]]");
-
     /** Longest message to the user shown whole; a longer one is clipped with the command that shows the rest. */
     static final int MAX_MESSAGE_CHARS = 4_096;
     /** Most lines of one message shown. */
@@ -287,6 +285,6 @@ public final class EventRenderer implements EventSink {
      * a reply cannot send escape sequences to the user's terminal (titles, clipboard, hidden text).
      */
     static String printable(String s) {
-        return CONTROL.matcher(s).replaceAll("");
+        return Printable.text(s);
     }
 }

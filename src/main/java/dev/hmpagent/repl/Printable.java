@@ -8,10 +8,11 @@ import java.util.regex.Pattern;
  * then every other control character but newline and tab.
  */
 public final class Printable {
-    /** CSI (ESC [ or the C1 CSI) with its parameters and final byte; OSC, DCS, PM, APC, SOS up to BEL or ST; ESC x. */
+    /** CSI (ESC [ or the C1 CSI) with its parameters and final byte; OSC, DCS, PM, APC, SOS up to BEL or ST; SS3 x; ESC x. */
     private static final Pattern ESCAPES = Pattern.compile(
             "(?:\\u001b\\[|\\u009b)[0-?]*[ -/]*[@-~]?"
                     + "|(?:\\u001b[\\]PX^_]|[\\u0090\\u0098\\u009d\\u009e\\u009f])[^\\u0007\\u001b\\u009c]*(?:\\u0007|\\u001b\\\\|\\u009c)?"
+                    + "|\\u001b[NO][ -~]?"   // SS2/SS3 with the character they shift: a dumb terminal's arrow key
                     + "|\\u001b[ -/]*[0-~]?");
     private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}&&[^\\n\\t]]");
     private static final Pattern SPACES = Pattern.compile("\\s+");

@@ -178,7 +178,7 @@ public final class Repl {
                 if (ctrlC()) return;
                 continue;
             }
-            String line = TypedText.clean(lastRead);
+            String line = Printable.text(lastRead);
             if (line.strip().startsWith(BLOCK)) {
                 line = block(line.strip());
                 if (line == null) return;
@@ -272,7 +272,7 @@ public final class Repl {
                 if (!sb.toString().isBlank()) submit(sb.toString().strip());
                 return null;
             }
-            String line = TypedText.clean(lastRead);
+            String line = Printable.text(lastRead);
             boolean end = line.stripTrailing().endsWith(BLOCK);
             if (end) line = line.stripTrailing().substring(0, line.stripTrailing().length() - BLOCK.length());
             if (!firstLine || !sb.isEmpty()) sb.append('\n');

@@ -20,7 +20,7 @@ class EventRendererTest {
     void escape_sequences_from_the_model_never_reach_the_terminal() {
         String evil = "hi\u001b]52;c;Y3VybCBldmlsLnNo\u0007 there\u001b[8m hidden\u009b31m\nnext\tline";
         assertThat(EventRenderer.render(new AgentEvent.MessageToUser(1, evil), "agent.db").toString())
-                .isEqualTo("agent> hi]52;c;Y3VybCBldmlsLnNo there[8m hidden31m\n       next\tline")
+                .isEqualTo("agent> hi there hidden\n       next\tline")
                 .doesNotContain("\u001b").doesNotContain("\u0007").doesNotContain("\u009b");
     }
 
