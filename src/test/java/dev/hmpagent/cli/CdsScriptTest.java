@@ -112,6 +112,32 @@ class CdsScriptTest {
     }
 
     @Test
+    void the_build_waits_while_the_agent_being_started_is_busy_and_not_while_it_is_idle() throws Exception {
+        Process busy = new ProcessBuilder("bash", "-c", "while :; do :; done").start();
+        Process idle = new ProcessBuilder("sleep", "60").start();
+        try {
+            Thread stopper = new Thread(() -> {
+                try {
+                    Thread.sleep(1_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                busy.destroyForcibly();
+            });
+            stopper.start();
+            String check = "source \"$0\" && cds_wait_until_quiet \"$1\"; kill -0 \"$1\" 2>/dev/null && echo running || echo ended";
+            assertThat(bash(check, LIBRARY.toString(), Long.toString(busy.pid())).out()).isEqualTo("ended\n");
+            stopper.join();
+            assertThat(bash(check, LIBRARY.toString(), Long.toString(idle.pid())).out()).isEqualTo("running\n");
+            assertThat(bash("source \"$0\" && cds_wait_until_quiet 0 && echo returned", LIBRARY.toString()).out())
+                    .as("no process to wait for").isEqualTo("returned\n");
+        } finally {
+            busy.destroyForcibly();
+            idle.destroyForcibly();
+        }
+    }
+
+    @Test
     void a_jvm_given_a_damaged_archive_with_these_flags_starts_without_it_and_says_nothing_more() throws Exception {
         Path garbage = dir.resolve("hmp-agent-1.jsa");
         byte[] bytes = new byte[64 * 1024];
@@ -142,7 +168,7 @@ class CdsScriptTest {
 
     private Result build(Path jar, Path java, String archive, Map<String, String> env) throws Exception {
         // with something to read on stdin, as when a person starts the agent: the training must not take it
-        return bash("source \"$0\" && cds_build \"$1\" \"$2\" \"$3\" -XX:TieredStopAtLevel=1 <<<'hello'", env,
+        return bash("source \"$0\" && cds_build \"$1\" \"$2\" \"$3\" 0 -XX:TieredStopAtLevel=1 <<<'hello'", env,
                 LIBRARY.toString(), jar.toString(), java.toString(), archive);
     }
 
