@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.terminal.impl.DumbTerminal;
 
 /**
  * What the process gets from its surroundings: environment, a way to make the terminal, the
@@ -58,9 +59,36 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
 
     /** The real process: system environment, system terminal (dumb when input is a pipe), UTC clock. */
     public static Launch system() {
-        return new Launch(System.getenv(), () -> TerminalBuilder.builder().name("hmp-agent").system(true).dumb(true).build(),
-                Clock.systemUTC(), consoleIsTerminal(), Wiring::llmClient,
+        boolean interactive = consoleIsTerminal();
+        return new Launch(System.getenv(), () -> systemTerminal(interactive, System.getenv("TERM")),
+                Clock.systemUTC(), interactive, Wiring::llmClient,
                 (name, action) -> sun.misc.Signal.handle(new sun.misc.Signal(name), s -> action.run()));
+    }
+
+    /**
+     * The system terminal, made by JLine's native providers (JNI up to JDK 21, FFM from 22) without probing its
+     * exec provider, which runs {@code test -t 1} as a process at every start merely to be listed; that provider
+     * (it runs {@code stty} for everything) is asked alone when the native ones could not make the terminal.
+     */
+    static Terminal systemTerminal(boolean interactive, String term) throws IOException {
+        return nativeFirst(() -> systemTerminalBuilder().exec(false).build(),
+                () -> systemTerminalBuilder().ffm(false).jni(false).build(), interactive, term);
+    }
+
+    private static TerminalBuilder systemTerminalBuilder() {
+        return TerminalBuilder.builder().name("hmp-agent").system(true).dumb(true);
+    }
+
+    /**
+     * {@code nativeOnly}'s terminal, unless it is a dumb one where a real one was expected (a person at a terminal,
+     * and TERM not asking for dumb): then that one is closed and {@code any} makes the terminal.
+     */
+    static Terminal nativeFirst(TerminalFactory nativeOnly, TerminalFactory any, boolean interactive, String term)
+            throws IOException {
+        Terminal terminal = nativeOnly.create();
+        if (!(terminal instanceof DumbTerminal) || !interactive || term != null && term.startsWith("dumb")) return terminal;
+        terminal.close();
+        return any.create();
     }
 
     /**

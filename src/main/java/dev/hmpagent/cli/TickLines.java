@@ -17,7 +17,13 @@ final class TickLines {
     static final int EXCERPT_CHARS = 80;
     private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}&&[^\\n\\t]]");
 
-    private final ObjectMapper mapper = new ObjectMapper();
+    /**
+     * Only {@code --json} needs it; LogCommand makes a TickLines whenever the command tree is built, at every start
+     * of every command, and a first ObjectMapper costs tens of milliseconds.
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
 
     /** {@code tick 12  2026-11-21T10:00:03Z  thought  new message  812+95 tokens  commands 3 ok, 0 failed  The reply…} */
     String line(LoggedTick t) {
@@ -44,7 +50,7 @@ final class TickLines {
     /** One JSON object: timestamp (the tick's start), tick_id, and every column of the tick, with its reply. */
     String json(LoggedTick t) {
         TickRecord r = t.tick();
-        ObjectNode o = mapper.createObjectNode()
+        ObjectNode o = Json.MAPPER.createObjectNode()
                 .put("timestamp", r.startedAt().toString())
                 .put("tick_id", r.tickId())
                 .put("ended_at", r.endedAt().toString())
@@ -65,7 +71,7 @@ final class TickLines {
 
     /** The messages of tick {@code tickId} as the LLM got them: {@code {"tick_id": N, "messages": [{role, content}…]}}. */
     String json(long tickId, List<Message> messages) {
-        ObjectNode o = mapper.createObjectNode().put("tick_id", tickId);
+        ObjectNode o = Json.MAPPER.createObjectNode().put("tick_id", tickId);
         ArrayNode array = o.putArray("messages");
         messages.forEach(m -> array.addObject().put("role", m.role().wireName()).put("content", m.content()));
         return write(o);
@@ -97,7 +103,7 @@ final class TickLines {
 
     private String write(ObjectNode o) {
         try {
-            return mapper.writeValueAsString(o);
+            return Json.MAPPER.writeValueAsString(o);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a JSON tree always serialises", e);
         }

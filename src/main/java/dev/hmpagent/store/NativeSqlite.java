@@ -39,6 +39,12 @@ import org.sqlite.util.LibraryLoaderUtil;
  * platform without a bundled library, properties already set by the user) it changes nothing and
  * sqlite-jdbc behaves as it always did.
  *
+ * <p>Which of the bundled libraries fits this machine is worked out once and remembered beside the copy
+ * ({@code <os.name>-<os.arch>.resource}): sqlite-jdbc's own detection reads every entry of
+ * {@code /proc/self/map_files} and runs {@code uname -o}: 55 ms of a start on the (busy) development machine.
+ * A remembered library that cannot be loaded here (a home shared with a musl machine of the same architecture)
+ * fails like any other failure above, and sqlite-jdbc finds its own.
+ *
  * <p>The only state is the three system properties, which are sqlite-jdbc's own interface; installing
  * twice is harmless.
  */
@@ -74,11 +80,13 @@ public final class NativeSqlite {
         Objects.requireNonNull(cacheRoot, "cacheRoot");
         if (System.getProperty(LIB_PATH) != null || System.getProperty(LIB_NAME) != null) return Optional.empty();
         try {
-            Optional<Bundled> bundled = bundled();
+            Path dir = cacheRoot.toAbsolutePath().resolve("sqlite-" + SQLiteJDBCLoader.getVersion());
+            Optional<Bundled> remembered = remembered(dir);
+            Optional<Bundled> bundled = remembered.isPresent() ? remembered : bundled();
             if (bundled.isEmpty()) return Optional.empty();
-            Path dir = cacheRoot.toAbsolutePath().resolve("sqlite-" + bundled.get().version());
             Path lib = extract(dir, bundled.get());
             System.load(lib.toString()); // sqlite-jdbc's own System.load of the same file is then a no-op
+            if (remembered.isEmpty()) remember(dir, bundled.get());
             System.setProperty(TMPDIR, dir.toString());
             System.setProperty(LIB_NAME, lib.getFileName().toString());
             System.setProperty(LIB_PATH, dir.toString());
@@ -89,11 +97,45 @@ public final class NativeSqlite {
         }
     }
 
-    /** The library sqlite-jdbc bundles for this OS and architecture, if it bundles one. */
+    /** The library sqlite-jdbc bundles for this OS and architecture, if it bundles one, found as sqlite-jdbc finds it. */
     static Optional<Bundled> bundled() throws IOException {
-        String folder = LibraryLoaderUtil.getNativeLibResourcePath();
-        String fileName = LibraryLoaderUtil.getNativeLibName();
-        String resource = folder + "/" + fileName;
+        return bundledAt(LibraryLoaderUtil.getNativeLibResourcePath() + "/" + LibraryLoaderUtil.getNativeLibName());
+    }
+
+    /** The library remembered in {@code dir} for this platform, if one is and the jar still bundles it. */
+    static Optional<Bundled> remembered(Path dir) throws IOException {
+        Path memo = memo(dir);
+        if (!Files.isRegularFile(memo)) return Optional.empty();
+        String resource = Files.readString(memo).strip();
+        return resource.startsWith("/") ? bundledAt(resource) : Optional.empty();
+    }
+
+    /**
+     * Remembers in {@code dir} that {@code bundled} is this platform's library, atomically (a reader sees all of it or
+     * nothing). Best effort: when it cannot be written, the next start works it out again.
+     */
+    static void remember(Path dir, Bundled bundled) {
+        try {
+            Path tmp = Files.createTempFile(dir, ".platform.", ".tmp");
+            try {
+                Files.writeString(tmp, bundled.resource() + "\n");
+                Files.move(tmp, memo(dir), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the library is loaded already; only the shortcut for the next start is lost
+        }
+    }
+
+    private static Path memo(Path dir) {
+        String platform = System.getProperty("os.name") + "-" + System.getProperty("os.arch");
+        return dir.resolve(platform.replaceAll("[^A-Za-z0-9._-]", "_") + ".resource");
+    }
+
+    /** The library at {@code resource} in sqlite-jdbc's jar, with its size and CRC-32; empty when the jar has none there. */
+    static Optional<Bundled> bundledAt(String resource) throws IOException {
+        String fileName = resource.substring(resource.lastIndexOf('/') + 1);
         URL url = SQLiteJDBCLoader.class.getResource(resource);
         if (url == null) return Optional.empty();
         URLConnection connection = url.openConnection();

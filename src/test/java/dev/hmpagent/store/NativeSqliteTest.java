@@ -76,6 +76,25 @@ class NativeSqliteTest {
     }
 
     @Test
+    void the_platform_library_once_remembered_is_found_without_detection() throws Exception {
+        Path cache = Files.createDirectories(dir.resolve("sqlite-x"));
+        assertThat(NativeSqlite.remembered(cache)).isEmpty();
+        NativeSqlite.Bundled detected = NativeSqlite.bundled().orElseThrow();
+        NativeSqlite.remember(cache, detected);
+        assertThat(NativeSqlite.remembered(cache)).contains(detected);
+        assertThat(list(cache)).hasSize(1).allMatch(name -> name.endsWith(".resource"));   // no temporaries left
+    }
+
+    @Test
+    void a_remembered_library_the_jar_does_not_bundle_is_ignored() throws Exception {
+        Path cache = Files.createDirectories(dir.resolve("sqlite-x"));
+        NativeSqlite.Bundled detected = NativeSqlite.bundled().orElseThrow();
+        NativeSqlite.remember(cache, new NativeSqlite.Bundled("/org/sqlite/native/Plan9/mips/libsqlitejdbc.so",
+                "libsqlitejdbc.so", detected.version(), 1, 1));
+        assertThat(NativeSqlite.remembered(cache)).isEmpty();
+    }
+
+    @Test
     void an_unusable_cache_falls_back_silently_and_sets_nothing() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
         assertThat(NativeSqlite.install(notADirectory.resolve("cache"))).isEmpty();
@@ -104,17 +123,24 @@ class NativeSqliteTest {
             assertThat(out).contains("library=" + cache.resolve("sqlite-" + SQLiteJDBCLoader.getVersion()));
             assertThat(out).contains("notes=0");
             assertThat(out).contains("tmp=[" + othersCopy + "]");
+            // sqlite-jdbc's platform detection (a scan of /proc/self/map_files and `uname -o`) runs at the first start only
+            assertThat(out.contains("org.sqlite.util.OSInfo ")).as("detection at run " + run).isEqualTo(run == 0);
         }
         assertThat(list(cache.resolve("sqlite-" + SQLiteJDBCLoader.getVersion())))
-                .containsExactly(NativeSqlite.bundled().orElseThrow().fileName());
+                .containsExactlyInAnyOrder(NativeSqlite.bundled().orElseThrow().fileName(),
+                        (System.getProperty("os.name") + "-" + System.getProperty("os.arch")).replaceAll("[^A-Za-z0-9._-]", "_")
+                                + ".resource");
     }
 
-    /** Runs {@link NativeSqliteChild} in a new JVM in {@code cwd} whose temp dir is {@code tmp}; returns its output. */
+    /**
+     * Runs {@link NativeSqliteChild} in a new JVM in {@code cwd} whose temp dir is {@code tmp}; returns its output, with a
+     * line for every class it loaded.
+     */
     private static String runChild(Path cwd, Path tmp, String cache, Path db) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                 .map(entry -> Path.of(entry).toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator));
-        Process p = new ProcessBuilder(java.toString(), "-Djava.io.tmpdir=" + tmp, "-cp", classPath,
+        Process p = new ProcessBuilder(java.toString(), "-Djava.io.tmpdir=" + tmp, "-Xlog:class+load=info", "-cp", classPath,
                 NativeSqliteChild.class.getName(), cache, db.toString())
                 .directory(cwd.toFile()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

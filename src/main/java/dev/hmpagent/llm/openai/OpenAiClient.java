@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * An {@link LlmClient} for any OpenAI-compatible {@code /chat/completions} server (OpenAI,
@@ -41,7 +42,11 @@ public final class OpenAiClient implements LlmClient {
     private static final Duration MAX_CALL_DEADLINE = Duration.ofDays(365);
 
     private final OpenAiSettings settings;
-    private final OkHttpClient http;
+    /**
+     * Made at the first call, not with the client: building an OkHttpClient sets up TLS, reading the JDK's trust
+     * store (about a third of the way to the prompt), which no start needs before the agent first thinks.
+     */
+    private final Supplier<OkHttpClient> http;
     private final HttpUrl url;
     private final String endpoint;
     private final OpenAiWire wire = new OpenAiWire();
@@ -54,13 +59,18 @@ public final class OpenAiClient implements LlmClient {
     }
 
     public OpenAiClient(OpenAiSettings settings, Clock clock) {
-        this(settings, httpClient(settings), clock);
+        this(settings, () -> httpClient(settings), clock);
     }
 
     /** For tests and for sharing a connection pool; the given client's timeouts apply. */
     public OpenAiClient(OpenAiSettings settings, OkHttpClient http, Clock clock) {
+        this(settings, constant(Objects.requireNonNull(http, "http")), clock);
+    }
+
+    /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
+    OpenAiClient(OpenAiSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.http = Objects.requireNonNull(http, "http");
+        this.http = new Once<>(Objects.requireNonNull(http, "http"));
         Objects.requireNonNull(clock, "clock");
         String base = stripTrailingSlashes(settings.baseUrl().strip());
         HttpUrl parsedBase = HttpUrl.parse(base);
@@ -126,7 +136,7 @@ public final class OpenAiClient implements LlmClient {
     private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlight current) {
         long remaining = current.deadlineAt() - System.nanoTime();
         if (remaining <= 0) throw errors.deadline(settings.callDeadline(), "", null);
-        Call call = http.newCall(httpRequest(request, stream));
+        Call call = http.get().newCall(httpRequest(request, stream));
         call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
         current.attach(call);
         StreamAccumulator partial = new StreamAccumulator(wire, MAX_REPLY_CHARS);
@@ -253,5 +263,25 @@ public final class OpenAiClient implements LlmClient {
         }
 
         synchronized boolean cancelled() { return cancelled; }
+    }
+
+    private static Supplier<OkHttpClient> constant(OkHttpClient http) {
+        return () -> http;
+    }
+
+    /** What {@code make} returns, asked for once (the first caller makes it; the others wait for it). */
+    private static final class Once<T> implements Supplier<T> {
+        private final Supplier<T> make;
+        private T made;   // guarded by this
+
+        Once(Supplier<T> make) {
+            this.make = make;
+        }
+
+        @Override
+        public synchronized T get() {
+            if (made == null) made = Objects.requireNonNull(make.get(), "made");
+            return made;
+        }
     }
 }

@@ -770,6 +770,25 @@ class OpenAiClientTest {
     }
 
     @Test
+    void the_http_client_is_made_at_the_first_call_and_only_once() {
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        OpenAiSettings settings = settings(endpoint, KEY, false);
+        OpenAiClient client = new OpenAiClient(settings, () -> {
+            made.incrementAndGet();
+            return OpenAiClient.httpClient(settings);
+        }, CLOCK);
+        assertThat(client.endpoint()).isEqualTo(endpoint);
+        assertThat(made).hasValue(0);   // a start that never thinks never sets up TLS
+
+        server.enqueue(json(200, jsonReply("one", null)));
+        server.enqueue(json(200, jsonReply("two", null)));
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("one");
+        assertThat(client.complete(REQUEST, recordDeltas).text()).isEqualTo("two");
+
+        assertThat(made).hasValue(1);
+    }
+
+    @Test
     void a_bad_base_url_is_rejected_up_front() {
         assertThatThrownBy(() -> new OpenAiClient(settings("localhost:11434", KEY, true)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("llm.base_url");
