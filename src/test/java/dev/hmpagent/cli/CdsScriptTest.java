@@ -151,7 +151,7 @@ class CdsScriptTest {
                     Map.of("XDG_CACHE_HOME", dir.resolve("cache").toString()), LIBRARY.toString(), java.toString(),
                     archive.toString(), System.getProperty("java.class.path"));
             assertThat(r.code()).as(archive.getFileName().toString()).isZero();
-            assertThat(r.out()).as(archive.getFileName().toString()).isEqualTo("hmp-agent 0.1.0\n");
+            assertThat(r.out()).as(archive.getFileName().toString()).isEqualTo("hmp-agent " + Version.current() + "\n");
         }
     }
 
