@@ -52,9 +52,9 @@ cds_build() {
   flock -n "$lock" || return 0          # another start is making it: that one publishes it
   cds_wait_until_quiet "$agent"
   [[ -f $archive ]] && return 0         # made meanwhile
-  local work; work="$(mktemp -d "$dir/.hmp-agent-cds.XXXXXX")" || return 0
-  # shellcheck disable=SC2064
-  trap "rm -rf '$work'" EXIT
+  CDS_WORK="$(mktemp -d "$dir/.hmp-agent-cds.XXXXXX")" || return 0
+  trap 'rm -rf -- "$CDS_WORK"' EXIT     # a global: the trap runs after this function has returned
+  local work="$CDS_WORK"
   mkdir "$work/config"
   printf '[cycle]\nautonomous = false\n' >"$work/agent.toml"   # so the start path reads a TOML file, as most do
   # a clean environment: no config from AGENT_*, OPENAI_* or OLLAMA_HOST; the user's cache (sqlite's library) kept
