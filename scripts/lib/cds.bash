@@ -52,9 +52,9 @@ cds_build() {
   flock -n "$lock" || return 0          # another start is making it: that one publishes it
   cds_wait_until_quiet "$agent"
   [[ -f $archive ]] && return 0         # made meanwhile
-  local work; work="$(mktemp -d "$dir/.hmp-agent-cds.XXXXXX")" || return 0
-  # shellcheck disable=SC2064
-  trap "rm -rf '$work'" EXIT
+  CDS_WORK="$(mktemp -d "$dir/.hmp-agent-cds.XXXXXX")" || return 0
+  trap 'rm -rf -- "$CDS_WORK"' EXIT     # a global: the trap runs after this function has returned
+  local work="$CDS_WORK"
   mkdir "$work/config"
   printf '[cycle]\nautonomous = false\n' >"$work/agent.toml"   # so the start path reads a TOML file, as most do
   # a clean environment: no config from AGENT_*, OPENAI_* or OLLAMA_HOST; the user's cache (sqlite's library) kept
@@ -80,7 +80,7 @@ cds_wait_until_quiet() {
   local -a fields
   hz="$(getconf CLK_TCK 2>/dev/null)" || return 0
   for ((i = 0; i < 150; i++)); do
-    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || return 0
+    { read -r stat <"/proc/$pid/stat"; } 2>/dev/null || return 0   # a builtin: no process every 200 ms
     fields=(${stat##*) })                    # the fields after "(comm) ": [11] and [12] are utime and stime
     now=$(( fields[11] + fields[12] ))
     [[ -n $before ]] && (( (now - before) * 1000 / hz <= 20 )) && return 0

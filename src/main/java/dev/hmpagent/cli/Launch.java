@@ -11,6 +11,7 @@ import java.util.Objects;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.terminal.impl.DumbTerminal;
+import org.jline.utils.OSUtils;
 
 /**
  * What the process gets from its surroundings: environment, a way to make the terminal, the
@@ -69,8 +70,10 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
      * The system terminal, made by JLine's native providers (JNI up to JDK 21, FFM from 22) without probing its
      * exec provider, which runs {@code test -t 1} as a process at every start merely to be listed; that provider
      * (it runs {@code stty} for everything) is asked alone when the native ones could not make the terminal.
+     * On Windows, where Cygwin and MSYS terminals may need the exec provider, JLine chooses as it always did.
      */
     static Terminal systemTerminal(boolean interactive, String term) throws IOException {
+        if (OSUtils.IS_WINDOWS) return systemTerminalBuilder().build();
         return nativeFirst(() -> systemTerminalBuilder().exec(false).build(),
                 () -> systemTerminalBuilder().ffm(false).jni(false).build(), interactive, term);
     }
