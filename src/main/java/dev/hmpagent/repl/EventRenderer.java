@@ -178,7 +178,9 @@ public final class EventRenderer implements EventSink {
                 long s = Duration.between(callStarted, clock.instant()).toSeconds();
                 lines.add(line(DIM, "thinking… " + s + " s"));
             } else {
-                for (String l : tail(printable(streamed.toString()), LIVE_LINES, width)) lines.add(line(DIM, l));
+                // only the end of a long reply can show: never re-read all of it at every token
+                String end = streamed.substring(Math.max(0, streamed.length() - LIVE_LINES * (width + 1) * 4));
+                for (String l : tail(printable(end), LIVE_LINES, width)) lines.add(line(DIM, l));
             }
         } else if (retrying != null) {
             lines.add(line(WARN, clipTo(retryLine(retrying, clock.instant(), facts.queued()), width)));

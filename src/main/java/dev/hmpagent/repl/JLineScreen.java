@@ -69,7 +69,7 @@ public final class JLineScreen implements Screen, AutoCloseable {
 
     @Override
     public void live(List<AttributedString> lines) {
-        if (!live) return;
+        if (!live || lines.equals(liveLines)) return;   // the clock's redraw of an unchanged screen costs nothing
         liveLines = List.copyOf(lines);
         push();
     }
