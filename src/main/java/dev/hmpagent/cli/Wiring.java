@@ -256,8 +256,11 @@ public final class Wiring {
                 config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
                 config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),
                 NoteFilter.tagList(config.context().notesTags())), config.cycle().autonomous());
+        // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
+        SwitchableLlm thinking = new SwitchableLlm(llm);
+        // context 5 names the LLM thinking now, after a switch too
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
-                llm.model() + " at " + llm.endpoint(), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
+                () -> thinking.model() + " at " + thinking.endpoint(), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
                 ContextAssembler.DEFAULT_PER_SOURCE_CAP, ContextAssembler.secureNonces());
         // llm_list shows the LLM this run calls; its key stays in the environment variable named here
         store.inTransaction(() -> new LlmRegistryDao(store).register(LlmRegistryDao.MAIN_ID, config.llm().model(),
@@ -272,8 +275,6 @@ public final class Wiring {
         // the reflex's random choices (a creative frame, a random command) come from the same injected source as jitter
         java.util.function.IntUnaryOperator random = bound -> Math.min(bound - 1,
                 (int) (tools.jitter().getAsDouble() * bound));
-        // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
-        SwitchableLlm thinking = new SwitchableLlm(llm);
         return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),
                 review(config, store, clock, comparisonClient(config, llm), generation, random,

@@ -77,7 +77,8 @@ public final class ContextAssembler {
     private final String catalog;
     /** The agent's own scripts and tables, listed in context 0 after the command catalogue ("" when none). */
     private volatile java.util.function.Supplier<String> agentCatalogue = () -> "";
-    private final String llmDescription;
+    /** The LLM thinking now ("model at endpoint"): it follows a switch (/model, the reflex's switch LLM). */
+    private final Supplier<String> llmDescription;
     private final NotesDao notes;
     private final ProcessLogDao processLog;
     private final ResponsesDao responses;
@@ -97,8 +98,8 @@ public final class ContextAssembler {
      * @param perSourceCap most notes context 4 shows from one source in one tick
      * @param nonces       a new unguessable data-fence nonce per call (one per tick)
      */
-    public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, ContextSources sources,
-                            int pinCap, int perSourceCap, Supplier<String> nonces) {
+    public ContextAssembler(ContextSettings settings, String catalog, Supplier<String> llmDescription,
+                            ContextSources sources, int pinCap, int perSourceCap, Supplier<String> nonces) {
         this(settings, catalog, llmDescription, sources.notes(), sources.processLog(), sources.responses(),
                 sources.memory(), sources.diary(), sources.concepts(), Objects.requireNonNull(sources.goals(), "goals"),
                 sources.settings(), pinCap, perSourceCap, nonces);
@@ -107,18 +108,18 @@ public final class ContextAssembler {
     /**
      * The constructor before pins, goals and per-source caps: default caps, and goals and tasks are not shown.
      *
-     * @deprecated use {@link #ContextAssembler(ContextSettings, String, String, ContextSources, int, int, Supplier)}
+     * @deprecated use {@link #ContextAssembler(ContextSettings, String, Supplier, ContextSources, int, int, Supplier)}
      * @param nonces a new unguessable data-fence nonce per call (one per tick)
      */
     @Deprecated
     public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
                             ProcessLogDao processLog, ResponsesDao responses, MemoryDao memory, DiaryDao diary,
                             ConceptsDao concepts, SettingsDao runtimeSettings, Supplier<String> nonces) {
-        this(settings, catalog, llmDescription, notes, processLog, responses, memory, diary, concepts, null,
+        this(settings, catalog, () -> llmDescription, notes, processLog, responses, memory, diary, concepts, null,
                 runtimeSettings, DEFAULT_PIN_CAP, DEFAULT_PER_SOURCE_CAP, nonces);
     }
 
-    private ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
+    private ContextAssembler(ContextSettings settings, String catalog, Supplier<String> llmDescription, NotesDao notes,
                              ProcessLogDao processLog, ResponsesDao responses, MemoryDao memory, DiaryDao diary,
                              ConceptsDao concepts, GoalsDao goals, SettingsDao runtimeSettings, int pinCap,
                              int perSourceCap, Supplier<String> nonces) {
@@ -388,7 +389,7 @@ public final class ContextAssembler {
         String line = "tick " + tickId + "; time " + now + "; notes mode " + notesMode
                 + byYou(setAt, ContextKeys.NOTES_MODE, ContextKeys.NOTES_FILTER) + "; history " + settings.historyK()
                 + " replies" + byYou(setAt, ContextKeys.HISTORY_K) + "; autonomous thinking "
-                + (settings.autonomous() ? "on" : "off") + "; model " + llmDescription;
+                + (settings.autonomous() ? "on" : "off") + "; model " + llmDescription.get();
         if (!snapshot.problems().isEmpty()) line += "\nsettings you stored that do not apply as stored: "
                 + String.join("; ", snapshot.problems());
         return new Section(5, "settings", "", true, 0).add(line, 0);

@@ -163,6 +163,8 @@ class ModelChoicesTest {
         FakeOpenAiServer.Received atB = b.take();
         assertThat(atB.request().getHeaders().get("Authorization")).isEqualTo("Bearer key-b");
         assertThat(atB.user()).contains("which model are you?");
+        assertThat(atB.body().toString()).as("the prompt names the LLM thinking now, not the configured one")
+                .contains("model model-b at " + b.baseUrl()).doesNotContain("model " + config.llm().model() + " at");
         assertThat(a.requestCount()).isZero();
         tools.processes().stopAll("test over");
     }

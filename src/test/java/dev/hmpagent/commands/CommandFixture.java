@@ -51,7 +51,7 @@ final class CommandFixture implements AutoCloseable {
     }
 
     ContextAssembler assembler(int pinCap, int perSourceCap) {
-        return new ContextAssembler(defaults, registry.catalog(), "m at http://x/v1", ContextSources.of(store), pinCap,
+        return new ContextAssembler(defaults, registry.catalog(), () -> "m at http://x/v1", ContextSources.of(store), pinCap,
                 perSourceCap, () -> NONCE);
     }
 
