@@ -220,8 +220,21 @@ public final class FakeOpenAiServer implements AutoCloseable {
     }
 
     public FakeOpenAiServer status(int code, String body) {
-        queue.enqueue(new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build());
+        return status(code, body, new String[0]);
+    }
+
+    /** Queues an error status with a JSON body and the given headers, as name, value, name, value... */
+    public FakeOpenAiServer status(int code, String body, String... headers) {
+        MockResponse.Builder response = new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json");
+        for (int i = 0; i + 1 < headers.length; i += 2) response.setHeader(headers[i], headers[i + 1]);
+        queue.enqueue(response.body(body).build());
         return this;
+    }
+
+    /** Queues OpenAI's answer for an account without quota or credit: HTTP 429, type and code insufficient_quota. */
+    public FakeOpenAiServer insufficientQuota() {
+        return status(429, "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and"
+                + " billing details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}");
     }
 
     /** The next request the server received, as JSON (waits up to 10 s, then fails). */
