@@ -237,6 +237,34 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 + " billing details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}");
     }
 
+    /**
+     * Streams a runaway reply: chunks of 1 KiB of varied text, up to 64 MiB, until the client closes the connection,
+     * which counts {@code closed} down. Never ends with a finish_reason or [DONE].
+     */
+    public FakeOpenAiServer runaway(CountDownLatch closed) {
+        MockResponseBody body = new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                try {
+                    for (int i = 0; i < 64 * 1024; i++) {
+                        String line = "line " + i + " of a reply that does not stop. ";
+                        sink.writeUtf8(chunk(line.repeat(1024 / line.length() + 1).substring(0, 1024)));
+                        if (i % 64 == 0) sink.flush();
+                    }
+                    sink.flush();
+                } catch (IOException e) {
+                    closed.countDown();   // the client closed the connection
+                    throw e;
+                }
+            }
+        };
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        return this;
+    }
+
     /** The next request the server received, as JSON (waits up to 10 s, then fails). */
     public Received take() throws InterruptedException, IOException {
         while (true) {

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +23,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * What OpenAI and compatible servers say besides the status: {@code retry-after-ms}, {@code x-should-retry},
- * an exhausted quota. Against the fake server, one request per call.
+ * an exhausted quota; and a reply that never stops. Against the fake server, one request per call.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OpenAiServerSignalsTest {
@@ -156,5 +158,32 @@ class OpenAiServerSignalsTest {
 
         assertThat(e).isInstanceOf(RetryableLlmException.class);
         assertThat(e.quotaExhausted()).isFalse();
+    }
+
+    @Test
+    void a_runaway_stream_is_cut_at_the_reply_cap_with_finish_reason_length_and_the_connection_closed()
+            throws InterruptedException {
+        CountDownLatch closed = new CountDownLatch(1);
+        server.runaway(closed);
+
+        Completion completion = client(true).complete(REQUEST, StreamListener.NONE);
+
+        assertThat(completion.text()).hasSize(OpenAiClient.MAX_REPLY_CHARS);
+        assertThat(completion.finishReason()).isEqualTo("length");
+        assertThat(completion.interrupted()).isFalse();
+        assertThat(closed.await(30, TimeUnit.SECONDS)).as("the client closed the connection").isTrue();
+        assertThat(server.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void a_5_mb_non_streamed_reply_is_cut_at_the_reply_cap_with_finish_reason_length() {
+        String content = "z".repeat(5 * 1024 * 1024);
+        server.plain(content, 10, 10);
+
+        Completion completion = client(false).complete(REQUEST, StreamListener.NONE);
+
+        assertThat(completion.text()).hasSize(OpenAiClient.MAX_REPLY_CHARS);
+        assertThat(completion.finishReason()).isEqualTo("length");
+        assertThat(server.requestCount()).isEqualTo(1);
     }
 }
