@@ -5,6 +5,9 @@ package dev.hmpagent.llm;
  * endpoint, says what went wrong and what to do. It never contains a secret.
  */
 public abstract class LlmException extends RuntimeException {
+    /** The kind of a refusal because the account's quota or credit is exhausted (OpenAI's 429 insufficient_quota). */
+    public static final String INSUFFICIENT_QUOTA = "insufficient_quota";
+
     private final String kind;
 
     protected LlmException(String kind, String message, Throwable cause) {
@@ -23,5 +26,10 @@ public abstract class LlmException extends RuntimeException {
      */
     public boolean authRejected() {
         return "http_401".equals(kind) || "http_403".equals(kind);
+    }
+
+    /** True when the account's quota or credit is exhausted: no retry helps until the user pays or switches provider. */
+    public boolean quotaExhausted() {
+        return INSUFFICIENT_QUOTA.equals(kind);
     }
 }

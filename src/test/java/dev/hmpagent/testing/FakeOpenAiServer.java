@@ -220,7 +220,48 @@ public final class FakeOpenAiServer implements AutoCloseable {
     }
 
     public FakeOpenAiServer status(int code, String body) {
-        queue.enqueue(new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build());
+        return status(code, body, new String[0]);
+    }
+
+    /** Queues an error status with a JSON body and the given headers, as name, value, name, value... */
+    public FakeOpenAiServer status(int code, String body, String... headers) {
+        MockResponse.Builder response = new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json");
+        for (int i = 0; i + 1 < headers.length; i += 2) response.setHeader(headers[i], headers[i + 1]);
+        queue.enqueue(response.body(body).build());
+        return this;
+    }
+
+    /** Queues OpenAI's answer for an account without quota or credit: HTTP 429, type and code insufficient_quota. */
+    public FakeOpenAiServer insufficientQuota() {
+        return status(429, "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and"
+                + " billing details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}");
+    }
+
+    /**
+     * Streams a runaway reply: chunks of 1 KiB of varied text, up to 64 MiB, until the client closes the connection,
+     * which counts {@code closed} down. Never ends with a finish_reason or [DONE].
+     */
+    public FakeOpenAiServer runaway(CountDownLatch closed) {
+        MockResponseBody body = new MockResponseBody() {
+            @Override
+            public long getContentLength() { return -1; }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                try {
+                    for (int i = 0; i < 64 * 1024; i++) {
+                        String line = "line " + i + " of a reply that does not stop. ";
+                        sink.writeUtf8(chunk(line.repeat(1024 / line.length() + 1).substring(0, 1024)));
+                        if (i % 64 == 0) sink.flush();
+                    }
+                    sink.flush();
+                } catch (IOException e) {
+                    closed.countDown();   // the client closed the connection
+                    throw e;
+                }
+            }
+        };
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
         return this;
     }
 

@@ -144,7 +144,8 @@ public final class OpenAiClient implements LlmClient {
             if (!response.isSuccessful()) {
                 String body = response.peekBody(ERROR_BODY_LIMIT).string();
                 String message = wire.errorMessage(body);
-                throw errors.http(response.code(), response.header("Retry-After"), message != null ? message : body);
+                throw errors.http(response.code(), response.headers(), message != null ? message : body,
+                        wire.quotaExhausted(body));
             }
             ResponseBody body = response.body();
             MediaType type = body.contentType();

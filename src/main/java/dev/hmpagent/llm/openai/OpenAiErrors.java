@@ -3,9 +3,11 @@ package dev.hmpagent.llm.openai;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
+import okhttp3.Headers;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -43,11 +45,43 @@ final class OpenAiErrors {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** A non-2xx status; {@code serverMessage} is the server's error text (may be null or long). */
+    /** A non-2xx status with at most a Retry-After header; see {@link #http(int, Headers, String, boolean)}. */
     LlmException http(int code, String retryAfterHeader, String serverMessage) {
+        Headers headers = retryAfterHeader == null ? Headers.of() : Headers.of("Retry-After", retryAfterHeader);
+        return http(code, headers, serverMessage, false);
+    }
+
+    /**
+     * A non-2xx status. 408, 409, 429 and 5xx are retryable, other statuses fatal, unless the server says
+     * otherwise with {@code x-should-retry: true|false} (as the OpenAI SDKs honour it). A 429 for an exhausted
+     * quota is never retried.
+     *
+     * @param headers the response's headers: {@code retry-after-ms}, {@code Retry-After}, {@code x-should-retry}
+     * @param serverMessage the server's error text (may be null or long)
+     * @param quotaExhausted whether the error body said {@code insufficient_quota}
+     */
+    LlmException http(int code, Headers headers, String serverMessage, boolean quotaExhausted) {
         String kind = "http_" + code;
         String detail = excerpt(serverMessage);
         String said = detail.isEmpty() ? "" : ": " + detail;
+        if (code == 429 && quotaExhausted) {
+            return fatal(LlmException.INSUFFICIENT_QUOTA, "LLM endpoint " + endpoint
+                    + ": the account's quota or credit is exhausted (HTTP 429" + said + "): not retried; check the"
+                    + " plan and billing with the provider, or point llm.base_url and llm.model at another provider");
+        }
+        boolean retryableStatus = code == 408 || code == 409 || code == 429 || code >= 500;
+        Boolean serverSays = code >= 400 ? shouldRetry(headers.get("x-should-retry")) : null;
+        if (serverSays == Boolean.FALSE && retryableStatus) {
+            return fatal(kind, "LLM endpoint " + endpoint + " " + why(code) + " (HTTP " + code + said
+                    + ") and says not to retry (x-should-retry: false): not retried");
+        }
+        if (retryableStatus || serverSays == Boolean.TRUE) {
+            Duration retryAfter = retryDelay(headers);
+            String asked = retryableStatus ? "" : " and asks for a retry (x-should-retry: true)";
+            String when = retryAfter == null ? "" : " (Retry-After " + seconds(retryAfter) + "s)";
+            return retryable(kind, "LLM endpoint " + endpoint + " " + why(code) + " (HTTP " + code + said + ")"
+                    + asked + ": will retry later" + when, retryAfter, "", null);
+        }
         if (code == 401 || code == 403) {
             String what = apiKey.isEmpty() ? "rejected the request without an API key" : "rejected the API key";
             return fatal(kind, "LLM endpoint " + endpoint + " " + what + " (HTTP " + code + said
@@ -58,18 +92,27 @@ final class OpenAiErrors {
                     + "): check llm.model \"" + model + "\" (for Ollama: \"ollama pull " + model
                     + "\") and llm.base_url (it usually ends in /v1)");
         }
-        if (code == 408 || code == 409 || code == 429 || code >= 500) {
-            Duration retryAfter = retryAfter(retryAfterHeader);
-            String why = code == 429 ? "is rate limiting" : code == 408 ? "timed out the request" : "failed";
-            String when = retryAfter == null ? "" : " (Retry-After " + retryAfter.toSeconds() + "s)";
-            return retryable(kind, "LLM endpoint " + endpoint + " " + why + " (HTTP " + code + said
-                    + "): will retry later" + when, retryAfter, "", null);
-        }
         if (code >= 400) {
             return fatal(kind, "LLM endpoint " + endpoint + " refused the request (HTTP " + code + said + ")");
         }
         return fatal(kind, "LLM endpoint " + endpoint + " answered with unexpected HTTP " + code + said
                 + ": check llm.base_url");
+    }
+
+    private static String why(int code) {
+        if (code == 429) return "is rate limiting";
+        if (code == 408) return "timed out the request";
+        if (code == 409 || code >= 500) return "failed";
+        return "refused the request";
+    }
+
+    /** {@code x-should-retry}: TRUE or FALSE when the server said so, null when absent or anything else. */
+    private static Boolean shouldRetry(String header) {
+        if (header == null) return null;
+        String value = header.strip();
+        if (value.equalsIgnoreCase("true")) return Boolean.TRUE;
+        if (value.equalsIgnoreCase("false")) return Boolean.FALSE;
+        return null;
     }
 
     /**
@@ -137,6 +180,27 @@ final class OpenAiErrors {
             default -> "sent a malformed reply: " + excerpt(e.getMessage());
         };
         return retryable(e.kind(), "LLM endpoint " + endpoint + " " + what, null, partialText, e);
+    }
+
+    /**
+     * How long the server asks us to wait: {@code retry-after-ms} when present and valid (it is the more precise),
+     * otherwise {@code Retry-After}. Null when neither is usable.
+     */
+    Duration retryDelay(Headers headers) {
+        Duration millis = retryAfterMs(headers.get("retry-after-ms"));
+        return millis != null ? millis : retryAfter(headers.get("Retry-After"));
+    }
+
+    /**
+     * The {@code retry-after-ms} header as a delay: a non-negative number of milliseconds, maybe with a
+     * fraction ("1500", "250.5"), rounded up to the nanosecond. Null when absent or unreadable.
+     */
+    static Duration retryAfterMs(String header) {
+        if (header == null) return null;
+        String value = header.strip();
+        if (!value.matches("\\d{1,12}(\\.\\d{1,9})?")) return null;
+        long nanos = new BigDecimal(value).movePointRight(6).setScale(0, RoundingMode.CEILING).longValueExact();
+        return Duration.ofNanos(nanos);
     }
 
     /**

@@ -73,6 +73,19 @@ final class OpenAiWire {
         }
     }
 
+    /** Whether an error body says the quota is exhausted: {@code error.code} or {@code error.type} "insufficient_quota". */
+    boolean quotaExhausted(String body) {
+        try {
+            JsonNode root = json.readTree(body);
+            if (root == null) return false;
+            JsonNode error = root.path("error");
+            return error.path("code").asText("").equals("insufficient_quota")
+                    || error.path("type").asText("").equals("insufficient_quota");
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
     private JsonNode parse(String text) throws ReplyException {
         try {
             JsonNode root = json.readTree(text);

@@ -1,6 +1,7 @@
 package dev.hmpagent.llm.openai;
 
 import dev.hmpagent.llm.LlmException;
+import okhttp3.Headers;
 import org.junit.jupiter.api.Test;
 
 import java.net.ConnectException;
@@ -25,6 +26,35 @@ class OpenAiErrorsTest {
         assertThat(errors.retryAfter("Tue, 31 Dec 2024 23:00:00 GMT")).isEqualTo(Duration.ZERO);
         assertThat(errors.retryAfter("soon")).isNull();
         assertThat(errors.retryAfter(null)).isNull();
+    }
+
+    @Test
+    void retry_after_ms_accepts_non_negative_milliseconds_and_ignores_anything_else() {
+        assertThat(OpenAiErrors.retryAfterMs("1500")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(OpenAiErrors.retryAfterMs(" 0 ")).isEqualTo(Duration.ZERO);
+        assertThat(OpenAiErrors.retryAfterMs("250.5")).isEqualTo(Duration.ofNanos(250_500_000));
+        for (String invalid : new String[] {null, "", "-1", "1e3", "soon", "1,5", "NaN", "9".repeat(13)}) {
+            assertThat(OpenAiErrors.retryAfterMs(invalid)).as("\"%s\"", invalid).isNull();
+        }
+    }
+
+    @Test
+    void retry_after_ms_wins_over_retry_after_only_when_valid() {
+        assertThat(errors.retryDelay(Headers.of("retry-after-ms", "1500", "Retry-After", "2")))
+                .isEqualTo(Duration.ofMillis(1500));
+        assertThat(errors.retryDelay(Headers.of("retry-after-ms", "later", "Retry-After", "2")))
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(errors.retryDelay(Headers.of())).isNull();
+    }
+
+    @Test
+    void x_should_retry_overrides_the_status_rule_but_not_an_exhausted_quota() {
+        assertThat(errors.http(429, Headers.of("x-should-retry", "false"), null, false).retryable()).isFalse();
+        assertThat(errors.http(500, Headers.of("x-should-retry", "false"), null, false).retryable()).isFalse();
+        assertThat(errors.http(400, Headers.of("x-should-retry", "true"), null, false).retryable()).isTrue();
+        assertThat(errors.http(400, Headers.of("x-should-retry", "1"), null, false).retryable()).isFalse();
+        assertThat(errors.http(429, Headers.of("x-should-retry", "true"), null, true).kind())
+                .isEqualTo("insufficient_quota");
     }
 
     @Test
