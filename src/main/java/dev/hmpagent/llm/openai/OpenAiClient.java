@@ -1,5 +1,7 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.SseEventParser;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmClient;

@@ -1,5 +1,7 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.RetryAfter;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
@@ -7,7 +9,6 @@ import okhttp3.Headers;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -15,10 +16,6 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -187,8 +184,7 @@ final class OpenAiErrors {
      * otherwise {@code Retry-After}. Null when neither is usable.
      */
     Duration retryDelay(Headers headers) {
-        Duration millis = retryAfterMs(headers.get("retry-after-ms"));
-        return millis != null ? millis : retryAfter(headers.get("Retry-After"));
+        return RetryAfter.delay(headers.get("retry-after-ms"), headers.get("Retry-After"), clock.instant());
     }
 
     /**
@@ -196,11 +192,7 @@ final class OpenAiErrors {
      * fraction ("1500", "250.5"), rounded up to the nanosecond. Null when absent or unreadable.
      */
     static Duration retryAfterMs(String header) {
-        if (header == null) return null;
-        String value = header.strip();
-        if (!value.matches("\\d{1,12}(\\.\\d{1,9})?")) return null;
-        long nanos = new BigDecimal(value).movePointRight(6).setScale(0, RoundingMode.CEILING).longValueExact();
-        return Duration.ofNanos(nanos);
+        return RetryAfter.millis(header);
     }
 
     /**
@@ -208,22 +200,7 @@ final class OpenAiErrors {
      * (never negative). Null when absent or unreadable.
      */
     Duration retryAfter(String header) {
-        if (header == null || header.isBlank()) return null;
-        String value = header.strip();
-        if (value.chars().allMatch(Character::isDigit)) {
-            try {
-                return Duration.ofSeconds(Long.parseLong(value));
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
-        try {
-            Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-            Duration delay = Duration.between(clock.instant(), at);
-            return delay.isNegative() ? Duration.ZERO : delay;
-        } catch (DateTimeParseException e) {
-            return null;
-        }
+        return RetryAfter.header(header, clock.instant());
     }
 
     /** One line, at most {@value #EXCERPT_MAX} characters, without the API key; empty for null. */

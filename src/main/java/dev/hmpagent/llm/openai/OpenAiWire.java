@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.wire.ReplyException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.wire.ReplyException;
 import java.util.Objects;
 
 /**

@@ -1,4 +1,4 @@
-package dev.hmpagent.llm.openai;
+package dev.hmpagent.llm.wire;
 
 import okio.BufferedSource;
 
@@ -12,9 +12,9 @@ import java.io.IOException;
  * event whose data grows past as many characters, is refused, so a garbage stream cannot
  * fill the heap. Not thread-safe; one per stream.
  */
-final class SseEventParser {
+public final class SseEventParser {
     /** The longest line (bytes) and event data (characters) accepted: 1 MB. */
-    static final int MAX_BYTES = 1024 * 1024;
+    public static final int MAX_BYTES = 1024 * 1024;
 
     private final StringBuilder data = new StringBuilder();
     private boolean hasData;
@@ -25,7 +25,7 @@ final class SseEventParser {
      *
      * @throws ReplyException when the line is longer than {@link #MAX_BYTES} bytes
      */
-    static String readLine(BufferedSource source) throws IOException {
+    public static String readLine(BufferedSource source) throws IOException {
         long newline = source.indexOf((byte) '\n', 0, MAX_BYTES + 2L);
         if (newline < 0) {
             if (source.request(MAX_BYTES + 2L)) throw tooLong("line");
@@ -45,7 +45,7 @@ final class SseEventParser {
      *
      * @throws ReplyException when the event's data would grow past {@link #MAX_BYTES} characters
      */
-    String line(String line) throws ReplyException {
+    public String line(String line) throws ReplyException {
         if (line.isEmpty()) return dispatch();
         if (line.startsWith(":")) return null;
         int colon = line.indexOf(':');
@@ -61,7 +61,7 @@ final class SseEventParser {
     }
 
     /** At end of stream: the data of an event the server did not end with a blank line, or null. */
-    String finish() {
+    public String finish() {
         return dispatch();
     }
 

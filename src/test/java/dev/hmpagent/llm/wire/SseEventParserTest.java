@@ -1,4 +1,4 @@
-package dev.hmpagent.llm.openai;
+package dev.hmpagent.llm.wire;
 
 import okio.Buffer;
 import org.junit.jupiter.api.Test;
