@@ -73,7 +73,7 @@ final class TickLines {
     String json(long tickId, List<Message> messages) {
         ObjectNode o = Json.MAPPER.createObjectNode().put("tick_id", tickId);
         ArrayNode array = o.putArray("messages");
-        messages.forEach(m -> array.addObject().put("role", m.role().wireName()).put("content", m.content()));
+        messages.forEach(m -> array.addObject().put("role", m.role().word()).put("content", m.content()));
         return write(o);
     }
 

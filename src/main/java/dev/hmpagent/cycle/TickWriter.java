@@ -217,7 +217,7 @@ public final class TickWriter {
 
     private void savePrompt(long tickId, AssembledPrompt prompt) {
         prompts.save(tickId, prompt.parts().stream().map(p -> new PromptPart(p.message(),
-                prompt.messages().get(p.message()).role().wireName(), p.context(), p.text())).toList());
+                prompt.messages().get(p.message()).role().word(), p.context(), p.text())).toList());
     }
 
     /**

@@ -5,9 +5,10 @@ import java.util.Objects;
 /** One chat message sent to or received from a model. */
 public record Message(Role role, String content) {
 
+    /** Who speaks. Each provider's adapter names the roles in its own wire format; none of that lives here. */
     public enum Role { SYSTEM, USER, ASSISTANT;
-        /** The lower-case wire name used by OpenAI-compatible servers. */
-        public String wireName() { return name().toLowerCase(java.util.Locale.ROOT); }
+        /** Our own word for the role, as stored with a tick's prompt and shown by `agent log`. */
+        public String word() { return name().toLowerCase(java.util.Locale.ROOT); }
     }
 
     public Message {

@@ -62,7 +62,7 @@ class TickPromptsTest {
     }
 
     static List<String> sent(LlmRequest request) {
-        return request.messages().stream().map(m -> m.role().wireName() + ": " + m.content()).toList();
+        return request.messages().stream().map(m -> m.role().word() + ": " + m.content()).toList();
     }
 
     /** One number from the file, through a connection of its own. */

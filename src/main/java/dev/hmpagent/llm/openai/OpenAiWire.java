@@ -22,7 +22,7 @@ final class OpenAiWire {
         body.put("model", model);
         ArrayNode messages = body.putArray("messages");
         for (Message m : request.messages()) {
-            messages.addObject().put("role", m.role().wireName()).put("content", m.content());
+            messages.addObject().put("role", role(m.role())).put("content", m.content());
         }
         body.put("temperature", request.temperature());
         body.put("max_tokens", request.maxTokens());
@@ -112,5 +112,14 @@ final class OpenAiWire {
 
     private static String text(JsonNode node) {
         return node.isTextual() ? node.asText() : "";
+    }
+
+    /** The chat-completions name of a role. */
+    static String role(Message.Role role) {
+        return switch (role) {
+            case SYSTEM -> "system";
+            case USER -> "user";
+            case ASSISTANT -> "assistant";
+        };
     }
 }
