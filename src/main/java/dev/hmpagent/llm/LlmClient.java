@@ -23,4 +23,18 @@ public interface LlmClient {
 
     /** The model name requests ask for. */
     String model();
+
+    /**
+     * Asks cheaply whether the server answers for {@link #model()} now, without a full prompt: by default a
+     * one-token request; an adapter may use something cheaper (a models list). Used to decide when an LLM that
+     * failed may be used again.
+     *
+     * @throws LlmException when it does not answer, as {@link #complete} would
+     */
+    default void probe() {
+        complete(PROBE, StreamListener.NONE);
+    }
+
+    /** The one-token request of the default {@link #probe()}. */
+    LlmRequest PROBE = new LlmRequest(java.util.List.of(Message.user("ping")), 0, 1);
 }

@@ -229,7 +229,8 @@ public final class OpenAiClient implements LlmClient {
         ServerUsage server = reply.usage();
         boolean plausible = server != null && server.promptTokens() > 0
                 && (server.completionTokens() > 0 || reply.text().isEmpty());
-        if (plausible) return new Usage(server.promptTokens(), server.completionTokens(), false);
+        if (plausible) return new Usage(server.promptTokens(), server.completionTokens(), false,
+                Math.min(server.cachedTokens(), server.promptTokens()));
         return new Usage(Math.max(1, TokenEstimator.estimate(request.messages())),
                 Math.max(1, TokenEstimator.estimate(reply.text())), true);
     }

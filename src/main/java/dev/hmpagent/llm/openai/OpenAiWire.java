@@ -104,10 +104,16 @@ final class OpenAiWire {
         throw new ReplyException(kind, "server reported an error: " + (message.isEmpty() ? error.toString() : message), null);
     }
 
+    /**
+     * {@code usage}: prompt and completion tokens, and the prompt tokens served from the server's cache
+     * ({@code prompt_tokens_details.cached_tokens}: OpenAI, vLLM, llama.cpp; {@code prompt_cache_hit_tokens}: DeepSeek).
+     */
     private static ServerUsage usage(JsonNode usage) {
         if (!usage.isObject()) return null;
+        JsonNode cached = usage.path("prompt_tokens_details").path("cached_tokens");
+        if (!cached.isNumber()) cached = usage.path("prompt_cache_hit_tokens");
         return new ServerUsage(Math.max(0, usage.path("prompt_tokens").asInt(0)),
-                Math.max(0, usage.path("completion_tokens").asInt(0)));
+                Math.max(0, usage.path("completion_tokens").asInt(0)), Math.max(0, cached.asInt(0)));
     }
 
     private static String text(JsonNode node) {

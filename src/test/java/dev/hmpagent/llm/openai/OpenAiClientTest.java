@@ -262,6 +262,40 @@ class OpenAiClientTest {
     }
 
     @Test
+    void cached_prompt_tokens_are_read_from_prompt_tokens_details_in_a_whole_reply() throws Exception {
+        // the shape OpenAI documents: usage.prompt_tokens_details.cached_tokens, part of prompt_tokens
+        server.enqueue(json(200, jsonReply("Hi!", "{\"prompt_tokens\":2006,\"completion_tokens\":300,"
+                + "\"total_tokens\":2306,\"prompt_tokens_details\":{\"cached_tokens\":1920,\"audio_tokens\":0},"
+                + "\"completion_tokens_details\":{\"reasoning_tokens\":0}}")));
+
+        Completion completion = client(false, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.usage()).isEqualTo(new Usage(2006, 300, false, 1920));
+    }
+
+    @Test
+    void cached_prompt_tokens_are_read_from_the_usage_chunk_of_a_stream() throws Exception {
+        server.enqueue(sse(chunk("Hi") + finalChunk() + "data: {\"model\":\"llama3:8b\",\"choices\":[],\"usage\":"
+                + "{\"prompt_tokens\":1200,\"completion_tokens\":2,\"prompt_tokens_details\":{\"cached_tokens\":1024}}}\n\n"
+                + done()));
+
+        Completion completion = client(true, KEY).complete(REQUEST, recordDeltas);
+
+        assertThat(completion.usage()).isEqualTo(new Usage(1200, 2, false, 1024));
+    }
+
+    @Test
+    void deepseek_cache_hit_tokens_count_as_cached_and_no_detail_means_none() throws Exception {
+        server.enqueue(json(200, jsonReply("a", "{\"prompt_tokens\":100,\"completion_tokens\":1,"
+                + "\"prompt_cache_hit_tokens\":64,\"prompt_cache_miss_tokens\":36}")));
+        server.enqueue(json(200, jsonReply("b", "{\"prompt_tokens\":100,\"completion_tokens\":1}")));
+        OpenAiClient client = client(false, KEY);
+
+        assertThat(client.complete(REQUEST, recordDeltas).usage().cachedTokens()).isEqualTo(64);
+        assertThat(client.complete(REQUEST, recordDeltas).usage().cachedTokens()).isZero();
+    }
+
+    @Test
     void a_json_body_beyond_the_cap_is_a_retryable_bad_response_and_is_not_read_whole() {
         String huge = "x".repeat((int) OpenAiClient.MAX_BODY_BYTES + 1_000);
         server.enqueue(json(200, jsonReply(huge, "{\"prompt_tokens\":1,\"completion_tokens\":1}")));
