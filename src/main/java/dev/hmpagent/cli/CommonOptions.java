@@ -17,7 +17,10 @@ public final class CommonOptions {
     @Option(names = "--config", paramLabel = "FILE", description = "Config file to read instead of ./agent.toml (must exist).")
     Path config;
 
-    @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base URL (default: Ollama at $OLLAMA_HOST, else http://localhost:11434/v1).")
+    @Option(names = "--provider", paramLabel = "NAME", description = "LLM wire protocol: openai (any OpenAI-compatible server, the default), ollama or anthropic.")
+    String provider;
+
+    @Option(names = "--base-url", paramLabel = "URL", description = "API base URL (default: the provider's; for openai%n  $OLLAMA_HOST, else http://localhost:11434/v1).")
     String baseUrl;
 
     @Option(names = "--model", paramLabel = "NAME", description = "Model name to ask for.")
@@ -31,6 +34,7 @@ public final class CommonOptions {
         CommonOptions merged = new CommonOptions();
         merged.db = db != null ? db : outer.db;
         merged.config = config != null ? config : outer.config;
+        merged.provider = provider != null ? provider : outer.provider;
         merged.baseUrl = baseUrl != null ? baseUrl : outer.baseUrl;
         merged.model = model != null ? model : outer.model;
         merged.sets = new LinkedHashMap<>(outer.sets);
@@ -57,6 +61,7 @@ public final class CommonOptions {
             labels.put(k, "--set " + k);
         });
         put(values, labels, "agent.db", db == null ? null : db.toString(), "--db");
+        put(values, labels, "llm.provider", provider, "--provider");
         put(values, labels, "llm.base_url", baseUrl, "--base-url");
         put(values, labels, "llm.model", model, "--model");
         return ConfigLoader.load(ConfigSources.standard(values, labels, env, Optional.ofNullable(config)));

@@ -64,7 +64,8 @@ final class HeadlessPrinter implements EventSink {
                     + t.completionTokens() + " out · " + t.durationMs() + " ms";
         }
         if (event instanceof AgentEvent.Problem p) return ts + " ! " + oneLine(p.text());
-        if (event instanceof AgentEvent.Retrying r) return ts + " ! " + oneLine(r.text());
+        // the first failed try says all of it; later ones would repeat it every back-off step (JSON keeps each)
+        if (event instanceof AgentEvent.Retrying r) return r.attempt() > 1 ? null : ts + " ! " + oneLine(r.text());
         if (event instanceof AgentEvent.Info i) return ts + " · " + oneLine(i.text());
         if (event instanceof AgentEvent.CommandDone c) {
             return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + oneLine(c.result());

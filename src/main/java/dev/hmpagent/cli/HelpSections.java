@@ -39,9 +39,14 @@ final class HelpSections {
             new Variable("XDG_CONFIG_HOME", "user config file $XDG_CONFIG_HOME/hmp-agent/agent.toml,",
                     "else ~/.config/hmp-agent/agent.toml"));
     private static final List<Variable> LLM = List.of(
-            new Variable("OPENAI_BASE_URL", "llm.base_url, unless AGENT_LLM_BASE_URL is set"),
-            new Variable("OPENAI_API_KEY", "llm.api_key, unless AGENT_LLM_API_KEY is set (each",
-                    "llm_registry entry names the variable of its own key)"),
+            new Variable("OPENAI_BASE_URL", "llm.base_url for provider openai, unless",
+                    "AGENT_LLM_BASE_URL is set"),
+            new Variable("OPENAI_API_KEY", "llm.api_key for provider openai, unless",
+                    "AGENT_LLM_API_KEY is set (each llm.registry entry names",
+                    "the variable of its own key)"),
+            new Variable("ANTHROPIC_API_KEY", "llm.api_key for provider anthropic (ANTHROPIC_BASE_URL",
+                    "gives its base URL)"),
+            new Variable("OLLAMA_API_KEY", "llm.api_key for provider ollama (behind a proxy)"),
             new Variable("OLLAMA_HOST", "when nothing sets llm.base_url: Ollama's host[:port], as",
                     "Ollama reads it (gpu-box gives http://gpu-box:11434/v1)"));
     private static final List<Variable> SQLITE = List.of(

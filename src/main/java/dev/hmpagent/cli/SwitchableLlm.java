@@ -56,6 +56,16 @@ final class SwitchableLlm implements LlmClient {
         (inFlight != null ? inFlight : current.get()).cancel();
     }
 
+    /** The configured LLM's notices (its failovers), then those of the one switched to, if another. */
+    @Override
+    public java.util.List<String> notices() {
+        LlmClient now = current.get();
+        if (now == main) return main.notices();
+        java.util.List<String> out = new java.util.ArrayList<>(main.notices());
+        out.addAll(now.notices());
+        return out;
+    }
+
     @Override
     public String endpoint() {
         return current.get().endpoint();

@@ -40,6 +40,8 @@ import dev.hmpagent.cycle.LlmTasks;
 import dev.hmpagent.cycle.TickWriter;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
+import dev.hmpagent.llm.FailoverLlm;
+import dev.hmpagent.config.RegistryEntry;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
@@ -142,7 +144,7 @@ public final class Wiring {
                 line -> events.emit(new AgentEvent.Problem(line)));
     }
 
-    private static LlmBreakers breakers(SafetyMonitor monitor) {
+    private static LlmBreakers breakers(SafetyMonitor monitor, LlmSection llm) {
         return new LlmBreakers() {
             @Override
             public boolean beforeLlmCall() { return monitor.beforeLlmCall(); }
@@ -155,6 +157,9 @@ public final class Wiring {
 
             @Override
             public void newInput() { monitor.newInput(); }
+
+            @Override
+            public void quotaExhausted(String reason) { monitor.quotaExhausted(reason, llmLines(llm)); }
 
             @Override
             public void afterTick() { monitor.flush(); }
@@ -209,6 +214,78 @@ public final class Wiring {
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()));
     }
 
+    /**
+     * llm_registry as the configuration says at this start: the main LLM (id main, priority 0) and the llm.registry
+     * entries; rows of entries no longer configured go. Each row names its key's variable, never the key.
+     */
+    static void registerLlms(Store store, LlmSection llm) {
+        LlmRegistryDao registry = new LlmRegistryDao(store);
+        store.inTransaction(() -> {
+            registry.register(LlmRegistryDao.MAIN_ID, llm.model(), "the LLM agent.toml configures",
+                    llm.provider().configName(), Secrets.redactUrl(llm.baseUrl()), llm.model(), 0, llm.keyVariable());
+            List<String> ids = new java.util.ArrayList<>(List.of(LlmRegistryDao.MAIN_ID));
+            for (RegistryEntry e : llm.registry()) {
+                registry.register(e.id(), e.id(), e.description().isEmpty() ? "llm.registry in agent.toml" : e.description(),
+                        e.provider().configName(), e.baseUrl(), e.model(), e.priority(), e.apiKeyEnv());
+                registry.markConfigured(e.id());
+                ids.add(e.id());
+            }
+            registry.retainConfigured(ids);
+        });
+    }
+
+    /**
+     * The LLMs the configuration names, one "provider model at base URL" per line (no key, credentials masked): what a
+     * quota stop remembers, and what a start compares with it.
+     */
+    static String llmLines(LlmSection llm) {
+        StringBuilder out = new StringBuilder(llm.provider().configName() + " " + llm.model() + " at "
+                + Secrets.redactUrl(llm.baseUrl()));
+        llm.registry().forEach(e -> out.append('\n').append(e.provider().configName()).append(' ').append(e.model())
+                .append(" at ").append(Secrets.redactUrl(e.baseUrl())));
+        return out.toString();
+    }
+
+    /**
+     * At start: a quota stop is released when the configuration names other LLMs than the ones whose quota ran out,
+     * and the agent says so; with the same LLMs it stays, and says what releases it.
+     */
+    static void releaseQuotaStop(Store store, LlmSection llm, EventSink events) {
+        dev.hmpagent.safety.SafetyControl.Outcome o = new dev.hmpagent.safety.SafetyControl(store)
+                .releaseQuotaIfConfigChanged(llmLines(llm), dev.hmpagent.store.Requester.thisProcess());
+        if (o.result() == dev.hmpagent.safety.SafetyControl.Result.MOVED) {
+            events.emit(new AgentEvent.Info("the quota stop is released: the agent starts with other LLMs than the"
+                    + " ones whose quota ran out"));
+        } else if (o.result() == dev.hmpagent.safety.SafetyControl.Result.REFUSED) {
+            events.emit(new AgentEvent.Problem("the agent is stopped (quota) since " + o.before().since() + ": "
+                    + o.before().detail() + " — point llm.* at another provider or model (or add an llm.registry"
+                    + " entry) and start it again"));
+        }
+    }
+
+    /** The first probe of a given-up LLM comes this long after it was given up; later ones back off to 5 minutes. */
+    static final Duration FIRST_PROBE = Duration.ofSeconds(15);
+
+    /**
+     * The LLM the cycle thinks with: the configured one, failing over to the llm.registry entries by priority (and
+     * file order) when it is unreachable, each entry a client of its own with the key of the variable it names.
+     */
+    public static FailoverLlm thinkingLlm(LlmSection llm, Launch.LlmFactory factory,
+                                          java.util.function.Function<String, String> variables, Clock clock) {
+        List<FailoverLlm.Route> routes = new java.util.ArrayList<>();
+        routes.add(new FailoverLlm.Route(LlmRegistryDao.MAIN_ID, factory.create(llm)));
+        llm.registry().stream().sorted(java.util.Comparator.comparingInt(RegistryEntry::priority))
+                .forEach(e -> routes.add(new FailoverLlm.Route(e.id(), factory.create(entrySection(llm, e, variables)))));
+        return new FailoverLlm(routes, llm.failoverAfter()::reached, new Backoff(FIRST_PROBE, Duration.ofMinutes(5)),
+                clock);
+    }
+
+    /** The section of registry entry {@code e}: its own route, and the key of the variable it names ("" when none). */
+    static LlmSection entrySection(LlmSection main, RegistryEntry e, java.util.function.Function<String, String> variables) {
+        String key = e.apiKeyEnv().isBlank() ? "" : variables.apply(e.apiKeyEnv());
+        return main.forRoute(e.provider(), e.baseUrl(), e.model(), key, e.options());
+    }
+
     /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
         return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock,
@@ -248,7 +325,7 @@ public final class Wiring {
         CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots(),
                 c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))))
                 .and(new MonitorGate(monitor));
-        TickWriter writer = new TickWriter(store, new CommandQueue(mapper), monitor, breakers(monitor));
+        TickWriter writer = new TickWriter(store, new CommandQueue(mapper), monitor, breakers(monitor, config.llm()));
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
                 monitor, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
@@ -262,10 +339,8 @@ public final class Wiring {
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 () -> thinking.model() + " at " + thinking.endpoint(), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
                 ContextAssembler.DEFAULT_PER_SOURCE_CAP, ContextAssembler.secureNonces());
-        // llm_list shows the LLM this run calls; its key stays in the environment variable named here
-        store.inTransaction(() -> new LlmRegistryDao(store).register(LlmRegistryDao.MAIN_ID, config.llm().model(),
-                "the LLM agent.toml configures", "openai", Secrets.redactUrl(config.llm().baseUrl()), config.llm().model(),
-                0, "OPENAI_API_KEY"));
+        registerLlms(store, config.llm());
+        releaseQuotaStop(store, config.llm(), events);
         AgentCatalogue own = new AgentCatalogue(store);
         assembler.listAgentCatalogue(own::catalogueLines);
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
@@ -282,6 +357,6 @@ public final class Wiring {
                                 thinking)),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
                 config.cycle().maxIdle(),
-                breakers(monitor));
+                breakers(monitor, config.llm()));
     }
 }

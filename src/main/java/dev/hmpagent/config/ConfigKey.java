@@ -24,17 +24,31 @@ public enum ConfigKey {
             List.of("AGENT_AGENT_NAME"), false,
             "Name the agent uses for itself",
             c -> c.agent().name()),
+    LLM_PROVIDER("llm.provider", ValueType.choice("openai", "ollama", "anthropic"), "openai",
+            List.of("AGENT_LLM_PROVIDER"), false,
+            "Wire protocol of the LLM: openai (any OpenAI-compatible server: OpenAI, Ollama's /v1, LM Studio, vLLM,"
+                    + " llama.cpp, OpenRouter), ollama (Ollama's native /api/chat, for llm.options) or anthropic"
+                    + " (the messages API); the default base URL and key variable follow it",
+            c -> c.llm().provider().configName()),
     LLM_BASE_URL("llm.base_url", ValueType.httpUrl(), "http://localhost:11434/v1",
-            List.of("AGENT_LLM_BASE_URL", "OPENAI_BASE_URL"), false,
-            "Base URL of the OpenAI-compatible API; set nowhere, it follows OLLAMA_HOST when that is set",
+            List.of("AGENT_LLM_BASE_URL"), false,
+            "Base URL of the API; set nowhere, it follows the provider: openai reads OPENAI_BASE_URL, else OLLAMA_HOST"
+                    + " (+ /v1), else http://localhost:11434/v1; ollama reads OLLAMA_HOST, else http://localhost:11434;"
+                    + " anthropic reads ANTHROPIC_BASE_URL, else https://api.anthropic.com",
             c -> c.llm().baseUrl()),
     LLM_MODEL("llm.model", ValueType.text(true), "llama3.2",
             List.of("AGENT_LLM_MODEL"), false,
             "Model name sent with each request",
             c -> c.llm().model()),
+    LLM_API_KEY_ENV("llm.api_key_env", ValueType.text(false), "",
+            List.of("AGENT_LLM_API_KEY_ENV"), false,
+            "Environment variable holding the API key; empty means the provider's own: OPENAI_API_KEY, OLLAMA_API_KEY"
+                    + " or ANTHROPIC_API_KEY. The key is sent only to llm.base_url",
+            c -> c.llm().apiKeyEnv()),
     LLM_API_KEY("llm.api_key", ValueType.text(false), "",
-            List.of("AGENT_LLM_API_KEY", "OPENAI_API_KEY"), true,
-            "API key sent as a Bearer token; empty sends none (prefer the env var to this file)",
+            List.of("AGENT_LLM_API_KEY"), true,
+            "API key; empty sends none; set nowhere, the variable llm.api_key_env names gives it (prefer that to"
+                    + " this file)",
             c -> c.llm().apiKey()),
     LLM_TEMPERATURE("llm.temperature", ValueType.decimal(0, 2), "0.7",
             List.of("AGENT_LLM_TEMPERATURE"), false,
@@ -78,6 +92,39 @@ public enum ConfigKey {
             List.of("AGENT_LLM_GIVE_UP_S"), false,
             "Piped input: at its end, seconds to keep waiting for an unreachable LLM (then exit 6), an unwritable file or lines still waiting in the inbox (then exit 5)",
             c -> c.llm().giveUp().toSeconds()),
+    LLM_OPTIONS("llm.options", ValueType.options(), "{}",
+            List.of("AGENT_LLM_OPTIONS"), false,
+            "Model options for provider ollama (num_ctx, top_k, seed, ...), sent as the request's options",
+            c -> c.llm().options()),
+    LLM_FAILOVER_AFTER("llm.failover_after", ValueType.failuresOrSeconds(), "3",
+            List.of("AGENT_LLM_FAILOVER_AFTER"), false,
+            "When the LLM is unreachable, think with the next llm.registry entry after this many failures in a row"
+                    + " (3) or this long (\"90s\"); the main LLM is probed cheaply and used again when it answers",
+            c -> c.llm().failoverAfter()),
+    LLM_REGISTRY("llm.registry", ValueType.tables("LLM", List.of(
+            new ValueType.Field("id", ValueType.text(true), true),
+            new ValueType.Field("provider", ValueType.choice("openai", "ollama", "anthropic"), false),
+            new ValueType.Field("base_url", ValueType.httpUrl(), false),
+            new ValueType.Field("model", ValueType.text(true), true),
+            new ValueType.Field("api_key_env", ValueType.text(false), false),
+            new ValueType.Field("priority", ValueType.wholeNumber(1, 1000), false),
+            new ValueType.Field("options", ValueType.options(), false),
+            new ValueType.Field("description", ValueType.text(false), false))), "[]",
+            List.of("AGENT_LLM_REGISTRY"), false,
+            "Other LLMs the agent may think with, tried by priority when the main one is unreachable and offered to"
+                    + " the LLM by llm_list / llm_select: id, model, provider (openai), base_url (the provider's),"
+                    + " api_key_env (the provider's variable only when base_url is not given, else none), priority,"
+                    + " options, description",
+            c -> c.llm().registryTables()),
+    LLM_PRICES("llm.prices", ValueType.tables("price", List.of(
+            new ValueType.Field("model", ValueType.text(true), true),
+            new ValueType.Field("input", ValueType.decimal(0, 1_000_000), true),
+            new ValueType.Field("cached_input", ValueType.decimal(0, 1_000_000), false),
+            new ValueType.Field("output", ValueType.decimal(0, 1_000_000), true))), "[]",
+            List.of("AGENT_LLM_PRICES"), false,
+            "US dollars per million tokens by model (input, cached_input, output), for the cost /status and agent"
+                    + " status show; a model without a price shows tokens only",
+            c -> c.llm().priceTables()),
     CYCLE_AUTONOMOUS("cycle.autonomous", ValueType.bool(), "false",
             List.of("AGENT_CYCLE_AUTONOMOUS"), false,
             "Think on every tick even when nothing new has arrived",

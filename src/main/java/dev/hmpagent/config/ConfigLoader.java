@@ -2,6 +2,7 @@ package dev.hmpagent.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -25,7 +26,7 @@ public final class ConfigLoader {
                 applyFile(values, file, sources.projectFileExplicit(), Origin.projectFile(file)));
         applyEnv(values, sources.env());
         applyFlags(values, sources.cliValues(), sources.cliLabels());
-        baseUrlFromOllamaHost(values, sources.env());
+        providerVariables(values, sources.env());
         checkTogether(values);
         return new LoadedConfig(values.toConfig(), values.origins());
     }
@@ -67,15 +68,50 @@ public final class ConfigLoader {
     }
 
     /**
-     * When no layer sets llm.base_url, {@code OLLAMA_HOST} (read as Ollama's client reads it) gives its default. Unlike
-     * our own variables it is read only then: it is Ollama's too, and a value we cannot use must not stop an agent
-     * that is pointed elsewhere.
+     * The provider's own variables, read once the provider is known (a flag may choose it): its base-URL variable
+     * (OPENAI_BASE_URL, ANTHROPIC_BASE_URL) and its key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_API_KEY,
+     * or the one llm.api_key_env names) count as environment: they beat the files and lose to AGENT_LLM_* and flags.
+     * When nothing sets llm.base_url, {@code OLLAMA_HOST} (read as Ollama's client reads it) gives it for openai and
+     * ollama; else the provider's default. Unlike our own variables OLLAMA_HOST is read only then: it is Ollama's too,
+     * and a value we cannot use must not stop an agent that is pointed elsewhere. A variable of another provider is
+     * never read, so its key never reaches this provider's host.
      */
-    private static void baseUrlFromOllamaHost(ConfigValues values, Map<String, String> env) {
-        String raw = env.get(OllamaHost.VARIABLE);
-        if (raw == null || raw.isBlank() || !values.origin(ConfigKey.LLM_BASE_URL).kind().equals(Origin.DEFAULT)) return;
+    private static void providerVariables(ConfigValues values, Map<String, String> env) {
+        Provider provider = Provider.fromConfigName(values.text(ConfigKey.LLM_PROVIDER));
+        String urlVariable = provider.baseUrlVariable();
+        if (urlVariable != null && belowEnv(values.origin(ConfigKey.LLM_BASE_URL)) && present(env, urlVariable)) {
+            Origin origin = Origin.env(urlVariable);
+            values.set(ConfigKey.LLM_BASE_URL, fromText(ConfigKey.LLM_BASE_URL, env.get(urlVariable), origin), origin);
+        }
+        if (values.origin(ConfigKey.LLM_BASE_URL).kind().equals(Origin.DEFAULT)) {
+            if (provider != Provider.ANTHROPIC && present(env, OllamaHost.VARIABLE)) {
+                baseUrlFromOllamaHost(values, env.get(OllamaHost.VARIABLE), provider);
+            } else {
+                values.set(ConfigKey.LLM_BASE_URL, provider.defaultBaseUrl(), Origin.builtInDefault());
+            }
+        }
+        String keyVariable = values.text(ConfigKey.LLM_API_KEY_ENV).strip();
+        if (keyVariable.isEmpty()) keyVariable = provider.keyVariable();
+        if (belowEnv(values.origin(ConfigKey.LLM_API_KEY)) && present(env, keyVariable)) {
+            Origin origin = Origin.env(keyVariable);
+            values.set(ConfigKey.LLM_API_KEY, fromText(ConfigKey.LLM_API_KEY, env.get(keyVariable), origin), origin);
+        }
+    }
+
+    private static boolean belowEnv(Origin origin) {
+        return !origin.kind().equals(Origin.ENV) && !origin.kind().equals(Origin.FLAG);
+    }
+
+    private static boolean present(Map<String, String> env, String variable) {
+        String value = env.get(variable);
+        return value != null && !value.isBlank();
+    }
+
+    private static void baseUrlFromOllamaHost(ConfigValues values, String raw, Provider provider) {
         try {
-            values.set(ConfigKey.LLM_BASE_URL, OllamaHost.baseUrl(raw), Origin.env(OllamaHost.VARIABLE));
+            String url = OllamaHost.baseUrl(raw);
+            if (provider == Provider.OLLAMA) url = url.substring(0, url.length() - "/v1".length());
+            values.set(ConfigKey.LLM_BASE_URL, url, Origin.env(OllamaHost.VARIABLE));
         } catch (InvalidValueException e) {
             String shown = OllamaHost.shown(raw);
             throw new ConfigException(OllamaHost.VARIABLE + " = " + (shown.length() <= MAX_SHOWN_VALUE ? shown
@@ -86,6 +122,13 @@ public final class ConfigLoader {
 
     /** Constraints between keys, checked on the merged values. */
     private static void checkTogether(ConfigValues values) {
+        checkRegistry(values);
+        if (!values.text(ConfigKey.LLM_PROVIDER).equals("ollama") && !values.display(ConfigKey.LLM_OPTIONS).equals("{}")) {
+            throw new ConfigException(ConfigKey.LLM_OPTIONS.fullName() + " (from " + values.origin(ConfigKey.LLM_OPTIONS)
+                    + ") is sent only by provider ollama, but llm.provider = " + values.text(ConfigKey.LLM_PROVIDER)
+                    + " (from " + values.origin(ConfigKey.LLM_PROVIDER) + "): set llm.provider = \"ollama\" or remove"
+                    + " llm.options");
+        }
         below(values, ConfigKey.SAFETY_REPEAT_ALERT_AT, ConfigKey.SAFETY_REPEAT_LOCK_AT, 0);
         below(values, ConfigKey.SAFETY_LOOP_ALERT_AT, ConfigKey.SAFETY_LOOP_LOCK_AT, 0);
         below(values, ConfigKey.SAFETY_CASCADE_FAILURES, ConfigKey.SAFETY_CASCADE_WINDOW, 1);
@@ -96,6 +139,28 @@ public final class ConfigLoader {
                     + ") is above " + ConfigKey.SHELL_MAX_TIMEOUT_S.fullName() + " = "
                     + values.display(ConfigKey.SHELL_MAX_TIMEOUT_S) + " (from "
                     + values.origin(ConfigKey.SHELL_MAX_TIMEOUT_S) + "): lower the one or raise the other");
+        }
+    }
+
+    /** Registry ids are unique and not "main" (the configured LLM); options only where provider ollama sends them. */
+    private static void checkRegistry(ConfigValues values) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        List<RegistryEntry> entries = values.registry();
+        for (int i = 0; i < entries.size(); i++) {
+            RegistryEntry e = entries.get(i);
+            String where = ConfigKey.LLM_REGISTRY.fullName() + " entry " + (i + 1) + " (from "
+                    + values.origin(ConfigKey.LLM_REGISTRY) + ")";
+            if (e.id().equals("main")) {
+                throw new ConfigException(where + " has id \"main\", the name of the LLM [llm] configures: choose"
+                        + " another id");
+            }
+            if (!ids.add(e.id())) {
+                throw new ConfigException(where + " repeats the id \"" + e.id() + "\": give each entry its own id");
+            }
+            if (!e.options().isEmpty() && e.provider() != Provider.OLLAMA) {
+                throw new ConfigException(where + " has options, which only provider ollama sends: set provider ="
+                        + " \"ollama\" or remove them");
+            }
         }
     }
 

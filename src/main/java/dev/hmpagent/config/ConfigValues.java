@@ -44,8 +44,10 @@ final class ConfigValues {
         return new AgentConfig(
                 new AgentSection(path(ConfigKey.AGENT_DB), string(ConfigKey.AGENT_NAME)),
                 new LlmSection(
+                        Provider.fromConfigName(string(ConfigKey.LLM_PROVIDER)),
                         string(ConfigKey.LLM_BASE_URL),
                         string(ConfigKey.LLM_MODEL),
+                        string(ConfigKey.LLM_API_KEY_ENV),
                         string(ConfigKey.LLM_API_KEY),
                         decimal(ConfigKey.LLM_TEMPERATURE),
                         decimal(ConfigKey.LLM_PRESENCE_PENALTY),
@@ -56,7 +58,11 @@ final class ConfigValues {
                         Duration.ofSeconds(integer(ConfigKey.LLM_READ_TIMEOUT_S)),
                         Duration.ofSeconds(integer(ConfigKey.LLM_MAX_BACKOFF_S)),
                         Duration.ofSeconds(integer(ConfigKey.LLM_CALL_DEADLINE_S)),
-                        Duration.ofSeconds(integer(ConfigKey.LLM_GIVE_UP_S))),
+                        Duration.ofSeconds(integer(ConfigKey.LLM_GIVE_UP_S)),
+                        options(ConfigKey.LLM_OPTIONS),
+                        (FailoverAfter) get(ConfigKey.LLM_FAILOVER_AFTER),
+                        LlmSection.registry(tables(ConfigKey.LLM_REGISTRY)),
+                        LlmSection.prices(tables(ConfigKey.LLM_PRICES))),
                 new CycleSection(
                         bool(ConfigKey.CYCLE_AUTONOMOUS),
                         integer(ConfigKey.CYCLE_HISTORY_K),
@@ -127,6 +133,26 @@ final class ConfigValues {
 
     private String string(ConfigKey key) {
         return (String) get(key);
+    }
+
+    /** llm.registry as records, for checks before the config is whole. */
+    List<RegistryEntry> registry() {
+        return LlmSection.registry(tables(ConfigKey.LLM_REGISTRY));
+    }
+
+    /** The text value of {@code key}, for checks that need one key before the config is whole. */
+    String text(ConfigKey key) {
+        return string(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> options(ConfigKey key) {
+        return (Map<String, Object>) get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> tables(ConfigKey key) {
+        return (List<Map<String, Object>>) get(key);
     }
 
     private Path path(ConfigKey key) {

@@ -99,7 +99,8 @@ final class TomlFiles {
         if (node == null || node.isMissingNode()) {
             return;
         }
-        if (!node.isObject()) {
+        // a key whose value is itself a table (llm.options) is one value, not a section of keys
+        if (!node.isObject() || ConfigKey.byName(prefix).filter(k -> k.type() instanceof ValueType.Options).isPresent()) {
             out.put(prefix, node);
             return;
         }

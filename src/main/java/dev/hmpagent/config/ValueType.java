@@ -67,6 +67,32 @@ sealed interface ValueType {
         return new ListOf(element, plural);
     }
 
+    /**
+     * A TOML array of tables ({@code [[llm.registry]]} or an inline array), each with only the given fields; kept as
+     * an unmodifiable list of unmodifiable maps from field name to its canonical value (absent fields left out).
+     */
+    static ValueType tables(String what, List<Field> fields) {
+        return new Tables(what, fields);
+    }
+
+    /** A TOML table of plain values (strings, numbers, booleans), such as model options; kept as a map. */
+    static ValueType options() {
+        return new Options();
+    }
+
+    /** "3" (transient failures in a row) or "90s" (seconds of failing); kept as a {@link FailoverAfter}. */
+    static ValueType failuresOrSeconds() {
+        return new FailuresOrSeconds();
+    }
+
+    /** One field of a {@link Tables} entry. */
+    record Field(String name, ValueType type, boolean required) {
+        public Field {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(type, "type");
+        }
+    }
+
     /** A command prefix such as {@code git status}: not blank, no control characters; whitespace collapsed. */
     static ValueType commandPrefix() {
         return new CommandPrefix();
@@ -390,7 +416,7 @@ sealed interface ValueType {
             return joined.toString();
         }
 
-        private static String quoted(String text) {
+        static String quoted(String text) {
             StringBuilder out = new StringBuilder("\"");
             for (char c : text.toCharArray()) {
                 switch (c) {
@@ -400,6 +426,163 @@ sealed interface ValueType {
                 }
             }
             return out.append('"').toString();
+        }
+    }
+
+    /** An array of tables; each entry's fields are checked by their own types, unknown fields are refused. */
+    record Tables(String what, List<Field> fields) implements ValueType {
+        public Tables {
+            Objects.requireNonNull(what, "what");
+            fields = List.copyOf(fields);
+        }
+
+        @Override
+        public String allowed() {
+            StringJoiner names = new StringJoiner(", ");
+            fields.forEach(f -> names.add(f.name() + (f.required() ? " (required)" : "")));
+            return "use an array of " + what + " tables with the fields " + names + " (see agent.example.toml)";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            return fromToml(TomlFiles.parseValue(text.strip()));
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isArray()) {
+                throw wrongType(node);
+            }
+            List<Object> entries = new ArrayList<>();
+            for (int i = 0; i < node.size(); i++) {
+                entries.add(entry(i + 1, node.get(i)));
+            }
+            return List.copyOf(entries);
+        }
+
+        private java.util.Map<String, Object> entry(int n, JsonNode node) throws InvalidValueException {
+            if (!node.isObject()) {
+                throw new InvalidValueException("has entry " + n + " that is not a table");
+            }
+            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+            for (java.util.Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                Field field = fields.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow(() ->
+                        new InvalidValueException("has entry " + n + " with the unknown field " + name));
+                try {
+                    out.put(name, field.type().fromToml(node.get(name)));
+                } catch (InvalidValueException e) {
+                    throw new InvalidValueException("has entry " + n + " whose " + name + " " + e.reason());
+                }
+            }
+            for (Field f : fields) {
+                if (f.required() && !out.containsKey(f.name())) {
+                    throw new InvalidValueException("has entry " + n + " without " + f.name());
+                }
+            }
+            return java.util.Collections.unmodifiableMap(out);
+        }
+
+        /** {@code [{id = "backup", model = "gpt-4o-mini"}]}: TOML, so it can be pasted into agent.toml. */
+        @Override
+        public String display(Object value) {
+            StringJoiner entries = new StringJoiner(", ", "[", "]");
+            for (Object item : (List<?>) value) {
+                StringJoiner entry = new StringJoiner(", ", "{", "}");
+                ((java.util.Map<?, ?>) item).forEach((name, v) -> {
+                    ValueType type = fields.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow().type();
+                    entry.add(name + " = " + inline(type, v));
+                });
+                entries.add(entry.toString());
+            }
+            return entries.toString();
+        }
+
+        private static String inline(ValueType type, Object v) {
+            if (type instanceof Options || type instanceof ListOf) return type.display(v);
+            if (type instanceof HttpUrl) return ListOf.quoted(Secrets.redactUrl((String) v));
+            if (v instanceof String text) return ListOf.quoted(text);
+            return type.display(v);
+        }
+    }
+
+    /** A table of plain values: strings, whole and decimal numbers, booleans; nested tables and arrays refused. */
+    record Options() implements ValueType {
+        @Override
+        public String allowed() {
+            return "use a table of plain values such as { num_ctx = 8192, top_k = 40 }";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            return fromToml(TomlFiles.parseValue(text.strip()));
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (!node.isObject()) {
+                throw wrongType(node);
+            }
+            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+            for (java.util.Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                JsonNode v = node.get(name);
+                if (v.isTextual()) out.put(name, v.textValue());
+                else if (v.isBoolean()) out.put(name, v.booleanValue());
+                else if (v.isIntegralNumber() && v.canConvertToLong()) out.put(name, v.longValue());
+                else if (v.isNumber() && Double.isFinite(v.doubleValue())) out.put(name, v.doubleValue());
+                else throw new InvalidValueException("has " + name + " that is not a string, number or boolean");
+            }
+            return java.util.Collections.unmodifiableMap(out);
+        }
+
+        /** <code>{num_ctx = 8192, stop = "x"}</code>; {@code {}} when empty. */
+        @Override
+        public String display(Object value) {
+            StringJoiner out = new StringJoiner(", ", "{", "}");
+            ((java.util.Map<?, ?>) value).forEach((name, v) -> out.add(name + " = "
+                    + (v instanceof String text ? ListOf.quoted(text) : String.valueOf(v))));
+            return out.toString();
+        }
+    }
+
+    /** A whole number of failures (1 to 100), or a number of seconds written with an s (1s to 86400s). */
+    record FailuresOrSeconds() implements ValueType {
+        private static final Pattern COUNT = Pattern.compile("\\d{1,3}");
+        private static final Pattern SECONDS = Pattern.compile("(\\d{1,5})\\s*s");
+
+        @Override
+        public String allowed() {
+            return "use a number of failures in a row from 1 to 100 (3), or seconds from 1s to 86400s (\"90s\")";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            String t = text.strip().toLowerCase(Locale.ROOT);
+            java.util.regex.Matcher seconds = SECONDS.matcher(t);
+            if (COUNT.matcher(t).matches()) {
+                int n = Integer.parseInt(t);
+                if (n < 1 || n > 100) throw new InvalidValueException("is out of range");
+                return FailoverAfter.failures(n);
+            }
+            if (seconds.matches()) {
+                long s = Long.parseLong(seconds.group(1));
+                if (s < 1 || s > 86_400) throw new InvalidValueException("is out of range");
+                return FailoverAfter.seconds(s);
+            }
+            throw new InvalidValueException("is neither a number of failures nor seconds");
+        }
+
+        @Override
+        public Object fromToml(JsonNode node) throws InvalidValueException {
+            if (node.isIntegralNumber()) return parse(node.asText());
+            if (node.isTextual()) return parse(node.textValue());
+            throw wrongType(node);
+        }
+
+        @Override
+        public String display(Object value) {
+            return value.toString();
         }
     }
 }

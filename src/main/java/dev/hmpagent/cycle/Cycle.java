@@ -33,7 +33,9 @@ import dev.hmpagent.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -71,6 +73,8 @@ public final class Cycle {
     private final ProcessLogDao processLog;
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
+    /** The LLM layer's notices of the tick in progress, for its agent_log row. */
+    private final List<String> llmNotices = new ArrayList<>();
     private final SettingsDao runtimeSettings;
     private final LlmBreakers breakers;
     /** The newest message from a person or the CLI that started a task. */
@@ -328,7 +332,9 @@ public final class Cycle {
         try {
             answered = ask(tickId, prompt);
         } catch (LlmException e) {
-            return llmFailed(tickId, start, reason, prompt, e);
+            TickResult failed = llmFailed(tickId, start, reason, prompt, e);
+            recordLlmNotices(tickId);
+            return failed;
         }
         // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
         Completion completion = halts.get() == haltsBefore || answered.interrupted() ? answered
@@ -349,7 +355,9 @@ public final class Cycle {
             unwrittenAtHalt = haltsBefore;
             return keptUnwritten(thought, start, e);
         }
-        return committed(thought, written);
+        TickResult done = committed(thought, written);
+        recordLlmNotices(thought.tickId());
+        return done;
     }
 
     private TickResult committed(TickWriter.Thought thought, TickWriter.Written written) {
@@ -411,7 +419,9 @@ public final class Cycle {
         unwritten = null;
         events.emit(new AgentEvent.Info("the file takes writes again: the reply of tick " + thought.tickId()
                 + " is stored"));
-        return committed(thought, written);
+        TickResult done = committed(thought, written);
+        recordLlmNotices(thought.tickId());
+        return done;
     }
 
     private void dropKeptAfterHalt() {
@@ -445,6 +455,26 @@ public final class Cycle {
     }
 
     /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */
+    /** What the LLM layer said during the call (a failover, an outage, a recovery): shown now, kept for the tick's row. */
+    private void heardFromLlm() {
+        for (String line : llm.notices()) {
+            events.emit(new AgentEvent.Info(line));
+            llmNotices.add(line);
+        }
+    }
+
+    /** Puts the LLM layer's notices of the tick on its agent_log row, once the row exists. */
+    private void recordLlmNotices(long tickId) {
+        if (llmNotices.isEmpty()) return;
+        String text = String.join("\n", llmNotices);
+        llmNotices.clear();
+        try {
+            agentLog.addLlmNotice(tickId, text);
+        } catch (StoreException e) {
+            // the terminal has had them; the row only misses the remark
+        }
+    }
+
     private Completion ask(long tickId, AssembledPrompt prompt) {
         synchronized (callLock) {
             if (halts.get() != haltsAtTickStart) {
@@ -474,12 +504,14 @@ public final class Cycle {
                 }
             });
         } catch (LlmException e) {
+            heardFromLlm();
             boolean cancelledFirst = leaveCall();
             events.emit(new AgentEvent.CallEnded(tickId, 0, 0, Duration.between(began, clock.instant()).toMillis(),
                     cancelledFirst, !cancelledFirst));
             if (!cancelledFirst) throw e;
             return new Completion("", new Usage(prompt.estimatedTokens(), 1, true), llm.model(), "", true);
         }
+        heardFromLlm();
         boolean cancelled = leaveCall();
         events.emit(new AgentEvent.CallEnded(tickId, c.usage().promptTokens(), c.usage().completionTokens(),
                 Duration.between(began, clock.instant()).toMillis(), cancelled || c.interrupted() || cut[0], false));
@@ -564,6 +596,17 @@ public final class Cycle {
     }
 
     private TickResult llmFailed(long tickId, Instant start, String reason, AssembledPrompt prompt, LlmException e) {
+        if (e.quotaExhausted()) {
+            // no LLM left with credit (another would have taken over): stop until a start with another configuration
+            retryAt = null;
+            status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
+            writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), e);
+            events.emit(new AgentEvent.Problem(e.getMessage() + " — the agent is stopped (quota): point llm.* at"
+                    + " another provider or model, or add an llm.registry entry, and start it again; your"
+                    + " messages stay queued"));
+            breakers.quotaExhausted(e.getMessage());
+            return new TickResult(true, tickId, "llm_error");
+        }
         if (!e.retryable()) {
             // asking again unchanged would be refused again: wait for the person (a new message) or a restart
             rejectedAtNote = notes.maxUnreadId(NoteFilter.ALL);

@@ -32,6 +32,12 @@ public interface LlmBreakers {
     /** A new note from anyone: what follows is not a loop without progress, whatever it repeats. */
     default void newInput() { }
 
+    /**
+     * Every LLM the cycle may use refused for an exhausted quota or credit: the agent stops (STOPPED(quota)) until it
+     * starts with another LLM configuration.
+     */
+    default void quotaExhausted(String reason) { }
+
     /** After every tick, outside any transaction: stops decided in it are told to people now that they committed. */
     default void afterTick() { }
 }

@@ -35,6 +35,14 @@ public interface LlmClient {
         complete(PROBE, StreamListener.NONE);
     }
 
+    /**
+     * What this client has to tell a person since it was last asked, each line once: that another LLM thinks
+     * instead (a failover), that none answers, that one answers again. None by default.
+     */
+    default java.util.List<String> notices() {
+        return java.util.List.of();
+    }
+
     /** The one-token request of the default {@link #probe()}. */
     LlmRequest PROBE = new LlmRequest(java.util.List.of(Message.user("ping")), 0, 1);
 }

@@ -98,6 +98,24 @@ public final class SafetyControl {
         });
     }
 
+    /**
+     * At start: releases STOPPED(quota) when the LLMs now configured ({@code llms}, one "model at endpoint" per line)
+     * are not those whose quota ran out; the config change is the release, audited. Returns the outcome.
+     */
+    public Outcome releaseQuotaIfConfigChanged(String llms, Requester who) {
+        return store.inTransaction(() -> {
+            SafetyStatus before = current();
+            Optional<SafetyStates.Edge> edge = SafetyStates.edge(SafetyStates.Event.CONFIG_CHANGE, before);
+            if (edge.isEmpty()) return new Outcome(Result.ALREADY, before, before);
+            String spent = new dev.hmpagent.store.SettingsDao(store).get(SafetyMonitor.QUOTA_LLMS_KEY).orElse("");
+            if (spent.equals(llms)) return new Outcome(Result.REFUSED, before, before);
+            SafetyStatus after = move(SafetyStates.Event.CONFIG_CHANGE, before, edge.get(),
+                    "started with another LLM configuration than the one whose quota ran out", who);
+            counters.resetAfterUnlock(after.since(), true);
+            return new Outcome(Result.MOVED, before, after);
+        });
+    }
+
     /** Tokens people added with {@code --add-budget}, all told. */
     public long extraBudget() {
         return counters.extraBudget();

@@ -174,6 +174,21 @@ public final class SafetyMonitor implements OutcomeListener {
         return may;
     }
 
+    /** The {@code config} key holding the LLMs ("model at endpoint" lines) whose quota stopped the agent. */
+    public static final String QUOTA_LLMS_KEY = "safety.quota_llms";
+
+    /**
+     * Every LLM the agent may use refused for an exhausted quota: STOPPED(quota), audited, told; {@code llms} (one
+     * "model at endpoint" per line) is kept, so a start with another LLM configuration releases the stop.
+     */
+    public void quotaExhausted(String reason, String llms) {
+        store.inTransaction(() -> {
+            stop(SafetyStates.Event.QUOTA, reason);
+            new dev.hmpagent.store.SettingsDao(store).put(QUOTA_LLMS_KEY, llms);
+        });
+        flush();
+    }
+
     /** After an LLM call, inside the transaction that records it: its tokens (main, llm_task, …) and one tick. */
     public void afterLlmCall(long tokens, boolean countsAsTick) {
         counters.addTokens(tokens);

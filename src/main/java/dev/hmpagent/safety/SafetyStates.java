@@ -15,9 +15,16 @@ public final class SafetyStates {
         /** {@code agent unlock --add-budget N}: the only release of STOPPED(budget); audited as an unlock. */
         UNLOCK_ADD_BUDGET,
         /** The SafetyMonitor's own stops. */
-        LOCKOUT, ERROR_PAUSE, BUDGET;
+        LOCKOUT, ERROR_PAUSE, BUDGET,
+        /** Every LLM the agent may use said its quota or credit is exhausted. */
+        QUOTA,
+        /** The agent started with another LLM configuration than the one whose quota ran out. */
+        CONFIG_CHANGE;
 
-        /** The {@code safety_audit.event} text: {@code halt}, {@code unlock}, {@code lockout}, {@code error_pause}, {@code budget}. */
+        /**
+         * The {@code safety_audit.event} text: {@code halt}, {@code unlock}, {@code lockout}, {@code error_pause},
+         * {@code budget}, {@code quota}, {@code config_change}.
+         */
         public String auditName() {
             return this == UNLOCK_ADD_BUDGET ? "unlock" : name().toLowerCase(java.util.Locale.ROOT);
         }
@@ -47,7 +54,10 @@ public final class SafetyStates {
             // the SafetyMonitor's own stops, only from ACTIVE: a stop already in force is not overwritten
             new Edge(Event.LOCKOUT, SafetyState.ACTIVE, ANY, SafetyState.SAFETY_LOCKOUT, ANY),
             new Edge(Event.ERROR_PAUSE, SafetyState.ACTIVE, ANY, SafetyState.ERROR_PAUSED, ANY),
-            new Edge(Event.BUDGET, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.BUDGET)));
+            new Edge(Event.BUDGET, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.BUDGET)),
+            new Edge(Event.QUOTA, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.QUOTA)),
+            // the config change a quota stop waits for: seen at start, when the LLMs configured differ from the spent one
+            new Edge(Event.CONFIG_CHANGE, SafetyState.STOPPED, Optional.of(StopReason.QUOTA), SafetyState.ACTIVE, ANY));
 
     private SafetyStates() { }
 

@@ -47,6 +47,21 @@ public final class AgentLogDao {
                 + "WHERE tick_id = ?", prompt, completion, tickId);
     }
 
+    /**
+     * Records what the LLM layer told a person during {@code tickId} (a failover, an outage, a recovery) on its row,
+     * after what it already holds.
+     */
+    public void addLlmNotice(long tickId, String text) {
+        store.update("UPDATE agent_log SET llm_notice = CASE WHEN llm_notice IS NULL THEN ? ELSE llm_notice || char(10) || ? "
+                + "END WHERE tick_id = ?", text, text, tickId);
+    }
+
+    /** The LLM layer's notices of {@code tickId}, or empty. */
+    public java.util.Optional<String> llmNotice(long tickId) {
+        return store.queryOne("SELECT llm_notice FROM agent_log WHERE tick_id = ? AND llm_notice IS NOT NULL",
+                rs -> rs.getString(1), tickId);
+    }
+
     public long lastTickId() {
         return store.queryLong("SELECT coalesce(max(tick_id), 0) FROM agent_log");
     }

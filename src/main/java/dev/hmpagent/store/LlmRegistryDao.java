@@ -47,6 +47,23 @@ public final class LlmRegistryDao {
                 apiKeyEnv, store.now());
     }
 
+    /**
+     * Marks {@code id} as an entry of agent.toml's llm.registry, so a later start without it removes it again
+     * ({@link #retainConfigured}); entries put in the file by other means are left alone.
+     */
+    public void markConfigured(String id) {
+        store.update("UPDATE llm_registry SET config_json = json_set(config_json, '$.source', 'agent.toml') WHERE id = ? "
+                + "AND json_valid(config_json)", id);
+    }
+
+    /** Removes the entries agent.toml once configured and no longer does (not {@code ids}). */
+    public void retainConfigured(java.util.Collection<String> ids) {
+        List<String> stale = store.query("SELECT id FROM llm_registry WHERE json_valid(config_json) "
+                + "AND json_extract(config_json, '$.source') = 'agent.toml'", rs -> rs.getString(1)).stream()
+                .filter(id -> !ids.contains(id)).toList();
+        for (String id : stale) store.update("DELETE FROM llm_registry WHERE id = ?", id);
+    }
+
     /** The entries, lowest priority number first (no priority last), then by id. */
     public List<Entry> list() {
         return store.query("SELECT " + FIELDS + " FROM llm_registry ORDER BY "

@@ -93,13 +93,13 @@ class HelpTest {
     void commands_that_reach_the_llm_list_its_variables_the_others_only_the_file_and_config_ones() {
         for (String command : List.of("run", "config")) {
             assertThat(names(section(help(command), "Environment"))).as(command).containsExactly("AGENT_DB",
-                    "AGENT_<TABLE>_<KEY>", "XDG_CONFIG_HOME", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OLLAMA_HOST",
-                    "XDG_CACHE_HOME");
+                    "AGENT_<TABLE>_<KEY>", "XDG_CONFIG_HOME", "OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY",
+                    "OLLAMA_API_KEY", "OLLAMA_HOST", "XDG_CACHE_HOME");
         }
         // the REPL alone draws in colour
         assertThat(names(section(help(""), "Environment"))).containsExactly("AGENT_DB",
-                "AGENT_<TABLE>_<KEY>", "XDG_CONFIG_HOME", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OLLAMA_HOST",
-                "XDG_CACHE_HOME", "NO_COLOR", "CLICOLOR_FORCE");
+                "AGENT_<TABLE>_<KEY>", "XDG_CONFIG_HOME", "OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY",
+                "OLLAMA_API_KEY", "OLLAMA_HOST", "XDG_CACHE_HOME", "NO_COLOR", "CLICOLOR_FORCE");
         for (String command : List.of("note", "check", "halt", "unlock", "status", "log")) {
             assertThat(names(section(help(command), "Environment"))).as(command)
                     .containsExactly("AGENT_DB", "AGENT_<TABLE>_<KEY>", "XDG_CONFIG_HOME", "XDG_CACHE_HOME");

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -176,6 +177,14 @@ class ConfigLoaderTest {
                 max_backoff_s = 7
                 call_deadline_s = 90
                 give_up_s = 0
+                provider = "Ollama"
+                api_key_env = "GPU_BOX_KEY"
+                failover_after = "90s"
+                registry = [{ id = "cloud", provider = "anthropic", model = "claude-haiku-4-5", priority = 5 },
+                            { id = "box", base_url = "http://box:8080/v1", model = "qwen" }]
+                prices = [{ model = "claude-haiku-4-5", input = 1, output = 5 }]
+                [llm.options]
+                num_ctx = 8192
                 [cycle]
                 autonomous = true
                 history_k = 0
@@ -239,9 +248,15 @@ class ConfigLoaderTest {
 
         AgentConfig expected = new AgentConfig(
                 new AgentSection(Path.of("/var/lib/agent/state.db"), "scout"),
-                new LlmSection("https://api.openai.com/v1", "gpt-4o-mini", "sk-file-key-000000009", 1.0, -2.0, 1.25,
-                        2048, false, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7),
-                        Duration.ofSeconds(90), Duration.ofSeconds(0)),
+                new LlmSection(Provider.OLLAMA, "https://api.openai.com/v1", "gpt-4o-mini", "GPU_BOX_KEY",
+                        "sk-file-key-000000009", 1.0, -2.0, 1.25, 2048, false, Duration.ofSeconds(5),
+                        Duration.ofSeconds(30), Duration.ofSeconds(7), Duration.ofSeconds(90), Duration.ofSeconds(0),
+                        Map.of("num_ctx", 8192L), FailoverAfter.seconds(90), List.of(
+                                new RegistryEntry("cloud", Provider.ANTHROPIC, "https://api.anthropic.com",
+                                        "claude-haiku-4-5", "ANTHROPIC_API_KEY", 5, Map.of(), ""),
+                                new RegistryEntry("box", Provider.OPENAI, "http://box:8080/v1", "qwen", "", 2, Map.of(),
+                                        "")),
+                        List.of(new ModelPrice("claude-haiku-4-5", 1.0, 1.0, 5.0))),
                 new CycleSection(true, 0, Duration.ofMillis(10), Duration.ofDays(1)),
                 new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"),
                 new RunSection(0.5, 0),

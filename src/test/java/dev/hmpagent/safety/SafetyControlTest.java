@@ -248,13 +248,16 @@ class SafetyControlTest {
     }
 
     @Test
-    void only_more_budget_has_an_edge_out_of_a_budget_stop_and_nothing_leaves_a_quota_stop() {
+    void only_more_budget_has_an_edge_out_of_a_budget_stop_and_only_a_config_change_leaves_a_quota_stop() {
         SafetyStatus budget = new SafetyStatus(SafetyState.STOPPED, Optional.of(StopReason.BUDGET), "", Instant.EPOCH);
         SafetyStatus quota = new SafetyStatus(SafetyState.STOPPED, Optional.of(StopReason.QUOTA), "", Instant.EPOCH);
         assertThat(SafetyStates.require(SafetyStates.Event.UNLOCK_ADD_BUDGET, budget).to()).isEqualTo(SafetyState.ACTIVE);
         for (SafetyStates.Event event : SafetyStates.Event.values()) {
+            if (event == SafetyStates.Event.CONFIG_CHANGE) continue;
             assertThat(SafetyStates.edge(event, quota)).as(event.name()).isEmpty();
         }
+        assertThat(SafetyStates.require(SafetyStates.Event.CONFIG_CHANGE, quota).to()).isEqualTo(SafetyState.ACTIVE);
+        assertThat(SafetyStates.edge(SafetyStates.Event.CONFIG_CHANGE, budget)).isEmpty();
         assertThat(SafetyStates.Event.UNLOCK_ADD_BUDGET.auditName()).isEqualTo("unlock");
     }
 }

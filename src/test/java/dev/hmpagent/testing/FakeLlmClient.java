@@ -72,10 +72,32 @@ public final class FakeLlmClient implements LlmClient {
     }
 
     public FakeLlmClient fail(LlmException e) {
-        script.add(() -> {
-            throw e;
-        });
+        script.add(new Failing(e));
         return this;
+    }
+
+    /** A scripted failure: a probe meeting it fails the same way and uses it up, as the call would have. */
+    private record Failing(LlmException e) implements Supplier<Completion> {
+        @Override
+        public Completion get() {
+            throw e;
+        }
+    }
+
+    /** Cheap checks whether the server answers (see {@link LlmClient#probe()}); never counted in {@link #requests}. */
+    public int probes;
+
+    /**
+     * Answers like the next scripted call would: a scripted failure fails the probe (and is used up by it); a scripted
+     * reply, or none, lets it pass and stays for the call.
+     */
+    @Override
+    public void probe() {
+        probes++;
+        if (script.peek() instanceof Failing f) {
+            script.poll();
+            throw f.e();
+        }
     }
 
     private Completion completion(String text, boolean interrupted) {

@@ -1,0 +1,270 @@
+package dev.hmpagent.llm;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiPredicate;
+
+/**
+ * The main LLM and the others it may fail over to (HMP "Core Outage"), in priority order, as one {@link LlmClient}.
+ *
+ * <ul>
+ *   <li>The LLM in use failing transiently until {@code giveUp} says so (N failures in a row, or T seconds): the next
+ *   available one by priority thinks instead, at once for the same request; the ones above it are probed cheaply
+ *   ({@link LlmClient#probe()}, never a full prompt) on a back-off schedule, and used again when they answer.</li>
+ *   <li>An LLM refusing for good (quota exhausted, key rejected) is out until a restart; the next one takes over, and
+ *   with none left the refusal goes to the caller (the cycle stops for quota).</li>
+ *   <li>No LLM left that answers: an outage. No full prompt is sent while it lasts; each call probes the LLMs in
+ *   priority order and the first that answers gets the request. The caller's own back-off spaces the calls.</li>
+ * </ul>
+ * Each change is said once, through {@link #notices()}. Every client keeps its own base URL and key, so a key never
+ * travels to another host. Calls come from one thread at a time (the tick thread); {@link #cancel()} from any.
+ */
+public final class FailoverLlm implements LlmClient {
+    /** One LLM: an id (the llm_registry id) and its client. */
+    public record Route(String id, LlmClient client) {
+        public Route {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(client, "client");
+        }
+
+        String describe() {
+            return client.model() + " at " + client.endpoint() + " (" + id + ")";
+        }
+    }
+
+    private final List<Route> routes;
+    private final BiPredicate<Integer, Duration> giveUp;
+    private final Backoff probes;
+    private final Clock clock;
+    private final Health[] health;
+    private final List<String> said = new ArrayList<>();
+    private final AtomicReference<LlmClient> calling = new AtomicReference<>();
+    private volatile int active;
+    private boolean outage;
+
+    /**
+     * @param routes the main LLM first, then the others by priority
+     * @param giveUp given the failures in a row and how long the LLM has been failing: whether to give it up
+     * @param probes when to probe a given-up LLM again (after its n-th failed probe)
+     */
+    public FailoverLlm(List<Route> routes, BiPredicate<Integer, Duration> giveUp, Backoff probes, Clock clock) {
+        this.routes = List.copyOf(routes);
+        if (this.routes.isEmpty()) throw new IllegalArgumentException("no LLM to call");
+        this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
+        this.probes = Objects.requireNonNull(probes, "probes");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.health = new Health[this.routes.size()];
+        for (int i = 0; i < health.length; i++) health[i] = new Health();
+    }
+
+    /** What each LLM's state is: failing since when, given up, out for good, when to probe it next. */
+    private static final class Health {
+        int failures;
+        Instant failingSince;
+        boolean down;
+        String out;            // why it is out for good, or null
+        int failedProbes;
+        Instant probeAt;
+        String lastError = "";
+
+        void answered() {
+            failures = 0;
+            failingSince = null;
+            down = false;
+            failedProbes = 0;
+            probeAt = null;
+        }
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(listener, "listener");
+        if (outage) {
+            if (!recoverFromOutage()) throw noneAnswers();
+        } else if (active != 0) {
+            probeAbove(active);
+        }
+        return attempt(active, request, listener, true);
+    }
+
+    private Completion attempt(int index, LlmRequest request, StreamListener listener, boolean mayFailOver) {
+        Route route = routes.get(index);
+        Health h = health[index];
+        calling.set(route.client());
+        try {
+            Completion c = route.client().complete(request, listener);
+            if (!c.interrupted()) h.answered();
+            return c;
+        } catch (LlmException e) {
+            h.lastError = e.getMessage();
+            if (e.quotaExhausted() || e.authRejected()) {
+                h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
+                h.down = true;
+            } else if (e.retryable()) {
+                Instant now = clock.instant();
+                if (h.failures++ == 0) h.failingSince = now;
+                if (!giveUp.test(h.failures, Duration.between(h.failingSince, now))) throw e;
+                h.down = true;
+                h.failedProbes = 0;
+                h.probeAt = now.plus(probes.delay(1, Optional.empty()));
+            } else {
+                throw e;
+            }
+            Optional<Integer> next = nextAvailable();
+            if (next.isEmpty()) {
+                outage = true;
+                say("No LLM answers: " + route.describe() + (h.out != null ? " is out because " + h.out
+                        : " failed " + h.failures + " times in a row") + (routes.size() > 1 ? " and no other LLM is"
+                        + " available" : "") + ". The agent goes on without thinking: ticks are logged, messages queue"
+                        + " and processes are tracked; it asks the LLM again with back-off and reads the queued"
+                        + " messages in order when one answers");
+                throw e;
+            }
+            active = next.get();
+            say(route.describe() + (h.out != null ? " is out because " + h.out : " failed " + h.failures
+                    + " times in a row") + ": thinking with " + routes.get(active).describe() + " instead"
+                    + (index == 0 && h.out == null ? " until it answers again" : ""));
+            if (!mayFailOver) throw e;
+            return attempt(active, request, listener, false);
+        } finally {
+            calling.compareAndSet(route.client(), null);
+        }
+    }
+
+    /** The first LLM by priority that is neither given up nor out. */
+    private Optional<Integer> nextAvailable() {
+        for (int i = 0; i < routes.size(); i++) {
+            if (!health[i].down && health[i].out == null) return Optional.of(i);
+        }
+        return Optional.empty();
+    }
+
+    /** Probes, when due, the given-up LLMs above {@code index}; the first that answers is used again. */
+    private void probeAbove(int index) {
+        Instant now = clock.instant();
+        for (int i = 0; i < index; i++) {
+            Health h = health[i];
+            if (h.out != null || h.probeAt == null || now.isBefore(h.probeAt)) continue;
+            if (probe(i)) {
+                say(routes.get(i).describe() + " answers again: thinking with it instead of "
+                        + routes.get(active).describe());
+                active = i;
+                return;
+            }
+        }
+    }
+
+    /** In an outage: probes every LLM not out, by priority; true when one answered (it is used from now on). */
+    private boolean recoverFromOutage() {
+        for (int i = 0; i < routes.size(); i++) {
+            if (health[i].out != null) continue;
+            if (probe(i)) {
+                outage = false;
+                active = i;
+                say(routes.get(i).describe() + " answers again: the agent thinks again and reads the messages that"
+                        + " queued, in order");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean probe(int index) {
+        Health h = health[index];
+        LlmClient client = routes.get(index).client();
+        calling.set(client);
+        try {
+            client.probe();
+            h.answered();
+            return true;
+        } catch (LlmException e) {
+            h.lastError = e.getMessage();
+            if (e.quotaExhausted() || e.authRejected()) {
+                h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
+                return false;
+            }
+            h.failedProbes++;
+            h.probeAt = clock.instant().plus(probes.delay(h.failedProbes + 1, Optional.empty()));
+            return false;
+        } finally {
+            calling.compareAndSet(client, null);
+        }
+    }
+
+    /** The failure of a call in an outage: the first LLM's last error, said as no LLM answering. */
+    private LlmException noneAnswers() {
+        StringBuilder why = new StringBuilder();
+        for (int i = 0; i < routes.size(); i++) {
+            if (i > 0) why.append("; ");
+            why.append(routes.get(i).id()).append(": ").append(health[i].out != null ? "out, " + health[i].out
+                    : firstLine(health[i].lastError));
+        }
+        boolean allOut = java.util.Arrays.stream(health).allMatch(h -> h.out != null);
+        if (allOut) {
+            String kind = health[0].out != null && health[0].out.startsWith("its quota") ? LlmException.INSUFFICIENT_QUOTA
+                    : "http_401";
+            return new FatalLlmException(kind, "no LLM can be used: " + why, null);
+        }
+        return new RetryableLlmException("outage", "no LLM answers (" + why + ")", null, null);
+    }
+
+    private static String firstLine(String s) {
+        if (s == null || s.isBlank()) return "no answer";
+        String line = s.strip().lines().findFirst().orElse("");
+        return line.length() <= 160 ? line : line.substring(0, 159) + "…";
+    }
+
+    private void say(String line) {
+        synchronized (said) {
+            said.add(line);
+        }
+    }
+
+    /** The switches since the last call, each said once. */
+    @Override
+    public List<String> notices() {
+        synchronized (said) {
+            List<String> out = List.copyOf(said);
+            said.clear();
+            return out;
+        }
+    }
+
+    /** Whether no LLM answers now (the agent goes on without thinking until one does). */
+    public boolean inOutage() {
+        return outage;
+    }
+
+    /** The id of the LLM in use. */
+    public String activeId() {
+        return routes.get(active).id();
+    }
+
+    @Override
+    public void cancel() {
+        LlmClient inFlight = calling.get();
+        (inFlight != null ? inFlight : routes.get(active).client()).cancel();
+    }
+
+    @Override
+    public String endpoint() {
+        return routes.get(active).client().endpoint();
+    }
+
+    @Override
+    public String model() {
+        return routes.get(active).client().model();
+    }
+
+    @Override
+    public void probe() {
+        routes.get(active).client().probe();
+    }
+}
