@@ -26,7 +26,6 @@ import okio.BufferedSource;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
