@@ -1,5 +1,10 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.wire.BaseUrl;
+import dev.hmpagent.llm.wire.Bodies;
+import dev.hmpagent.llm.wire.BodyFormat;
+import dev.hmpagent.llm.wire.InFlightCall;
+import dev.hmpagent.llm.wire.Lazy;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.SseEventParser;
 import dev.hmpagent.llm.Completion;
@@ -21,7 +26,6 @@ import okio.BufferedSource;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,11 +41,9 @@ public final class OpenAiClient implements LlmClient {
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
     private static final long ERROR_BODY_LIMIT = 16 * 1024;
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
-    static final int MAX_REPLY_CHARS = 4 * 1024 * 1024;
+    static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
-    static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
-    /** Longer call deadlines are cut to this, so nanosecond arithmetic cannot overflow. */
-    private static final Duration MAX_CALL_DEADLINE = Duration.ofDays(365);
+    static final long MAX_BODY_BYTES = Bodies.MAX_BODY_BYTES;
 
     private final OpenAiSettings settings;
     /**
@@ -54,7 +56,7 @@ public final class OpenAiClient implements LlmClient {
     private final OpenAiWire wire = new OpenAiWire();
     private final OpenAiErrors errors;
     private final AtomicBoolean streaming;
-    private final AtomicReference<InFlight> inFlight = new AtomicReference<>();
+    private final AtomicReference<InFlightCall> inFlight = new AtomicReference<>();
 
     public OpenAiClient(OpenAiSettings settings) {
         this(settings, Clock.systemUTC());
@@ -72,16 +74,12 @@ public final class OpenAiClient implements LlmClient {
     /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
     OpenAiClient(OpenAiSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.http = new Once<>(Objects.requireNonNull(http, "http"));
+        this.http = new Lazy<>(Objects.requireNonNull(http, "http"));
         Objects.requireNonNull(clock, "clock");
-        String base = stripTrailingSlashes(settings.baseUrl().strip());
-        HttpUrl parsedBase = HttpUrl.parse(base);
-        if (parsedBase == null) {
-            throw new IllegalArgumentException("llm.base_url is not an http(s) URL: " + base);
-        }
-        this.url = HttpUrl.get(base + "/chat/completions");
-        this.endpoint = stripTrailingSlashes(parsedBase.newBuilder().username("").password("").query(null).build().toString());
-        this.errors = new OpenAiErrors(endpoint, parsedBase.host(), settings.apiKey(), settings.model(),
+        BaseUrl base = BaseUrl.parse(settings.baseUrl());
+        this.url = base.resolve("/chat/completions");
+        this.endpoint = base.endpoint();
+        this.errors = new OpenAiErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
                 settings.readTimeout(), clock);
         this.streaming = new AtomicBoolean(settings.stream());
     }
@@ -99,7 +97,7 @@ public final class OpenAiClient implements LlmClient {
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        InFlight current = new InFlight(System.nanoTime() + deadlineNanos(settings.callDeadline()));
+        InFlightCall current = new InFlightCall(settings.callDeadline());
         inFlight.set(current);
         try {
             if (!streaming.get()) return send(request, listener, false, current);
@@ -118,7 +116,7 @@ public final class OpenAiClient implements LlmClient {
 
     @Override
     public void cancel() {
-        InFlight current = inFlight.get();
+        InFlightCall current = inFlight.get();
         if (current != null) current.cancel();
     }
 
@@ -135,8 +133,8 @@ public final class OpenAiClient implements LlmClient {
      * One HTTP exchange within what is left of the call deadline. OkHttp cancels the call when
      * that runs out; a cancelled call the user did not cancel is therefore the deadline.
      */
-    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlight current) {
-        long remaining = current.deadlineAt() - System.nanoTime();
+    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
+        long remaining = current.remainingNanos();
         if (remaining <= 0) throw errors.deadline(settings.callDeadline(), "", null);
         Call call = http.get().newCall(httpRequest(request, stream));
         call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
@@ -152,12 +150,12 @@ public final class OpenAiClient implements LlmClient {
             ResponseBody body = response.body();
             MediaType type = body.contentType();
             BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
-            if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), describe(type));
+            if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), Bodies.describe(type));
             if (format == BodyFormat.EVENT_STREAM) {
                 readStream(body.source(), partial, listener);
                 return completion(request, partial.reply(), false);
             }
-            Reply reply = cut(wire.parseReply(readCapped(body.source())));
+            Reply reply = cut(wire.parseReply(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
             if (!reply.text().isEmpty()) listener.onDelta(reply.text());
             return completion(request, reply, false);
         } catch (IOException e) {
@@ -167,28 +165,10 @@ public final class OpenAiClient implements LlmClient {
         }
     }
 
-    /** A whole JSON body, refused beyond {@link #MAX_BODY_BYTES} so a server cannot exhaust memory. */
-    private static String readCapped(BufferedSource source) throws IOException {
-        if (source.request(MAX_BODY_BYTES + 1)) {
-            throw ReplyException.malformed("the reply body is larger than " + MAX_BODY_BYTES / (1024 * 1024)
-                    + " MB; it was not read", null);
-        }
-        return source.readUtf8();
-    }
-
     /** A whole reply longer than {@link #MAX_REPLY_CHARS}, cut there as a stream would be. */
     private static Reply cut(Reply reply) {
         if (reply.text().length() <= MAX_REPLY_CHARS) return reply;
         return new Reply(reply.text().substring(0, MAX_REPLY_CHARS), reply.model(), StreamAccumulator.CUT, reply.usage());
-    }
-
-    private static long deadlineNanos(Duration deadline) {
-        return (deadline.compareTo(MAX_CALL_DEADLINE) > 0 ? MAX_CALL_DEADLINE : deadline).toNanos();
-    }
-
-    /** The type and subtype, or null when the server sent no Content-Type. */
-    private static String describe(MediaType type) {
-        return type == null ? null : type.type() + "/" + type.subtype();
     }
 
     private static void readStream(BufferedSource source, StreamAccumulator acc, StreamListener listener)
@@ -202,7 +182,7 @@ public final class OpenAiClient implements LlmClient {
         String rest = sse.finish();
         if (rest != null && !acc.done()) deliver(acc.accept(rest), listener);
         if (!acc.complete()) {
-            throw new ReplyException(ReplyException.TRUNCATED, "stream ended without a finish_reason or [DONE]", null);
+            throw new ReplyException(ReplyException.TRUNCATED, "no finish_reason, no [DONE]", null);
         }
     }
 
@@ -235,57 +215,7 @@ public final class OpenAiClient implements LlmClient {
                 Math.max(1, TokenEstimator.estimate(reply.text())), true);
     }
 
-    private static String stripTrailingSlashes(String s) {
-        String out = s;
-        while (out.endsWith("/")) out = out.substring(0, out.length() - 1);
-        return out;
-    }
-
-    /**
-     * The call of one {@link #complete}, its deadline ({@link System#nanoTime()} based), and
-     * whether the user cancelled it; survives the fallback retry.
-     */
-    private static final class InFlight {
-        private final long deadlineAt;
-        private Call call;
-        private boolean cancelled;
-
-        InFlight(long deadlineAt) {
-            this.deadlineAt = deadlineAt;
-        }
-
-        long deadlineAt() { return deadlineAt; }
-
-        synchronized void attach(Call next) {
-            call = next;
-            if (cancelled) next.cancel();
-        }
-
-        synchronized void cancel() {
-            cancelled = true;
-            if (call != null) call.cancel();
-        }
-
-        synchronized boolean cancelled() { return cancelled; }
-    }
-
     private static Supplier<OkHttpClient> constant(OkHttpClient http) {
         return () -> http;
-    }
-
-    /** What {@code make} returns, asked for once (the first caller makes it; the others wait for it). */
-    private static final class Once<T> implements Supplier<T> {
-        private final Supplier<T> make;
-        private T made;   // guarded by this
-
-        Once(Supplier<T> make) {
-            this.make = make;
-        }
-
-        @Override
-        public synchronized T get() {
-            if (made == null) made = Objects.requireNonNull(make.get(), "made");
-            return made;
-        }
     }
 }

@@ -10,7 +10,7 @@ import java.util.Objects;
 final class StreamAccumulator {
     static final String DONE = "[DONE]";
     /** The finish_reason of a reply this side cut at {@link #maxChars}: like a server's "length". */
-    static final String CUT = "length";
+    static final String CUT = dev.hmpagent.llm.wire.Bodies.CUT;
 
     private final OpenAiWire wire;
     private final int maxChars;

@@ -1,4 +1,4 @@
-package dev.hmpagent.llm.openai;
+package dev.hmpagent.llm.wire;
 
 import okhttp3.MediaType;
 import okio.BufferedSource;
@@ -11,9 +11,10 @@ import java.util.Locale;
  * What a 2xx body holds, decided from its Content-Type, leniently: {@code text/event-stream}
  * (any parameters) is a stream, any {@code *json*} subtype is JSON, and a missing or
  * {@code text/plain} type is decided by the first non-blank bytes, peeked, not consumed.
- * Anything else (a proxy's HTML login page) is {@link #OTHER}.
+ * Anything else (a proxy's HTML login page) is {@link #OTHER}. The same for every provider that answers with JSON
+ * or server-sent events.
  */
-enum BodyFormat {
+public enum BodyFormat {
     EVENT_STREAM, JSON, OTHER;
 
     private static final List<String> EVENT_STREAM_STARTS = List.of("data:", ":", "event:", "id:");
@@ -24,7 +25,7 @@ enum BodyFormat {
      * @param body the body, left unconsumed
      * @param ifEmpty the format an empty (or all-blank) untyped body is taken for
      */
-    static BodyFormat of(MediaType type, BufferedSource body, BodyFormat ifEmpty) throws IOException {
+    public static BodyFormat of(MediaType type, BufferedSource body, BodyFormat ifEmpty) throws IOException {
         if (type != null) {
             String main = type.type().toLowerCase(Locale.ROOT);
             String sub = type.subtype().toLowerCase(Locale.ROOT);
@@ -36,7 +37,7 @@ enum BodyFormat {
     }
 
     /** Decides by the first non-blank bytes: {@code data:}, {@code :}, {@code event:}, {@code id:} or <code>{</code>. */
-    static BodyFormat sniff(BufferedSource body, BodyFormat ifEmpty) throws IOException {
+    public static BodyFormat sniff(BufferedSource body, BodyFormat ifEmpty) throws IOException {
         BufferedSource peek = body.peek();
         StringBuilder head = new StringBuilder();
         int blanks = 0;

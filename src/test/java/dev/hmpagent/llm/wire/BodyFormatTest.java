@@ -1,4 +1,4 @@
-package dev.hmpagent.llm.openai;
+package dev.hmpagent.llm.wire;
 
 import okhttp3.MediaType;
 import okio.Buffer;
@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 
-import static dev.hmpagent.llm.openai.BodyFormat.EVENT_STREAM;
-import static dev.hmpagent.llm.openai.BodyFormat.JSON;
-import static dev.hmpagent.llm.openai.BodyFormat.OTHER;
+import static dev.hmpagent.llm.wire.BodyFormat.EVENT_STREAM;
+import static dev.hmpagent.llm.wire.BodyFormat.JSON;
+import static dev.hmpagent.llm.wire.BodyFormat.OTHER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class BodyFormatTest {

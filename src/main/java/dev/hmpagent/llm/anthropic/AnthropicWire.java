@@ -1,0 +1,267 @@
+package dev.hmpagent.llm.anthropic;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.wire.ReplyException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The JSON of Anthropic's Messages API: request bodies, whole replies, stream events and error bodies.
+ *
+ * <p>Requests: system messages, wherever they stand, become the top-level {@code system} array of text blocks; the
+ * others become {@code messages}, where consecutive messages of one role are merged into one message of several text
+ * blocks (the API wants the roles to alternate) and a conversation that would not start with the user gets a short
+ * user turn first (the API wants that too). Empty texts are left out (the API refuses empty text blocks). The
+ * temperature is clamped to the API's 0..1 (ours goes to 2); penalties are not part of the API and are not sent.
+ *
+ * <p>Prompt caching: the last system block gets a {@code cache_control} breakpoint, and each message with a
+ * {@link Message#stablePrefix()} hint gets one at the end of that prefix (its text split in two blocks there; the
+ * whole block when all of it is stable), in order, up to the API's {@value #MAX_BREAKPOINTS} breakpoints.
+ */
+final class AnthropicWire {
+    /** The most cache breakpoints the API accepts in one request. */
+    static final int MAX_BREAKPOINTS = 4;
+    /** The user turn put before a conversation that would otherwise start with the assistant or be empty. */
+    static final String OPENING = "(continue)";
+
+    private final ObjectMapper json = new ObjectMapper();
+
+    String requestBody(String model, LlmRequest request, boolean stream) {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(request, "request");
+        ObjectNode body = json.createObjectNode();
+        body.put("model", model);
+        body.put("max_tokens", request.maxTokens());
+        double temperature = request.temperature();
+        if (!Double.isNaN(temperature)) body.put("temperature", Math.max(0.0, Math.min(1.0, temperature)));
+        List<Message> system = new ArrayList<>();
+        List<Turn> turns = new ArrayList<>();
+        for (Message m : request.messages()) {
+            if (m.content().isEmpty()) continue;
+            if (m.role() == Message.Role.SYSTEM) {
+                system.add(m);
+            } else if (!turns.isEmpty() && turns.get(turns.size() - 1).role == m.role()) {
+                turns.get(turns.size() - 1).messages.add(m);
+            } else {
+                turns.add(new Turn(m.role(), m));
+            }
+        }
+        // the whole system prompt is the most stable prefix there is: its end is always a breakpoint
+        Breakpoints breakpoints = new Breakpoints(system.isEmpty() ? MAX_BREAKPOINTS : MAX_BREAKPOINTS - 1);
+        if (!system.isEmpty()) {
+            ArrayNode blocks = body.putArray("system");
+            for (Message m : system) addBlocks(blocks, m, breakpoints);
+            ObjectNode last = (ObjectNode) blocks.get(blocks.size() - 1);
+            if (last.has("cache_control")) breakpoints.giveBack();
+            else markCached(last);
+        }
+        if (turns.isEmpty() || turns.get(0).role != Message.Role.USER) {
+            turns.add(0, new Turn(Message.Role.USER, Message.user(OPENING)));
+        }
+        ArrayNode messages = body.putArray("messages");
+        for (Turn turn : turns) {
+            ObjectNode message = messages.addObject();
+            message.put("role", role(turn.role));
+            ArrayNode content = message.putArray("content");
+            for (Message m : turn.messages) addBlocks(content, m, breakpoints);
+        }
+        if (stream) body.put("stream", true);
+        return write(body);
+    }
+
+    /** One text block, or two split at the stable prefix with a breakpoint on the first while any are left. */
+    private void addBlocks(ArrayNode blocks, Message m, Breakpoints breakpoints) {
+        String text = m.content();
+        int split = m.stablePrefix();
+        // never between the halves of a surrogate pair
+        if (split > 0 && split < text.length() && Character.isLowSurrogate(text.charAt(split))) split--;
+        if (split <= 0) {
+            text(blocks, text);
+        } else if (split >= text.length()) {
+            ObjectNode whole = text(blocks, text);
+            if (breakpoints.take()) markCached(whole);
+        } else {
+            ObjectNode stable = text(blocks, text.substring(0, split));
+            if (breakpoints.take()) markCached(stable);
+            text(blocks, text.substring(split));
+        }
+    }
+
+    private static ObjectNode text(ArrayNode blocks, String text) {
+        return blocks.addObject().put("type", "text").put("text", text);
+    }
+
+    private static void markCached(ObjectNode block) {
+        block.putObject("cache_control").put("type", "ephemeral");
+    }
+
+    /** A whole (non-streamed) reply: its text blocks joined, the model, the stop reason and usage. */
+    Reply parseMessage(String body) throws ReplyException, ServerError {
+        JsonNode root = parse(body);
+        throwIfError(root);
+        JsonNode content = root.path("content");
+        if (!content.isArray()) throw ReplyException.malformed("reply has no content array", null);
+        StringBuilder text = new StringBuilder();
+        for (JsonNode block : content) {
+            if (block.path("type").asText("").equals("text")) text.append(block.path("text").asText(""));
+        }
+        return new Reply(text.toString(), root.path("model").asText(""), finishReason(root.path("stop_reason")),
+                usage(root.path("usage"), null), true);
+    }
+
+    /**
+     * One stream event's data. Each event names its type inside its data (as well as in the SSE {@code event:}
+     * line, which is not read), so the data alone decides.
+     *
+     * @param usage the usage so far, which this event's counts update field by field
+     * @throws ServerError for an {@code error} event
+     */
+    Event parseEvent(String data, ServerUsage usage) throws ReplyException, ServerError {
+        JsonNode root = parse(data);
+        String type = root.path("type").asText("");
+        return switch (type) {
+            case "message_start" -> {
+                JsonNode message = root.path("message");
+                yield new Event(type, "", message.path("model").asText(""), "", usage(message.path("usage"), usage));
+            }
+            case "content_block_start" -> {
+                JsonNode block = root.path("content_block");
+                boolean text = block.path("type").asText("").equals("text");
+                yield new Event(type, text ? block.path("text").asText("") : "", "", "", null);
+            }
+            case "content_block_delta" -> {
+                JsonNode delta = root.path("delta");
+                // thinking, signature and input_json deltas are not reply text
+                boolean text = delta.path("type").asText("").equals("text_delta");
+                yield new Event(type, text ? delta.path("text").asText("") : "", "", "", null);
+            }
+            case "message_delta" -> new Event(type, "", "", finishReason(root.path("delta").path("stop_reason")),
+                    usage(root.path("usage"), usage));
+            case "error" -> throw new ServerError(apiError(root));
+            case "" -> throw ReplyException.malformed("an event without a type: " + excerpt(data), null);
+            // message_stop, content_block_stop, ping, and types added later: nothing to take
+            default -> new Event(type, "", "", "", null);
+        };
+    }
+
+    /** The error of an error body, or null when the body is not Anthropic's error shape (a proxy's page). */
+    ApiError error(String body) {
+        try {
+            JsonNode root = json.readTree(body);
+            if (root == null || !root.path("error").isObject()) return null;
+            return apiError(root);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private static ApiError apiError(JsonNode root) {
+        JsonNode error = root.path("error");
+        return new ApiError(error.path("type").asText(""), error.path("message").asText(""),
+                error.path("details").path("error_code").asText(""));
+    }
+
+    /** Our finish reason for Anthropic's stop_reason: end_turn and stop_sequence are "stop", max_tokens "length". */
+    static String finishReason(JsonNode stopReason) {
+        String reason = stopReason.isTextual() ? stopReason.asText() : "";
+        return switch (reason) {
+            case "end_turn", "stop_sequence" -> "stop";
+            case "max_tokens" -> "length";
+            default -> reason;
+        };
+    }
+
+    /** {@code usage} laid over {@code previous} field by field (message_delta repeats only what changed); null when none. */
+    private static ServerUsage usage(JsonNode usage, ServerUsage previous) {
+        if (!usage.isObject()) return null;
+        ServerUsage base = previous == null ? ServerUsage.NONE : previous;
+        return new ServerUsage(count(usage, "input_tokens", base.inputTokens()),
+                count(usage, "cache_creation_input_tokens", base.cacheCreationTokens()),
+                count(usage, "cache_read_input_tokens", base.cacheReadTokens()),
+                count(usage, "output_tokens", base.outputTokens()));
+    }
+
+    private static int count(JsonNode usage, String field, int otherwise) {
+        JsonNode n = usage.path(field);
+        return n.isNumber() ? Math.max(0, n.asInt()) : otherwise;
+    }
+
+    private void throwIfError(JsonNode root) throws ServerError {
+        if (root.path("type").asText("").equals("error") || root.path("error").isObject()) {
+            throw new ServerError(apiError(root));
+        }
+    }
+
+    private JsonNode parse(String text) throws ReplyException {
+        try {
+            JsonNode root = json.readTree(text);
+            if (root == null || !root.isObject()) throw ReplyException.malformed("reply is not a JSON object", null);
+            return root;
+        } catch (JsonProcessingException e) {
+            throw ReplyException.malformed("reply is not valid JSON", e);
+        }
+    }
+
+    private String write(ObjectNode body) {
+        try {
+            return json.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write request JSON", e);
+        }
+    }
+
+    private static String excerpt(String data) {
+        String line = data.replaceAll("\\s+", " ").strip();
+        return line.length() <= 80 ? line : line.substring(0, 79) + "…";
+    }
+
+    /** The Messages API name of a role; system messages never get here. */
+    static String role(Message.Role role) {
+        return switch (role) {
+            case USER -> "user";
+            case ASSISTANT -> "assistant";
+            case SYSTEM -> throw new IllegalArgumentException("system messages go into the system field");
+        };
+    }
+
+    /** What one stream event carried: reply text (maybe empty), the model, a finish reason, the usage so far. */
+    record Event(String type, String text, String model, String finishReason, ServerUsage usage) { }
+
+    /** Consecutive messages of one role, sent as one message. */
+    private static final class Turn {
+        final Message.Role role;
+        final List<Message> messages = new ArrayList<>();
+
+        Turn(Message.Role role, Message first) {
+            this.role = role;
+            messages.add(first);
+        }
+    }
+
+    /** The cache breakpoints still free in one request. */
+    private static final class Breakpoints {
+        private int left;
+
+        Breakpoints(int left) {
+            this.left = left;
+        }
+
+        void giveBack() {
+            left++;
+        }
+
+        boolean take() {
+            if (left == 0) return false;
+            left--;
+            return true;
+        }
+    }
+}
