@@ -9,7 +9,8 @@ import java.util.Locale;
  * {@code ollama.com} alone means {@code https://ollama.com}. An address a server listens on ({@code 0.0.0.0},
  * {@code ::}, an empty host) means this machine. {@code /v1} is appended. Surrounding spaces and quotes are
  * ignored, as Ollama ignores them. Unlike Ollama, which falls back to the default port with a warning, a bad port
- * is an error: the user meant something and should hear about it.
+ * is an error: the user meant something and should hear about it. {@link #rootUrl} gives the same URL without
+ * {@code /v1}, for Ollama's native API.
  */
 public final class OllamaHost {
     /** The environment variable. */
@@ -20,12 +21,35 @@ public final class OllamaHost {
             + "(or set llm.base_url, which wins)";
 
     private static final String DEFAULT_PORT = "11434";
+    /** The longest part of a refused value an error message shows. */
+    private static final int MAX_SHOWN = 60;
 
     private OllamaHost() {
     }
 
     /** E.g. {@code gpu-box} to {@code http://gpu-box:11434/v1}, {@code 0.0.0.0:8080} to {@code http://127.0.0.1:8080/v1}. */
     static String baseUrl(String raw) throws InvalidValueException {
+        return root(raw) + "/v1";
+    }
+
+    /**
+     * The root URL of the server the value names, for Ollama's native API ({@code /api/chat}, {@code /api/show}):
+     * {@link #baseUrl} without its {@code /v1}, e.g. {@code gpu-box} to {@code http://gpu-box:11434}.
+     *
+     * @throws IllegalArgumentException when the value is unusable: one line naming the variable (any password masked),
+     *                                  why, and the form expected
+     */
+    public static String rootUrl(String raw) {
+        try {
+            return root(raw);
+        } catch (InvalidValueException e) {
+            String shown = shown(raw);
+            throw new IllegalArgumentException(VARIABLE + " = " + (shown.length() <= MAX_SHOWN ? shown
+                    : shown.substring(0, MAX_SHOWN) + "…") + " " + e.reason() + ": " + EXPECTED, e);
+        }
+    }
+
+    private static String root(String raw) throws InvalidValueException {
         String s = raw.strip().replaceAll("^[\"']+|[\"']+$", "").strip();
         String scheme = "http";
         String defaultPort = DEFAULT_PORT;
@@ -50,7 +74,7 @@ public final class OllamaHost {
         String port = port(hp[1]);
         String host = host(hp[0]);
         boolean standardPort = port.equals(scheme.equals("https") ? "443" : "80");
-        String url = scheme + "://" + host + (standardPort ? "" : ":" + port) + path + "/v1";
+        String url = scheme + "://" + host + (standardPort ? "" : ":" + port) + path;
         ValueType.httpUrl().parse(url);
         return url;
     }

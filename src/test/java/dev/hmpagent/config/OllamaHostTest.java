@@ -60,6 +60,25 @@ class OllamaHostTest {
                 .hasMessage(reason);
     }
 
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "gpu-box                  | http://gpu-box:11434",
+            "http://proxy.lan/ollama/ | http://proxy.lan/ollama",
+            "ollama.com               | https://ollama.com",
+            "0.0.0.0:9999             | http://127.0.0.1:9999",
+    })
+    void the_root_url_is_the_same_server_without_v1_for_the_native_api(String raw, String root) {
+        assertThat(OllamaHost.rootUrl(raw)).isEqualTo(root);
+    }
+
+    @Test
+    void a_root_url_it_cannot_read_is_one_line_naming_the_variable_with_the_password_masked() {
+        assertThatThrownBy(() -> OllamaHost.rootUrl("http://me:s3cret@gpu-box:eleven"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("OLLAMA_HOST = http://****@gpu-box:eleven is not a host name or address: use HOST")
+                .message().doesNotContain("s3cret").doesNotContain("\n");
+    }
+
     @Test
     void gives_the_default_base_url_and_says_it_came_from_ollama_host() {
         LoadedConfig loaded = TestSources.none().env("OLLAMA_HOST", "gpu-box:8080").load();

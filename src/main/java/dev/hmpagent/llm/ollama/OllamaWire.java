@@ -1,0 +1,131 @@
+package dev.hmpagent.llm.ollama;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.wire.ReplyException;
+
+import java.util.Objects;
+
+/**
+ * The JSON of Ollama's native API: {@code /api/chat} request bodies and reply objects (a stream's lines and a whole
+ * reply have the same shape), {@code /api/show} bodies, and the {@code {"error": "..."}} of a failure.
+ */
+final class OllamaWire {
+    private final ObjectMapper json = new ObjectMapper();
+
+    /**
+     * {@code {"model", "messages", "stream", "options", "keep_alive"?}}. The options are {@code settings.options()}
+     * overlaid with the request's temperature, {@code num_predict} (max tokens) and its non-zero penalties, which win
+     * (see {@link OllamaSettings}).
+     */
+    String chatBody(OllamaSettings settings, LlmRequest request, boolean stream) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(request, "request");
+        ObjectNode body = json.createObjectNode();
+        body.put("model", settings.model());
+        ArrayNode messages = body.putArray("messages");
+        for (Message m : request.messages()) {
+            messages.addObject().put("role", role(m.role())).put("content", m.content());
+        }
+        body.put("stream", stream);
+        ObjectNode options = body.putObject("options");
+        settings.options().forEach((name, value) -> options.set(name, json.valueToTree(value)));
+        options.put("temperature", request.temperature());
+        options.put("num_predict", request.maxTokens());
+        if (request.presencePenalty() != 0) options.put("presence_penalty", request.presencePenalty());
+        if (request.frequencyPenalty() != 0) options.put("frequency_penalty", request.frequencyPenalty());
+        putKeepAlive(body, settings.keepAlive());
+        return write(body);
+    }
+
+    /** {@code {"model": ...}}, what {@code /api/show} asks. */
+    String showBody(String model) {
+        return write(json.createObjectNode().put("model", Objects.requireNonNull(model, "model")));
+    }
+
+    /**
+     * One reply object. An object with an {@code error} (Ollama's way to fail after the status line went out) is
+     * thrown as a {@link ReplyException#STREAM_ERROR}; anything that is not a reply object as malformed.
+     */
+    OllamaChunk parse(String text) throws ReplyException {
+        JsonNode root;
+        try {
+            root = json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw ReplyException.malformed("reply is not valid JSON", e);
+        }
+        if (root == null || !root.isObject()) throw ReplyException.malformed("reply is not a JSON object", null);
+        JsonNode error = root.path("error");
+        if (!error.isMissingNode() && !error.isNull()) {
+            String message = error.isTextual() ? error.asText() : error.toString();
+            throw new ReplyException(ReplyException.STREAM_ERROR, "server reported an error: " + message, null);
+        }
+        JsonNode message = root.path("message");
+        if (!message.isObject() && !root.has("done")) {
+            throw ReplyException.malformed("reply has neither a message nor done", null);
+        }
+        boolean done = root.path("done").asBoolean(false);
+        return new OllamaChunk(text(message.path("content")), text(root.path("model")), done,
+                text(root.path("done_reason")), counts(root));
+    }
+
+    /** The server's own error text ({@code error} as a string), or null when the body has none. */
+    String errorMessage(String body) {
+        try {
+            JsonNode root = json.readTree(body);
+            if (root == null) return null;
+            JsonNode error = root.path("error");
+            return error.isTextual() ? error.asText() : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    /** The counts of a final object, null when it carries none. */
+    private static ServerCounts counts(JsonNode root) {
+        ServerCounts counts = new ServerCounts(count(root.path("prompt_eval_count")), count(root.path("eval_count")),
+                count(root.path("prompt_eval_cached_count")));
+        return counts.any() ? counts : null;
+    }
+
+    private static int count(JsonNode node) {
+        return node.isIntegralNumber() && node.asLong() >= 0 && node.asLong() <= Integer.MAX_VALUE
+                ? node.asInt() : ServerCounts.NOT_SENT;
+    }
+
+    /** A whole number of seconds goes as a number (Ollama reads a string as a Go duration, which needs a unit). */
+    private static void putKeepAlive(ObjectNode body, String keepAlive) {
+        if (keepAlive.isEmpty()) return;
+        if (keepAlive.matches("-?[0-9]{1,18}")) {
+            body.put("keep_alive", Long.parseLong(keepAlive));
+        } else {
+            body.put("keep_alive", keepAlive);
+        }
+    }
+
+    private String write(ObjectNode body) {
+        try {
+            return json.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write request JSON", e);
+        }
+    }
+
+    private static String text(JsonNode node) {
+        return node.isTextual() ? node.asText() : "";
+    }
+
+    /** Ollama's name of a role. */
+    static String role(Message.Role role) {
+        return switch (role) {
+            case SYSTEM -> "system";
+            case USER -> "user";
+            case ASSISTANT -> "assistant";
+        };
+    }
+}

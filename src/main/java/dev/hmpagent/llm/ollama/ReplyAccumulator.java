@@ -1,0 +1,53 @@
+package dev.hmpagent.llm.ollama;
+
+/**
+ * Collects a reply object by object: the text so far, the last model and done_reason seen, and the counts of the
+ * final object. Not thread-safe; one per call.
+ */
+final class ReplyAccumulator {
+    /** The finish reason of a reply this side cut at {@link #maxChars}: like the server's "length". */
+    static final String CUT = "length";
+
+    private final int maxChars;
+    private final StringBuilder text = new StringBuilder();
+    private String model = "";
+    private String doneReason = "";
+    private ServerCounts counts;
+    private boolean done;
+    private boolean cut;
+
+    /** @param maxChars the longest reply kept; a longer one is cut there and nothing more is read */
+    ReplyAccumulator(int maxChars) {
+        if (maxChars <= 0) throw new IllegalArgumentException("maxChars must be > 0");
+        this.maxChars = maxChars;
+    }
+
+    /** Applies one object; returns its text delta, empty when it carried none. */
+    String accept(OllamaChunk chunk) {
+        if (!chunk.model().isEmpty()) model = chunk.model();
+        if (!chunk.doneReason().isEmpty()) doneReason = chunk.doneReason();
+        if (chunk.counts() != null) counts = chunk.counts();
+        if (chunk.done()) done = true;
+        String delta = chunk.text();
+        if (text.length() + (long) delta.length() > maxChars) {
+            // a runaway reply is cut here, never held whole: what came so far is the reply
+            delta = delta.substring(0, maxChars - text.length());
+            cut = true;
+        }
+        text.append(delta);
+        return delta;
+    }
+
+    /** Whether nothing more needs reading: the server said done, or the reply was cut. */
+    boolean finished() { return done || cut; }
+
+    String text() { return text.toString(); }
+
+    String model() { return model; }
+
+    /** done_reason as given ("stop", "length", …), {@link #CUT} when cut here, empty when the server gave none. */
+    String finishReason() { return cut ? CUT : doneReason; }
+
+    /** The counts of the final object, null when none came. */
+    ServerCounts counts() { return counts; }
+}
