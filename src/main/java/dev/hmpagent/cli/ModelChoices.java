@@ -2,7 +2,6 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Secrets;
-import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.repl.ModelChoice;
 import dev.hmpagent.store.LlmRegistryDao;
 import java.util.ArrayList;
@@ -32,7 +31,7 @@ final class ModelChoices implements ModelChoice {
     private final Map<String, Built> clients = new HashMap<>();
     private volatile String chosen = MAIN;
 
-    private record Built(LlmRegistryDao.Route route, OpenAiClient client) { }
+    private record Built(LlmRegistryDao.Route route, dev.hmpagent.llm.LlmClient client) { }
 
     /**
      * @param target    the cycle's LLM, wrapping the configured client
@@ -75,7 +74,7 @@ final class ModelChoices implements ModelChoice {
         }
         LlmRegistryDao.Route route = RegistrySwitch.reachable(registry).stream().filter(r -> r.id().equals(id))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no llm_registry entry " + id
-                        + " that the OpenAI-compatible client can reach"));
+                        + " with a provider this agent speaks"));
         Built built = clients.get(id);
         if (built == null || !built.route().equals(route)) {
             built = new Built(route, RegistrySwitch.client(route, variables, main));

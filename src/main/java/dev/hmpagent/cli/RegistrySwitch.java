@@ -3,16 +3,16 @@ package dev.hmpagent.cli;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.cycle.StagnationReflex;
-import dev.hmpagent.llm.openai.OpenAiClient;
-import dev.hmpagent.llm.openai.OpenAiSettings;
+import dev.hmpagent.config.Provider;
+import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.LlmRegistryDao;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The reflex's "switch LLM": the next {@code llm_registry} entry by priority (one the OpenAI-compatible client can
- * reach: provider {@code openai} or unnamed, a base URL and a model) thinks until a novel reply, then the configured
+ * The reflex's "switch LLM": the next {@code llm_registry} entry by priority (a provider this agent speaks, a base URL
+ * and a model) thinks until a novel reply, then the configured
  * LLM again. The entry's key is read from the variable it names and sent only to its own base URL.
  */
 final class RegistrySwitch implements StagnationReflex.ModelSwitch {
@@ -56,25 +56,32 @@ final class RegistrySwitch implements StagnationReflex.ModelSwitch {
     }
 
     /**
-     * The registry entries other than the configured LLM that the OpenAI-compatible client can reach (provider
-     * {@code openai} or unnamed, with a base URL and a model), in priority order.
+     * The registry entries other than the configured LLM that a client can be made for (a provider this agent speaks,
+     * or none, which means openai), in priority order.
      */
     static List<LlmRegistryDao.Route> reachable(LlmRegistryDao registry) {
-        return registry.routesExcept(LlmRegistryDao.MAIN_ID).stream()
-                .filter(r -> r.provider().isEmpty() || r.provider().equals("openai")).toList();
+        return registry.routesExcept(LlmRegistryDao.MAIN_ID).stream().filter(r -> provider(r).isPresent()).toList();
+    }
+
+    private static Optional<Provider> provider(LlmRegistryDao.Route r) {
+        if (r.provider().isBlank()) return Optional.of(Provider.OPENAI);
+        return java.util.Arrays.stream(Provider.values()).filter(p -> p.configName().equals(r.provider())).findFirst();
     }
 
     /**
-     * A client for entry {@code r}: its own base URL and model, the key read from the variable the entry names ("" when
-     * it names none or the variable is unset) and sent only there; streaming and timeouts as the configured LLM's.
+     * A client for entry {@code r}: its own provider, base URL and model, the key read from the variable the entry
+     * names ("" when it names none or the variable is unset) and sent only there; sampling, streaming and timeouts as
+     * the configured LLM's, and the options agent.toml gives the entry of that id.
      *
      * @throws IllegalArgumentException when the entry's base URL is not an http(s) URL
      */
-    static OpenAiClient client(LlmRegistryDao.Route r, java.util.function.Function<String, String> variables,
-                               LlmSection main) {
+    static LlmClient client(LlmRegistryDao.Route r, java.util.function.Function<String, String> variables,
+                            LlmSection main) {
         String key = r.apiKeyEnv().isBlank() ? null : variables.apply(r.apiKeyEnv());
-        if (key == null) key = "";
-        return new OpenAiClient(new OpenAiSettings(r.baseUrl(), key, r.model(), main.stream(),
-                main.connectTimeout(), main.readTimeout(), main.callDeadline()));
+        java.util.Map<String, Object> options = main.registry().stream().filter(e -> e.id().equals(r.id()))
+                .findFirst().map(dev.hmpagent.config.RegistryEntry::options).orElse(java.util.Map.of());
+        Provider provider = provider(r).orElseThrow(() -> new IllegalArgumentException("llm_registry entry " + r.id()
+                + " names provider \"" + r.provider() + "\", which this agent does not speak"));
+        return Wiring.llmClient(main.forRoute(provider, r.baseUrl(), r.model(), key, options));
     }
 }

@@ -45,6 +45,10 @@ import dev.hmpagent.config.RegistryEntry;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
+import dev.hmpagent.llm.anthropic.AnthropicClient;
+import dev.hmpagent.llm.anthropic.AnthropicSettings;
+import dev.hmpagent.llm.ollama.OllamaClient;
+import dev.hmpagent.llm.ollama.OllamaSettings;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.cycle.ReplyReview;
@@ -81,9 +85,16 @@ public final class Wiring {
 
     private Wiring() { }
 
+    /** The client of {@code llm}'s provider, with its base URL, key, model, streaming, timeouts and options. */
     public static LlmClient llmClient(LlmSection llm) {
-        return new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), llm.model(), llm.stream(),
-                llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
+        return switch (llm.provider()) {
+            case OPENAI -> new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), llm.model(), llm.stream(),
+                    llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
+            case OLLAMA -> new OllamaClient(new OllamaSettings(llm.baseUrl(), llm.model(), llm.stream(),
+                    llm.connectTimeout(), llm.readTimeout(), llm.callDeadline(), llm.options(), "", llm.apiKey()));
+            case ANTHROPIC -> new AnthropicClient(new AnthropicSettings(llm.baseUrl(), llm.apiKey(), llm.model(),
+                    llm.stream(), llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
+        };
     }
 
     /**
@@ -188,8 +199,7 @@ public final class Wiring {
         StagnationSection s = config.stagnation();
         if (s.model().isBlank() || s.model().equals(config.llm().model())) return main;
         LlmSection llm = config.llm();
-        return new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), s.model(), llm.stream(),
-                llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
+        return llmClient(llm.forRoute(llm.provider(), llm.baseUrl(), s.model(), llm.apiKey(), llm.options()));
     }
 
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */

@@ -109,8 +109,7 @@ public final class ConfigLoader {
 
     private static void baseUrlFromOllamaHost(ConfigValues values, String raw, Provider provider) {
         try {
-            String url = OllamaHost.baseUrl(raw);
-            if (provider == Provider.OLLAMA) url = url.substring(0, url.length() - "/v1".length());
+            String url = provider == Provider.OLLAMA ? OllamaHost.root(raw) : OllamaHost.baseUrl(raw);
             values.set(ConfigKey.LLM_BASE_URL, url, Origin.env(OllamaHost.VARIABLE));
         } catch (InvalidValueException e) {
             String shown = OllamaHost.shown(raw);

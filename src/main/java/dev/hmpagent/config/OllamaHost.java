@@ -49,7 +49,7 @@ public final class OllamaHost {
         }
     }
 
-    private static String root(String raw) throws InvalidValueException {
+    static String root(String raw) throws InvalidValueException {
         String s = raw.strip().replaceAll("^[\"']+|[\"']+$", "").strip();
         String scheme = "http";
         String defaultPort = DEFAULT_PORT;
