@@ -1,6 +1,7 @@
 package dev.hmpagent.context;
 
 import dev.hmpagent.commands.ContextKeys;
+import dev.hmpagent.commands.ReplyWindow;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.ConceptRow;
@@ -41,10 +42,11 @@ import java.util.HexFormat;
  * message is ordered stable-first (6 goals, tasks and notebook, 3 pinned and requested entries, 1 replies,
  * 2 results, 4 messages, 5 time and tick last), so consecutive prompts share the longest prefix: context 0 and the
  * leading contexts 6 and 3 are byte-identical from tick to tick while their content does not change, and the user
- * message's {@link Message#stablePrefix()} says where they end. Text that came from outside (messages, command
- * results, diary entries) is fenced as data ({@link DataFence}) with a secret random nonce that stays the same for
- * the run until some text shows it, so the model can tell it from instructions and a command block quoted from it
- * can be recognised ({@link AssembledPrompt#dataShown()}).
+ * message's {@link Message#stablePrefix()} says where they end; context 1 grows by the new reply and lets its oldest
+ * go several at a time ({@link ReplyWindow}), so on most ticks the prompt is unchanged up to the reply before. Text
+ * that came from outside (messages, command results, diary entries) is fenced as data ({@link DataFence}) with a
+ * secret random nonce that stays the same for the run until some text shows it, so the model can tell it from
+ * instructions and a command block quoted from it can be recognised ({@link AssembledPrompt#dataShown()}).
  *
  * <p>Medium-term memory: pinned diary entries and concepts appear in context 3 every tick until unpinned, at
  * most {@code pinCap} of them (the most recently pinned; a line says how many older pins were left out);
@@ -69,9 +71,9 @@ public final class ContextAssembler {
     /** The order contexts appear in the user message: slow-changing first, time and tick last. */
     static final List<Integer> PROMPT_ORDER = List.of(6, 3, 1, 2, 4, 5);
     /**
-     * Contexts stored as one part per item rather than one part in all: context 1, a sliding window in which each
-     * reply is shown K ticks running, so each is stored once. The others are one part each: a context that did not
-     * change is the same part as at the tick before, stored once.
+     * Contexts stored as one part per item rather than one part in all: context 1, a window of replies in which each
+     * is shown several ticks running ({@link ReplyWindow}), so each is stored once. The others are one part each: a
+     * context that did not change is the same part as at the tick before, stored once.
      */
     static final Set<Integer> ITEM_PARTS = Set.of(1);
     /**
@@ -299,10 +301,17 @@ public final class ContextAssembler {
         return snapshot.reflexItems().stream().filter(i -> i.context() == context).toList();
     }
 
-    /** The last K replies with their reflections, then what the anti-stagnation reflex asks of the LLM now. */
+    /**
+     * The last replies ({@link ReplyWindow}: at least K, the oldest leaving together) with their reflections, then what
+     * the anti-stagnation reflex asks of the LLM now.
+     */
     private Section recentReplies(ContextSettings settings, List<ReflexDao.Item> reflex) {
-        Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true, 0);
-        for (ResponseRow r : responses.latest(settings.historyK())) {
+        int k = settings.historyK();
+        String title = "your last replies (oldest first" + (ReplyWindow.most(k) == k ? ")" : ", " + ReplyWindow.describe(k) + ")");
+        Section s = new Section(1, title, "(none yet: this is your first thought)", true, 0);
+        List<ResponseRow> latest = responses.latest(ReplyWindow.most(k));
+        int shown = latest.isEmpty() ? 0 : Math.min(latest.size(), ReplyWindow.shown(k, latest.get(latest.size() - 1).id()));
+        for (ResponseRow r : latest.subList(latest.size() - shown, latest.size())) {
             String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
             String flags = (r.interrupted() ? ", cut short before it was complete" : "") + (r.stagnation() ? ", anti-stagnation" : "");
             String reflection = r.reflection() == null || r.reflection().isBlank() ? "" : "\nreflection: " + r.reflection();

@@ -306,20 +306,51 @@ class ContextAssemblerTest {
     @Test
     void context_1_comes_one_part_per_reply_so_a_reply_shown_k_ticks_running_is_the_same_part_each_time() {
         ResponsesDao responses = new ResponsesDao(store);
-        for (int tick = 1; tick <= 4; tick++) {
+        for (int tick = 1; tick <= 3; tick++) {
             responses.add(tick, "reply of tick " + tick, "first reply", null, 10, 5, false, false, false, "m");
         }
-        AssembledPrompt before = assembler(6000, false).assemble(5, clock.instant());
-        responses.add(5, "reply of tick 5", "novelty 1.00", 1.0, 10, 5, false, false, false, "m");
-        AssembledPrompt after = assembler(6000, false).assemble(6, clock.instant());
+        AssembledPrompt before = assembler(6000, false).assemble(4, clock.instant());
+        responses.add(4, "reply of tick 4", "novelty 1.00", 1.0, 10, 5, false, false, false, "m");
+        AssembledPrompt after = assembler(6000, false).assemble(5, clock.instant());
+        responses.add(5, "reply of tick 5", "", 1.0, 10, 5, false, false, false, "m");
+        AssembledPrompt dropped = assembler(6000, false).assemble(6, clock.instant());
 
         java.util.List<String> ones = contextParts(before, 1);
-        assertThat(ones).hasSize(1 + 3).first().asString().startsWith("\n## Context 1 — ");
-        assertThat(ones.get(1)).startsWith("[tick 2").endsWith("reply of tick 2\n");
-        assertThat(ones.get(3)).as("the last item, like the others").startsWith("[tick 4").endsWith("reply of tick 4\n");
-        assertThat(contextParts(after, 1)).as("history 3: tick 2 leaves, tick 5 comes; 3 and 4 are unchanged")
-                .containsSubsequence(ones.get(2), ones.get(3)).doesNotContain(ones.get(1));
+        assertThat(ones).as("history 3").hasSize(1 + 3).first().asString()
+                .isEqualTo("\n## Context 1 — your last replies (oldest first, 3 to 4 replies)\n");
+        assertThat(ones.get(1)).startsWith("[tick 1").endsWith("reply of tick 1\n");
+        assertThat(ones.get(3)).as("the last item, like the others").startsWith("[tick 3").endsWith("reply of tick 3\n");
+        java.util.List<String> grown = contextParts(after, 1);
+        assertThat(grown).as("tick 4 comes, the others stay").hasSize(1 + 4).startsWith(ones.toArray(String[]::new));
+        assertThat(contextParts(dropped, 1)).as("tick 5 comes, ticks 1 and 2 leave together; 3 and 4 are unchanged")
+                .hasSize(1 + 3).startsWith(ones.get(0), ones.get(3), grown.get(4));
         assertThat(joined(after.parts().subList(1, after.parts().size()))).isEqualTo(after.messages().get(1).content());
+    }
+
+    @Test
+    void a_new_reply_leaves_the_prompt_unchanged_up_to_the_end_of_the_reply_before_except_when_the_oldest_leave() {
+        ResponsesDao responses = new ResponsesDao(store);
+        new MemoryDao(store).add("plan", "the notebook comes first", null, "m");
+        String previous = null;
+        for (int tick = 1; tick <= 7; tick++) {
+            responses.add(tick, "reply of tick " + tick, "", null, 10, 5, false, false, false, "m");
+            String user = assembler(6000, false).assemble(tick + 1, clock.instant()).messages().get(1).content();
+            boolean oldestLeave = tick == 5 || tick == 7;   // history 3: 3 or 4 replies, ReplyWindow
+            if (previous != null && !oldestLeave) {
+                String upToTheReplyBefore = previous.substring(0, previous.indexOf("reply of tick " + (tick - 1)));
+                assertThat(user).as("tick " + tick).startsWith(upToTheReplyBefore);
+            }
+            previous = user;
+        }
+        assertThat(context(previous, 1)).as("7 replies, history 3: the last 3")
+                .contains("reply of tick 5").doesNotContain("reply of tick 4");
+    }
+
+    /** The text of context {@code n} in {@code user}, from its header to the next. */
+    private static String context(String user, int n) {
+        int from = user.indexOf("## Context " + n + " ");
+        int to = user.indexOf("\n## Context ", from + 1);
+        return user.substring(from, to < 0 ? user.length() : to);
     }
 
     private static java.util.List<String> contextParts(AssembledPrompt p, int context) {
