@@ -82,21 +82,24 @@ public final class PromptPrefixBench {
         NotesDao notes = new NotesDao(store);
         DiaryDao diary = new DiaryDao(store);
         for (int tick = 1; tick <= ticks; tick++) {
-            // a person writes now and then; the shell command of an earlier tick has ended before this tick starts
+            // a person writes now and then
             boolean personWrites = tick % 7 == 1;
             if (personWrites) notes.add(QUESTIONS[(tick / 7) % QUESTIONS.length], "user", 0, null);
-            waitForProcesses(tools);
-            llm.reply(reply(tick, personWrites, diary));
+            String reply = reply(tick, personWrites, diary);
+            llm.reply(reply);
             clock.advance(Duration.ofSeconds(30));
             if (!cycle.tick().worked()) throw new IllegalStateException("tick " + tick + " did not think: " + cycle.status());
+            if (reply.contains("\"type\": \"shell\"")) awaitResult(tools);
         }
-        waitForProcesses(tools);
     }
 
-    /** The bench's only wait: a real `echo` ends in milliseconds; its result is recorded at the next tick's start. */
-    private static void waitForProcesses(Wiring.Tools tools) throws InterruptedException {
-        for (int i = 0; i < 500 && !tools.processes().running().isEmpty(); i++) Thread.sleep(10);
-        if (!tools.processes().running().isEmpty()) throw new IllegalStateException("a shell command did not end in 5 s");
+    /**
+     * The bench's only wait: the tick's `echo` ends in milliseconds, and its result, handed over when it ended, is
+     * recorded at the next tick's start, as it would be in a running agent, so every run shows it at the same tick.
+     */
+    private static void awaitResult(Wiring.Tools tools) throws InterruptedException {
+        for (int i = 0; i < 500 && tools.completions().isEmpty(); i++) Thread.sleep(10);
+        if (tools.completions().isEmpty()) throw new IllegalStateException("a shell command did not end in 5 s");
     }
 
     /** What the person asks, in turn. */
