@@ -62,7 +62,7 @@ final class SettingsCommands {
         }
         ctx.settings().putAtTick(ContextKeys.HISTORY_K, Integer.toString(k), ctx.tickId());
         return CommandOutcome.ok("history_k is " + k + " from the next tick: context 1 shows your last "
-                + Lines.count(k, "reply", "replies"));
+                + ReplyWindow.describe(k));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hmpagent.context;
 
 import dev.hmpagent.commands.ContextKeys;
+import dev.hmpagent.commands.ReplyWindow;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.ConceptRow;
@@ -39,10 +40,13 @@ import java.util.HexFormat;
  * Builds the prompt of one tick: context 0 as the system message, contexts 1-6 as one user
  * message fitted to the prompt budget (context 1 trimmed first, then 3, 6, 2, 4, 5). The user
  * message is ordered stable-first (6 goals, tasks and notebook, 3 pinned and requested entries, 1 replies,
- * 2 results, 4 messages, 5 time and tick last), so consecutive prompts share the longest prefix. Text that
- * came from outside (messages, command results, diary entries) is fenced as data with a
- * nonce that changes every tick, so the model can tell it from instructions and a command block
- * quoted from it can be recognised ({@link AssembledPrompt#dataShown()}).
+ * 2 results, 4 messages, 5 time and tick last), so consecutive prompts share the longest prefix: context 0 and the
+ * leading contexts 6 and 3 are byte-identical from tick to tick while their content does not change, and the user
+ * message's {@link Message#stablePrefix()} says where they end; context 1 grows by the new reply and lets its oldest
+ * go several at a time ({@link ReplyWindow}), so on most ticks the prompt is unchanged up to the reply before. Text
+ * that came from outside (messages, command results, diary entries) is fenced as data ({@link DataFence}) with a
+ * secret random nonce that stays the same for the run until some text shows it, so the model can tell it from
+ * instructions and a command block quoted from it can be recognised ({@link AssembledPrompt#dataShown()}).
  *
  * <p>Medium-term memory: pinned diary entries and concepts appear in context 3 every tick until unpinned, at
  * most {@code pinCap} of them (the most recently pinned; a line says how many older pins were left out);
@@ -67,11 +71,19 @@ public final class ContextAssembler {
     /** The order contexts appear in the user message: slow-changing first, time and tick last. */
     static final List<Integer> PROMPT_ORDER = List.of(6, 3, 1, 2, 4, 5);
     /**
-     * Contexts stored as one part per item rather than one part in all: context 1, a sliding window in which each
-     * reply is shown K ticks running, so each is stored once. The others change as a whole (the data-fence
-     * nonce) or not at all (the notebook), where one part per tick is cheapest.
+     * Contexts stored as one part per item rather than one part in all: context 1, a window of replies in which each
+     * is shown several ticks running ({@link ReplyWindow}), so each is stored once. The others are one part each: a
+     * context that did not change is the same part as at the tick before, stored once.
      */
     static final Set<Integer> ITEM_PARTS = Set.of(1);
+    /**
+     * The contexts at the start of the user message that change only when their content does (not with the tick):
+     * the user message's {@link Message#stablePrefix()} ends where they end, so a provider with explicit cache
+     * breakpoints can put one there.
+     */
+    static final Set<Integer> STABLE_CONTEXTS = Set.of(6, 3);
+    /** Nonces drawn for one prompt before giving up: a random one is in the prompt's text by chance almost never. */
+    private static final int MAX_NONCE_DRAWS = 8;
 
     private final ContextSettings settings;
     private final String catalog;
@@ -91,12 +103,15 @@ public final class ContextAssembler {
     private final int pinCap;
     private final int perSourceCap;
     private final Supplier<String> nonces;
+    /** The data-fence nonce of this run (null before the first prompt); only the tick thread assembles. */
+    private String nonce;
 
     /**
      * @param settings     agent.toml's settings, used by {@link #assemble(long, Instant)}
      * @param pinCap       most pinned diary entries and concepts context 3 shows
      * @param perSourceCap most notes context 4 shows from one source in one tick
-     * @param nonces       a new unguessable data-fence nonce per call (one per tick)
+     * @param nonces       a new unguessable data-fence nonce per call: asked at the first prompt, and again only when
+     *                     the prompt would show the nonce in use outside its fence lines
      */
     public ContextAssembler(ContextSettings settings, String catalog, Supplier<String> llmDescription,
                             ContextSources sources, int pinCap, int perSourceCap, Supplier<String> nonces) {
@@ -109,7 +124,7 @@ public final class ContextAssembler {
      * The constructor before pins, goals and per-source caps: default caps, and goals and tasks are not shown.
      *
      * @deprecated use {@link #ContextAssembler(ContextSettings, String, Supplier, ContextSources, int, int, Supplier)}
-     * @param nonces a new unguessable data-fence nonce per call (one per tick)
+     * @param nonces a new unguessable data-fence nonce per call (see the other constructor)
      */
     @Deprecated
     public ContextAssembler(ContextSettings settings, String catalog, String llmDescription, NotesDao notes,
@@ -147,12 +162,12 @@ public final class ContextAssembler {
         return () -> HexFormat.of().toHexDigits(random.nextLong());
     }
 
-    /** The prompt with agent.toml's settings (those given to the constructor). */
     /** Lists the agent's own scripts and tables in context 0 (read every tick; they change rarely, so the prefix stays stable). */
     public void listAgentCatalogue(java.util.function.Supplier<String> lines) {
         this.agentCatalogue = Objects.requireNonNull(lines, "lines");
     }
 
+    /** The prompt with agent.toml's settings (those given to the constructor). */
     public AssembledPrompt assemble(long tickId, Instant now) {
         return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
     }
@@ -162,11 +177,28 @@ public final class ContextAssembler {
         return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
     }
 
-    /** The prompt with the tick's settings; context 5 says which of them the LLM set, and at which tick. */
+    /**
+     * The prompt with the tick's settings; context 5 says which of them the LLM set, and at which tick. The data
+     * fence keeps the run's nonce unless the prompt would show it outside a fence line (some text holds it): then it
+     * draws a new one and renders again.
+     */
     public AssembledPrompt assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot) {
+        if (nonce == null) nonce = nonces.get();
+        for (int draws = 1; ; draws++) {
+            DataFence fence = new DataFence(nonce);
+            AssembledPrompt prompt = assemble(tickId, now, snapshot, fence);
+            String all = prompt.messages().get(0).content() + "\n" + prompt.messages().get(1).content();
+            if (fence.onlyInFences(all, prompt.dataShown().size())) return prompt;
+            if (draws == MAX_NONCE_DRAWS) {
+                throw new IllegalStateException("the prompt shows each of " + draws + " data-fence nonces outside its fences");
+            }
+            nonce = nonces.get();
+        }
+    }
+
+    private AssembledPrompt assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot, DataFence fence) {
         ContextSettings settings = snapshot.settings();
         String system = SystemPrompt.render(settings.agentName(), catalog + agentCatalogue.get());
-        DataFence fence = new DataFence(nonces.get());
         Map<Integer, Section> sections = new HashMap<>();
         sections.put(1, recentReplies(settings, reflexItems(snapshot, 1)));
         sections.put(2, processes(fence));
@@ -187,7 +219,7 @@ public final class ContextAssembler {
         }
         Map<Integer, Integer> trimmed = new HashMap<>();
         sections.values().stream().filter(s -> s.dropped > 0).forEach(s -> trimmed.put(s.index, s.dropped));
-        List<Message> messages = List.of(Message.system(system), Message.user(user));
+        List<Message> messages = List.of(Message.system(system), Message.user(user).withStablePrefix(stablePrefix(userParts)));
         List<Long> noteIds = sections.get(4).rowIds();
         // manual mode: the header counts every unread note, so all of them count as presented
         long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL) : watermark(settings, noteIds);
@@ -197,6 +229,16 @@ public final class ContextAssembler {
         return new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds, watermark,
                 sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
                 PROMPT_ORDER.stream().flatMap(i -> sections.get(i).dataShown().stream()).toList());
+    }
+
+    /** The characters of the user message's leading {@link #STABLE_CONTEXTS}: up to where context 1 begins. */
+    private static int stablePrefix(List<AssembledPrompt.Part> userParts) {
+        int chars = 0;
+        for (AssembledPrompt.Part p : userParts) {
+            if (!STABLE_CONTEXTS.contains(p.context())) break;
+            chars += p.text().length();
+        }
+        return chars;
     }
 
     /**
@@ -259,10 +301,17 @@ public final class ContextAssembler {
         return snapshot.reflexItems().stream().filter(i -> i.context() == context).toList();
     }
 
-    /** The last K replies with their reflections, then what the anti-stagnation reflex asks of the LLM now. */
+    /**
+     * The last replies ({@link ReplyWindow}: at least K, the oldest leaving together) with their reflections, then what
+     * the anti-stagnation reflex asks of the LLM now.
+     */
     private Section recentReplies(ContextSettings settings, List<ReflexDao.Item> reflex) {
-        Section s = new Section(1, "your last replies (oldest first)", "(none yet: this is your first thought)", true, 0);
-        for (ResponseRow r : responses.latest(settings.historyK())) {
+        int k = settings.historyK();
+        String title = "your last replies (oldest first" + (ReplyWindow.most(k) == k ? ")" : ", " + ReplyWindow.describe(k) + ")");
+        Section s = new Section(1, title, "(none yet: this is your first thought)", true, 0);
+        List<ResponseRow> latest = responses.latest(ReplyWindow.most(k));
+        int shown = latest.isEmpty() ? 0 : Math.min(latest.size(), ReplyWindow.shown(k, latest.get(latest.size() - 1).id()));
+        for (ResponseRow r : latest.subList(latest.size() - shown, latest.size())) {
             String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
             String flags = (r.interrupted() ? ", cut short before it was complete" : "") + (r.stagnation() ? ", anti-stagnation" : "");
             String reflection = r.reflection() == null || r.reflection().isBlank() ? "" : "\nreflection: " + r.reflection();

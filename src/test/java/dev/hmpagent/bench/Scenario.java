@@ -95,6 +95,11 @@ final class Scenario {
     /** For each R, the 1-based tick it repeats word for word (the tick before, or an earlier one). */
     private static final int[] REPEAT_OF = {3, 3, 12, 12, 12, 21, 21, 26, 26, 33, 33, 33, 38, 41, 46, 46, 46};
 
+    /** The 25 new thoughts alone, in order (for a bench that needs realistic replies, not labels). */
+    static List<String> thoughts() {
+        return List.of(NEW);
+    }
+
     static List<Step> steps() {
         List<Step> out = new ArrayList<>();
         int n = 0;

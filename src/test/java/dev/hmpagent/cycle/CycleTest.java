@@ -117,6 +117,29 @@ class CycleTest {
     }
 
     @Test
+    void two_consecutive_requests_share_context_0_and_the_stable_contexts_byte_for_byte() {
+        new dev.hmpagent.store.MemoryDao(store).add("plan", "check the backup log", null, "m");
+        dev.hmpagent.store.DiaryDao diary = new dev.hmpagent.store.DiaryDao(store);
+        diary.pin(diary.add("outside text, fenced as data", null, 0, "m"), 0);
+        notes.add("hi", "user", 0, null);
+        llm.reply("hello" + commands("{\"cmd_id\": \"m1\", \"type\": \"send_message\", \"args\": {\"text\": \"Hi!\"}}"))
+                .reply("noted");
+        Cycle cycle = cycle();
+        cycle.tick();
+        clock.advance(java.time.Duration.ofSeconds(5));
+        notes.add("and the backup?", "user", 0, null);
+        cycle.tick();
+
+        assertThat(llm.requests).hasSize(2);
+        assertThat(llm.systemPrompt(1)).isEqualTo(llm.systemPrompt(0));
+        int stable = llm.requests.get(0).messages().get(1).stablePrefix();
+        assertThat(llm.userPrompt(0).substring(0, stable)).contains("check the backup log").contains("<data id=\"")
+                .contains("outside text, fenced as data");
+        assertThat(llm.requests.get(1).messages().get(1).stablePrefix()).isEqualTo(stable);
+        assertThat(llm.userPrompt(1)).startsWith(llm.userPrompt(0).substring(0, stable)).contains("and the backup?");
+    }
+
+    @Test
     void information_the_llm_asked_for_wakes_it_once_and_a_failure_wakes_it() {
         notes.add("hi", "user", 0, null);
         llm.reply("let me look" + commands("{\"cmd_id\": \"h\", \"type\": \"help\", \"args\": {\"type\": \"diary_entry\"}}"))

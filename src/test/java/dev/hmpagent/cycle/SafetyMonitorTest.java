@@ -215,7 +215,11 @@ class SafetyMonitorTest {
     @Test
     void tick_fifty_runs_fifty_one_locks_and_a_message_after_the_unlock_starts_a_new_task() throws Exception {
         notes.add("go", "user", 0, null);
-        Cycle cycle = cycle();
+        // the tick cap is under test: a token budget it cannot reach first (50 default prompts take ~100,000 tokens)
+        SafetySection s = safety();
+        Cycle cycle = Wiring.cycle(config(new SafetySection(s.guide(), 10 * s.tokenBudget(), s.dailyTokenBudget(),
+                s.tickCap(), s.alertCommand(), s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(),
+                s.loopAlertAt(), s.loopLockAt())), store, llm, sink, clock);
         for (int i = 0; i < 50; i++) {
             llm.reply("working on item number " + (1000 + i));   // new enough each time: no anti-stagnation reflex
             notes.add("tick " + i, "system", 0, null);
