@@ -6,6 +6,7 @@ import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.repl.Costs;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
 import dev.hmpagent.repl.ReplApprover;
@@ -77,13 +78,15 @@ public final class AgentCommand implements Callable<Integer> {
             ReplApprover approver = new ReplApprover(text -> screen.above(new AttributedString(text)), interactive);
             // the renderer exists before the runtime (it shows what starting does); its facts come once the file is open
             DeferredFacts facts = new DeferredFacts();
-            EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts);
+            Costs costs = new Costs(config.llm().prices());
+            EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts, costs);
             try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer,
                     new WakeOrPollPacer(config.cycle().pollInterval()), false, approver, protectedFiles);
                  Store inspectStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
                  Store factsStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
                  screen) {
                 Inspect inspect = new Inspect(inspectStore, ZoneId.systemDefault(), runtime.cycle().status().lastTickId(),
+                        runtime.startedAt(),
                         new Inspect.Budgets(config.safety().tokenBudget(), config.safety().dailyTokenBudget()),
                         new ModelChoices(runtime.llm(), new LlmRegistryDao(inspectStore), config.llm(), launch.env()::get),
                         () -> ConfigCommand.lines(loaded, launch.clock()), new TickLines()::line);
@@ -95,8 +98,9 @@ public final class AgentCommand implements Callable<Integer> {
                     Resumed.lines(runtime.connectAgain(), screen.width()).forEach(l -> screen.above(new AttributedString(l)));
                 }
                 Repl repl = new Repl(reader, screen, interactive, runtime.loop(), runtime.inbox(),
-                        new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), db.toString()),
-                        config.llm().giveUp(), controls(runtime, replFacts), approver, renderer, inspect.commands(),
+                        new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), db.toString(),
+                                costs),
+                        config.llm().giveUp(), controls(runtime, replFacts, inspect), approver, renderer, inspect.commands(),
                         launch.clock().withZone(java.time.ZoneId.systemDefault()));
                 ReplReader.complete(reader, repl.commands());
                 runtime.startThinking(renderer);
@@ -120,8 +124,13 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     /** /halt, /unlock and the safety part of /status, on the runtime's file. */
-    static Repl.Controls controls(AgentRuntime runtime, ReplFacts facts) {
+    static Repl.Controls controls(AgentRuntime runtime, ReplFacts facts, Inspect inspect) {
         return new Repl.Controls() {
+            @Override
+            public java.util.Optional<dev.hmpagent.repl.ModelUsage> usage() {
+                return inspect.usage();
+            }
+
             @Override
             public int dropUnread() {
                 return runtime.dropUnread();

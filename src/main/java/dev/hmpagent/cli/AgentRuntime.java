@@ -55,11 +55,13 @@ final class AgentRuntime implements AutoCloseable {
     private final String takeover;
     private final ScheduledExecutorService spoolRetry;
     private final ControlWatcher watcher;
+    private final java.time.Instant startedAt;
     private boolean started;
 
     private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
                          SwitchableLlm llm, TickLoop loop, NoteSpool inbox, String takeover,
-                         ControlWatcher watcher) {
+                         ControlWatcher watcher, java.time.Instant startedAt) {
+        this.startedAt = startedAt;
         this.watcher = watcher;
         this.resources = resources;
         this.config = config;
@@ -101,6 +103,7 @@ final class AgentRuntime implements AutoCloseable {
                               Approver approver, List<Path> protectedFiles) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(pacer, "pacer");
+        java.time.Instant startedAt = launch.clock().instant();
         AtomicReference<TickLoop> loopRef = new AtomicReference<>();
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
@@ -141,7 +144,7 @@ final class AgentRuntime implements AutoCloseable {
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
-                    watcher);
+                    watcher, startedAt);
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
@@ -251,6 +254,9 @@ final class AgentRuntime implements AutoCloseable {
     }
 
     TickLoop loop() { return loop; }
+
+    /** When this run began, before its first LLM call: its session's calls are those sent since. */
+    java.time.Instant startedAt() { return startedAt; }
 
     Cycle cycle() { return loop.cycle(); }
 

@@ -1,11 +1,16 @@
 package dev.hmpagent.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.repl.Costs;
+import dev.hmpagent.repl.ModelFigures;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.HaltFlag;
+import dev.hmpagent.store.LlmCallsDao;
+import dev.hmpagent.store.LlmCallsDao.ModelTokens;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
@@ -24,7 +29,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code agent status}: the agent on a file, seen from another process. Read-only: it opens the
  * file without a write lock and never migrates it. The figures only the running agent knows
- * (phase, Hz, no-op ticks) come from its heartbeat row, with their age. Exit 7 while not ACTIVE.
+ * (phase, Hz, no-op ticks) come from its heartbeat row, with their age. Tokens by model: the session is the calls
+ * sent since the runner (live or not) started. Exit 7 while not ACTIVE.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Show the agent's safety state, what it is doing, its last tick and what waits (read-only).",
@@ -57,6 +63,10 @@ final class StatusCommand extends Subcommand {
             long pending = new NotesDao(store).unreadCount();
             int inbox = NoteSpool.waitingIn(db);
             long running = new ProcessLogDao(store).runningCount();
+            LlmCallsDao calls = new LlmCallsDao(store);
+            Optional<List<ModelTokens>> session = runner.map(s -> calls.byModelSince(s.holder().startedAt()));
+            List<ModelTokens> lifetime = calls.byModel();
+            Costs costs = new Costs(config().llm().prices());
             if (json) {
                 ObjectMapper mapper = new ObjectMapper();
                 ObjectNode o = mapper.createObjectNode();
@@ -92,6 +102,15 @@ final class StatusCommand extends Subcommand {
                 o.put("pending_notes", pending);
                 o.put("inbox_waiting", inbox);
                 o.put("running_processes", running);
+                ObjectNode byModel = o.putObject("tokens_by_model");
+                if (session.isPresent()) {
+                    models(byModel.putArray("session"), session.get(), costs);
+                } else {
+                    byModel.putNull("session");
+                }
+                models(byModel.putArray("lifetime"), lifetime, costs);
+                total(byModel, "session", session.map(costs::total), costs);
+                total(byModel, "lifetime", Optional.of(costs.total(lifetime)), costs);
                 say(mapper.writeValueAsString(o));
             } else {
                 say(db.getFileName() + ": " + safety.label() + " since " + safety.since()
@@ -104,11 +123,53 @@ final class StatusCommand extends Subcommand {
                         .orElse("runner: none (no agent runs on this file)"));
                 say(last.isEmpty() ? "last tick: none yet" : "last tick: " + last.get(0).tickId() + " at "
                         + last.get(0).endedAt() + " (" + last.get(0).state() + "); tokens used " + tokens);
+                session.ifPresent(s -> ModelFigures.lines(s, costs).forEach(l -> say("session: " + l)));
+                ModelFigures.lines(lifetime, costs).forEach(l -> say("lifetime: " + l));
+                if (costs.any()) {
+                    say("cost: " + session.map(s -> "session " + costs.total(s).text() + "; ").orElse("")
+                            + "lifetime " + costs.total(lifetime).text());
+                }
                 say("pending notes: " + pending + "; waiting in " + NoteSpool.fileFor(db).getFileName() + ": " + inbox
                         + "; running processes: " + running);
             }
             return safety.active() && !flagged ? ExitCodes.OK : ExitCodes.STOPPED;
         }
+    }
+
+    /**
+     * One object a model: {@code {"model", "calls", "prompt_tokens", "cached_tokens", "completion_tokens",
+     * "cost_usd"}}, the cost null when the model has no price.
+     */
+    private static void models(ArrayNode array, List<ModelTokens> models, Costs costs) {
+        for (ModelTokens m : models) {
+            ObjectNode o = array.addObject().put("model", m.model()).put("calls", m.calls())
+                    .put("prompt_tokens", m.promptTokens()).put("cached_tokens", m.cachedTokens())
+                    .put("completion_tokens", m.completionTokens());
+            java.util.OptionalDouble cost = costs.of(m);
+            if (cost.isPresent()) o.put("cost_usd", usd(cost.getAsDouble()));
+            else o.putNull("cost_usd");
+        }
+    }
+
+    /**
+     * {@code <scope>_cost_usd}: the priced models' sum (null without a runner, without prices, or when no model of the
+     * scope has one) and {@code <scope>_unpriced}: the models it leaves out (null without a runner or prices).
+     */
+    private static void total(ObjectNode o, String scope, Optional<Costs.Total> total, Costs costs) {
+        Optional<Costs.Total> t = total.filter(x -> costs.any());
+        if (t.isPresent() && t.get().usd().isPresent()) o.put(scope + "_cost_usd", usd(t.get().usd().getAsDouble()));
+        else o.putNull(scope + "_cost_usd");
+        if (t.isPresent()) {
+            ArrayNode unpriced = o.putArray(scope + "_unpriced");
+            t.get().unpriced().forEach(unpriced::add);
+        } else {
+            o.putNull(scope + "_unpriced");
+        }
+    }
+
+    /** Dollars to the millionth: no binary noise in the JSON. */
+    private static double usd(double usd) {
+        return Math.round(usd * 1_000_000) / 1_000_000.0;
     }
 
     private static String runnerLine(RunnerLock.Seen s, boolean alive, Instant now) {

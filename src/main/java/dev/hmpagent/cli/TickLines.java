@@ -25,18 +25,21 @@ final class TickLines {
         static final ObjectMapper MAPPER = new ObjectMapper();
     }
 
-    /** {@code tick 12  2026-11-21T10:00:03Z  thought  new message  812+95 tokens  commands 3 ok, 0 failed  The reply…} */
+    /**
+     * {@code tick 12  2026-11-21T10:00:03Z  thought  new message  812+95 tokens  commands 3 ok, 0 failed  The reply…};
+     * {@code 812+95 tokens (768 cached)} when the server's prompt cache served some.
+     */
     String line(LoggedTick t) {
         TickRecord r = t.tick();
         String tail = r.error() != null ? "error: " + oneLine(r.error()) : oneLine(t.reply());
-        return (summary(r) + "  " + tail).stripTrailing();
+        return (summary(t) + "  " + tail).stripTrailing();
     }
 
     /** The line without the excerpt, the whole reply indented under it, the error, and where the prompt is. */
     List<String> detail(LoggedTick t) {
         TickRecord r = t.tick();
         List<String> lines = new ArrayList<>();
-        lines.add(summary(r) + "  took " + r.durationMs() + " ms");
+        lines.add(summary(t) + "  took " + r.durationMs() + " ms");
         if (!t.reply().isEmpty()) {
             lines.add("  reply:");
             for (String l : printable(t.reply()).split("\\R", -1)) lines.add(("    " + l).stripTrailing());
@@ -60,6 +63,7 @@ final class TickLines {
                 .put("llm_called", r.llmCalled())
                 .put("prompt_tokens", r.promptTokens())
                 .put("completion_tokens", r.completionTokens())
+                .put("cached_tokens", t.cachedTokens())
                 .put("commands_run", r.commandsRun())
                 .put("commands_failed", r.commandsFailed())
                 .put("stagnation", r.stagnation())
@@ -82,8 +86,10 @@ final class TickLines {
         return CONTROL.matcher(s).replaceAll("");
     }
 
-    private static String summary(TickRecord r) {
-        String tokens = r.llmCalled() ? r.promptTokens() + "+" + r.completionTokens() + " tokens" : "no LLM call";
+    private static String summary(LoggedTick t) {
+        TickRecord r = t.tick();
+        String tokens = r.llmCalled() ? r.promptTokens() + "+" + r.completionTokens() + " tokens"
+                + (t.cachedTokens() > 0 ? " (" + t.cachedTokens() + " cached)" : "") : "no LLM call";
         String commands = r.commandsRun() + r.commandsFailed() == 0 ? "no commands"
                 : "commands " + r.commandsRun() + " ok, " + r.commandsFailed() + " failed";
         return "tick " + r.tickId() + "  " + r.startedAt().truncatedTo(ChronoUnit.SECONDS) + "  " + r.state()

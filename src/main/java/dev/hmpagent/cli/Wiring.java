@@ -37,6 +37,7 @@ import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;
 import dev.hmpagent.cycle.LlmTasks;
+import dev.hmpagent.cycle.MeteredLlm;
 import dev.hmpagent.cycle.TickWriter;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
@@ -67,6 +68,7 @@ import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.AgentCatalogue;
 import dev.hmpagent.store.LlmRegistryDao;
+import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.store.ScriptsDao;
 import dev.hmpagent.store.SettingsDao;
@@ -124,7 +126,7 @@ public final class Wiring {
                 config.policy().shellAllow()), surface, approver.personPresent());
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
                 env);
-        LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()));
+        LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()), clock);
         Map<String, String> environment = Map.copyOf(env);
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get);
@@ -208,10 +210,12 @@ public final class Wiring {
                               Supplier<List<String>> commandTypes, StagnationReflex.ModelSwitch models) {
         StagnationSection s = config.stagnation();
         LocalComparator local = new LocalComparator(s.noveltyThreshold());
+        // each comparison call is noted, and written with its tick
+        MeteredLlm metered = new MeteredLlm(comparisonLlm, clock, LlmCall.Purpose.COMPARISON);
         ReplyComparator comparator = switch (s.method()) {
             case LOCAL -> local;
-            case LLM -> new LlmComparator(comparisonLlm, s.maxTokens(), s.noveltyThreshold(), local);
-            case HYBRID -> new HybridComparator(local, new LlmComparator(comparisonLlm, s.maxTokens(),
+            case LLM -> new LlmComparator(metered, s.maxTokens(), s.noveltyThreshold(), local);
+            case HYBRID -> new HybridComparator(local, new LlmComparator(metered, s.maxTokens(),
                     s.noveltyThreshold(), local), s.nearIdentical(), s.ambiguousHigh());
         };
         SignSettings signs = new SignSettings(s.noveltyThreshold(), s.lowNoveltyTicks(), s.repeatWindow() > 0,
@@ -221,7 +225,7 @@ public final class Wiring {
                 clock, random, commandTypes, models);
         return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
                 new ResponsesDao(store), new dev.hmpagent.store.StagnationDao(store),
-                s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()));
+                s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take);
     }
 
     /**

@@ -45,6 +45,7 @@ public final class CommandExecutor {
     private final AgentLogDao agentLog;
     private final SafetyDao safety;
     private final dev.hmpagent.store.SafetyCountersDao counters;
+    private final dev.hmpagent.store.LlmCallsDao llmCalls;
     private final Completions completions;
     /** Stops the work of a row that started while a halt came in (its process is killed like the others). */
     private java.util.function.LongConsumer stopAfterHalt = id -> { };
@@ -67,6 +68,7 @@ public final class CommandExecutor {
         this.agentLog = new AgentLogDao(store);
         this.safety = new SafetyDao(store);
         this.counters = new dev.hmpagent.store.SafetyCountersDao(store);
+        this.llmCalls = new dev.hmpagent.store.LlmCallsDao(store);
         this.completions = Objects.requireNonNull(completions, "completions");
     }
 
@@ -100,6 +102,9 @@ public final class CommandExecutor {
                         // and toward the task's token budget
                         counters.addTokens(outcome.promptTokens() + outcome.completionTokens());
                     }
+                    // its calls were made whether or not a halt has ended the row since: each is recorded, for the tick
+                    // that asked, by model
+                    outcome.llmCalls().forEach(call -> llmCalls.insert(row.get().tickId(), call));
                     return shown;
                 });
                 if (written == null) continue;

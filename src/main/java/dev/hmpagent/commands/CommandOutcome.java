@@ -1,17 +1,22 @@
 package dev.hmpagent.commands;
 
 import dev.hmpagent.safety.ErrorCode;
+import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ProcessStatus;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * What a command returns: a process_log status, the result text the LLM sees, maybe a message for the
- * user, and for a failure its error code ({@link ErrorCode}; EUNKNOWN when the handler named none).
+ * user, and for a failure its error code ({@link ErrorCode}; EUNKNOWN when the handler named none). A command that
+ * called an LLM (an {@code llm_task}) carries the tokens that count toward the budgets and the call as
+ * {@code llm_calls} records it.
  */
 public record CommandOutcome(String status, String result, Optional<UserMessage> messageToUser, String code,
-                             int promptTokens, int completionTokens) {
+                             int promptTokens, int completionTokens, List<LlmCall> llmCalls) {
     public CommandOutcome {
+        llmCalls = List.copyOf(llmCalls);
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(result, "result");
         Objects.requireNonNull(messageToUser, "messageToUser");
@@ -22,12 +27,17 @@ public record CommandOutcome(String status, String result, Optional<UserMessage>
     }
 
     public CommandOutcome(String status, String result, Optional<UserMessage> messageToUser, String code) {
-        this(status, result, messageToUser, code, 0, 0);
+        this(status, result, messageToUser, code, 0, 0, List.of());
     }
 
     /** The same outcome, with the tokens an LLM call behind it spent (an {@code llm_task}): they count toward the total. */
     public CommandOutcome withTokens(int prompt, int completion) {
-        return new CommandOutcome(status, result, messageToUser, code, prompt, completion);
+        return new CommandOutcome(status, result, messageToUser, code, prompt, completion, llmCalls);
+    }
+
+    /** The same outcome, with the LLM calls behind it (an {@code llm_task}'s), written with its result. */
+    public CommandOutcome withCalls(List<LlmCall> calls) {
+        return new CommandOutcome(status, result, messageToUser, code, promptTokens, completionTokens, calls);
     }
 
     public CommandOutcome(String status, String result, Optional<UserMessage> messageToUser) {

@@ -23,6 +23,7 @@ import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.Usage;
 import dev.hmpagent.stagnation.ChantDetector;
 import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
@@ -56,6 +57,8 @@ public final class Cycle {
             java.util.List.of("user", "cli"), "");
     private final Clock clock;
     private final LlmClient llm;
+    /** The main calls go through it: each is noted for the tick's transaction. */
+    private final MeteredLlm meter;
     private final LlmParams params;
     /** The settings in force each tick: agent.toml's, with what the LLM set within its bounds. */
     private final LiveSettings settings;
@@ -123,6 +126,7 @@ public final class Cycle {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.llm = Objects.requireNonNull(llm, "llm");
+        this.meter = new MeteredLlm(llm, clock, LlmCall.Purpose.MAIN);
         this.params = Objects.requireNonNull(params, "params");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.assembler = Objects.requireNonNull(assembler, "assembler");
@@ -327,15 +331,16 @@ public final class Cycle {
         setPhase(Phase.ASSEMBLING_CONTEXT);
         String graphMark = review.graphMark();
         AssembledPrompt prompt = assembler.assemble(tickId, start, snapshot);
-        Completion answered;
+        Asked asked;
         long haltsBefore = haltsAtTickStart;
         try {
-            answered = ask(tickId, prompt);
+            asked = ask(tickId, prompt);
         } catch (LlmException e) {
-            TickResult failed = llmFailed(tickId, start, reason, prompt, e);
+            TickResult failed = llmFailed(tickId, start, reason, prompt, meter.take(), e);
             recordLlmNotices(tickId);
             return failed;
         }
+        Completion answered = asked.completion();
         // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
         Completion completion = halts.get() == haltsBefore || answered.interrupted() ? answered
                 : new Completion(answered.text(), answered.usage(), answered.model(), answered.finishReason(), true);
@@ -345,7 +350,7 @@ public final class Cycle {
         ReplyReview.Reviewed reviewed = review.review(previous, completion, parsed, stimulus(reason), personMessage,
                 graphMark);
         TickWriter.Thought thought = new TickWriter.Thought(tickId, start, reason, prompt, completion, parsed, reviewed,
-                previous);
+                previous, asked.calls());
         TickWriter.Written written;
         try {
             written = writer.writeThought(thought);
@@ -454,7 +459,6 @@ public final class Cycle {
         return shown;
     }
 
-    /** Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. */
     /** What the LLM layer said during the call (a failover, an outage, a recovery): shown now, kept for the tick's row. */
     private void heardFromLlm() {
         for (String line : llm.notices()) {
@@ -475,12 +479,20 @@ public final class Cycle {
         }
     }
 
-    private Completion ask(long tickId, AssembledPrompt prompt) {
+    /** The reply of step 3's call, and the call as {@code llm_calls} records it (none when no call was made). */
+    private record Asked(Completion completion, java.util.List<LlmCall> calls) { }
+
+    /**
+     * Step 3: the LLM call; a cancel requested during it makes the reply interrupted, whatever the client did. A call
+     * that fails throws, and its record waits in {@link #meter} for the failure's transaction.
+     */
+    private Asked ask(long tickId, AssembledPrompt prompt) {
+        meter.take();   // a call whose tick failed before it could write it is not this tick's
         synchronized (callLock) {
             if (halts.get() != haltsAtTickStart) {
                 // halted since the tick began, before the call started: no call at all, an empty interrupted reply
                 setPhase(Phase.EXECUTING);
-                return new Completion("", new Usage(0, 0, true), llm.model(), "", true);
+                return new Asked(new Completion("", new Usage(0, 0, true), llm.model(), "", true), java.util.List.of());
             }
             cancelRequested = false;
             setPhase(Phase.AWAITING_LLM);
@@ -494,7 +506,7 @@ public final class Cycle {
         Instant began = clock.instant();
         events.emit(new AgentEvent.CallStarted(tickId, llm.model()));
         try {
-            c = llm.complete(new LlmRequest(prompt.messages(), g.temperature(), params.maxTokens(), g.presencePenalty(),
+            c = meter.complete(new LlmRequest(prompt.messages(), g.temperature(), params.maxTokens(), g.presencePenalty(),
                     g.frequencyPenalty()), delta -> {
                 if (cut[0]) return;
                 events.emit(new AgentEvent.ReplyDelta(tickId, delta));
@@ -506,25 +518,31 @@ public final class Cycle {
         } catch (LlmException e) {
             heardFromLlm();
             boolean cancelledFirst = leaveCall();
-            events.emit(new AgentEvent.CallEnded(tickId, 0, 0, Duration.between(began, clock.instant()).toMillis(),
-                    cancelledFirst, !cancelledFirst));
+            events.emit(new AgentEvent.CallEnded(tickId, llm.model(), 0, 0, 0,
+                    Duration.between(began, clock.instant()).toMillis(), cancelledFirst, !cancelledFirst));
             if (!cancelledFirst) throw e;
-            return new Completion("", new Usage(prompt.estimatedTokens(), 1, true), llm.model(), "", true);
+            // cancelled, though its client threw: kept as an interrupted reply, counted as estimated like one
+            Usage estimate = new Usage(prompt.estimatedTokens(), 1, true);
+            return new Asked(new Completion("", estimate, llm.model(), "", true), meter.take().stream()
+                    .map(call -> call.interrupted(estimate.promptTokens(), estimate.completionTokens(), true)).toList());
         }
         heardFromLlm();
+        java.util.List<LlmCall> calls = meter.take();
         boolean cancelled = leaveCall();
-        events.emit(new AgentEvent.CallEnded(tickId, c.usage().promptTokens(), c.usage().completionTokens(),
-                Duration.between(began, clock.instant()).toMillis(), cancelled || c.interrupted() || cut[0], false));
+        Usage used = c.usage();
+        events.emit(new AgentEvent.CallEnded(tickId, c.model().isBlank() ? llm.model() : c.model(), used.promptTokens(),
+                used.cachedTokens(), used.completionTokens(), Duration.between(began, clock.instant()).toMillis(),
+                cancelled || c.interrupted() || cut[0], false));
         if (chant.found() != null && !cancelled) {
             // complete but truncated: the text up to the loop and one round of it, so the model is shown what it did
             ChantDetector.Found f = chant.found();
             String kept = c.text().substring(0, Math.min(c.text().length(), f.loopStart() + f.period().length()));
-            return new Completion(kept, c.usage(), c.model(), CHANT, false);
+            return new Asked(new Completion(kept, c.usage(), c.model(), CHANT, false), calls);
         }
         if (cancelled && !c.interrupted()) {
-            return new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true);
+            return new Asked(new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true), calls);
         }
-        return c;
+        return new Asked(c, calls);
     }
 
     /** Ends the AWAITING_LLM phase; returns whether a cancel came in before it ended (after it, none can). */
@@ -595,12 +613,13 @@ public final class Cycle {
         events.emit(new AgentEvent.CommandDone(tickId, run.cmdId(), run.type(), run.status(), run.result()));
     }
 
-    private TickResult llmFailed(long tickId, Instant start, String reason, AssembledPrompt prompt, LlmException e) {
+    private TickResult llmFailed(long tickId, Instant start, String reason, AssembledPrompt prompt,
+                                 java.util.List<LlmCall> calls, LlmException e) {
         if (e.quotaExhausted()) {
             // no LLM left with credit (another would have taken over): stop until a start with another configuration
             retryAt = null;
             status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
-            writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), e);
+            writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), calls, e);
             events.emit(new AgentEvent.Problem(e.getMessage() + " — the agent is stopped (quota): point llm.* at"
                     + " another provider or model, or add an llm.registry entry, and start it again; your"
                     + " messages stay queued"));
@@ -612,14 +631,14 @@ public final class Cycle {
             rejectedAtNote = notes.maxUnreadId(NoteFilter.ALL);
             retryAt = null;
             status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
-            writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), e);
+            writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), calls, e);
             events.emit(new AgentEvent.Problem(e.getMessage() + " — the LLM is not asked again until you send"
                     + " a new message or restart the agent; your messages stay queued"));
             return new TickResult(true, tickId, "llm_error");
         }
         Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
         Duration delay = scheduleRetry(CycleStatus.Trouble.LLM_UNAVAILABLE, tickId, start, retryAfter, e.getMessage());
-        writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), e);
+        writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), calls, e);
         events.emit(new AgentEvent.Retrying(e.getMessage() + " — retrying in " + human(delay)
                 + "; your messages stay queued", consecutiveFailures, retryAt));
         return new TickResult(true, tickId, "llm_error");

@@ -11,6 +11,8 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.safety.ErrorCode;
+import dev.hmpagent.store.LlmCall;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,14 +32,19 @@ public final class LlmTasks implements ExternalCommand {
 
     private final Supplier<LlmClient> clients;
     private final LlmParams params;
+    private final Clock clock;
     private final Map<Long, LlmClient> running = new ConcurrentHashMap<>();
     /** Asked before every task's call: false when the token budget is spent (the safety state has moved). */
     private volatile java.util.function.BooleanSupplier withinBudget = () -> true;
 
-    /** @param clients makes a new client for every task (never the main cycle's) */
-    public LlmTasks(Supplier<LlmClient> clients, LlmParams params) {
+    /**
+     * @param clients makes a new client for every task (never the main cycle's)
+     * @param clock   times each task's call for its {@code llm_calls} row
+     */
+    public LlmTasks(Supplier<LlmClient> clients, LlmParams params, Clock clock) {
         this.clients = Objects.requireNonNull(clients, "clients");
         this.params = Objects.requireNonNull(params, "params");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
@@ -57,7 +64,7 @@ public final class LlmTasks implements ExternalCommand {
             return Optional.of(CommandOutcome.error(ErrorCode.EPERM, "llm_task: not run: the token budget of this task"
                     + " is spent; a person must add budget (agent unlock --add-budget N)"));
         }
-        LlmClient client = clients.get();
+        MeteredLlm client = new MeteredLlm(clients.get(), clock, LlmCall.Purpose.TASK);
         Optional<String> target = args.optionalText("target_llm").filter(t -> !t.isBlank());
         if (target.isPresent() && !target.get().equals(client.model())) {
             return Optional.of(CommandOutcome.notFound("llm_task: no LLM \"" + target.get() + "\" is configured here; "
@@ -66,7 +73,8 @@ public final class LlmTasks implements ExternalCommand {
         running.put(processLogId, client);
         Thread t = new Thread(() -> {
             try {
-                onDone.accept(call(client, task));
+                // the call, failed or not, is written with the result: in the transaction that counts its tokens
+                onDone.accept(call(client, task).withCalls(client.take()));
             } finally {
                 running.remove(processLogId);
             }

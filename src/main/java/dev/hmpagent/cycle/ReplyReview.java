@@ -9,13 +9,16 @@ import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.stagnation.LocalComparator;
 import dev.hmpagent.stagnation.ReplyComparator;
 import dev.hmpagent.stagnation.Words;
+import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.StagnationDao;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Step 5 of the HMP cycle around one reply: a chant detector for the stream, the comparison with the previous reply
@@ -33,11 +36,13 @@ public final class ReplyReview {
      * @param stimulus      the tick showed a new note or process result
      * @param personMessage the tick showed a new message from a person or the CLI
      * @param graphMark     the concepts' and links' highest ids as the tick began
+     * @param calls         the comparison's call to a model, if it made one, as {@code llm_calls} records it
      */
     record Reviewed(Comparison comparison, boolean repeated, long repeatOfTick, String contentHash, boolean stimulus,
-                    boolean personMessage, String graphMark) {
+                    boolean personMessage, String graphMark, List<LlmCall> calls) {
         Reviewed {
             Objects.requireNonNull(comparison, "comparison");
+            calls = List.copyOf(calls);
             Objects.requireNonNull(contentHash, "contentHash");
             Objects.requireNonNull(graphMark, "graphMark");
         }
@@ -58,15 +63,19 @@ public final class ReplyReview {
     private final StagnationDao metrics;
     private final int repeatWindow;
     private final ChantLimits chant;
+    private final Supplier<List<LlmCall>> comparisonCalls;
 
     /**
-     * @param comparator   the configured comparison (local, llm or hybrid)
-     * @param local        the local one, for replies cut short
-     * @param repeatWindow how many earlier replies an exact repeat is looked for in (0: none)
+     * @param comparator      the configured comparison (local, llm or hybrid)
+     * @param local           the local one, for replies cut short
+     * @param repeatWindow    how many earlier replies an exact repeat is looked for in (0: none)
+     * @param comparisonCalls takes the calls the comparator made since it was last asked ({@link MeteredLlm#take()}
+     *                        of the comparator's client; nothing for the local comparison)
      */
     public ReplyReview(ReplyComparator comparator, LocalComparator local, CommandBlockParser parser,
                        StagnationReflex reflex, ResponsesDao responses, StagnationDao metrics, int repeatWindow,
-                       ChantLimits chant) {
+                       ChantLimits chant, Supplier<List<LlmCall>> comparisonCalls) {
+        this.comparisonCalls = Objects.requireNonNull(comparisonCalls, "comparisonCalls");
         this.comparator = Objects.requireNonNull(comparator, "comparator");
         this.local = Objects.requireNonNull(local, "local");
         this.parser = Objects.requireNonNull(parser, "parser");
@@ -93,6 +102,7 @@ public final class ReplyReview {
      */
     Reviewed review(Optional<ResponseRow> previous, Completion reply, ParsedReply parsed, boolean stimulus,
                     boolean personMessage, String graphMark) {
+        comparisonCalls.get();   // a call of a review that failed before its tick could write it is not this tick's
         Comparison c;
         if (previous.isEmpty()) {
             c = Comparison.first();
@@ -105,7 +115,7 @@ public final class ReplyReview {
         long repeatOf = reply.interrupted() ? 0 : responses.tickWithHash(hash, repeatWindow).orElse(0L);
         boolean repeated = c.identical() && !reply.interrupted()
                 && commandBlock(previous.get().content()).equals(commandBlock(reply.text()));
-        return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark);
+        return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark, comparisonCalls.get());
     }
 
     /** Whether the reply asks for a command (by type and arguments) the previous reply did not. */

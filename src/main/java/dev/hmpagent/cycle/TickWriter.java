@@ -14,6 +14,8 @@ import dev.hmpagent.safety.Outcome;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.LlmCall;
+import dev.hmpagent.store.LlmCallsDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.PromptPart;
@@ -42,9 +44,17 @@ public final class TickWriter {
     /** Successful results close themselves this many ticks after the LLM first saw them. */
     static final int AUTO_CLOSE_AFTER_TICKS = 3;
 
-    /** What a successful LLM call brought, and what step 5 found about it. */
+    /**
+     * What a successful LLM call brought, and what step 5 found about it; {@code calls} is the main call as
+     * {@code llm_calls} records it (none when a halt came before it was made).
+     */
     record Thought(long tickId, Instant start, String reason, AssembledPrompt prompt, Completion completion,
-                   ParsedReply parsed, ReplyReview.Reviewed reviewed, Optional<ResponseRow> previous) {
+                   ParsedReply parsed, ReplyReview.Reviewed reviewed, Optional<ResponseRow> previous,
+                   List<LlmCall> calls) {
+        Thought {
+            calls = List.copyOf(calls);
+        }
+
         Comparison comparison() {
             return reviewed.comparison();
         }
@@ -68,6 +78,7 @@ public final class TickWriter {
     private final StagnationDao stagnation;
     private final SafetyDao safety;
     private final PromptsDao prompts;
+    private final LlmCallsDao llmCalls;
 
     public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes) {
         this(store, queue, outcomes, LlmBreakers.NONE);
@@ -87,6 +98,7 @@ public final class TickWriter {
         this.stagnation = new StagnationDao(store);
         this.safety = new SafetyDao(store);
         this.prompts = new PromptsDao(store);
+        this.llmCalls = new LlmCallsDao(store);
     }
 
     NotesDao notes() { return notes; }
@@ -148,6 +160,9 @@ public final class TickWriter {
             agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
                     c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null,
                     comparisonTokens));
+            // each call as it went (the main one, step 5's): the tokens above, by model, cached apart
+            t.calls().forEach(call -> llmCalls.insert(t.tickId(), call));
+            t.reviewed().calls().forEach(call -> llmCalls.insert(t.tickId(), call));
             return new Written(state, repeated, queued.malformed(), queued.pending(), !c.interrupted());
         });
         return written;
@@ -185,7 +200,7 @@ public final class TickWriter {
      * deadline) is kept as an interrupted reply, which answers nothing: the notes it saw stay unread.
      */
     void writeLlmFailure(long tickId, Instant start, String reason, AssembledPrompt prompt, String endpoint, String model,
-                         LlmException e) {
+                         List<LlmCall> calls, LlmException e) {
         FailureFact fact = FailureFact.of("llm", e.kind(), e.kind().contains("timeout") || e.kind().contains("deadline")
                 ? ErrorCode.ETIMEDOUT : ErrorCode.EUNKNOWN, e.getMessage());
         String partial = e instanceof RetryableLlmException r ? r.partialText() : "";
@@ -202,6 +217,7 @@ public final class TickWriter {
                     fact.painLevel(), fact.fingerprint(), false));
             agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
                     false, e.getMessage()));
+            calls.forEach(call -> llmCalls.insert(tickId, call));
             outcomes.onOutcome(tickId, new Outcome(id, e.retryable() ? Outcome.Source.LLM_TRANSIENT
                     : Outcome.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), "close", e.getMessage(), "",
                     Optional.of(fact)));

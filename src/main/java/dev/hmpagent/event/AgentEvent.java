@@ -59,11 +59,14 @@ public sealed interface AgentEvent {
     }
 
     /**
-     * The LLM call of a tick ended: complete, cut short ({@code interrupted}) or failed (no reply at all); its
-     * tokens as the server counted them (estimated when it did not) and how long it took.
+     * The LLM call of a tick ended: complete, cut short ({@code interrupted}) or failed (no reply at all); the model
+     * that answered (else the one asked), its tokens as the server counted them (estimated when it did not), the part
+     * of the prompt tokens read from the server's prompt cache, and how long it took.
      */
-    record CallEnded(long tickId, int promptTokens, int completionTokens, long durationMs, boolean interrupted,
-                     boolean failed) implements AgentEvent { }
+    record CallEnded(long tickId, String model, int promptTokens, int cachedTokens, int completionTokens,
+                     long durationMs, boolean interrupted, boolean failed) implements AgentEvent {
+        public CallEnded { Objects.requireNonNull(model, "model"); }
+    }
 
     /**
      * The LLM could not be reached (or failed transiently) and the call is tried again at {@code nextTry}; {@code

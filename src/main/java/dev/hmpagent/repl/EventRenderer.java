@@ -58,6 +58,7 @@ public final class EventRenderer implements EventSink {
     private final String dbPath;
     private final Clock clock;
     private final Facts facts;
+    private final Costs costs;
     private volatile Verbosity verbosity;
 
     // the call in flight (guarded by this)
@@ -70,8 +71,12 @@ public final class EventRenderer implements EventSink {
     // what the tick did besides talking
     private final TickActivity activity = new TickActivity();
 
-    /** @param dbPath the database file, named in the command that shows a clipped message whole */
-    public EventRenderer(Screen screen, String dbPath, Clock clock, Verbosity verbosity, Facts facts) {
+    /**
+     * @param dbPath the database file, named in the command that shows a clipped message whole
+     * @param costs  prices each call on its figures line (llm.prices)
+     */
+    public EventRenderer(Screen screen, String dbPath, Clock clock, Verbosity verbosity, Facts facts, Costs costs) {
+        this.costs = Objects.requireNonNull(costs, "costs");
         this.screen = Objects.requireNonNull(screen, "screen");
         this.dbPath = Objects.requireNonNull(dbPath, "dbPath");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -140,13 +145,20 @@ public final class EventRenderer implements EventSink {
         activity.clear();
         AgentEvent.CallEnded call = lastCall;
         lastCall = null;
-        if (call != null && call.tickId() == t.tickId()) show(line(DIM, figures(call, facts.tokens())));
+        if (call != null && call.tickId() == t.tickId()) show(line(DIM, figures(call, facts.tokens(), costs)));
     }
 
-    /** "1.2k in · 40 out · 0.6 s · task 18.4k / 100k". */
-    static String figures(AgentEvent.CallEnded call, TokenFigures tokens) {
-        return Figures.compact(call.promptTokens()) + " in · " + Figures.compact(call.completionTokens()) + " out · "
-                + seconds(call.durationMs()) + " · " + Figures.task(tokens);
+    /**
+     * "1.2k in · 40 out · 0.6 s · task 18.4k / 100k"; "1.2k in (1k cached) · …" when the server's cache served some;
+     * "… · 0.6 s · $0.0012 · task …" when the model has a price.
+     */
+    static String figures(AgentEvent.CallEnded call, TokenFigures tokens, Costs costs) {
+        java.util.OptionalDouble cost = costs.of(call.model(), call.promptTokens(), call.cachedTokens(),
+                call.completionTokens());
+        return Figures.compact(call.promptTokens()) + " in"
+                + (call.cachedTokens() > 0 ? " (" + Figures.compact(call.cachedTokens()) + " cached)" : "") + " · "
+                + Figures.compact(call.completionTokens()) + " out · " + seconds(call.durationMs()) + " · "
+                + (cost.isPresent() ? Costs.usd(cost.getAsDouble()) + " · " : "") + Figures.task(tokens);
     }
 
     private static String seconds(long ms) {

@@ -1,11 +1,13 @@
 package dev.hmpagent.repl;
 
 import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.LlmCallsDao;
 import dev.hmpagent.store.LoggedTick;
 import dev.hmpagent.store.SafetyCountersDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.StoreException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +45,7 @@ public final class Inspect {
 
     private final Store store;
     private final long sessionAfterTick;
+    private final Instant sessionStart;
     private final Budgets budgets;
     private final ModelChoice models;
     private final Supplier<List<String>> configLines;
@@ -51,6 +54,7 @@ public final class Inspect {
     private final FileViews views;
     private final AgentLogDao log;
     private final SafetyCountersDao counters;
+    private final LlmCallsDao calls;
     /** The ticks before this session, summed once: the lifetime figure is that plus the session's. */
     private AgentLogDao.TokenSums before;
     private volatile TokenFigures last;
@@ -60,13 +64,15 @@ public final class Inspect {
      *                         a short busy timeout, so a locked file answers at once); only read; its clock is "now"
      * @param zone             the person's time zone, in which times are shown
      * @param sessionAfterTick the last tick before this session began ({@code AgentLogDao.lastTickId()} at start)
+     * @param sessionStart     when this session began: its LLM calls are those sent since
      * @param configLines      the lines {@code agent config} prints (effective values with provenance, secrets masked)
      * @param tickLine         one tick as {@code agent log} prints it
      */
-    public Inspect(Store store, ZoneId zone, long sessionAfterTick, Budgets budgets, ModelChoice models,
-                   Supplier<List<String>> configLines, Function<LoggedTick, String> tickLine) {
+    public Inspect(Store store, ZoneId zone, long sessionAfterTick, Instant sessionStart, Budgets budgets,
+                   ModelChoice models, Supplier<List<String>> configLines, Function<LoggedTick, String> tickLine) {
         this.store = Objects.requireNonNull(store, "store");
         this.sessionAfterTick = sessionAfterTick;
+        this.sessionStart = Objects.requireNonNull(sessionStart, "sessionStart");
         this.budgets = Objects.requireNonNull(budgets, "budgets");
         this.models = Objects.requireNonNull(models, "models");
         this.configLines = Objects.requireNonNull(configLines, "configLines");
@@ -75,6 +81,7 @@ public final class Inspect {
         this.views = new FileViews(store, times);
         this.log = new AgentLogDao(store);
         this.counters = new SafetyCountersDao(store);
+        this.calls = new LlmCallsDao(store);
         this.last = new TokenFigures(0, 0, budgets.task(), 0, budgets.daily(), 0);
     }
 
@@ -116,6 +123,18 @@ public final class Inspect {
             // the status line keeps what it showed; /tokens says why
         }
         return last;
+    }
+
+    /**
+     * Tokens by model this session and lifetime, for /status; empty while the file cannot be read (the rest of
+     * /status still shows).
+     */
+    public synchronized java.util.Optional<ModelUsage> usage() {
+        try {
+            return java.util.Optional.of(new ModelUsage(calls.byModelSince(sessionStart), calls.byModel()));
+        } catch (StoreException unreadable) {
+            return java.util.Optional.empty();
+        }
     }
 
     private AgentLogDao.TokenSums before() {

@@ -37,8 +37,13 @@ public final class Repl {
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
-    /** Facts /status shows that the REPL does not own. */
-    public record Describe(java.util.function.Supplier<String> endpoint, java.util.function.Supplier<String> model, String dbPath) { }
+    /** Facts /status shows that the REPL does not own; {@code costs} prices the tokens (llm.prices). */
+    public record Describe(java.util.function.Supplier<String> endpoint, java.util.function.Supplier<String> model,
+                           String dbPath, Costs costs) {
+        public Describe {
+            java.util.Objects.requireNonNull(costs, "costs");
+        }
+    }
 
     /** The human controls of the agent's file (/halt, /unlock, /drop) and what /status reads from it. */
     public interface Controls {
@@ -53,6 +58,9 @@ public final class Repl {
         int dropUnread();
 
         TokenFigures tokens();
+
+        /** Tokens by model this session and lifetime; empty while the file cannot be read. */
+        java.util.Optional<ModelUsage> usage();
     }
 
     private final LineReader reader;
@@ -353,6 +361,7 @@ public final class Repl {
         sb.append("  tokens   session ").append(Figures.compact(t.session()))
                 .append(" · task ").append(Figures.compact(t.task())).append(" / ").append(Figures.compact(t.taskBudget()))
                 .append(" · lifetime ").append(Figures.compact(t.lifetime())).append('\n');
+        usageLines(sb);
         int waiting = inbox.waiting();
         sb.append("  messages ").append(inbox.unread()).append(" unread");
         if (waiting > 0) {
@@ -365,6 +374,25 @@ public final class Repl {
         sb.append("  file     ").append(describe.dbPath()).append('\n');
         sb.append("  time     ").append(LOCAL.format(now.atZone(zone))).append(' ').append(zone.getId());
         return sb.toString();
+    }
+
+    /**
+     * One line a model for the session's calls, then for the file's life ({@code session  gpt-x  1.2k in · …}), and
+     * with prices configured, what both cost.
+     */
+    private void usageLines(StringBuilder sb) {
+        java.util.Optional<ModelUsage> usage = controls.usage();
+        if (usage.isEmpty()) {
+            sb.append("  by model cannot read the file now; try again in a moment\n");
+            return;
+        }
+        Costs costs = describe.costs();
+        ModelFigures.lines(usage.get().session(), costs).forEach(l -> sb.append("  session  ").append(l).append('\n'));
+        ModelFigures.lines(usage.get().lifetime(), costs).forEach(l -> sb.append("  lifetime ").append(l).append('\n'));
+        if (costs.any()) {
+            sb.append("  cost     session ").append(costs.total(usage.get().session()).text())
+                    .append(" · lifetime ").append(costs.total(usage.get().lifetime()).text()).append('\n');
+        }
     }
 
     private void say(String text) {

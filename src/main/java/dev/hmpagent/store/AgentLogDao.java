@@ -13,12 +13,18 @@ import java.util.Optional;
 public final class AgentLogDao {
     private static final String TICK_COLUMNS = "tick_id, started_at, ended_at, state, wake_reason, llm_called, "
             + "prompt_tokens, completion_tokens, commands_run, commands_failed, stagnation, error, comparison_tokens";
-    /** The tick's columns, then its latest reply row's text and whether a prompt is stored (both by index). */
+    /**
+     * The tick's columns, then its latest reply row's text, whether a prompt is stored and its cached prompt tokens
+     * (each by index).
+     */
     private static final String LOGGED_COLUMNS = "a.tick_id, a.started_at, a.ended_at, a.state, a.wake_reason, "
             + "a.llm_called, a.prompt_tokens, a.completion_tokens, a.commands_run, a.commands_failed, a.stagnation, a.error, "
             + "a.comparison_tokens"
             + ", coalesce((SELECT r.content FROM llm_recent_responses r WHERE r.tick_id = a.tick_id "
-            + "ORDER BY r.id DESC LIMIT 1), ''), EXISTS (SELECT 1 FROM tick_prompts p WHERE p.tick_id = a.tick_id)";
+            + "ORDER BY r.id DESC LIMIT 1), ''), EXISTS (SELECT 1 FROM tick_prompts p WHERE p.tick_id = a.tick_id)"
+            // the cached part of prompt_tokens, which counts the main call's and the llm_tasks', not the comparison's
+            + ", (SELECT coalesce(sum(c.cached_tokens), 0) FROM llm_calls c WHERE c.tick_id = a.tick_id "
+            + "AND c.purpose <> 'comparison')";
 
     private final Store store;
 
@@ -136,6 +142,6 @@ public final class AgentLogDao {
     }
 
     private static LoggedTick logged(ResultSet rs) throws SQLException {
-        return new LoggedTick(tick(rs), rs.getString(14), rs.getInt(15) != 0);
+        return new LoggedTick(tick(rs), rs.getString(14), rs.getInt(15) != 0, rs.getLong(16));
     }
 }

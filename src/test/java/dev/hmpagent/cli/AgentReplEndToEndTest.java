@@ -395,6 +395,23 @@ class AgentReplEndToEndTest {
     }
 
     @Test
+    void status_shows_the_files_tokens_by_model_with_the_cached_ones_apart() throws Exception {
+        try (Store store = Store.open(db, Clock.systemUTC())) {
+            dev.hmpagent.store.LlmCallsDao calls = new dev.hmpagent.store.LlmCallsDao(store);
+            for (int i = 1; i <= 3; i++) {
+                calls.insert(i, new dev.hmpagent.store.LlmCall(dev.hmpagent.store.LlmCall.Purpose.MAIN,
+                        java.time.Instant.parse("2026-01-0" + i + "T10:00:00Z"), "test-model", llm.baseUrl(), 8_000,
+                        6_000, 200, false, 900, dev.hmpagent.store.LlmCall.Outcome.OK, ""));
+            }
+        }
+
+        assertThat(agent("/status\n/quit\n", "--base-url", llm.baseUrl())).isZero();
+
+        assertThat(terminal()).contains("\n  lifetime test-model  24k in (18k cached) · 600 out · 3 calls\n")
+                .as("no call this session").doesNotContain("  session  test-model");
+    }
+
+    @Test
     void a_second_agent_on_the_same_file_says_who_holds_it_and_exits_non_zero() throws Exception {
         try (Store store = Store.open(db, Clock.systemUTC())) {
             RunnerLock.forThisProcess(store).acquire();

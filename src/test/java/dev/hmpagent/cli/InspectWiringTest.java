@@ -59,7 +59,7 @@ class InspectWiringTest {
 
         try (Store replStore = Store.open(db, clock)) {
             SlashCommands commands = new SlashCommands();
-            new Inspect(replStore, ZoneOffset.UTC, 0, new Inspect.Budgets(100_000, 0), new NoModels(),
+            new Inspect(replStore, ZoneOffset.UTC, 0, java.time.Instant.EPOCH, new Inspect.Budgets(100_000, 0), new NoModels(),
                     () -> ConfigCommand.lines(loaded, clock), new TickLines()::line).commands().forEach(commands::add);
 
             assertThat(commands.run("/log 3")).isEqualTo(agent(env, toml, db, "log", "-n", "3"))

@@ -170,6 +170,25 @@ class LogCommandEndToEndTest {
     }
 
     @Test
+    void the_prompt_tokens_the_servers_cache_served_are_recorded_per_call_and_shown_with_their_tick() throws Exception {
+        llm.streamed(FIRST, 812, 95, 768).streamed(SECOND, 900, 20, 0).streamed(THIRD, 950, 5);
+        assertThat(agent("hello agent\n", "--base-url", llm.baseUrl())).as(err.toString()).isZero();
+        assertThat(count("SELECT cached_tokens FROM llm_calls WHERE tick_id = 1 AND purpose = 'main'")).isEqualTo(768);
+        assertThat(count("SELECT model = 'test-model' AND prompt_tokens = 812 AND completion_tokens = 95 "
+                + "AND outcome = 'ok' FROM llm_calls WHERE tick_id = 1")).isEqualTo(1);
+
+        assertThat(agent("", "log")).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines.get(0)).contains("  812+95 tokens (768 cached)  commands 2 ok");
+        assertThat(lines.get(1)).contains("  900+20 tokens  commands");
+
+        assertThat(agent("", "log", "--json", "-n", "3")).isZero();
+        List<JsonNode> rows = new ArrayList<>();
+        for (String line : out.toString().lines().toList()) rows.add(json.readTree(line));
+        assertThat(rows).extracting(r -> r.path("cached_tokens").asLong()).containsExactly(768L, 0L, 0L);
+    }
+
+    @Test
     void one_tick_shows_its_whole_reply_indented() throws Exception {
         threeTicks();
 

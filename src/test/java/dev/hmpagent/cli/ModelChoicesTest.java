@@ -66,7 +66,7 @@ class ModelChoicesTest {
         registry.register(LlmRegistryDao.MAIN_ID, "model-a", "the LLM agent.toml configures", "openai", a.baseUrl(),
                 "model-a", 0, "OPENAI_API_KEY");
         registry.register("spare", "spare model", "", "openai", b.baseUrl(), "model-b", 1, "HMP_TEST_KEY_B");
-        registry.register("claude", "claude", "", "anthropic", "https://api.anthropic.com", "claude-x", 2,
+        registry.register("claude", "claude", "", "gemini", "https://generativelanguage.googleapis.com", "claude-x", 2,
                 "ANTHROPIC_API_KEY");
         registry.register("keyless", "", "", "", "http://user:secret@127.0.0.1:9/v1?token=abc", "model-c", 3,
                 "HMP_TEST_UNSET");
@@ -74,7 +74,7 @@ class ModelChoicesTest {
         models = new ModelChoices(chosen, new LlmRegistryDao(replStore), config.llm(),
                 Map.of("HMP_TEST_KEY_B", "key-b", "ANTHROPIC_API_KEY", "key-claude")::get);
         commands = new SlashCommands();
-        new Inspect(replStore, ZoneOffset.UTC, 0, new Inspect.Budgets(100_000, 0), models, List::of, t -> "")
+        new Inspect(replStore, ZoneOffset.UTC, 0, java.time.Instant.EPOCH, new Inspect.Budgets(100_000, 0), models, List::of, t -> "")
                 .commands().forEach(commands::add);
     }
 

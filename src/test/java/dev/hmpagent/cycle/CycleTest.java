@@ -382,6 +382,7 @@ class CycleTest {
         assertThat(llm.requests).as("the reply is kept; the LLM is not asked again while the file is full").hasSize(1);
         assertAllOrNothing();
         assertThat(count("SELECT count(*) FROM agent_log")).isZero();
+        assertThat(count("SELECT count(*) FROM llm_calls")).as("the call is written with its tick, not before").isZero();
         assertThat(notes.unreadCount()).isEqualTo(1);
         assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.STORE);
         assertThat(sink.of(AgentEvent.Problem.class)).allSatisfy(p -> assertThat(p.text()).contains("disk full")
@@ -395,6 +396,8 @@ class CycleTest {
         assertThat(llm.requests).hasSize(1);
         assertAllOrNothing();
         assertThat(count("SELECT count(*) FROM diary_entries WHERE length(text) = 20000")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM llm_calls WHERE tick_id = 1 AND purpose = 'main'"))
+                .as("the one call, recorded once when its tick landed").isEqualTo(1);
         assertThat(processLog.byTick(1)).extracting(ProcessRow::cmdId).containsExactly("c-1", "c-2");
         assertThat(notes.unreadCount()).isZero();
         assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.NONE);

@@ -260,7 +260,7 @@ class SafetyMonitorTest {
                 dev.hmpagent.safety.SafetyMonitor.Limits.DEFAULTS, dev.hmpagent.safety.Guides.byName("learning"),
                 r -> { }, l -> { });
         FakeLlmClient taskLlm = new FakeLlmClient().reply("never");
-        LlmTasks tasks = new LlmTasks(() -> taskLlm, new LlmParams(0.7, 100));
+        LlmTasks tasks = new LlmTasks(() -> taskLlm, new LlmParams(0.7, 100), clock);
         tasks.checkBudgetWith(monitor::beforeDelegatedCall);
         sql("UPDATE safety_counters SET task_tokens = 100000");
         java.util.Optional<dev.hmpagent.commands.CommandOutcome> ended = tasks.start(new dev.hmpagent.commands.Args(

@@ -54,7 +54,7 @@ class InspectTest {
 
     /** The commands on a session that began after tick {@code sessionAfterTick}. */
     Inspect inspect(long sessionAfterTick, long taskBudget, long dailyBudget) {
-        inspect = new Inspect(reader, BERLIN, sessionAfterTick, new Inspect.Budgets(taskBudget, dailyBudget), models,
+        inspect = new Inspect(reader, BERLIN, sessionAfterTick, java.time.Instant.EPOCH, new Inspect.Budgets(taskBudget, dailyBudget), models,
                 () -> config, t -> "tick " + t.tick().tickId() + " " + t.tick().state() + " " + t.reply());
         commands = new SlashCommands();
         inspect.commands().forEach(commands::add);
@@ -69,6 +69,37 @@ class InspectTest {
     void tick(long id, Instant at, int prompt, int completion, int comparison) {
         new AgentLogDao(writer).insert(new TickRecord(id, at, at.plusSeconds(2), "thought", "new message", true, prompt,
                 completion, 1, 0, false, null, comparison));
+    }
+
+    @Test
+    void usage_is_by_model_with_cached_tokens_apart_the_session_being_the_calls_sent_since_it_began() {
+        dev.hmpagent.store.LlmCallsDao calls = new dev.hmpagent.store.LlmCallsDao(writer);
+        calls.insert(1, call("2026-11-21T12:00:00Z", "gpt-main", 1_000, 0, 100));
+        calls.insert(2, call("2026-11-21T13:00:00.250Z", "gpt-main", 2_000, 1_536, 50));
+        calls.insert(2, call("2026-11-21T13:00:01Z", "judge", 300, 0, 10));
+        inspect = new Inspect(reader, BERLIN, 1, Instant.parse("2026-11-21T13:00:00Z"), new Inspect.Budgets(100_000, 0),
+                models, () -> config, t -> "");
+
+        ModelUsage usage = inspect.usage().orElseThrow();
+
+        assertThat(usage.session()).containsExactly(
+                new dev.hmpagent.store.LlmCallsDao.ModelTokens("gpt-main", 1, 2_000, 1_536, 50),
+                new dev.hmpagent.store.LlmCallsDao.ModelTokens("judge", 1, 300, 0, 10));
+        assertThat(ModelFigures.lines(usage.lifetime(), Costs.NONE)).containsExactly(
+                "gpt-main  3k in (1.5k cached) · 150 out · 2 calls",
+                "judge     300 in · 10 out · 1 call");
+    }
+
+    @Test
+    void a_models_name_from_the_server_is_shown_printable_on_one_line() {
+        assertThat(ModelFigures.lines(List.of(new dev.hmpagent.store.LlmCallsDao.ModelTokens("evil\u001b[31m\nmodel",
+                1, 10, 0, 1)), Costs.NONE)).containsExactly("evil model  10 in · 1 out · 1 call");
+    }
+
+    static dev.hmpagent.store.LlmCall call(String at, String model, int prompt, int cached, int completion) {
+        return new dev.hmpagent.store.LlmCall(dev.hmpagent.store.LlmCall.Purpose.MAIN, Instant.parse(at), model,
+                "https://api.example.com/v1", prompt, cached, completion, false, 500,
+                dev.hmpagent.store.LlmCall.Outcome.OK, "");
     }
 
     @Test

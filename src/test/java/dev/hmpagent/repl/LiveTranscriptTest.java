@@ -2,9 +2,11 @@ package dev.hmpagent.repl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.config.ModelPrice;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.testing.MutableClock;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What the person sees while the agent thinks: the live region, the quiet transcript, the figures, the retry line. */
@@ -17,7 +19,8 @@ class LiveTranscriptTest {
         @Override public int queued() { return queued; }
         @Override public String statusLine() { return "ACTIVE · tick 7 · m"; }
     };
-    final EventRenderer renderer = new EventRenderer(screen, "agent.db", clock, Verbosity.QUIET, facts);
+    final Costs costs = new Costs(List.of(new ModelPrice("gpt-priced", 2.0, 0.5, 8.0)));
+    final EventRenderer renderer = new EventRenderer(screen, "agent.db", clock, Verbosity.QUIET, facts, costs);
 
     @Test
     void thinking_counts_seconds_until_the_first_token_then_the_reply_grows_in_place_and_gives_way_to_the_message() {
@@ -35,12 +38,40 @@ class LiveTranscriptTest {
         assertThat(screen.above).as("nothing is printed for good while it streams").isEmpty();
 
         clock.advance(Duration.ofMillis(600));
-        renderer.emit(new AgentEvent.CallEnded(7, 1_234, 40, 12_600, false, false));
+        renderer.emit(new AgentEvent.CallEnded(7, "m", 1_234, 0, 40, 12_600, false, false));
         assertThat(screen.live).as("the live text is gone once the reply is complete").isEmpty();
         renderer.emit(new AgentEvent.MessageToUser(7, 3, "Hello!\nNice to meet you."));
         renderer.emit(new AgentEvent.TickDone(7, "ok", 1_234, 40, 13_000));
         assertThat(screen.above).containsExactly("agent> Hello!\n       Nice to meet you.",
                 "1.2k in · 40 out · 12 s · task 18.4k / 100k");
+    }
+
+    @Test
+    void the_figures_line_names_the_prompt_tokens_the_servers_cache_served_when_there_were_some() {
+        renderer.emit(new AgentEvent.CallStarted(7, "gpt-test"));
+        renderer.emit(new AgentEvent.CallEnded(7, "gpt-test", 1_234, 1_024, 40, 600, false, false));
+        renderer.emit(new AgentEvent.TickDone(7, "ok", 1_234, 40, 700));
+        renderer.emit(new AgentEvent.CallStarted(8, "gpt-test"));
+        renderer.emit(new AgentEvent.CallEnded(8, "gpt-test", 1_300, 0, 40, 600, false, false));
+        renderer.emit(new AgentEvent.TickDone(8, "ok", 1_300, 40, 700));
+
+        assertThat(screen.above).containsExactly("1.2k in (1k cached) · 40 out · 0.6 s · task 18.4k / 100k",
+                "1.3k in · 40 out · 0.6 s · task 18.4k / 100k");
+    }
+
+    @Test
+    void the_figures_line_names_what_the_call_cost_when_its_model_has_a_price() {
+        renderer.emit(new AgentEvent.CallStarted(7, "gpt-priced"));
+        // (1,234 − 1,024) × $2 + 1,024 × $0.50 + 40 × $8, per million: $0.001252
+        renderer.emit(new AgentEvent.CallEnded(7, "gpt-priced", 1_234, 1_024, 40, 600, false, false));
+        renderer.emit(new AgentEvent.TickDone(7, "ok", 1_234, 40, 700));
+        renderer.emit(new AgentEvent.CallStarted(8, "unpriced"));
+        renderer.emit(new AgentEvent.CallEnded(8, "unpriced", 1_234, 0, 40, 600, false, false));
+        renderer.emit(new AgentEvent.TickDone(8, "ok", 1_234, 40, 700));
+
+        assertThat(screen.above).containsExactly(
+                "1.2k in (1k cached) · 40 out · 0.6 s · $0.0013 · task 18.4k / 100k",
+                "1.2k in · 40 out · 0.6 s · task 18.4k / 100k");
     }
 
     @Test
@@ -56,7 +87,7 @@ class LiveTranscriptTest {
     @Test
     void the_quiet_transcript_shows_messages_and_one_line_for_what_else_the_tick_did() {
         renderer.emit(new AgentEvent.CallStarted(4, "m"));
-        renderer.emit(new AgentEvent.CallEnded(4, 900, 60, 600, false, false));
+        renderer.emit(new AgentEvent.CallEnded(4, "m", 900, 0, 60, 600, false, false));
         renderer.emit(new AgentEvent.Thought(4, "The user greeted me.", false));
         renderer.emit(new AgentEvent.MessageToUser(4, 9, "Hi."));
         renderer.emit(new AgentEvent.CommandDone(4, "c-1", "send_message", "ok", "message delivered to the user (note 9)"));
@@ -94,12 +125,12 @@ class LiveTranscriptTest {
     void retries_collapse_into_one_line_that_counts_down_in_place() {
         String text = "LLM endpoint http://h/v1 is not reachable (Connection refused) — retrying in 1 s; your messages stay queued";
         renderer.emit(new AgentEvent.CallStarted(1, "m"));
-        renderer.emit(new AgentEvent.CallEnded(1, 0, 0, 5, false, true));
+        renderer.emit(new AgentEvent.CallEnded(1, "m", 0, 0, 0, 5, false, true));
         renderer.emit(new AgentEvent.Retrying(text, 1, clock.instant().plusSeconds(1)));
         for (int attempt = 2; attempt <= 4; attempt++) {
             clock.advance(Duration.ofSeconds(1));
             renderer.emit(new AgentEvent.CallStarted(attempt, "m"));
-            renderer.emit(new AgentEvent.CallEnded(attempt, 0, 0, 5, false, true));
+            renderer.emit(new AgentEvent.CallEnded(attempt, "m", 0, 0, 0, 5, false, true));
             renderer.emit(new AgentEvent.Retrying(text.replace("1 s", "16 s"), attempt, clock.instant().plusSeconds(16)));
         }
         assertThat(screen.above).as("the whole problem once, not a line per try").containsExactly("! " + text);
@@ -109,13 +140,13 @@ class LiveTranscriptTest {
                 "LLM endpoint http://h/v1 is not reachable (Connection refu…");
         queued = 0;
         RecordingScreen wide = new RecordingScreen(true, 200);
-        EventRenderer r = new EventRenderer(wide, "agent.db", clock, Verbosity.QUIET, facts);
+        EventRenderer r = new EventRenderer(wide, "agent.db", clock, Verbosity.QUIET, facts, costs);
         r.emit(new AgentEvent.Retrying(text, 4, clock.instant().plusSeconds(12)));
         assertThat(wide.live).containsExactly(
                 "LLM endpoint http://h/v1 is not reachable (Connection refused) · try 4 · next in 12 s");
 
         renderer.emit(new AgentEvent.CallStarted(5, "m"));
-        renderer.emit(new AgentEvent.CallEnded(5, 10, 2, 300, false, false));
+        renderer.emit(new AgentEvent.CallEnded(5, "m", 10, 0, 2, 300, false, false));
         assertThat(screen.above).last().isEqualTo("· the LLM answers again (after 4 failed tries)");
         assertThat(screen.live).isEmpty();
     }
@@ -133,7 +164,7 @@ class LiveTranscriptTest {
     @Test
     void a_dumb_terminal_gets_every_retry_as_a_line_and_no_live_region() {
         RecordingScreen dumb = new RecordingScreen(false);
-        EventRenderer r = new EventRenderer(dumb, "agent.db", clock, Verbosity.QUIET, facts);
+        EventRenderer r = new EventRenderer(dumb, "agent.db", clock, Verbosity.QUIET, facts, costs);
         r.emit(new AgentEvent.CallStarted(1, "m"));
         r.emit(new AgentEvent.ReplyDelta(1, "streaming"));
         r.emit(new AgentEvent.Retrying("down — retrying in 1 s", 1, clock.instant()));

@@ -29,6 +29,9 @@ public final class FakeLlmClient implements LlmClient {
     public java.util.function.Function<LlmRequest, String> judge =
             r -> "{\"new_thoughts\": \"yes\", \"novelty\": 0.9, \"new_ideas\": [], \"refined_ideas\": [],"
                     + " \"discarded_ideas\": []}";
+    /** The model comparison answers name, and how many of their prompt tokens the "server" read from its cache. */
+    public String judgeModel = "fake-model";
+    public int judgeCachedTokens;
     /** Characters streamed to listeners so far (by {@link #streamed}). */
     public int streamedChars;
     private StreamListener listener = StreamListener.NONE;
@@ -63,6 +66,12 @@ public final class FakeLlmClient implements LlmClient {
             }
             return completion(sent.toString(), cancelled);
         });
+        return this;
+    }
+
+    /** Replies {@code text} with exactly this usage, answered by {@code model} (a server that reports cached tokens). */
+    public FakeLlmClient reply(String text, Usage usage, String model) {
+        script.add(() -> new Completion(text, usage, model, "stop", false));
         return this;
     }
 
@@ -116,8 +125,9 @@ public final class FakeLlmClient implements LlmClient {
         if (judgeComparisons && isComparison(request)) {
             comparisons.add(request);
             String answer = judge.apply(request);
-            return new Completion(answer, new Usage(TokenEstimator.estimate(request.messages()),
-                    TokenEstimator.estimate(answer), true), "fake-model", "stop", false);
+            int prompt = TokenEstimator.estimate(request.messages());
+            return new Completion(answer, new Usage(prompt, TokenEstimator.estimate(answer), true,
+                    Math.min(prompt, judgeCachedTokens)), judgeModel, "stop", false);
         }
         requests.add(request);
         if (script.isEmpty()) throw new AssertionError("the fake LLM was called more often than scripted: " + requests.size());

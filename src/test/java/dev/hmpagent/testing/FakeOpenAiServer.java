@@ -70,6 +70,11 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     /** Queues a streamed reply (SSE chunks, a usage chunk, [DONE]). */
     public FakeOpenAiServer streamed(String text, int promptTokens, int completionTokens) {
+        return streamed(text, promptTokens, completionTokens, -1);
+    }
+
+    /** As {@link #streamed(String, int, int)}, its usage saying {@code cachedTokens} came from the prompt cache (-1: no word of it). */
+    public FakeOpenAiServer streamed(String text, int promptTokens, int completionTokens, int cachedTokens) {
         StringBuilder body = new StringBuilder();
         int cut = Math.max(1, text.length() / 3);
         for (int i = 0; i < text.length(); i += cut) {
@@ -77,7 +82,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
         }
         body.append("data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
         body.append("data: {\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":").append(promptTokens)
-                .append(",\"completion_tokens\":").append(completionTokens).append("}}\n\n");
+                .append(",\"completion_tokens\":").append(completionTokens)
+                .append(cachedTokens < 0 ? "" : ",\"prompt_tokens_details\":{\"cached_tokens\":" + cachedTokens + "}")
+                .append("}}\n\n");
         body.append("data: [DONE]\n\n");
         queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build());
         return this;
