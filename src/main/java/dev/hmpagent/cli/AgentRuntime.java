@@ -120,8 +120,10 @@ final class AgentRuntime implements AutoCloseable {
             Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
             // the person's /model choice; the reflex's own switch wraps it, and returns to it
+            // the LLM's own choice (llm_select) is read on the tick thread's connection before each call
+            dev.hmpagent.store.LlmRegistryDao choices = new dev.hmpagent.store.LlmRegistryDao(tickStore);
             SwitchableLlm llm = new SwitchableLlm(Wiring.thinkingLlm(config.llm(), launch.llms(), launch.env()::get,
-                    launch.clock()));
+                    launch.clock()).following(choices::selected));
             Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
                     launch.clock(), () -> launch.llms().create(config.llm())), new java.util.SplittableRandom()::nextDouble);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The LLMs a person configured ({@code llm_registry}): the LLM may list them and pick the main one. The choice is
- * stored in {@code config} ({@link LlmRegistryDao#MAIN_LLM_KEY}); the agent applies it. No key is ever shown.
+ * The LLMs a person configured ({@code llm_registry}): the LLM may list them and pick the main one, among those only.
+ * The choice is stored in {@code config} ({@link LlmRegistryDao#MAIN_LLM_KEY}); the agent's failover reads it before
+ * its next call. No key is ever shown.
  */
 final class LlmRegistryCommands {
     private LlmRegistryCommands() { }
@@ -45,9 +46,8 @@ final class LlmRegistryCommands {
             llms.select(entry.get().id());
             if (entry.get().id().equals(MAIN_ID)) return CommandOutcome.ok("main LLM is " + MAIN_ID + " ("
                     + show(entry.get().model()) + "), the one agent.toml configures");
-            // honest about what it does: the cycle calls the configured LLM until calls can be routed by the registry
-            return CommandOutcome.warning("your choice of " + entry.get().id() + " (" + show(entry.get().model())
-                    + ") is recorded, but this agent still calls " + MAIN_ID + ", the LLM agent.toml configures");
+            return CommandOutcome.ok("main LLM is " + entry.get().id() + " (" + show(entry.get().model())
+                    + ") from your next thought; if it fails, the others take over by priority");
         });
     }
 

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 
 /**
  * The main LLM and the others it may fail over to (HMP "Core Outage"), in priority order, as one {@link LlmClient}.
@@ -82,10 +83,25 @@ public final class FailoverLlm implements LlmClient {
         }
     }
 
+    /** Where the LLM's own choice of main LLM is read (llm_select); empty when it chose none. */
+    private volatile Supplier<Optional<String>> selection = Optional::empty;
+    private String selected = "";
+
+    /** Reads the LLM's own choice of main LLM from {@code selection} before each call, and follows a new one. */
+    public FailoverLlm following(Supplier<Optional<String>> selection) {
+        this.selection = Objects.requireNonNull(selection, "selection");
+        return this;
+    }
+
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
+        String chosen = selection.get().orElse("");
+        if (!chosen.equals(selected)) {
+            selected = chosen;
+            if (!chosen.isEmpty()) prefer(chosen);
+        }
         if (outage) {
             if (!recoverFromOutage()) throw noneAnswers();
         } else if (active != 0) {
@@ -135,6 +151,23 @@ public final class FailoverLlm implements LlmClient {
             return attempt(active, request, listener, false);
         } finally {
             calling.compareAndSet(route.client(), null);
+        }
+    }
+
+    /** Thinks with route {@code id} from now on (the LLM chose it), unless it is out or unknown. */
+    private void prefer(String id) {
+        for (int i = 0; i < routes.size(); i++) {
+            if (!routes.get(i).id().equals(id) || i == active) continue;
+            if (health[i].out != null) {
+                say("the LLM chose " + routes.get(i).describe() + ", which is out because " + health[i].out
+                        + ": staying with " + routes.get(active).describe());
+                return;
+            }
+            health[i].answered();
+            outage = false;
+            active = i;
+            say("thinking with " + routes.get(i).describe() + ", as the LLM chose (llm_select)");
+            return;
         }
     }
 

@@ -28,8 +28,8 @@ class LlmRegistryCommandsTest extends RegistryCommandsFixture {
         assertThat(before.result()).isEqualTo("LLMs (id: provider, base_url, model, priority):\n"
                 + "- local \"Llama\": ollama, http://localhost:11434, llama3, priority 1\n"
                 + "- gpt \"GPT\": openai, https://api.openai.com/v1, gpt-4o, priority 2");
-        assertThat(select.result()).isEqualTo("your choice of gpt (gpt-4o) is recorded, but this agent still calls main, "
-                + "the LLM agent.toml configures");
+        assertThat(select.result()).isEqualTo("main LLM is gpt (gpt-4o) from your next thought; if it fails, the others"
+                + " take over by priority");
         assertThat(after.result()).endsWith("gpt-4o, priority 2 (main)");
         assertThat(value("SELECT value FROM config WHERE key = ?", LlmRegistryDao.MAIN_LLM_KEY)).isEqualTo("gpt");
         assertThat(registry.find("llm_list").orElseThrow().informs()).isTrue();
@@ -68,7 +68,7 @@ class LlmRegistryCommandsTest extends RegistryCommandsFixture {
                  {"type": "llm_select", "args": {"name": "Llama"}}]""");
         assertThat(runs.get(0).status()).isEqualTo("error");
         assertThat(runs.get(0).result()).isEqualTo("llm_select: no LLM \"gpt-5-turbo\" is registered; known ids: local, gpt");
-        assertThat(runs.get(1).result()).startsWith("your choice of local");
+        assertThat(runs.get(1).result()).startsWith("main LLM is local (llama3) from your next thought");
         assertThat(value("SELECT value FROM config WHERE key = ?", LlmRegistryDao.MAIN_LLM_KEY)).isEqualTo("local");
         assertThat(run("llm_select", "{}").result()).contains("args.id (or args.name) is required");
     }

@@ -205,4 +205,24 @@ class FailoverLlmTest {
         assertThat(backup.calls).isZero();
         assertThat(llm.notices()).isEmpty();
     }
+
+    @Test
+    void the_llms_own_choice_is_followed_from_the_next_call_and_failover_goes_on_from_there() {
+        java.util.concurrent.atomic.AtomicReference<String> chosen = new java.util.concurrent.atomic.AtomicReference<>();
+        FailoverLlm llm = failover(FailoverAfter.failures(1), main, backup)
+                .following(() -> java.util.Optional.ofNullable(chosen.get()));
+        assertThat(llm.complete(REQUEST, StreamListener.NONE).text()).isEqualTo("main answers");
+
+        chosen.set("backup");
+        assertThat(llm.complete(REQUEST, StreamListener.NONE).text()).isEqualTo("backup answers");
+        assertThat(llm.notices()).containsExactly("thinking with backup-model at http://backup (backup), as the LLM"
+                + " chose (llm_select)");
+        backup.up = false;
+        assertThat(llm.complete(REQUEST, StreamListener.NONE).text()).as("the chosen one fails: main takes over")
+                .isEqualTo("main answers");
+
+        chosen.set("nowhere");
+        llm.complete(REQUEST, StreamListener.NONE);
+        assertThat(llm.activeId()).as("an id no route has changes nothing").isEqualTo("main");
+    }
 }
