@@ -7,6 +7,7 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.SseEventParser;
+import dev.hmpagent.llm.wire.Lazy;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -73,7 +74,7 @@ public final class OllamaClient implements LlmClient {
     /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
     OllamaClient(OllamaSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.http = new Once<>(Objects.requireNonNull(http, "http"));
+        this.http = new Lazy<>(Objects.requireNonNull(http, "http"));
         Objects.requireNonNull(clock, "clock");
         HttpUrl base = HttpUrl.parse(settings.baseUrl());
         if (base == null) throw new IllegalArgumentException("llm.base_url is not an http(s) URL: " + settings.baseUrl());
@@ -278,7 +279,7 @@ public final class OllamaClient implements LlmClient {
         return () -> http;
     }
 
-    // the same as OpenAiClient's; to be unified when the adapters share a transport
+    // not wire.InFlightCall: a probe and a call may be under way together here, and each sets its own timeout
     /** The call of one {@link #complete} or {@link #probe}, its deadline ({@link System#nanoTime()} based), and whether the user cancelled it. */
     private static final class InFlight {
         private final long deadlineAt;
@@ -303,21 +304,5 @@ public final class OllamaClient implements LlmClient {
         }
 
         synchronized boolean cancelled() { return cancelled; }
-    }
-
-    /** What {@code make} returns, asked for once (the first caller makes it; the others wait for it). */
-    private static final class Once<T> implements Supplier<T> {
-        private final Supplier<T> make;
-        private T made;   // guarded by this
-
-        Once(Supplier<T> make) {
-            this.make = make;
-        }
-
-        @Override
-        public synchronized T get() {
-            if (made == null) made = Objects.requireNonNull(make.get(), "made");
-            return made;
-        }
     }
 }

@@ -104,7 +104,7 @@ class OllamaErrorsTest {
                 + " refused): start it with \"ollama serve\" or set OLLAMA_HOST / llm.base_url");
         assertThat(noRoute.getMessage()).contains("no route to host");
         assertThat(dns.kind()).isEqualTo("dns");
-        assertThat(dns.getMessage()).contains("\"localhost\" not found", "OLLAMA_HOST");
+        assertThat(dns.getMessage()).contains("\"localhost\" not found", "llm.base_url");
         assertThat(read.kind()).isEqualTo("timeout");
         assertThat(read.getMessage()).contains("120s", "llm.read_timeout_s");
         assertThat(connect.getMessage()).contains("did not accept the connection");
@@ -116,12 +116,12 @@ class OllamaErrorsTest {
     @Test
     void unusable_replies_carry_the_text_so_far() {
         var truncated = (RetryableLlmException) errors.io(
-                new ReplyException(ReplyException.TRUNCATED, "stream ended", null), "Héllo");
+                new ReplyException(ReplyException.TRUNCATED, "stream ended without \"done\": true", null), "Héllo");
         var failed = (RetryableLlmException) errors.io(
                 new ReplyException(ReplyException.STREAM_ERROR, "server reported an error: boom", null), "He");
 
-        assertThat(truncated.getMessage()).isEqualTo("LLM endpoint http://localhost:11434 ended the reply before it"
-                + " was complete (no \"done\": true) after 5 characters: will retry");
+        assertThat(truncated.getMessage()).isEqualTo("LLM endpoint http://localhost:11434 closed the stream before the"
+                + " reply was complete (stream ended without \"done\": true) after 5 characters: will retry");
         assertThat(truncated.partialText()).isEqualTo("Héllo");
         assertThat(failed.kind()).isEqualTo("stream_error");
         assertThat(failed.getMessage()).endsWith("failed mid-reply: server reported an error: boom");
