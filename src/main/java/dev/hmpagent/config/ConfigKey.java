@@ -131,8 +131,8 @@ public enum ConfigKey {
             c -> c.cycle().autonomous()),
     CYCLE_HISTORY_K("cycle.history_k", ValueType.wholeNumber(0, 100), "5",
             List.of("AGENT_CYCLE_HISTORY_K"), false,
-            "How many recent LLM replies context 1 shows at least; it grows by each reply up to K + ceil(K/2) - 1 and"
-                    + " then drops the oldest together, so the prompt's prefix stays cacheable",
+            "How many recent LLM replies context 1 shows at least; it grows by each reply and drops back to K when the"
+                    + " prompt changes ahead of it anyway or past 3K - 1, so the prompt's prefix stays cacheable",
             c -> c.cycle().historyK()),
     CYCLE_POLL_MS("cycle.poll_ms", ValueType.wholeNumber(10, 60_000), "500",
             List.of("AGENT_CYCLE_POLL_MS"), false,

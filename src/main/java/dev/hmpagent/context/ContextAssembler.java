@@ -105,6 +105,10 @@ public final class ContextAssembler {
     private final Supplier<String> nonces;
     /** The data-fence nonce of this run (null before the first prompt); only the tick thread assembles. */
     private String nonce;
+    /** What the previous prompt showed ahead of context 1 (context 0, 6 and 3), null before the first. */
+    private String aheadBefore;
+    /** The id of the oldest reply the previous prompt's context 1 showed (0: none). */
+    private long firstReplyBefore;
 
     /**
      * @param settings     agent.toml's settings, used by {@link #assemble(long, Instant)}
@@ -186,9 +190,14 @@ public final class ContextAssembler {
         if (nonce == null) nonce = nonces.get();
         for (int draws = 1; ; draws++) {
             DataFence fence = new DataFence(nonce);
-            AssembledPrompt prompt = assemble(tickId, now, snapshot, fence);
+            Assembled assembled = assemble(tickId, now, snapshot, fence);
+            AssembledPrompt prompt = assembled.prompt();
             String all = prompt.messages().get(0).content() + "\n" + prompt.messages().get(1).content();
-            if (fence.onlyInFences(all, prompt.dataShown().size())) return prompt;
+            if (fence.onlyInFences(all, prompt.dataShown().size())) {
+                aheadBefore = assembled.ahead();
+                firstReplyBefore = assembled.firstReply();
+                return prompt;
+            }
             if (draws == MAX_NONCE_DRAWS) {
                 throw new IllegalStateException("the prompt shows each of " + draws + " data-fence nonces outside its fences");
             }
@@ -196,20 +205,32 @@ public final class ContextAssembler {
         }
     }
 
-    private AssembledPrompt assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot, DataFence fence) {
+    /** A prompt, what it shows ahead of context 1, and the id of the oldest reply its context 1 shows (0: none). */
+    private record Assembled(AssembledPrompt prompt, String ahead, long firstReply) { }
+
+    private Assembled assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot, DataFence fence) {
         ContextSettings settings = snapshot.settings();
         String system = SystemPrompt.render(settings.agentName(), catalog + agentCatalogue.get());
         Map<Integer, Section> sections = new HashMap<>();
-        sections.put(1, recentReplies(settings, reflexItems(snapshot, 1)));
-        sections.put(2, processes(fence));
+        sections.put(6, notebook());
         sections.put(3, diaryEntries(fence, reflexItems(snapshot, 3)));
+        String ahead = system + "\u0000" + sections.get(6).render() + sections.get(3).render();
+        List<ResponseRow> replies = replyWindow(settings.historyK(), !ahead.equals(aheadBefore));
+        int replyWindowExtra = Math.max(0, replies.size() - settings.historyK());
+        sections.put(1, recentReplies(settings, replies, reflexItems(snapshot, 1)));
+        sections.put(2, processes(fence));
         sections.put(4, incoming(settings, fence));
         sections.put(5, cycleSettings(tickId, now, snapshot));
-        sections.put(6, notebook());
         int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
         List<AssembledPrompt.Part> userParts = render(sections);
         String user = joined(userParts);
         int budget = Math.max(0, settings.promptBudgetTokens() - systemTokens);
+        if (TokenEstimator.estimate(user) > budget && replyWindowExtra > 0) {
+            // the window falls back to its last K replies before any of those is left out: the oldest leave together
+            sections.get(1).leave(replyWindowExtra);
+            userParts = render(sections);
+            user = joined(userParts);
+        }
         for (int index : TRIM_ORDER) {
             Section s = sections.get(index);
             while (TokenEstimator.estimate(user) > budget && s.dropOne()) {
@@ -226,9 +247,10 @@ public final class ContextAssembler {
         List<AssembledPrompt.Part> parts = new ArrayList<>();
         parts.add(new AssembledPrompt.Part(0, 0, system));
         parts.addAll(userParts);
-        return new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds, watermark,
-                sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
+        AssembledPrompt prompt = new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds,
+                watermark, sections.get(2).rowIds(), TokenEstimator.estimate(messages), trimmed,
                 PROMPT_ORDER.stream().flatMap(i -> sections.get(i).dataShown().stream()).toList());
+        return new Assembled(prompt, ahead, sections.get(1).rowIds().stream().findFirst().orElse(0L));
     }
 
     /** The characters of the user message's leading {@link #STABLE_CONTEXTS}: up to where context 1 begins. */
@@ -302,20 +324,25 @@ public final class ContextAssembler {
     }
 
     /**
-     * The last replies ({@link ReplyWindow}: at least K, the oldest leaving together) with their reflections, then what
-     * the anti-stagnation reflex asks of the LLM now.
+     * The replies context 1 shows ({@link ReplyWindow}: at least K, the oldest leaving together, at a tick whose prompt
+     * changed ahead of context 1 when they can), oldest first.
      */
-    private Section recentReplies(ContextSettings settings, List<ReflexDao.Item> reflex) {
+    private List<ResponseRow> replyWindow(int k, boolean aheadChanged) {
+        List<ResponseRow> latest = responses.latest(ReplyWindow.most(k));
+        int shown = ReplyWindow.shown(k, latest.stream().map(ResponseRow::id).toList(), firstReplyBefore, aheadChanged);
+        return latest.subList(latest.size() - shown, latest.size());
+    }
+
+    /** The replies of the window with their reflections, then what the anti-stagnation reflex asks of the LLM now. */
+    private Section recentReplies(ContextSettings settings, List<ResponseRow> replies, List<ReflexDao.Item> reflex) {
         int k = settings.historyK();
         String title = "your last replies (oldest first" + (ReplyWindow.most(k) == k ? ")" : ", " + ReplyWindow.describe(k) + ")");
         Section s = new Section(1, title, "(none yet: this is your first thought)", true, 0);
-        List<ResponseRow> latest = responses.latest(ReplyWindow.most(k));
-        int shown = latest.isEmpty() ? 0 : Math.min(latest.size(), ReplyWindow.shown(k, latest.get(latest.size() - 1).id()));
-        for (ResponseRow r : latest.subList(latest.size() - shown, latest.size())) {
+        for (ResponseRow r : replies) {
             String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
             String flags = (r.interrupted() ? ", cut short before it was complete" : "") + (r.stagnation() ? ", anti-stagnation" : "");
             String reflection = r.reflection() == null || r.reflection().isBlank() ? "" : "\nreflection: " + r.reflection();
-            s.add("[tick " + r.tickId() + novelty + flags + "]" + reflection + "\n" + clip(r.content(), MAX_REPLY_CHARS), 0);
+            s.add("[tick " + r.tickId() + novelty + flags + "]" + reflection + "\n" + clip(r.content(), MAX_REPLY_CHARS), r.id());
         }
         for (ReflexDao.Item i : reflex) {
             s.add("[anti-stagnation reflex, " + i.strategy() + ", since tick " + i.tickId() + "] " + i.text(), 0);

@@ -44,6 +44,11 @@ final class Section {
         return items.stream().map(Item::data).filter(java.util.Objects::nonNull).toList();
     }
 
+    /** Takes the {@code n} oldest items out as the section's own window does, not as a trim: no "left out" line. */
+    void leave(int n) {
+        items.subList(0, Math.min(n, items.size())).clear();
+    }
+
     boolean dropOne() {
         if (items.size() <= keepAtLeast) return false;
         items.remove(dropOldestFirst ? 0 : items.size() - 1);

@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  * previous tick's (a hit at an Anthropic cache breakpoint there).
  *
  * <p>Run from the shaded jar and the test classes: {@code java -cp target/hmp-agent.jar:target/test-classes
- * dev.hmpagent.bench.PromptPrefixBench [TICKS] [DIR]}.
+ * dev.hmpagent.bench.PromptPrefixBench [TICKS] [DIR] [PROMPT_BUDGET_TOKENS]}.
  */
 public final class PromptPrefixBench {
     private static final Pattern HEADER = Pattern.compile("## Context (\\d) ");
@@ -57,21 +57,27 @@ public final class PromptPrefixBench {
     public static void main(String[] args) throws Exception {
         int ticks = args.length > 0 ? Integer.parseInt(args[0]) : 50;
         Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("prompt-prefix-bench");
+        String budget = args.length > 2 ? args[2] : null;
         MutableClock clock = MutableClock.at("2026-11-25T09:00:00Z");
         FakeLlmClient llm = new FakeLlmClient();
         long stagnant;
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
-            run(store, clock, llm, config(dir), ticks);
+            run(store, clock, llm, config(dir, budget), ticks);
             stagnant = new StagnationDao(store).latest(ticks).stream().filter(StagnationDao.Metric::stagnant).count();
         }
         report(llm.requests, stagnant);
     }
 
-    /** Budgets and the tick cap wide open: the bench measures the prompt, not the SafetyMonitor. */
-    private static AgentConfig config(Path dir) {
-        return ConfigLoader.load(ConfigSources.envOnly(Map.of("AGENT_DB", dir.resolve("agent.db").toString(),
+    /**
+     * Budgets and the tick cap wide open: the bench measures the prompt, not the SafetyMonitor. The prompt budget is
+     * the default unless {@code promptBudget} (tokens) is given.
+     */
+    private static AgentConfig config(Path dir, String promptBudget) {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("AGENT_DB", dir.resolve("agent.db").toString(),
                 "AGENT_CYCLE_AUTONOMOUS", "true", "AGENT_SAFETY_TOKEN_BUDGET", "100000000",
-                "AGENT_SAFETY_TICK_CAP", "10000"))).config();
+                "AGENT_SAFETY_TICK_CAP", "10000"));
+        if (promptBudget != null) env.put("AGENT_CONTEXT_PROMPT_BUDGET_TOKENS", promptBudget);
+        return ConfigLoader.load(ConfigSources.envOnly(env)).config();
     }
 
     private static void run(Store store, MutableClock clock, FakeLlmClient llm, AgentConfig config, int ticks)
@@ -215,6 +221,8 @@ public final class PromptPrefixBench {
                 (long) median(requests.stream().map(r -> (double) serialized(r.messages()).length).toList()),
                 (long) median(requests.stream().map(r -> (double) systemBytes(r.messages())).toList()),
                 (long) median(unshared));
+        System.out.printf(Locale.ROOT, "  past the prefix : %,d bytes in all, what a server read anew (a cache cannot save it)%n",
+                wholeBytes - wholeShared);
         System.out.printf(Locale.ROOT, "  first change    : %s (ticks); %d prompts trimmed to the budget%n", brokeIn, trimmed);
         System.out.printf(Locale.ROOT, "  stable-prefix hint (contexts 6 and 3): set on %d of %d user messages, byte-identical to the"
                 + " tick before's on %d%n", hinted, n, hintHits);

@@ -35,13 +35,13 @@ class SettingsCommandsTest {
 
     @Test
     void history_k_within_the_bounds_applies_from_the_next_tick_and_says_who_set_it() {
-        // 8 replies (ReplyWindow): history 3 shows the last 4 of them, history 5 the last 5
+        // 8 replies; each prompt here is a run's first, which shows the last K (ReplyWindow)
         assertThat(context(f.livePrompt(9, BOUNDS).messages().get(1).content(), 1)).as("agent.toml's 3")
-                .contains("reply of tick 5").doesNotContain("reply of tick 4");
+                .contains("reply of tick 6").doesNotContain("reply of tick 5");
 
         CommandRun set = f.one(9, "settings_set", "{\"key\": \"history_k\", \"value\": 5}");
 
-        assertThat(set.result()).isEqualTo("history_k is 5 from the next tick: context 1 shows your last 5 to 7 replies");
+        assertThat(set.result()).isEqualTo("history_k is 5 from the next tick: context 1 shows your last 5 to 14 replies");
         assertThat(settings.get(ContextKeys.HISTORY_K)).contains("5");
         assertThat(settings.tickOf(ContextKeys.HISTORY_K)).contains(9L);
         AssembledPrompt next = f.livePrompt(10, BOUNDS);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.NoteFilter;
@@ -306,44 +307,97 @@ class ContextAssemblerTest {
     @Test
     void context_1_comes_one_part_per_reply_so_a_reply_shown_k_ticks_running_is_the_same_part_each_time() {
         ResponsesDao responses = new ResponsesDao(store);
+        ContextAssembler assembler = assembler(6000, false);
         for (int tick = 1; tick <= 3; tick++) {
             responses.add(tick, "reply of tick " + tick, "first reply", null, 10, 5, false, false, false, "m");
         }
-        AssembledPrompt before = assembler(6000, false).assemble(4, clock.instant());
+        AssembledPrompt before = assembler.assemble(4, clock.instant());
         responses.add(4, "reply of tick 4", "novelty 1.00", 1.0, 10, 5, false, false, false, "m");
-        AssembledPrompt after = assembler(6000, false).assemble(5, clock.instant());
-        responses.add(5, "reply of tick 5", "", 1.0, 10, 5, false, false, false, "m");
-        AssembledPrompt dropped = assembler(6000, false).assemble(6, clock.instant());
+        AssembledPrompt after = assembler.assemble(5, clock.instant());
+        AssembledPrompt dropped = null;
+        for (int tick = 5; tick <= 9; tick++) {
+            responses.add(tick, "reply of tick " + tick, "", 1.0, 10, 5, false, false, false, "m");
+            dropped = assembler.assemble(tick + 1, clock.instant());
+        }
 
         java.util.List<String> ones = contextParts(before, 1);
         assertThat(ones).as("history 3").hasSize(1 + 3).first().asString()
-                .isEqualTo("\n## Context 1 — your last replies (oldest first, 3 to 4 replies)\n");
+                .isEqualTo("\n## Context 1 — your last replies (oldest first, 3 to 8 replies)\n");
         assertThat(ones.get(1)).startsWith("[tick 1").endsWith("reply of tick 1\n");
         assertThat(ones.get(3)).as("the last item, like the others").startsWith("[tick 3").endsWith("reply of tick 3\n");
         java.util.List<String> grown = contextParts(after, 1);
         assertThat(grown).as("tick 4 comes, the others stay").hasSize(1 + 4).startsWith(ones.toArray(String[]::new));
-        assertThat(contextParts(dropped, 1)).as("tick 5 comes, ticks 1 and 2 leave together; 3 and 4 are unchanged")
-                .hasSize(1 + 3).startsWith(ones.get(0), ones.get(3), grown.get(4));
+        java.util.List<String> last = contextParts(dropped, 1);
+        assertThat(last).as("tick 9 comes, a ninth reply: ticks 1 to 6 leave together; 7 and 8 are unchanged")
+                .hasSize(1 + 3).startsWith(ones.get(0));
+        assertThat(last.get(1)).startsWith("[tick 7").endsWith("reply of tick 7\n");
         assertThat(joined(after.parts().subList(1, after.parts().size()))).isEqualTo(after.messages().get(1).content());
     }
 
     @Test
     void a_new_reply_leaves_the_prompt_unchanged_up_to_the_end_of_the_reply_before_except_when_the_oldest_leave() {
         ResponsesDao responses = new ResponsesDao(store);
+        ContextAssembler assembler = assembler(6000, false);
         new MemoryDao(store).add("plan", "the notebook comes first", null, "m");
         String previous = null;
-        for (int tick = 1; tick <= 7; tick++) {
+        for (int tick = 1; tick <= 10; tick++) {
             responses.add(tick, "reply of tick " + tick, "", null, 10, 5, false, false, false, "m");
-            String user = assembler(6000, false).assemble(tick + 1, clock.instant()).messages().get(1).content();
-            boolean oldestLeave = tick == 5 || tick == 7;   // history 3: 3 or 4 replies, ReplyWindow
+            String user = assembler.assemble(tick + 1, clock.instant()).messages().get(1).content();
+            boolean oldestLeave = tick == 9;   // history 3: 3 to 8 replies, ReplyWindow
             if (previous != null && !oldestLeave) {
                 String upToTheReplyBefore = previous.substring(0, previous.indexOf("reply of tick " + (tick - 1)));
                 assertThat(user).as("tick " + tick).startsWith(upToTheReplyBefore);
             }
             previous = user;
         }
-        assertThat(context(previous, 1)).as("7 replies, history 3: the last 3")
+        assertThat(context(previous, 1)).as("10 replies, history 3, the oldest left at the ninth: from the seventh")
+                .contains("reply of tick 7").doesNotContain("reply of tick 6");
+    }
+
+    @Test
+    void the_oldest_replies_leave_when_the_prompt_changes_ahead_of_context_1_anyway() {
+        ResponsesDao responses = new ResponsesDao(store);
+        ContextAssembler assembler = assembler(6000, false);
+        for (int tick = 1; tick <= 5; tick++) {
+            responses.add(tick, "reply of tick " + tick, "", null, 10, 5, false, false, false, "m");
+            assembler.assemble(tick + 1, clock.instant());
+        }
+        responses.add(6, "reply of tick 6", "", null, 10, 5, false, false, false, "m");
+        String kept = assembler.assemble(7, clock.instant()).messages().get(1).content();
+        new MemoryDao(store).add("finding", "a new notebook entry changes context 6", null, "m");
+        responses.add(7, "reply of tick 7", "", null, 10, 5, false, false, false, "m");
+        String changed = assembler.assemble(8, clock.instant()).messages().get(1).content();
+
+        assertThat(context(kept, 1)).as("nothing ahead changed: 6 replies, from the first").contains("reply of tick 1");
+        assertThat(context(changed, 1)).as("context 6 changed: back to the last 3")
                 .contains("reply of tick 5").doesNotContain("reply of tick 4");
+        assertThat(assembler(6000, false).assemble(8, clock.instant()).messages().get(1).content())
+                .as("a run's first prompt shows the last K").isEqualTo(changed);
+    }
+
+    @Test
+    void over_budget_the_window_falls_back_to_its_last_k_replies_before_any_is_left_out() {
+        ResponsesDao responses = new ResponsesDao(store);
+        java.util.function.IntFunction<String> reply = tick -> ("reply of tick " + tick + " ").repeat(20);
+        for (int tick = 1; tick <= 3; tick++) responses.add(tick, reply.apply(tick), "", null, 10, 5, false, false, false, "m");
+        int three = assembler(100_000, false).assemble(4, clock.instant()).estimatedTokens();
+        int perReply = TokenEstimator.estimate("[tick 4]\n" + reply.apply(4) + "\n");
+        int budget = three + perReply + perReply / 2;   // room for a fourth reply, not a fifth
+        ContextAssembler tight = assembler(budget, false);
+        java.util.List<String> shown = new java.util.ArrayList<>();
+        AssembledPrompt last = null;
+        for (int tick = 4; tick <= 6; tick++) {
+            responses.add(tick, reply.apply(tick), "", null, 10, 5, false, false, false, "m");
+            last = tight.assemble(tick + 1, clock.instant());
+            shown.add(context(last.messages().get(1).content(), 1));
+        }
+
+        assertThat(shown.get(0)).as("the first prompt: the last 3").contains("reply of tick 2 ").doesNotContain("reply of tick 1 ");
+        assertThat(shown.get(1)).as("a fourth fits").contains("reply of tick 2 ").contains("reply of tick 5 ");
+        assertThat(shown.get(2)).as("a fifth would not: the last 3, whole, and no line about a trim")
+                .contains("reply of tick 4 ").doesNotContain("reply of tick 3 ").doesNotContain("left out");
+        assertThat(last.trimmed()).doesNotContainKey(1);
+        assertThat(last.estimatedTokens()).isLessThanOrEqualTo(budget);
     }
 
     /** The text of context {@code n} in {@code user}, from its header to the next. */
