@@ -44,6 +44,7 @@ import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.FailoverLlm;
 import dev.hmpagent.config.RegistryEntry;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
 import dev.hmpagent.llm.anthropic.AnthropicClient;
@@ -291,7 +292,10 @@ public final class Wiring {
         llm.registry().stream().sorted(java.util.Comparator.comparingInt(RegistryEntry::priority))
                 .forEach(e -> routes.add(new FailoverLlm.Route(e.id(), factory.create(entrySection(llm, e, variables)))));
         return new FailoverLlm(routes, llm.failoverAfter()::reached, new Backoff(FIRST_PROBE, Duration.ofMinutes(5)),
-                clock);
+                clock).retargeting((request, was, now) -> new LlmRequest(ContextAssembler.retargeted(request.messages(),
+                        ContextAssembler.describeLlm(was.model(), was.endpoint()),
+                        ContextAssembler.describeLlm(now.model(), now.endpoint())), request.temperature(),
+                        request.maxTokens(), request.presencePenalty(), request.frequencyPenalty()));
     }
 
     /** The section of registry entry {@code e}: its own route, and the key of the variable it names ("" when none). */
@@ -351,7 +355,7 @@ public final class Wiring {
         SwitchableLlm thinking = new SwitchableLlm(llm);
         // context 5 names the LLM thinking now, after a switch too
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
-                () -> thinking.model() + " at " + thinking.endpoint(), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
+                () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
                 ContextAssembler.DEFAULT_PER_SOURCE_CAP, ContextAssembler.secureNonces());
         registerLlms(store, config.llm());
         releaseQuotaStop(store, config.llm(), events);

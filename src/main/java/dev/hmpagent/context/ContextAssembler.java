@@ -82,6 +82,8 @@ public final class ContextAssembler {
      * breakpoints can put one there.
      */
     static final Set<Integer> STABLE_CONTEXTS = Set.of(6, 3);
+    /** What precedes the LLM's name in context 5. */
+    private static final String MODEL_LABEL = "; model ";
     /** Nonces drawn for one prompt before giving up: a random one is in the prompt's text by chance almost never. */
     private static final int MAX_NONCE_DRAWS = 8;
 
@@ -158,6 +160,27 @@ public final class ContextAssembler {
         this.pinCap = pinCap;
         this.perSourceCap = perSourceCap;
         this.nonces = Objects.requireNonNull(nonces, "nonces");
+    }
+
+    /** How the prompt names an LLM ("model at endpoint"): what {@code llmDescription} gives. */
+    public static String describeLlm(String model, String endpoint) {
+        return model + " at " + endpoint;
+    }
+
+    /**
+     * {@code messages} as if assembled while {@code now} was thinking rather than {@code was} (both as
+     * {@link #describeLlm}): context 5, at the end of the last message, names the model. For a request that another LLM
+     * answers than the one it was assembled for (a failover); nothing else in the prompt names the model.
+     */
+    public static List<Message> retargeted(List<Message> messages, String was, String now) {
+        Message last = messages.get(messages.size() - 1);
+        String content = last.content();
+        int at = content.lastIndexOf(MODEL_LABEL + was);
+        if (at < 0 || was.equals(now)) return messages;
+        List<Message> out = new ArrayList<>(messages);
+        out.set(out.size() - 1, new Message(last.role(), content.substring(0, at) + MODEL_LABEL + now
+                + content.substring(at + MODEL_LABEL.length() + was.length()), last.stablePrefix()));
+        return out;
     }
 
     /** Random 64-bit nonces from a {@link SecureRandom}, as 16 hex digits. */
@@ -465,7 +488,7 @@ public final class ContextAssembler {
         String line = "tick " + tickId + "; time " + now + "; notes mode " + notesMode
                 + byYou(setAt, ContextKeys.NOTES_MODE, ContextKeys.NOTES_FILTER) + "; history " + settings.historyK()
                 + " replies" + byYou(setAt, ContextKeys.HISTORY_K) + "; autonomous thinking "
-                + (settings.autonomous() ? "on" : "off") + "; model " + llmDescription.get();
+                + (settings.autonomous() ? "on" : "off") + MODEL_LABEL + llmDescription.get();
         if (!snapshot.problems().isEmpty()) line += "\nsettings you stored that do not apply as stored: "
                 + String.join("; ", snapshot.problems());
         return new Section(5, "settings", "", true, 0).add(line, 0);

@@ -83,6 +83,23 @@ public final class FailoverLlm implements LlmClient {
         }
     }
 
+    /**
+     * Rewrites a request assembled while {@code was} was thinking for {@code now}, which answers it instead (what the
+     * prompt says of the model follows the switch at once, not from the next prompt).
+     */
+    @FunctionalInterface
+    public interface Retarget {
+        LlmRequest apply(LlmRequest request, LlmClient was, LlmClient now);
+    }
+
+    private volatile Retarget retarget = (request, was, now) -> request;
+
+    /** Rewrites each request another LLM answers than the one active when it was assembled, with {@code retarget}. */
+    public FailoverLlm retargeting(Retarget retarget) {
+        this.retarget = Objects.requireNonNull(retarget, "retarget");
+        return this;
+    }
+
     /** Where the LLM's own choice of main LLM is read (llm_select); empty when it chose none. */
     private volatile Supplier<Optional<String>> selection = Optional::empty;
     private String selected = "";
@@ -97,6 +114,7 @@ public final class FailoverLlm implements LlmClient {
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
+        Route assembledFor = routes.get(active);
         String chosen = selection.get().orElse("");
         if (!chosen.equals(selected)) {
             selected = chosen;
@@ -107,15 +125,18 @@ public final class FailoverLlm implements LlmClient {
         } else if (active != 0) {
             probeAbove(active);
         }
-        return attempt(active, request, listener, true);
+        return attempt(active, request, assembledFor, listener, true);
     }
 
-    private Completion attempt(int index, LlmRequest request, StreamListener listener, boolean mayFailOver) {
+    /** Asks route {@code index}; {@code request} was assembled while {@code assembledFor} was thinking. */
+    private Completion attempt(int index, LlmRequest request, Route assembledFor, StreamListener listener,
+                               boolean mayFailOver) {
         Route route = routes.get(index);
         Health h = health[index];
+        LlmRequest sent = route == assembledFor ? request : retarget.apply(request, assembledFor.client(), route.client());
         calling.set(route.client());
         try {
-            Completion c = route.client().complete(request, listener);
+            Completion c = route.client().complete(sent, listener);
             if (!c.interrupted()) h.answered();
             return c;
         } catch (LlmException e) {
@@ -148,7 +169,7 @@ public final class FailoverLlm implements LlmClient {
                     + " times in a row") + ": thinking with " + routes.get(active).describe() + " instead"
                     + (index == 0 && h.out == null ? " until it answers again" : ""));
             if (!mayFailOver) throw e;
-            return attempt(active, request, listener, false);
+            return attempt(active, request, assembledFor, listener, false);
         } finally {
             calling.compareAndSet(route.client(), null);
         }

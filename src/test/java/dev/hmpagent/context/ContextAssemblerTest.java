@@ -400,6 +400,25 @@ class ContextAssemblerTest {
         assertThat(last.estimatedTokens()).isLessThanOrEqualTo(budget);
     }
 
+    @Test
+    void a_prompt_retargeted_to_another_llm_names_it_in_context_5_and_is_otherwise_unchanged() {
+        new NotesDao(store).add("which model am I talking to? m at http://x/v1", "user", 0, null);
+        java.util.List<Message> messages = assembler(6000, false).assemble(1, clock.instant()).messages();
+
+        java.util.List<Message> moved = ContextAssembler.retargeted(messages, ContextAssembler.describeLlm("m", "http://x/v1"),
+                ContextAssembler.describeLlm("spare", "http://y/v1"));
+
+        String was = messages.get(1).content();
+        String now = moved.get(1).content();
+        assertThat(context(now, 5)).contains("; model spare at http://y/v1").doesNotContain("http://x/v1");
+        assertThat(now.replace("; model spare at http://y/v1", "; model m at http://x/v1")).isEqualTo(was);
+        assertThat(context(now, 4)).as("a note quoting the name is left alone").contains("m at http://x/v1");
+        assertThat(moved.get(1).stablePrefix()).isEqualTo(messages.get(1).stablePrefix());
+        assertThat(moved.get(0)).isEqualTo(messages.get(0));
+        assertThat(ContextAssembler.retargeted(messages, "other at http://z", "spare at http://y/v1"))
+                .as("a prompt that does not name the old LLM").isEqualTo(messages);
+    }
+
     /** The text of context {@code n} in {@code user}, from its header to the next. */
     private static String context(String user, int n) {
         int from = user.indexOf("## Context " + n + " ");

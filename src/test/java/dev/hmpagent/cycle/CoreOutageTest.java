@@ -103,7 +103,8 @@ class CoreOutageTest {
             assertThat(atB.body().path("model").asText()).isEqualTo("model-b");
             assertThat(atB.request().getHeaders().get("Authorization")).as("host B never gets host A's key")
                     .isEqualTo("Bearer key-b");
-            // the request that failed over was assembled before the switch; the next prompt names the backup
+            assertThat(atB.user()).as("the request that failed over names the backup in context 5, not model A")
+                    .contains("; model model-b at " + b.baseUrl()).doesNotContain("model-a").contains("is the backup running?");
             notes.add("quick follow-up", "user", 0, null);
             clock.advance(Duration.ofSeconds(5));
             assertThat(cycle.tick().state()).isEqualTo("thought");

@@ -23,6 +23,7 @@ class FailoverLlmTest {
         LlmException refusal;
         int calls;
         int probes;
+        final List<LlmRequest> received = new ArrayList<>();
         final Deque<String> replies = new ArrayDeque<>();
 
         Server(String name) {
@@ -32,6 +33,7 @@ class FailoverLlmTest {
         @Override
         public Completion complete(LlmRequest request, StreamListener listener) {
             calls++;
+            received.add(request);
             check();
             return new Completion(name + " answers", new Usage(10, 2, false), name, "stop", false);
         }
@@ -90,6 +92,22 @@ class FailoverLlmTest {
                 + " with backup-model at http://backup (backup) instead until it answers again");
         llm.complete(REQUEST, StreamListener.NONE);
         assertThat(llm.notices()).as("said once").isEmpty();
+    }
+
+    @Test
+    void a_request_another_llm_answers_is_retargeted_from_the_one_it_was_assembled_for_to_it() {
+        FailoverLlm llm = failover(FailoverAfter.failures(1), main, backup).retargeting((request, was, now) ->
+                new LlmRequest(List.of(Message.user(request.messages().get(0).content() + " | was " + was.model()
+                        + ", now " + now.model())), request.temperature(), request.maxTokens()));
+        main.up = false;
+
+        llm.complete(REQUEST, StreamListener.NONE);
+        llm.complete(REQUEST, StreamListener.NONE);
+
+        assertThat(main.received).extracting(r -> r.messages().get(0).content()).containsExactly("hello");
+        assertThat(backup.received).extracting(r -> r.messages().get(0).content())
+                .as("the failed-over request is rewritten; the next, assembled with the backup active, is not")
+                .containsExactly("hello | was main-model, now backup-model", "hello");
     }
 
     @Test
