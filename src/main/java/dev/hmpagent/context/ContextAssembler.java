@@ -178,8 +178,10 @@ public final class ContextAssembler {
         int at = content.lastIndexOf(MODEL_LABEL + was);
         if (at < 0 || was.equals(now)) return messages;
         List<Message> out = new ArrayList<>(messages);
-        out.set(out.size() - 1, new Message(last.role(), content.substring(0, at) + MODEL_LABEL + now
-                + content.substring(at + MODEL_LABEL.length() + was.length()), last.stablePrefix()));
+        String renamed = content.substring(0, at) + MODEL_LABEL + now + content.substring(at + MODEL_LABEL.length() + was.length());
+        // the hints end before context 5, at the end
+        List<Integer> seams = last.seams().stream().filter(seam -> seam <= at).toList();
+        out.set(out.size() - 1, new Message(last.role(), renamed, Math.min(last.stablePrefix(), at), seams));
         return out;
     }
 
@@ -263,7 +265,8 @@ public final class ContextAssembler {
         }
         Map<Integer, Integer> trimmed = new HashMap<>();
         sections.values().stream().filter(s -> s.dropped > 0).forEach(s -> trimmed.put(s.index, s.dropped));
-        List<Message> messages = List.of(Message.system(system), Message.user(user).withStablePrefix(stablePrefix(userParts)));
+        List<Message> messages = List.of(Message.system(system), Message.user(user).withStablePrefix(stablePrefix(userParts))
+                .withSeams(replySeams(userParts, (int) sections.get(1).rowIds().size())));
         List<Long> noteIds = sections.get(4).rowIds();
         // manual mode: the header counts every unread note, so all of them count as presented
         long watermark = settings.manualNotes() ? notes.maxUnreadId(NoteFilter.ALL) : watermark(settings, noteIds);
@@ -284,6 +287,23 @@ public final class ContextAssembler {
             chars += p.text().length();
         }
         return chars;
+    }
+
+    /**
+     * Where each of context 1's {@code replies} replies ends in the user message (its first parts after the header):
+     * the next tick repeats them and appends its reply, so a breakpoint at the last one is found on a block boundary.
+     */
+    private static List<Integer> replySeams(List<AssembledPrompt.Part> userParts, int replies) {
+        List<Integer> seams = new ArrayList<>();
+        int chars = 0;
+        int item = -1;   // the header is context 1's part 0
+        for (AssembledPrompt.Part p : userParts) {
+            chars += p.text().length();
+            if (p.context() != 1) continue;
+            item++;
+            if (item >= 1 && item <= replies) seams.add(chars);
+        }
+        return seams;
     }
 
     /**

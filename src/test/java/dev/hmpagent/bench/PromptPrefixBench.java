@@ -183,6 +183,11 @@ public final class PromptPrefixBench {
         Map<String, Integer> brokeIn = new TreeMap<>();
         int hintHits = 0;
         int hinted = 0;
+        int seamHits = 0;
+        int seamed = 0;
+        long breakpointChars = 0;
+        long stableOnlyChars = 0;
+        long requestChars = 0;
         for (int i = 1; i < requests.size(); i++) {
             List<Message> before = requests.get(i - 1).messages();
             List<Message> now = requests.get(i).messages();
@@ -200,6 +205,26 @@ public final class PromptPrefixBench {
             unshared.add((double) (b.length - shared));
             brokeIn.merge(brokeIn(before, now), 1, Integer::sum);
             Message user = now.get(1);
+            Message userBefore = before.get(1);
+            // what breakpoints at the system prompt's end, the stable prefix and the last seam would read from cache
+            boolean systemSame = before.get(0).content().equals(now.get(0).content());
+            long reused = 0;
+            if (systemSame && user.stablePrefix() > 0 && user.stablePrefix() == userBefore.stablePrefix()
+                    && user.content().regionMatches(0, userBefore.content(), 0, user.stablePrefix())) {
+                reused = user.stablePrefix();
+            }
+            stableOnlyChars += (systemSame ? now.get(0).content().length() : 0) + reused;
+            if (!userBefore.seams().isEmpty()) {
+                seamed++;
+                int last = userBefore.seams().get(userBefore.seams().size() - 1);
+                if (systemSame && user.seams().contains(last)
+                        && user.content().regionMatches(0, userBefore.content(), 0, last)) {
+                    seamHits++;
+                    reused = last;
+                }
+            }
+            breakpointChars += (systemSame ? now.get(0).content().length() : 0) + reused;
+            requestChars += now.get(0).content().length() + user.content().length();
             if (user.stablePrefix() > 0) {
                 hinted++;
                 Message was = before.get(1);
@@ -226,6 +251,10 @@ public final class PromptPrefixBench {
         System.out.printf(Locale.ROOT, "  first change    : %s (ticks); %d prompts trimmed to the budget%n", brokeIn, trimmed);
         System.out.printf(Locale.ROOT, "  stable-prefix hint (contexts 6 and 3): set on %d of %d user messages, byte-identical to the"
                 + " tick before's on %d%n", hinted, n, hintHits);
+        System.out.printf(Locale.ROOT, "  reply seams     : the previous request's last seam began this one on a seam on %d of %d ticks;"
+                + " breakpoints there, at the stable prefix and at context 0's end read %.1f %% of the characters"
+                + " from cache (without the seam's: %.1f %%)%n",
+                seamHits, seamed, 100.0 * breakpointChars / requestChars, 100.0 * stableOnlyChars / requestChars);
     }
 
     /**

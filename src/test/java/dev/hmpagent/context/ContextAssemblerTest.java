@@ -355,6 +355,27 @@ class ContextAssemblerTest {
     }
 
     @Test
+    void the_user_message_has_a_seam_after_each_reply_and_the_next_tick_repeats_it_up_to_the_last() {
+        ResponsesDao responses = new ResponsesDao(store);
+        ContextAssembler assembler = assembler(6000, false);
+        responses.add(1, "reply of tick 1", "", null, 10, 5, false, false, false, "m");
+        responses.add(2, "reply of tick 2", "", null, 10, 5, false, false, false, "m");
+        Message before = assembler.assemble(3, clock.instant()).messages().get(1);
+        responses.add(3, "reply of tick 3", "", null, 10, 5, false, false, false, "m");
+        Message after = assembler.assemble(4, clock.instant()).messages().get(1);
+
+        assertThat(before.seams()).hasSize(2);
+        assertThat(before.stablePrefix()).isLessThan(before.seams().get(0));
+        for (int i = 0; i < 2; i++) {
+            assertThat(before.content().substring(0, before.seams().get(i))).endsWith("reply of tick " + (i + 1) + "\n");
+        }
+        int last = before.seams().get(1);
+        assertThat(after.content()).startsWith(before.content().substring(0, last));
+        assertThat(after.seams()).as("the same seams, and one for the new reply").hasSize(3).startsWith(before.seams().get(0), last);
+        assertThat(after.content().substring(0, after.seams().get(2))).endsWith("reply of tick 3\n");
+    }
+
+    @Test
     void the_oldest_replies_leave_when_the_prompt_changes_ahead_of_context_1_anyway() {
         ResponsesDao responses = new ResponsesDao(store);
         ContextAssembler assembler = assembler(6000, false);

@@ -23,8 +23,11 @@ import java.util.Objects;
  * temperature is clamped to the API's 0..1 (ours goes to 2); penalties are not part of the API and are not sent.
  *
  * <p>Prompt caching: the last system block gets a {@code cache_control} breakpoint, and each message with a
- * {@link Message#stablePrefix()} hint gets one at the end of that prefix (its text split in two blocks there; the
- * whole block when all of it is stable), in order, up to the API's {@value #MAX_BREAKPOINTS} breakpoints.
+ * {@link Message#stablePrefix()} hint gets one at the end of that prefix (its text split in blocks there; the whole
+ * block when all of it is stable). A message's {@link Message#seams()} cut its growing part into one block a piece,
+ * with a breakpoint at the last seam: the next tick's request, which repeats those pieces and adds one, has its own
+ * breakpoint one block further, and the API, which looks back from a breakpoint over earlier block boundaries, finds
+ * this request's cache entry there. In order, up to the API's {@value #MAX_BREAKPOINTS} breakpoints.
  */
 final class AnthropicWire {
     /** The most cache breakpoints the API accepts in one request. */
@@ -77,22 +80,36 @@ final class AnthropicWire {
         return write(body);
     }
 
-    /** One text block, or two split at the stable prefix with a breakpoint on the first while any are left. */
+    /**
+     * One text block, or several: cut at the stable prefix with a breakpoint there, and at each seam with a breakpoint
+     * at the last, while any are left. A cut never falls between the halves of a surrogate pair, and none is empty.
+     */
     private void addBlocks(ArrayNode blocks, Message m, Breakpoints breakpoints) {
         String text = m.content();
-        int split = m.stablePrefix();
-        // never between the halves of a surrogate pair
-        if (split > 0 && split < text.length() && Character.isLowSurrogate(text.charAt(split))) split--;
-        if (split <= 0) {
-            text(blocks, text);
-        } else if (split >= text.length()) {
-            ObjectNode whole = text(blocks, text);
-            if (breakpoints.take()) markCached(whole);
-        } else {
-            ObjectNode stable = text(blocks, text.substring(0, split));
-            if (breakpoints.take()) markCached(stable);
-            text(blocks, text.substring(split));
+        List<Integer> cuts = new ArrayList<>();
+        List<Integer> marked = new ArrayList<>();
+        int stable = pairSafe(text, m.stablePrefix());
+        if (stable > 0) {
+            cuts.add(stable);
+            marked.add(stable);
         }
+        for (int seam : m.seams()) {
+            int cut = pairSafe(text, seam);
+            if (cut > (cuts.isEmpty() ? 0 : cuts.get(cuts.size() - 1))) cuts.add(cut);
+        }
+        if (!m.seams().isEmpty() && cuts.size() > marked.size()) marked.add(cuts.get(cuts.size() - 1));
+        int from = 0;
+        for (int cut : cuts) {
+            ObjectNode block = text(blocks, text.substring(from, cut));
+            if (marked.contains(cut) && breakpoints.take()) markCached(block);
+            from = cut;
+        }
+        if (from < text.length()) text(blocks, text.substring(from));
+    }
+
+    /** {@code at}, or one before it when it falls between the halves of a surrogate pair. */
+    private static int pairSafe(String text, int at) {
+        return at > 0 && at < text.length() && Character.isLowSurrogate(text.charAt(at)) ? at - 1 : at;
     }
 
     private static ObjectNode text(ArrayNode blocks, String text) {

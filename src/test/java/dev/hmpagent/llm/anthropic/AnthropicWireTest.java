@@ -66,6 +66,42 @@ class AnthropicWireTest {
         assertThat(content.get(1).has("cache_control")).isFalse();
     }
 
+    /** A user message like the cycle's: a stable part, replies (the growing part) and what changes every tick. */
+    private static Message tick(String stable, List<String> replies, String rest) {
+        StringBuilder text = new StringBuilder(stable);
+        List<Integer> seams = new java.util.ArrayList<>();
+        for (String r : replies) seams.add(text.append(r).length());
+        return Message.user(text.append(rest).toString()).withStablePrefix(stable.length()).withSeams(seams);
+    }
+
+    @Test
+    void seams_cut_the_growing_part_one_block_a_piece_with_a_breakpoint_at_the_last() throws IOException {
+        JsonNode content = body(List.of(Message.system("S"), tick("notebook|", List.of("r1|", "r2|", "r3|"), "time 7")))
+                .path("messages").get(0).path("content");
+
+        assertThat(content).extracting(b -> b.path("text").asText())
+                .containsExactly("notebook|", "r1|", "r2|", "r3|", "time 7");
+        assertThat(content).extracting(b -> b.has("cache_control")).containsExactly(true, false, false, true, false);
+        assertThat(content.get(3).path("cache_control")).isEqualTo(cached());
+    }
+
+    @Test
+    void the_next_ticks_request_repeats_the_blocks_up_to_this_ones_last_breakpoint_and_has_its_own_one_block_on()
+            throws IOException {
+        JsonNode before = body(List.of(Message.system("S"), tick("notebook|", List.of("r1|", "r2|"), "time 7")))
+                .path("messages").get(0).path("content");
+        JsonNode after = body(List.of(Message.system("S"), tick("notebook|", List.of("r1|", "r2|", "r3|"), "time 8")))
+                .path("messages").get(0).path("content");
+
+        int lastBefore = 2;
+        assertThat(before.get(lastBefore).has("cache_control")).isTrue();
+        for (int i = 0; i <= lastBefore; i++) {
+            assertThat(after.get(i).path("text")).as("block " + i).isEqualTo(before.get(i).path("text"));
+        }
+        assertThat(after.get(lastBefore + 1).has("cache_control")).as("the breakpoint one block further").isTrue();
+        assertThat(after.get(lastBefore).has("cache_control")).isFalse();
+    }
+
     @Test
     void a_wholly_stable_message_is_one_block_with_a_breakpoint_and_no_hint_means_none() throws IOException {
         JsonNode body = body(List.of(Message.user("all stable").withStablePrefix(10), Message.assistant("ok"),
