@@ -2,6 +2,7 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Secrets;
+import dev.hmpagent.llm.FailoverLlm;
 import dev.hmpagent.repl.ModelChoice;
 import dev.hmpagent.store.LlmRegistryDao;
 import java.util.ArrayList;
@@ -9,13 +10,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * /model over the cycle's LLM: the LLM agent.toml configures ({@code main}) and the {@code llm_registry} entries the
- * OpenAI-compatible client can reach. A switch sends the cycle's next calls to a client built for that entry alone
- * (its base URL, its model, the key from the variable it names), as the reflex's "switch LLM" builds it, so a key
- * never travels to another host; {@code /model main} returns to the configured client.
+ * OpenAI-compatible client can reach. An LLM agent.toml configures (main, or an {@code [[llm.registry]]} entry) is
+ * chosen within the failover: it thinks from the next call, and when it fails the failover goes on from it as from
+ * any other. Another entry gets a client built for it alone (its base URL, its model, the key from the variable it
+ * names), as the reflex's "switch LLM" builds it, without failover; either way a key never travels to another host.
+ * {@code /model main} returns to the configured LLM.
  *
  * <p>{@code target} is the LLM handed to the cycle: the reflex's own switch wraps it, so the reflex's temporary
  * switch returns to the person's choice, not past it.
@@ -48,8 +52,14 @@ final class ModelChoices implements ModelChoice {
     @Override
     public String current() {
         String where = target.model() + " at " + target.endpoint();
-        return target.switched() ? where + " (llm_registry " + chosen + ", chosen with /model; /model main returns)"
-                : where + " (main: the LLM agent.toml configures)";
+        if (target.switched()) return where + " (llm_registry " + chosen + ", chosen with /model; /model main returns)";
+        Optional<FailoverLlm> failover = target.failover();
+        Optional<String> next = failover.flatMap(FailoverLlm::chosenNext);
+        String then = next.map(id -> "; " + id + " from the next call, as you chose").orElse("");
+        String id = failover.map(FailoverLlm::activeId).orElse(MAIN);
+        if (id.equals(MAIN)) return where + " (main: the LLM agent.toml configures" + then + ")";
+        return where + " (llm_registry " + id + (id.equals(chosen) ? ", chosen with /model; /model main returns"
+                : ", which the failover moved to; the main LLM is probed and used again when it answers") + then + ")";
     }
 
     @Override
@@ -66,6 +76,19 @@ final class ModelChoices implements ModelChoice {
 
     @Override
     public synchronized String use(String id) {
+        Optional<FailoverLlm> failover = target.failover().filter(f -> f.routes(id));
+        if (failover.isPresent()) {
+            // an LLM agent.toml configures: chosen within the failover, which goes on from it when it fails
+            boolean was = target.useMain();
+            chosen = id;
+            failover.get().choose(id);
+            if (failover.get().activeId().equals(id)) {
+                return (was ? "back to " : "already thinking with ") + (id.equals(MAIN) ? "the configured LLM, " : "")
+                        + target.model() + " at " + target.endpoint() + (id.equals(MAIN) ? "" : " (llm_registry " + id + ")");
+            }
+            return "thinking with " + id + " from the next call; failover goes on from it when it fails"
+                    + (id.equals(MAIN) ? "" : "; /model main returns");
+        }
         if (id.equals(MAIN)) {
             boolean was = target.useMain();
             chosen = MAIN;

@@ -38,6 +38,11 @@ final class SwitchableLlm implements LlmClient {
         return current.get() != main;
     }
 
+    /** The configured LLM's failover, when it is one: a person's choice among its LLMs goes through it. */
+    java.util.Optional<dev.hmpagent.llm.FailoverLlm> failover() {
+        return main instanceof dev.hmpagent.llm.FailoverLlm f ? java.util.Optional.of(f) : java.util.Optional.empty();
+    }
+
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
         LlmClient client = current.get();

@@ -94,7 +94,8 @@ public enum ConfigKey {
             c -> c.llm().giveUp().toSeconds()),
     LLM_OPTIONS("llm.options", ValueType.options(), "{}",
             List.of("AGENT_LLM_OPTIONS"), false,
-            "Model options for provider ollama (num_ctx, top_k, seed, ...), sent as the request's options",
+            "Model options for provider ollama (num_ctx, top_k, seed, ...), sent as the request's options; without"
+                    + " num_ctx, one that holds the prompt is sent",
             c -> c.llm().options()),
     LLM_FAILOVER_AFTER("llm.failover_after", ValueType.failuresOrSeconds(), "3",
             List.of("AGENT_LLM_FAILOVER_AFTER"), false,

@@ -100,6 +100,25 @@ public final class FailoverLlm implements LlmClient {
         return this;
     }
 
+    /** A person's choice of LLM (/model) not yet taken up: the next call does, on the tick thread. */
+    private volatile String personChoice;
+
+    /** Whether {@code id} is one of the LLMs this failover routes between. */
+    public boolean routes(String id) {
+        return routes.stream().anyMatch(r -> r.id().equals(id));
+    }
+
+    /** A person chose LLM {@code id} (/model): the next call thinks with it, and failover goes on from there. */
+    public void choose(String id) {
+        if (!routes(id)) throw new IllegalArgumentException("no LLM " + id + " among " + routes.stream().map(Route::id).toList());
+        personChoice = id;
+    }
+
+    /** The LLM a person chose that the next call takes up, if any. */
+    public Optional<String> chosenNext() {
+        return Optional.ofNullable(personChoice);
+    }
+
     /** Where the LLM's own choice of main LLM is read (llm_select); empty when it chose none. */
     private volatile Supplier<Optional<String>> selection = Optional::empty;
     private String selected = "";
@@ -118,7 +137,12 @@ public final class FailoverLlm implements LlmClient {
         String chosen = selection.get().orElse("");
         if (!chosen.equals(selected)) {
             selected = chosen;
-            if (!chosen.isEmpty()) prefer(chosen);
+            if (!chosen.isEmpty()) prefer(chosen, "the LLM");
+        }
+        String person = personChoice;
+        if (person != null) {
+            personChoice = null;
+            prefer(person, PERSON);
         }
         if (outage) {
             if (!recoverFromOutage()) throw noneAnswers();
@@ -175,19 +199,23 @@ public final class FailoverLlm implements LlmClient {
         }
     }
 
-    /** Thinks with route {@code id} from now on (the LLM chose it), unless it is out or unknown. */
-    private void prefer(String id) {
+    /** Who chose in {@link #prefer}: a person, with /model. */
+    private static final String PERSON = "you";
+
+    /** Thinks with route {@code id} from now on ({@code who} chose it: the LLM, or {@link #PERSON}), unless it is out or unknown. */
+    private void prefer(String id, String who) {
         for (int i = 0; i < routes.size(); i++) {
             if (!routes.get(i).id().equals(id) || i == active) continue;
             if (health[i].out != null) {
-                say("the LLM chose " + routes.get(i).describe() + ", which is out because " + health[i].out
+                say(who + " chose " + routes.get(i).describe() + ", which is out because " + health[i].out
                         + ": staying with " + routes.get(active).describe());
                 return;
             }
             health[i].answered();
             outage = false;
             active = i;
-            say("thinking with " + routes.get(i).describe() + ", as the LLM chose (llm_select)");
+            say("thinking with " + routes.get(i).describe() + ", as " + who + " chose"
+                    + (who.equals(PERSON) ? " (/model)" : " (llm_select)"));
             return;
         }
     }
@@ -284,11 +312,16 @@ public final class FailoverLlm implements LlmClient {
     /** The switches since the last call, each said once. */
     @Override
     public List<String> notices() {
+        List<String> out;
         synchronized (said) {
-            List<String> out = List.copyOf(said);
+            out = new ArrayList<>(said);
             said.clear();
-            return out;
         }
+        // what each LLM says of itself (Ollama's context size), named when there are others
+        for (Route r : routes) {
+            for (String line : r.client().notices()) out.add(routes.size() > 1 ? r.id() + ": " + line : line);
+        }
+        return List.copyOf(out);
     }
 
     /** Whether no LLM answers now (the agent goes on without thinking until one does). */

@@ -1,6 +1,7 @@
 package dev.hmpagent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hmpagent.config.AgentConfig;
@@ -130,6 +131,38 @@ class ModelChoicesTest {
         }
         assertThat(a.requestCount()).isEqualTo(2);
         assertThat(b.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void an_llm_agent_toml_configures_is_chosen_within_the_failover_which_goes_on_from_it() throws Exception {
+        AgentConfig withSpare = config("llm.base_url", a.baseUrl(), "llm.api_key", "key-a", "llm.model", "model-a",
+                "llm.registry", "[{ id = \"spare\", base_url = \"" + b.baseUrl() + "\", model = \"model-b\","
+                        + " api_key_env = \"HMP_TEST_KEY_B\" }]");
+        java.util.function.Function<String, String> env = Map.of("HMP_TEST_KEY_B", "key-b")::get;
+        SwitchableLlm llm = new SwitchableLlm(Wiring.thinkingLlm(withSpare.llm(), Wiring::llmClient, env, clock));
+        ModelChoices choices = new ModelChoices(llm, new LlmRegistryDao(replStore), withSpare.llm(), env);
+        b.streamed("from b", 10, 2).status(503, "{\"error\": {\"message\": \"busy\"}}")
+                .status(503, "{\"error\": {\"message\": \"busy\"}}").status(503, "{\"error\": {\"message\": \"busy\"}}");
+        a.streamed("from a", 10, 2);
+
+        assertThat(choices.use("spare")).isEqualTo("thinking with spare from the next call; failover goes on from it when"
+                + " it fails; /model main returns");
+        assertThat(choices.current()).contains("(main: the LLM agent.toml configures; spare from the next call, as you chose)");
+        assertThat(llm.switched()).as("not around the failover").isFalse();
+        assertThat(llm.complete(HELLO, StreamListener.NONE).text()).isEqualTo("from b");
+        assertThat(choices.current()).startsWith("model-b at ").contains("(llm_registry spare, chosen with /model");
+        assertThat(llm.notices()).containsExactly("thinking with model-b at " + b.baseUrl().replaceAll("/$", "")
+                + " (spare), as you chose (/model)");
+        for (int i = 0; i < 2; i++) {
+            assertThat(catchThrowableOfType(dev.hmpagent.llm.LlmException.class,
+                    () -> llm.complete(HELLO, StreamListener.NONE))).isNotNull();
+        }
+        assertThat(llm.complete(HELLO, StreamListener.NONE).text()).as("the third failure fails over to main")
+                .isEqualTo("from a");
+        assertThat(llm.notices()).singleElement().asString().contains("(spare) failed 3 times in a row: thinking with model-a");
+        assertThat(choices.current()).contains("(main: the LLM agent.toml configures)");
+        assertThat(b.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer key-b");
+        assertThat(a.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer key-a");
     }
 
     @Test

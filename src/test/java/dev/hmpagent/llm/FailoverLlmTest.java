@@ -24,6 +24,7 @@ class FailoverLlmTest {
         int calls;
         int probes;
         final List<LlmRequest> received = new ArrayList<>();
+        final List<String> says = new ArrayList<>();
         final Deque<String> replies = new ArrayDeque<>();
 
         Server(String name) {
@@ -52,6 +53,13 @@ class FailoverLlmTest {
 
         @Override
         public void cancel() { }
+
+        @Override
+        public List<String> notices() {
+            List<String> out = List.copyOf(says);
+            says.clear();
+            return out;
+        }
 
         @Override
         public String endpoint() { return "http://" + name; }
@@ -108,6 +116,18 @@ class FailoverLlmTest {
         assertThat(backup.received).extracting(r -> r.messages().get(0).content())
                 .as("the failed-over request is rewritten; the next, assembled with the backup active, is not")
                 .containsExactly("hello | was main-model, now backup-model", "hello");
+    }
+
+    @Test
+    void what_an_llm_says_of_itself_is_passed_on_named_by_its_id() {
+        FailoverLlm llm = failover(FailoverAfter.failures(3), main, backup);
+        backup.says.add("its context grows");
+
+        assertThat(llm.notices()).containsExactly("backup: its context grows");
+        assertThat(llm.notices()).isEmpty();
+        main.says.add("alone");
+        assertThat(failover(FailoverAfter.failures(3), main).notices()).as("the only LLM needs no name")
+                .containsExactly("alone");
     }
 
     @Test

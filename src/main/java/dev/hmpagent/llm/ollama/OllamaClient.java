@@ -54,6 +54,7 @@ public final class OllamaClient implements LlmClient {
     private final HttpUrl showUrl;
     private final String endpoint;
     private final OllamaWire wire = new OllamaWire();
+    private final ContextWindow contextWindow;
     private final OllamaErrors errors;
     /** Every call under way: a probe may run beside a completion, and {@link #cancel()} (a halt) ends them all. */
     private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
@@ -74,6 +75,7 @@ public final class OllamaClient implements LlmClient {
     /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
     OllamaClient(OllamaSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.contextWindow = new ContextWindow(settings.options());
         this.http = new Lazy<>(Objects.requireNonNull(http, "http"));
         Objects.requireNonNull(clock, "clock");
         HttpUrl base = HttpUrl.parse(settings.baseUrl());
@@ -130,6 +132,12 @@ public final class OllamaClient implements LlmClient {
         for (InFlight current : inFlight) current.cancel();
     }
 
+    /** What this client said about Ollama's context size ({@link ContextWindow}), once each. */
+    @Override
+    public java.util.List<String> notices() {
+        return contextWindow.drain();
+    }
+
     /** The server's root URL, without credentials. */
     @Override
     public String endpoint() { return endpoint; }
@@ -149,7 +157,8 @@ public final class OllamaClient implements LlmClient {
      */
     private Completion send(LlmRequest request, StreamListener listener, InFlight current) {
         boolean stream = settings.stream();
-        Call call = current.attach(http.get().newCall(post(chatUrl, wire.chatBody(settings, request, stream),
+        Call call = current.attach(http.get().newCall(post(chatUrl, wire.chatBody(settings, request, stream,
+                        contextWindow.forRequest(request)),
                 stream ? "application/x-ndjson" : "application/json")));
         ReplyAccumulator reply = new ReplyAccumulator(MAX_REPLY_CHARS);
         try (Response response = call.execute()) {

@@ -24,6 +24,11 @@ final class OllamaWire {
      * (see {@link OllamaSettings}).
      */
     String chatBody(OllamaSettings settings, LlmRequest request, boolean stream) {
+        return chatBody(settings, request, stream, null);
+    }
+
+    /** The same, with {@code num_ctx} set to {@code contextTokens} unless that is null ({@link ContextWindow}). */
+    String chatBody(OllamaSettings settings, LlmRequest request, boolean stream, Integer contextTokens) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(request, "request");
         ObjectNode body = json.createObjectNode();
@@ -35,6 +40,7 @@ final class OllamaWire {
         body.put("stream", stream);
         ObjectNode options = body.putObject("options");
         settings.options().forEach((name, value) -> options.set(name, json.valueToTree(value)));
+        if (contextTokens != null) options.put("num_ctx", contextTokens);
         options.put("temperature", request.temperature());
         options.put("num_predict", request.maxTokens());
         if (request.presencePenalty() != 0) options.put("presence_penalty", request.presencePenalty());

@@ -173,6 +173,44 @@ class OllamaClientTest {
     // ---- the request -------------------------------------------------------------------------
 
     @Test
+    void with_no_num_ctx_in_the_options_one_that_holds_the_prompt_is_sent_and_it_only_grows() throws Exception {
+        server.streamed("ok", 26, 1).streamed("ok", 26, 1).streamed("ok", 26, 1);
+        OllamaClient client = client(true);
+        LlmRequest large = new LlmRequest(List.of(Message.user("word ".repeat(40_000))), 0.2, 64);   // ~50k tokens
+
+        client.complete(REQUEST, recordDeltas);
+        assertThat(client.notices()).as("the first size is not news").isEmpty();
+        client.complete(large, recordDeltas);
+        client.complete(REQUEST, recordDeltas);
+
+        assertThat(server.take().options().path("num_ctx").asInt()).as("Ollama's default would be 2048 or 4096")
+                .isEqualTo(8192);
+        assertThat(server.take().options().path("num_ctx").asInt()).as("50k tokens and a quarter more, by 8192s")
+                .isEqualTo(65_536);
+        assertThat(server.take().options().path("num_ctx").asInt()).as("never shrinks: each size reloads the model")
+                .isEqualTo(65_536);
+        assertThat(client.notices()).singleElement().asString().contains("grows from 8192 to 65536 tokens")
+                .contains("llm.options num_ctx");
+        assertThat(client.notices()).as("said once").isEmpty();
+    }
+
+    @Test
+    void a_num_ctx_in_the_options_is_sent_as_it_is_and_a_prompt_too_large_for_it_is_said_once() throws Exception {
+        server.streamed("ok", 26, 1).streamed("ok", 26, 1);
+        OllamaClient client = client(settings(endpoint, true, Map.of("num_ctx", 4096), "", "", Duration.ofSeconds(30)));
+        LlmRequest large = new LlmRequest(List.of(Message.user("word ".repeat(20_000))), 0.2, 64);   // ~25k tokens
+
+        client.complete(large, recordDeltas);
+        client.complete(large, recordDeltas);
+
+        assertThat(server.take().options().path("num_ctx").asInt()).isEqualTo(4096);
+        assertThat(server.take().options().path("num_ctx").asInt()).isEqualTo(4096);
+        assertThat(client.notices()).singleElement().asString()
+                .contains("do not fit llm.options num_ctx = 4096").contains("raise num_ctx");
+        assertThat(client.notices()).isEmpty();
+    }
+
+    @Test
     void settings_options_are_merged_and_the_requests_own_settings_win() throws Exception {
         Map<String, Object> options = new LinkedHashMap<>();
         options.put("num_ctx", 8192);

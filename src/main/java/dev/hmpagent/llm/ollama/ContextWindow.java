@@ -1,0 +1,66 @@
+package dev.hmpagent.llm.ollama;
+
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.TokenEstimator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code num_ctx} of each request: how many tokens of context Ollama gives the model. Ollama's default (2048 or
+ * 4096, by version) is smaller than the cycle's prompt, and a prompt that does not fit is cut from its start without a
+ * word, which takes the agent's rules (context 0) away first.
+ *
+ * <p>When {@code llm.options} gives no {@code num_ctx}, the smallest multiple of {@value #STEP} tokens that holds
+ * the prompt (its estimate and a quarter more: the estimate is ~4 characters a token, and code or other languages
+ * take more tokens) and the longest reply is sent, and it never shrinks for one client: each new value makes Ollama
+ * load the model again, so it changes only when a prompt outgrows it, and says so. A {@code num_ctx} in
+ * {@code llm.options} is sent as it is; when a prompt looks too large for it, that is said once.
+ */
+final class ContextWindow {
+    /** The step, and the least sent: 8192 tokens, which holds the default prompt budget and reply. */
+    static final int STEP = 8_192;
+
+    private final Integer configured;
+    private int chosen;
+    private boolean toldTooSmall;
+    private final List<String> said = new ArrayList<>();
+
+    ContextWindow(Map<String, Object> options) {
+        Object value = options.get("num_ctx");
+        this.configured = value instanceof Number n ? n.intValue() : null;
+    }
+
+    /** The num_ctx to send with {@code request}, or null when the options already carry one. */
+    synchronized Integer forRequest(LlmRequest request) {
+        int prompt = TokenEstimator.estimate(request.messages());
+        int needed = prompt + request.maxTokens();
+        if (configured != null) {
+            if (needed > configured && !toldTooSmall) {
+                toldTooSmall = true;
+                said.add(String.format(Locale.ROOT, "the prompt (about %,d tokens) and a reply of up to %,d do not fit"
+                        + " llm.options num_ctx = %d: Ollama cuts the prompt from its start, where the agent's rules are;"
+                        + " raise num_ctx or lower context.prompt_budget_tokens", prompt, request.maxTokens(), configured));
+            }
+            return null;
+        }
+        long generous = (long) prompt * 5 / 4 + request.maxTokens();
+        int size = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(STEP, (generous + STEP - 1) / STEP * STEP));
+        if (size > chosen) {
+            if (chosen > 0) {
+                said.add(String.format(Locale.ROOT, "Ollama's context (num_ctx) grows from %d to %d tokens for a prompt"
+                        + " of about %,d: the model is loaded again once; llm.options num_ctx fixes it", chosen, size, prompt));
+            }
+            chosen = size;
+        }
+        return chosen;
+    }
+
+    /** What was said since the last call, once. */
+    synchronized List<String> drain() {
+        List<String> out = List.copyOf(said);
+        said.clear();
+        return out;
+    }
+}
