@@ -43,7 +43,9 @@ import java.util.HexFormat;
  * 2 results, 4 messages, 5 time and tick last), so consecutive prompts share the longest prefix: context 0 and the
  * leading contexts 6 and 3 are byte-identical from tick to tick while their content does not change, and the user
  * message's {@link Message#stablePrefix()} says where they end; context 1 grows by the new reply and lets its oldest
- * go several at a time ({@link ReplyWindow}), so on most ticks the prompt is unchanged up to the reply before. Text
+ * go together, at a tick whose prompt changed ahead of it when it can ({@link ReplyWindow}: this assembler remembers
+ * the previous prompt for that), so on most ticks the prompt is unchanged up to the reply before, and the message's
+ * {@link Message#seams()} mark where each reply ends. Text
  * that came from outside (messages, command results, diary entries) is fenced as data ({@link DataFence}) with a
  * secret random nonce that stays the same for the run until some text shows it, so the model can tell it from
  * instructions and a command block quoted from it can be recognised ({@link AssembledPrompt#dataShown()}).
