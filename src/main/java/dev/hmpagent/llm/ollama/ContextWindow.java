@@ -22,6 +22,8 @@ final class ContextWindow {
     /** The step, and the least sent: 8192 tokens, which holds the default prompt budget and reply. */
     static final int STEP = 8_192;
 
+    /** Whether llm.options names a num_ctx (then it is sent as it is), and its value when a number. */
+    private final boolean given;
     private final Integer configured;
     private int chosen;
     private boolean toldTooSmall;
@@ -29,6 +31,7 @@ final class ContextWindow {
 
     ContextWindow(Map<String, Object> options) {
         Object value = options.get("num_ctx");
+        this.given = options.containsKey("num_ctx");
         this.configured = value instanceof Number n ? n.intValue() : null;
     }
 
@@ -36,8 +39,8 @@ final class ContextWindow {
     synchronized Integer forRequest(LlmRequest request) {
         int prompt = TokenEstimator.estimate(request.messages());
         int needed = prompt + request.maxTokens();
-        if (configured != null) {
-            if (needed > configured && !toldTooSmall) {
+        if (given) {
+            if (configured != null && needed > configured && !toldTooSmall) {
                 toldTooSmall = true;
                 said.add(String.format(Locale.ROOT, "the prompt (about %,d tokens) and a reply of up to %,d do not fit"
                         + " llm.options num_ctx = %d: Ollama cuts the prompt from its start, where the agent's rules are;"

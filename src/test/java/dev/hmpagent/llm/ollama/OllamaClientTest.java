@@ -208,6 +208,11 @@ class OllamaClientTest {
         assertThat(client.notices()).singleElement().asString()
                 .contains("do not fit llm.options num_ctx = 4096").contains("raise num_ctx");
         assertThat(client.notices()).isEmpty();
+
+        server.streamed("ok", 26, 1);
+        client(settings(endpoint, true, Map.of("num_ctx", "12000"), "", "", Duration.ofSeconds(30))).complete(REQUEST, recordDeltas);
+        assertThat(server.take().options().path("num_ctx").asText()).as("whatever its type, the given one goes")
+                .isEqualTo("12000");
     }
 
     @Test
