@@ -54,9 +54,9 @@ final class ModelChoices implements ModelChoice {
         String where = target.model() + " at " + target.endpoint();
         if (target.switched()) return where + " (llm_registry " + chosen + ", chosen with /model; /model main returns)";
         Optional<FailoverLlm> failover = target.failover();
-        Optional<String> next = failover.flatMap(FailoverLlm::chosenNext);
-        String then = next.map(id -> "; " + id + " from the next call, as you chose").orElse("");
         String id = failover.map(FailoverLlm::activeId).orElse(MAIN);
+        Optional<String> next = failover.flatMap(FailoverLlm::chosenNext).filter(n -> !n.equals(id));
+        String then = next.map(n -> "; " + n + " from the next call, as you chose").orElse("");
         if (id.equals(MAIN)) return where + " (main: the LLM agent.toml configures" + then + ")";
         return where + " (llm_registry " + id + (id.equals(chosen) ? ", chosen with /model; /model main returns"
                 : ", which the failover moved to; the main LLM is probed and used again when it answers") + then + ")";
@@ -79,13 +79,20 @@ final class ModelChoices implements ModelChoice {
         Optional<FailoverLlm> failover = target.failover().filter(f -> f.routes(id));
         if (failover.isPresent()) {
             // an LLM agent.toml configures: chosen within the failover, which goes on from it when it fails
+            FailoverLlm f = failover.get();
+            Optional<String> out = f.outBecause(id);
+            if (out.isPresent()) {
+                return id + " is out because " + out.get() + ": still thinking with " + target.model() + " at "
+                        + target.endpoint();
+            }
             boolean was = target.useMain();
             chosen = id;
-            failover.get().choose(id);
-            if (failover.get().activeId().equals(id)) {
+            if (f.activeId().equals(id)) {
+                f.choose(id);   // overrides a different choice not yet taken up, and changes nothing else
                 return (was ? "back to " : "already thinking with ") + (id.equals(MAIN) ? "the configured LLM, " : "")
                         + target.model() + " at " + target.endpoint() + (id.equals(MAIN) ? "" : " (llm_registry " + id + ")");
             }
+            f.choose(id);
             return "thinking with " + id + " from the next call; failover goes on from it when it fails"
                     + (id.equals(MAIN) ? "" : "; /model main returns");
         }

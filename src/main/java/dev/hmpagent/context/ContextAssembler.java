@@ -241,7 +241,8 @@ public final class ContextAssembler {
         Map<Integer, Section> sections = new HashMap<>();
         sections.put(6, notebook());
         sections.put(3, diaryEntries(fence, reflexItems(snapshot, 3)));
-        String ahead = system + "\u0000" + sections.get(6).render() + sections.get(3).render();
+        // context 1's own title names K: a new K changes the prompt there, so the window may drop then too
+        String ahead = system + "\u0000" + settings.historyK() + "\u0000" + sections.get(6).render() + sections.get(3).render();
         List<ResponseRow> replies = replyWindow(settings.historyK(), !ahead.equals(aheadBefore));
         int replyWindowExtra = Math.max(0, replies.size() - settings.historyK());
         sections.put(1, recentReplies(settings, replies, reflexItems(snapshot, 1)));

@@ -101,7 +101,7 @@ public final class FailoverLlm implements LlmClient {
     }
 
     /** A person's choice of LLM (/model) not yet taken up: the next call does, on the tick thread. */
-    private volatile String personChoice;
+    private final AtomicReference<String> personChoice = new AtomicReference<>();
 
     /** Whether {@code id} is one of the LLMs this failover routes between. */
     public boolean routes(String id) {
@@ -111,12 +111,20 @@ public final class FailoverLlm implements LlmClient {
     /** A person chose LLM {@code id} (/model): the next call thinks with it, and failover goes on from there. */
     public void choose(String id) {
         if (!routes(id)) throw new IllegalArgumentException("no LLM " + id + " among " + routes.stream().map(Route::id).toList());
-        personChoice = id;
+        personChoice.set(id);
+    }
+
+    /** Why LLM {@code id} is out for good (its quota, its key), if it is. */
+    public Optional<String> outBecause(String id) {
+        for (int i = 0; i < routes.size(); i++) {
+            if (routes.get(i).id().equals(id)) return Optional.ofNullable(health[i].out);
+        }
+        return Optional.empty();
     }
 
     /** The LLM a person chose that the next call takes up, if any. */
     public Optional<String> chosenNext() {
-        return Optional.ofNullable(personChoice);
+        return Optional.ofNullable(personChoice.get());
     }
 
     /** Where the LLM's own choice of main LLM is read (llm_select); empty when it chose none. */
@@ -139,11 +147,8 @@ public final class FailoverLlm implements LlmClient {
             selected = chosen;
             if (!chosen.isEmpty()) prefer(chosen, "the LLM");
         }
-        String person = personChoice;
-        if (person != null) {
-            personChoice = null;
-            prefer(person, PERSON);
-        }
+        String person = personChoice.getAndSet(null);
+        if (person != null) prefer(person, PERSON);
         if (outage) {
             if (!recoverFromOutage()) throw noneAnswers();
         } else if (active != 0) {

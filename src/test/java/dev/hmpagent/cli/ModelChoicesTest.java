@@ -163,6 +163,32 @@ class ModelChoicesTest {
         assertThat(choices.current()).contains("(main: the LLM agent.toml configures)");
         assertThat(b.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer key-b");
         assertThat(a.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer key-a");
+
+        assertThat(choices.use("main")).startsWith("already thinking with the configured LLM, model-a at ");
+        assertThat(choices.current()).as("nothing pending to show").endsWith("(main: the LLM agent.toml configures)");
+        assertThat(choices.use("spare")).startsWith("thinking with spare from the next call");
+        assertThat(choices.use("main")).as("a later choice wins over one not yet taken up")
+                .startsWith("already thinking with the configured LLM");
+        a.streamed("from a again", 10, 2);
+        assertThat(llm.complete(HELLO, StreamListener.NONE).text()).isEqualTo("from a again");
+        assertThat(b.requestCount()).as("its answer and its three failures, nothing since").isEqualTo(4);
+    }
+
+    @Test
+    void an_llm_out_for_good_is_not_chosen_and_the_person_is_told_why() throws Exception {
+        AgentConfig withSpare = config("llm.base_url", a.baseUrl(), "llm.api_key", "key-a", "llm.model", "model-a",
+                "llm.registry", "[{ id = \"spare\", base_url = \"" + b.baseUrl() + "\", model = \"model-b\" }]");
+        java.util.function.Function<String, String> env = Map.<String, String>of()::get;
+        SwitchableLlm llm = new SwitchableLlm(Wiring.thinkingLlm(withSpare.llm(), Wiring::llmClient, env, clock));
+        ModelChoices choices = new ModelChoices(llm, new LlmRegistryDao(replStore), withSpare.llm(), env);
+        a.status(429, "{\"error\": {\"message\": \"You exceeded your current quota\", \"type\": \"insufficient_quota\","
+                + " \"code\": \"insufficient_quota\"}}");
+        b.streamed("from b", 10, 2);
+        assertThat(llm.complete(HELLO, StreamListener.NONE).text()).as("the quota hands over at once").isEqualTo("from b");
+
+        assertThat(choices.use("main")).isEqualTo("main is out because its quota is exhausted: still thinking with"
+                + " model-b at " + b.baseUrl().replaceAll("/$", ""));
+        assertThat(choices.current()).contains("(llm_registry spare, which the failover moved to");
     }
 
     @Test

@@ -345,8 +345,9 @@ class ContextAssemblerTest {
             String user = assembler.assemble(tick + 1, clock.instant()).messages().get(1).content();
             boolean oldestLeave = tick == 9;   // history 3: 3 to 8 replies, ReplyWindow
             if (previous != null && !oldestLeave) {
-                String upToTheReplyBefore = previous.substring(0, previous.indexOf("reply of tick " + (tick - 1)));
-                assertThat(user).as("tick " + tick).startsWith(upToTheReplyBefore);
+                String reply = "reply of tick " + (tick - 1) + "\n";
+                String upToTheEndOfTheReplyBefore = previous.substring(0, previous.indexOf(reply) + reply.length());
+                assertThat(user).as("tick " + tick).startsWith(upToTheEndOfTheReplyBefore);
             }
             previous = user;
         }
@@ -397,6 +398,22 @@ class ContextAssemblerTest {
     }
 
     @Test
+    void a_new_history_k_changes_context_1_anyway_so_the_oldest_leave_then() {
+        ResponsesDao responses = new ResponsesDao(store);
+        ContextAssembler assembler = assembler(6000, false);
+        for (int tick = 1; tick <= 5; tick++) {
+            responses.add(tick, "reply of tick " + tick, "", null, 10, 5, false, false, false, "m");
+            assembler.assemble(tick + 1, clock.instant());
+        }
+        responses.add(6, "reply of tick 6", "", null, 10, 5, false, false, false, "m");
+        String four = assembler.assemble(7, clock.instant(),
+                new ContextSettings("tester", 4, 6000, false, 20, NoteFilter.ALL, false)).messages().get(1).content();
+
+        assertThat(context(four, 1)).as("history 4: the last 4, not the 6 kept since the first")
+                .contains("4 to 11 replies").contains("reply of tick 3").doesNotContain("reply of tick 2");
+    }
+
+    @Test
     void over_budget_the_window_falls_back_to_its_last_k_replies_before_any_is_left_out() {
         ResponsesDao responses = new ResponsesDao(store);
         java.util.function.IntFunction<String> reply = tick -> ("reply of tick " + tick + " ").repeat(20);
@@ -424,6 +441,7 @@ class ContextAssemblerTest {
     @Test
     void a_prompt_retargeted_to_another_llm_names_it_in_context_5_and_is_otherwise_unchanged() {
         new NotesDao(store).add("which model am I talking to? m at http://x/v1", "user", 0, null);
+        new ResponsesDao(store).add(1, "a reply", "", null, 10, 5, false, false, false, "m");
         java.util.List<Message> messages = assembler(6000, false).assemble(1, clock.instant()).messages();
 
         java.util.List<Message> moved = ContextAssembler.retargeted(messages, ContextAssembler.describeLlm("m", "http://x/v1"),
@@ -431,10 +449,12 @@ class ContextAssemblerTest {
 
         String was = messages.get(1).content();
         String now = moved.get(1).content();
+        assertThat(messages.get(1).seams()).hasSize(1);
         assertThat(context(now, 5)).contains("; model spare at http://y/v1").doesNotContain("http://x/v1");
         assertThat(now.replace("; model spare at http://y/v1", "; model m at http://x/v1")).isEqualTo(was);
         assertThat(context(now, 4)).as("a note quoting the name is left alone").contains("m at http://x/v1");
         assertThat(moved.get(1).stablePrefix()).isEqualTo(messages.get(1).stablePrefix());
+        assertThat(moved.get(1).seams()).isEqualTo(messages.get(1).seams());
         assertThat(moved.get(0)).isEqualTo(messages.get(0));
         assertThat(ContextAssembler.retargeted(messages, "other at http://z", "spare at http://y/v1"))
                 .as("a prompt that does not name the old LLM").isEqualTo(messages);

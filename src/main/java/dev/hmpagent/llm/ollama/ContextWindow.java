@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code num_ctx} of each request: how many tokens of context Ollama gives the model. Ollama's default (2048 or
@@ -15,7 +16,9 @@ import java.util.Map;
  * <p>When {@code llm.options} gives no {@code num_ctx}, the smallest multiple of {@value #STEP} tokens that holds
  * the prompt (its estimate and a quarter more: the estimate is ~4 characters a token, and code or other languages
  * take more tokens) and the longest reply is sent, and it never shrinks for one client: each new value makes Ollama
- * load the model again, so it changes only when a prompt outgrows it, and says so. A {@code num_ctx} in
+ * load the model again, so it changes only when a prompt outgrows it, and says so; every client of one model on one
+ * server in this process shares it ({@link #of}). This overrides a larger context set on the server
+ * ({@code OLLAMA_CONTEXT_LENGTH}, a Modelfile's {@code num_ctx}) with one that holds the prompt. A {@code num_ctx} in
  * {@code llm.options} is sent as it is; when a prompt looks too large for it, that is said once.
  */
 final class ContextWindow {
@@ -28,6 +31,19 @@ final class ContextWindow {
     private int chosen;
     private boolean toldTooSmall;
     private final List<String> said = new ArrayList<>();
+
+    /** The computed windows, one per server and model, shared by every client of this process that asks it. */
+    private static final ConcurrentHashMap<String, ContextWindow> COMPUTED = new ConcurrentHashMap<>();
+
+    /**
+     * The window of a client of {@code model} at {@code server}: its own when {@code options} give a num_ctx, else
+     * the one every such client shares, so that a delegated task's small prompt does not send a smaller num_ctx than
+     * the cycle's and make Ollama load the model again for it, and again for the next tick.
+     */
+    static ContextWindow of(String server, String model, Map<String, Object> options) {
+        if (options.containsKey("num_ctx")) return new ContextWindow(options);
+        return COMPUTED.computeIfAbsent(server + "\u0000" + model, key -> new ContextWindow(options));
+    }
 
     ContextWindow(Map<String, Object> options) {
         Object value = options.get("num_ctx");

@@ -75,7 +75,7 @@ public final class OllamaClient implements LlmClient {
     /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
     OllamaClient(OllamaSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.contextWindow = new ContextWindow(settings.options());
+        this.contextWindow = ContextWindow.of(settings.baseUrl(), settings.model(), settings.options());
         this.http = new Lazy<>(Objects.requireNonNull(http, "http"));
         Objects.requireNonNull(clock, "clock");
         HttpUrl base = HttpUrl.parse(settings.baseUrl());

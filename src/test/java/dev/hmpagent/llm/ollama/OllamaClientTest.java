@@ -192,6 +192,12 @@ class OllamaClientTest {
         assertThat(client.notices()).singleElement().asString().contains("grows from 8192 to 65536 tokens")
                 .contains("llm.options num_ctx");
         assertThat(client.notices()).as("said once").isEmpty();
+
+        server.streamed("ok", 26, 1);
+        client(true).complete(REQUEST, recordDeltas);
+        assertThat(server.take().options().path("num_ctx").asInt())
+                .as("another client of the model there (a delegated task) shares the size: no reload for it")
+                .isEqualTo(65_536);
     }
 
     @Test
