@@ -121,7 +121,8 @@ public final class Wiring {
      */
     public static Tools tools(AgentConfig config, Approver approver, List<Path> protectedFiles, Map<String, String> env,
                               Clock clock, Supplier<LlmClient> taskLlms) {
-        ControlSurface surface = ControlSurface.forDatabase(config.agent().db(), protectedFiles);
+        ControlSurface surface = ControlSurface.forDatabase(config.agent().db(), List.of(scriptsDir(config)),
+                protectedFiles);
         FileRoots roots = FileRoots.forDatabase(config.files().roots(), config.agent().db(), surface);
         ShellPolicy shell = new ShellPolicy(new ShellRules(config.policy().shellDeny(), config.policy().shellAsk(),
                 config.policy().shellAllow()), surface, approver.personPresent());

@@ -8,7 +8,8 @@ import java.util.Objects;
  */
 public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                           RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
-                          CleanupSection cleanup, SafetySection safety, StagnationSection stagnation) {
+                          CleanupSection cleanup, SafetySection safety, StagnationSection stagnation,
+                          SandboxSection sandbox) {
     public AgentConfig {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(llm, "llm");
@@ -21,6 +22,19 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
         Objects.requireNonNull(cleanup, "cleanup");
         Objects.requireNonNull(safety, "safety");
         Objects.requireNonNull(stagnation, "stagnation");
+        Objects.requireNonNull(sandbox, "sandbox");
+    }
+
+    /** Every section but the sandbox as given, the sandbox at its defaults: for code written before it existed. */
+    public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
+                       RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
+                       CleanupSection cleanup, SafetySection safety, StagnationSection stagnation) {
+        this(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation, SandboxSection.defaults());
+    }
+
+    /** The same configuration with {@code sandbox} instead of its own. */
+    public AgentConfig withSandbox(SandboxSection sandbox) {
+        return new AgentConfig(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation, sandbox);
     }
 
     /** Every section but stagnation as given, stagnation at its defaults: for code written before it existed. */

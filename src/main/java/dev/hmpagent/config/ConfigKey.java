@@ -143,6 +143,10 @@ public enum ConfigKey {
             List.of("AGENT_CYCLE_MAX_IDLE_S"), false,
             "Longest the LLM's own idle may last, in seconds, whatever wake conditions it set",
             c -> c.cycle().maxIdle().toSeconds()),
+    CYCLE_MAX_COMMANDS_PER_REPLY("cycle.max_commands_per_reply", ValueType.wholeNumber(1, 10_000), "100",
+            List.of("AGENT_CYCLE_MAX_COMMANDS_PER_REPLY"), false,
+            "Most commands of one reply that run; the ones after them do not run and become one error row",
+            c -> c.cycle().maxCommandsPerReply()),
     CONTEXT_PROMPT_BUDGET_TOKENS("context.prompt_budget_tokens", ValueType.wholeNumber(500, 1_000_000), "6000",
             List.of("AGENT_CONTEXT_PROMPT_BUDGET_TOKENS"), false,
             "Token budget for the assembled prompt",
@@ -334,7 +338,27 @@ public enum ConfigKey {
     STAGNATION_CHANT_REPEATS("stagnation.chant_repeats", ValueType.wholeNumber(2, 10_000), "10",
             List.of("AGENT_STAGNATION_CHANT_REPEATS"), false,
             "The chunk repeated this many times in a row cancels the call",
-            c -> c.stagnation().chantRepeats());
+            c -> c.stagnation().chantRepeats()),
+    SANDBOX_MODE("sandbox.mode", ValueType.choice("auto", "required", "off"), "auto",
+            List.of("AGENT_SANDBOX_MODE"), false,
+            "How shell and script_run processes are confined: auto (inside bubblewrap where it works, else the text"
+                    + " policy's stricter fallback, said at start), required (refuse them without bubblewrap), off (the"
+                    + " fallback)",
+            c -> c.sandbox().mode().configName()),
+    SANDBOX_NETWORK("sandbox.network", ValueType.choice("off", "on"), "off",
+            List.of("AGENT_SANDBOX_NETWORK"), false,
+            "Whether a sandboxed process may use the network (off: no interface but its own loopback)",
+            c -> c.sandbox().network() ? "on" : "off"),
+    SANDBOX_MAX_FILE_BYTES("sandbox.max_file_bytes", ValueType.wholeNumber(4096, 1L << 50), "67108864",
+            List.of("AGENT_SANDBOX_MAX_FILE_BYTES"), false,
+            "Largest file one command may write, in bytes (a bigger write fails and the process gets SIGXFSZ); many"
+                    + " files can still fill the disk",
+            c -> c.sandbox().maxFileBytes()),
+    SANDBOX_MAX_PROCESSES("sandbox.max_processes", ValueType.wholeNumber(8, 65_536), "128",
+            List.of("AGENT_SANDBOX_MAX_PROCESSES"), false,
+            "Most processes one sandboxed command may run at once (cgroup pids.max where the agent may make one,"
+                    + " else a limit inside the sandbox's user namespace; not enforceable for root without a cgroup)",
+            c -> c.sandbox().maxProcesses());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));

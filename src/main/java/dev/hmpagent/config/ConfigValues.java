@@ -67,7 +67,8 @@ final class ConfigValues {
                         bool(ConfigKey.CYCLE_AUTONOMOUS),
                         integer(ConfigKey.CYCLE_HISTORY_K),
                         Duration.ofMillis(integer(ConfigKey.CYCLE_POLL_MS)),
-                        Duration.ofSeconds(integer(ConfigKey.CYCLE_MAX_IDLE_S))),
+                        Duration.ofSeconds(integer(ConfigKey.CYCLE_MAX_IDLE_S)),
+                        integer(ConfigKey.CYCLE_MAX_COMMANDS_PER_REPLY)),
                 new ContextSection(
                         integer(ConfigKey.CONTEXT_PROMPT_BUDGET_TOKENS),
                         NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
@@ -120,7 +121,12 @@ final class ConfigValues {
                         Duration.ofSeconds(integer(ConfigKey.STAGNATION_SLEEP_S)),
                         Duration.ofSeconds(integer(ConfigKey.STAGNATION_TASK_SWITCH_S)),
                         integer(ConfigKey.STAGNATION_CHANT_MIN_PERIOD),
-                        integer(ConfigKey.STAGNATION_CHANT_REPEATS)));
+                        integer(ConfigKey.STAGNATION_CHANT_REPEATS)),
+                new SandboxSection(
+                        SandboxSection.Mode.fromConfigName(string(ConfigKey.SANDBOX_MODE)),
+                        string(ConfigKey.SANDBOX_NETWORK).equals("on"),
+                        whole(ConfigKey.SANDBOX_MAX_FILE_BYTES),
+                        integer(ConfigKey.SANDBOX_MAX_PROCESSES)));
     }
 
     private Object get(ConfigKey key) {

@@ -10,14 +10,26 @@ import java.util.Objects;
  * @param historyK     how many recent LLM replies are shown in the context
  * @param pollInterval how often the idle loop looks at the database for work from other processes
  * @param maxIdle      the longest the LLM's own {@code idle} may last, whatever its wake conditions
+ * @param maxCommandsPerReply the most commands of one reply that run; the rest become one error row
  */
-public record CycleSection(boolean autonomous, int historyK, Duration pollInterval, Duration maxIdle) {
+public record CycleSection(boolean autonomous, int historyK, Duration pollInterval, Duration maxIdle,
+                           int maxCommandsPerReply) {
     /** The default {@code cycle.max_idle_s}, for code that builds a section by hand. */
     public static final Duration DEFAULT_MAX_IDLE = Duration.ofHours(1);
+    /** The default {@code cycle.max_commands_per_reply}. */
+    public static final int DEFAULT_MAX_COMMANDS_PER_REPLY = 100;
 
     public CycleSection {
         Objects.requireNonNull(pollInterval, "pollInterval");
         Objects.requireNonNull(maxIdle, "maxIdle");
+        if (maxCommandsPerReply < 1) {
+            throw new IllegalArgumentException("maxCommandsPerReply must be positive, was " + maxCommandsPerReply);
+        }
+    }
+
+    /** A section with the default {@link #maxCommandsPerReply()}. */
+    public CycleSection(boolean autonomous, int historyK, Duration pollInterval, Duration maxIdle) {
+        this(autonomous, historyK, pollInterval, maxIdle, DEFAULT_MAX_COMMANDS_PER_REPLY);
     }
 
     /** A section with the default {@link #maxIdle()} (tests and code written before the key existed). */

@@ -11,7 +11,7 @@ class ConfigKeyTest {
         for (ConfigKey key : ConfigKey.values()) {
             assertThat(key.fullName()).matches("[a-z]+\\.[a-z_]+");
             assertThat(key.section()).isIn("agent", "llm", "cycle", "context", "run", "policy", "files", "shell",
-                    "cleanup", "safety", "stagnation");
+                    "cleanup", "safety", "stagnation", "sandbox");
             assertThat(ConfigKey.byName(key.fullName())).contains(key);
         }
     }

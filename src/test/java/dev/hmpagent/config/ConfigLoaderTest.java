@@ -190,6 +190,7 @@ class ConfigLoaderTest {
                 history_k = 0
                 poll_ms = 10
                 max_idle_s = 86400
+                max_commands_per_reply = 7
                 [context]
                 prompt_budget_tokens = 500
                 notes_mode = "MANUAL"
@@ -244,6 +245,11 @@ class ConfigLoaderTest {
                 task_switch_s = 604800
                 chant_min_period = 5
                 chant_repeats = 2
+                [sandbox]
+                mode = "required"
+                network = "on"
+                max_file_bytes = 4096
+                max_processes = 8
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -257,7 +263,7 @@ class ConfigLoaderTest {
                                 new RegistryEntry("box", Provider.OPENAI, "http://box:8080/v1", "qwen", "", 2, Map.of(),
                                         "")),
                         List.of(new ModelPrice("claude-haiku-4-5", 1.0, 1.0, 5.0))),
-                new CycleSection(true, 0, Duration.ofMillis(10), Duration.ofDays(1)),
+                new CycleSection(true, 0, Duration.ofMillis(10), Duration.ofDays(1), 7),
                 new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"),
                 new RunSection(0.5, 0),
                 new PolicySection(List.of("rm"), List.of("git push", "npm"), List.of("*")),
@@ -266,7 +272,8 @@ class ConfigLoaderTest {
                 new CleanupSection(1),
                 new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000),
                 new StagnationSection(StagnationSection.Method.LLM, "gpt-4o-mini", 16, 0.5, 0.5, 1.0, 1000, 0, 10_000,
-                        0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2));
+                        0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2),
+                new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

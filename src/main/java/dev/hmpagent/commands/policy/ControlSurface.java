@@ -1,6 +1,7 @@
 package dev.hmpagent.commands.policy;
 
 import dev.hmpagent.store.HaltFlag;
+import dev.hmpagent.store.NoteSpool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -19,18 +20,30 @@ import java.util.regex.PatternSyntaxException;
 /**
  * The files and programs that control the agent, which the LLM may never touch whatever the rules
  * say (DESIGN.md, "The control surface is not the LLM's"): the database and its {@code -wal},
- * {@code -shm}, {@code -journal} and halt flag, the config files, the history file, and the programs
- * {@code agent} and {@code sqlite3}.
+ * {@code -shm}, {@code -journal}, halt flag and inbox spool, the config files, the history file, the
+ * scripts folder, and the programs {@code agent} and {@code sqlite3}. One list, built once: the text
+ * policy refuses commands that name them, and the sandbox never lets a confined process see them.
  */
 public final class ControlSurface {
     /** Program names denied as the program of any part, compared without case. */
     public static final Set<String> PROGRAMS = Set.of("agent", "sqlite3");
 
     private final List<Path> paths;
+    private final List<Path> folders;
     private final Set<String> names;
 
     /** @param protectedPaths every file to protect, as given (relative ones resolve against the working directory) */
     public ControlSurface(List<Path> protectedPaths) {
+        this(protectedPaths, List.of());
+    }
+
+    /**
+     * @param protectedPaths   every file to protect, as given (relative ones resolve against the working directory)
+     * @param protectedFolders folders protected with everything in them (the scripts folder)
+     */
+    public ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders) {
+        this.folders = Objects.requireNonNull(protectedFolders, "protectedFolders").stream()
+                .map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         Set<Path> absolute = new LinkedHashSet<>();
         Set<String> fileNames = new LinkedHashSet<>();
         for (Path p : Objects.requireNonNull(protectedPaths, "protectedPaths")) {
@@ -45,19 +58,30 @@ public final class ControlSurface {
     }
 
     /**
-     * The agent's own control surface: {@code db} with {@code -wal}, {@code -shm}, {@code -journal} and its
-     * halt flag, plus {@code others} (the config files that exist or may, the history file).
+     * The agent's own control surface: {@code db} with {@code -wal}, {@code -shm}, {@code -journal}, its
+     * halt flag and its inbox spool, plus {@code others} (the config files that exist or may, the history file).
      */
     public static ControlSurface forDatabase(Path db, List<Path> others) {
-        Path abs = Objects.requireNonNull(db, "db").toAbsolutePath();
-        List<Path> all = new ArrayList<>(List.of(abs, Path.of(abs + "-wal"), Path.of(abs + "-shm"),
-                Path.of(abs + "-journal"), new HaltFlag(abs).file()));
-        all.addAll(others);
-        return new ControlSurface(all);
+        return forDatabase(db, List.of(), others);
     }
 
+    /** As {@link #forDatabase(Path, List)}, with {@code folders} (the scripts folder) protected whole. */
+    public static ControlSurface forDatabase(Path db, List<Path> folders, List<Path> others) {
+        Path abs = Objects.requireNonNull(db, "db").toAbsolutePath();
+        List<Path> all = new ArrayList<>(List.of(abs, Path.of(abs + "-wal"), Path.of(abs + "-shm"),
+                Path.of(abs + "-journal"), new HaltFlag(abs).file(), NoteSpool.fileFor(abs)));
+        all.addAll(others);
+        return new ControlSurface(all, folders);
+    }
+
+    /** The protected files, absolute and normalised, whether they exist or not. */
     public List<Path> paths() {
         return paths;
+    }
+
+    /** The protected folders, absolute and normalised, whether they exist or not. */
+    public List<Path> folders() {
+        return folders;
     }
 
     public static boolean isControlProgram(String programName) {
