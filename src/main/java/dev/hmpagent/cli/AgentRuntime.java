@@ -2,6 +2,7 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.commands.Approver;
+import dev.hmpagent.commands.process.Confinement;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LoopStats;
 import dev.hmpagent.cycle.Pacer;
@@ -56,12 +57,14 @@ final class AgentRuntime implements AutoCloseable {
     private final ScheduledExecutorService spoolRetry;
     private final ControlWatcher watcher;
     private final java.time.Instant startedAt;
+    private final Confinement confinement;
     private boolean started;
 
     private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
                          SwitchableLlm llm, TickLoop loop, NoteSpool inbox, String takeover,
-                         ControlWatcher watcher, java.time.Instant startedAt) {
+                         ControlWatcher watcher, java.time.Instant startedAt, Confinement confinement) {
         this.startedAt = startedAt;
+        this.confinement = confinement;
         this.watcher = watcher;
         this.resources = resources;
         this.config = config;
@@ -126,6 +129,10 @@ final class AgentRuntime implements AutoCloseable {
                     launch.clock()).following(choices::selected));
             Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
                     launch.clock(), () -> launch.llms().create(config.llm())), new java.util.SplittableRandom()::nextDouble);
+            Confinement confinement = tools.confinement();
+            // in force: a detail (the banner says it); missing: said once, whoever watches
+            events.emit(confinement.sandboxed() ? new AgentEvent.Info(confinement.line(), true)
+                    : new AgentEvent.Problem(confinement.line()));
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes
             resources.push(() -> tools.stopAll("the agent is shutting down"));
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
@@ -146,7 +153,7 @@ final class AgentRuntime implements AutoCloseable {
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
-                    watcher, startedAt);
+                    watcher, startedAt, confinement);
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
@@ -291,7 +298,8 @@ final class AgentRuntime implements AutoCloseable {
 
     /** One line for the start: model, endpoint, file, and a takeover if there was one. */
     String banner() {
-        return "model " + llm.model() + " at " + llm.endpoint() + ", state in " + tickStore.path() + takeover;
+        return "model " + llm.model() + " at " + llm.endpoint() + ", state in " + tickStore.path() + takeover
+                + (confinement.sandboxed() ? ", shell commands sandboxed (bubblewrap)" : "");
     }
 
     /** Stops the loop (without draining) and the spool retry, then closes everything, releasing the lock last. */

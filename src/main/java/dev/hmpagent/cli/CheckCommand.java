@@ -10,8 +10,10 @@ import picocli.CommandLine.Command;
  * do next when it is damaged. Exit 0 when the file is sound, 5 when it is not.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = {"Check the agent's SQLite file for damage (read-only) and say what to do next.",
-                "Exit code 0: the file is sound; 5: it is damaged, or cannot be read."},
+        description = {"Say how shell commands are confined (the sandbox in force, or why not), check the agent's"
+                + " SQLite file for damage (read-only) and say what to do next.",
+                "Exit code 0: the file is sound; 3: the sandbox cannot be used with this configuration;"
+                        + " 5: the file is damaged, or cannot be read."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  agent check",
@@ -24,11 +26,12 @@ final class CheckCommand extends Subcommand {
 
     @Override
     public Integer call() {
+        boolean confinable = sandbox();
         Path db = config().agent().db().toAbsolutePath();
         IntegrityReport report = Store.checkIntegrity(db);
         if (report.ok()) {
             say(db + ": ok (SQLite's integrity_check found nothing wrong)");
-            return ExitCodes.OK;
+            return confinable ? ExitCodes.OK : ExitCodes.CONFIG;
         }
         say(db + " is damaged; SQLite's integrity_check says:");
         report.problems().forEach(p -> say("  " + p));
@@ -44,6 +47,17 @@ final class CheckCommand extends Subcommand {
         say("  4. put it in place:  mv " + recovered + " " + q + "   (or start with --db " + recovered + ")");
         say("  A backup of the file, if you have one, is the surer way back.");
         return ExitCodes.DATABASE;
+    }
+
+    /** Says which sandbox mode is in force and why; false when this configuration cannot start with the sandbox. */
+    private boolean sandbox() {
+        try {
+            say(Wiring.confinement(config(), configFiles(), launch().env()).line());
+            return true;
+        } catch (dev.hmpagent.config.ConfigException e) {
+            say(e.getMessage());
+            return false;
+        }
     }
 
     /** {@code s} quoted for a POSIX shell. */

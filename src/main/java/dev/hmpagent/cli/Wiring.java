@@ -24,6 +24,7 @@ import dev.hmpagent.commands.policy.ControlSurface;
 import dev.hmpagent.commands.policy.FileRoots;
 import dev.hmpagent.commands.policy.ShellPolicy;
 import dev.hmpagent.commands.policy.ShellRules;
+import dev.hmpagent.commands.process.Confinement;
 import dev.hmpagent.commands.process.ProcessRunner;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LlmSection;
@@ -107,7 +108,7 @@ public final class Wiring {
      */
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
                         Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
-                        java.util.function.Function<String, String> variables) {
+                        java.util.function.Function<String, String> variables, Confinement confinement) {
         /** A halt: every process tree is killed and every delegated LLM call cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
@@ -121,17 +122,34 @@ public final class Wiring {
      */
     public static Tools tools(AgentConfig config, Approver approver, List<Path> protectedFiles, Map<String, String> env,
                               Clock clock, Supplier<LlmClient> taskLlms) {
-        ControlSurface surface = ControlSurface.forDatabase(config.agent().db(), List.of(scriptsDir(config)),
-                protectedFiles);
+        ControlSurface surface = controlSurface(config, protectedFiles);
         FileRoots roots = FileRoots.forDatabase(config.files().roots(), config.agent().db(), surface);
+        // the operating system confines what the LLM runs where it can; the text policy is the first filter
+        Confinement confinement = Confinements.choose(config.sandbox(), roots.roots(), surface, env);
         ShellPolicy shell = new ShellPolicy(new ShellRules(config.policy().shellDeny(), config.policy().shellAsk(),
                 config.policy().shellAllow()), surface, approver.personPresent());
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
-                env);
+                env, confinement.launcher());
         LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()), clock);
         Map<String, String> environment = Map.copyOf(env);
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
-        return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get);
+        return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
+                confinement);
+    }
+
+    /**
+     * The one list of what controls the agent (the database and its side files, the history, the scripts folder,
+     * {@code configFiles}), used by the text policy, the file commands and the sandbox alike.
+     */
+    static ControlSurface controlSurface(AgentConfig config, List<Path> configFiles) {
+        return ControlSurface.forDatabase(config.agent().db(), List.of(scriptsDir(config)), configFiles);
+    }
+
+    /** How this run would confine the LLM's processes (what {@code agent check} reports). */
+    static Confinement confinement(AgentConfig config, List<Path> configFiles, Map<String, String> env) {
+        ControlSurface surface = controlSurface(config, configFiles);
+        return Confinements.choose(config.sandbox(),
+                FileRoots.forDatabase(config.files().roots(), config.agent().db(), surface).roots(), surface, env);
     }
 
     /**
@@ -143,6 +161,17 @@ public final class Wiring {
         String name = db.getFileName().toString();
         int dot = name.lastIndexOf('.');
         return db.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "-scripts");
+    }
+
+    /**
+     * With {@code sandbox.mode = "required"} and no sandbox: {@code shell} and {@code script_run} are refused (EPERM),
+     * saying what is missing and what to install.
+     */
+    static CommandGate processesRefused(Confinement confinement) {
+        return command -> confinement.kind() == Confinement.Kind.REFUSED
+                && (command.type().equals("shell") || command.type().equals("script_run"))
+                ? CommandGate.Decision.deny(command.type() + " is refused: " + confinement.line()
+                        .replaceFirst("^no sandbox: ", "")) : CommandGate.Decision.allow();
     }
 
     /** The SafetyMonitor on the tick thread's connection, with agent.toml's limits, Guide and alert command. */
@@ -192,7 +221,7 @@ public final class Wiring {
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
-                tools.llmTasks(), random, tools.variables());
+                tools.llmTasks(), random, tools.variables(), tools.confinement());
     }
 
     /**
@@ -331,7 +360,7 @@ public final class Wiring {
                 Math.max(SettingsBounds.DEFAULTS.historyKMax(), k));
         ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
                 config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks(),
-                scriptsDir(config)), clock);
+                scriptsDir(config)), clock, tools.confinement().forModel());
         CommandRegistry registry = CommandRegistry.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
                 .register("processes", shell.all())
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
@@ -343,6 +372,7 @@ public final class Wiring {
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
         CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots(),
                 c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))))
+                .and(processesRefused(tools.confinement()))
                 .and(new MonitorGate(monitor));
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper), monitor, breakers(monitor, config.llm()));
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),

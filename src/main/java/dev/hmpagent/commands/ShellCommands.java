@@ -44,8 +44,15 @@ public final class ShellCommands {
     private final FileRoots roots;
     private final Limits limits;
     private final java.time.Clock clock;
+    private final String confinement;
 
     public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock) {
+        this(runner, roots, limits, clock, "");
+    }
+
+    /** @param confinement one sentence for context 0: what the commands can reach (the sandbox, or its fallback) */
+    public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock, String confinement) {
+        this.confinement = Objects.requireNonNull(confinement, "confinement");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.roots = Objects.requireNonNull(roots, "roots");
         this.limits = Objects.requireNonNull(limits, "limits");
@@ -57,7 +64,8 @@ public final class ShellCommands {
     }
 
     private CommandHandler shell() {
-        return new External("shell", "run a shell command line as a child process (result arrives in a later tick)",
+        return new External("shell", "run a shell command line as a child process (result arrives in a later tick)"
+                + (confinement.isEmpty() ? "" : ". " + confinement),
                 "{\"command\": \"ls -la\", \"cwd\": \"workspace\", \"timeout_s\": 30}",
                 (args, ctx, id, onDone) -> run(args.requiredText("command"), args, id, onDone));
     }
@@ -65,12 +73,14 @@ public final class ShellCommands {
     private CommandHandler scriptRun() {
         return new External("script_run", "run one of your scripts as a child process, with args (like shell)",
                 "{\"name\": \"report\", \"args\": [\"--short\"], \"timeout_s\": 30}", (args, ctx, id, onDone) -> {
-            Optional<String> line = scriptLine(ctx.registries().scripts(), args.requiredText("name"), args.list("args"));
-            if (line.isEmpty()) {
+            Optional<dev.hmpagent.store.ScriptLaunch> launch = scriptLaunch(ctx.registries().scripts(),
+                    args.requiredText("name"), args.list("args"));
+            if (launch.isEmpty()) {
                 return Optional.of(CommandOutcome.notFound("script_run: no script \"" + args.requiredText("name")
                         + "\"; scripts_list shows yours"));
             }
-            return run(line.get(), args, id, onDone);
+            // a sandbox shows the script's file, read-only, to this command alone
+            return run(launch.get().commandLine(), args, id, onDone, List.of(launch.get().file()));
         });
     }
 
@@ -80,11 +90,21 @@ public final class ShellCommands {
      * The policy checks this line like any shell command.
      */
     public Optional<String> scriptLine(dev.hmpagent.store.ScriptsDao scripts, String name, List<String> args) {
-        return scripts.latest(name).map(row -> dev.hmpagent.store.ScriptLaunch.prepare(row, limits.scriptsDir(), args)
-                .commandLine());
+        return scriptLaunch(scripts, name, args).map(dev.hmpagent.store.ScriptLaunch::commandLine);
+    }
+
+    /** As {@link #scriptLine}, with the script's file: its code written out, and how to start it. */
+    public Optional<dev.hmpagent.store.ScriptLaunch> scriptLaunch(dev.hmpagent.store.ScriptsDao scripts, String name,
+                                                                 List<String> args) {
+        return scripts.latest(name).map(row -> dev.hmpagent.store.ScriptLaunch.prepare(row, limits.scriptsDir(), args));
     }
 
     private Optional<CommandOutcome> run(String command, Args args, long id, Consumer<CommandOutcome> onDone) {
+        return run(command, args, id, onDone, List.of());
+    }
+
+    private Optional<CommandOutcome> run(String command, Args args, long id, Consumer<CommandOutcome> onDone,
+                                         List<Path> readOnlyFiles) {
         {
             long maxS = limits.maxTimeout().toSeconds();
             long timeoutS = args.optionalLong("timeout_s").orElse(limits.defaultTimeout().toSeconds());
@@ -95,7 +115,8 @@ public final class ShellCommands {
             FileResult<Path> cwd = cwdArg.isPresent() ? roots.resolve(cwdArg.get(), FileRoots.Access.LIST)
                     : roots.resolve(".", FileRoots.Access.LIST);
             if (!cwd.ok()) return Optional.of(CommandOutcome.error(cwd.code(), "shell: cwd " + cwd.message()));
-            StartResult started = runner.start(new ProcessSpec(id, command, cwd.value(), Duration.ofSeconds(timeoutS)),
+            StartResult started = runner.start(new ProcessSpec(id, command, cwd.value(), Duration.ofSeconds(timeoutS),
+                            readOnlyFiles),
                     result -> onDone.accept(outcome(result)));
             if (started instanceof StartResult.Refused r) {
                 return Optional.of(CommandOutcome.error(ErrorCode.EBUSY, "shell: " + r.reason()));
@@ -156,7 +177,8 @@ public final class ShellCommands {
             List<RunningProcess> now = runner.running();
             if (now.isEmpty()) return CommandOutcome.ok("no process is running");
             Instant at = clock.instant();
-            StringBuilder sb = new StringBuilder(now.size() + (now.size() == 1 ? " process" : " processes") + " running:");
+            StringBuilder sb = new StringBuilder(now.size() + (now.size() == 1 ? " process" : " processes") + " running"
+                    + (runner.pidNote().isEmpty() ? "" : " (pid: the " + runner.pidNote() + ")") + ":");
             for (RunningProcess p : now) {
                 sb.append("\n- id ").append(p.id()).append(" (pid ").append(p.pid()).append(", ")
                         .append(Math.max(0, Duration.between(p.startedAt(), at).toSeconds())).append(" s): ")

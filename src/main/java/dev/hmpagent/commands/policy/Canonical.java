@@ -13,9 +13,9 @@ import java.nio.file.Path;
  * @param exists  whether the whole path exists
  * @param problem why it could not be resolved (a dangling or looping link); empty when it could
  */
-record Canonical(Path path, boolean exists, String problem) {
+public record Canonical(Path path, boolean exists, String problem) {
 
-    static Canonical of(Path absolute) {
+    public static Canonical of(Path absolute) {
         if (!absolute.isAbsolute()) {
             throw new IllegalArgumentException("not absolute: " + absolute);
         }

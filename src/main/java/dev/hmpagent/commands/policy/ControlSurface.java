@@ -59,7 +59,7 @@ public final class ControlSurface {
 
     /**
      * The agent's own control surface: {@code db} with {@code -wal}, {@code -shm}, {@code -journal}, its
-     * halt flag and its inbox spool, plus {@code others} (the config files that exist or may, the history file).
+     * halt flag, its inbox spool and the REPL's history file, plus {@code others} (the config files that exist or may, the history file).
      */
     public static ControlSurface forDatabase(Path db, List<Path> others) {
         return forDatabase(db, List.of(), others);
@@ -69,7 +69,8 @@ public final class ControlSurface {
     public static ControlSurface forDatabase(Path db, List<Path> folders, List<Path> others) {
         Path abs = Objects.requireNonNull(db, "db").toAbsolutePath();
         List<Path> all = new ArrayList<>(List.of(abs, Path.of(abs + "-wal"), Path.of(abs + "-shm"),
-                Path.of(abs + "-journal"), new HaltFlag(abs).file(), NoteSpool.fileFor(abs)));
+                Path.of(abs + "-journal"), new HaltFlag(abs).file(), NoteSpool.fileFor(abs),
+                abs.resolveSibling(abs.getFileName() + ".history")));
         all.addAll(others);
         return new ControlSurface(all, folders);
     }

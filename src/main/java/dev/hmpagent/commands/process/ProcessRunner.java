@@ -40,7 +40,7 @@ public final class ProcessRunner {
     /** The variable every child gets, {@code <runner token>-<spec id>}, to find its escaped grandchildren. */
     public static final String MARKER_VARIABLE = "HMP_AGENT_PROC";
 
-    private static final String SHELL = "/bin/sh";
+    static final String SHELL = "/bin/sh";
     private static final Duration KILL_GRACE = Duration.ofSeconds(1);
     private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
     private static final Duration DEATH_WAIT = Duration.ofSeconds(5);
@@ -52,6 +52,13 @@ public final class ProcessRunner {
     private final ThreadFactory threads;
     private final String token;
     private final ProcessTreeKiller killer;
+    private final Launcher launcher;
+    /**
+     * The one long-lived thread every process is started from. A sandbox started with {@code --die-with-parent}
+     * is killed when the thread that started it ends (the kernel's parent-death signal follows the thread), so no
+     * short-lived thread (the tick thread of one tick, a process_stop helper) may start one.
+     */
+    private final java.util.concurrent.ExecutorService starter;
 
     private final Object lock = new Object();
     private final Map<Long, Child> children = new HashMap<>(); // guarded by lock
@@ -66,6 +73,16 @@ public final class ProcessRunner {
     public ProcessRunner(
             int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
             ThreadFactory threads) {
+        this(maxProcesses, outputCapBytes, clock, baseEnvironment, threads, Launcher.UNCONFINED);
+    }
+
+    /**
+     * As the constructor above, each command started by {@code launcher} ({@code /bin/sh -c} as it is, or inside
+     * a {@link Sandbox}).
+     */
+    public ProcessRunner(
+            int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
+            ThreadFactory threads, Launcher launcher) {
         if (maxProcesses < 1) {
             throw new IllegalArgumentException("maxProcesses must be at least 1, was " + maxProcesses);
         }
@@ -79,15 +96,34 @@ public final class ProcessRunner {
         this.threads = Objects.requireNonNull(threads, "threads");
         this.token = randomToken();
         this.killer = new ProcessTreeKiller(new ProcFs(Path.of("/proc")), KILL_GRACE);
+        this.launcher = Objects.requireNonNull(launcher, "launcher");
+        this.starter = java.util.concurrent.Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "hmp-proc-starter");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** As the full constructor, with daemon threads: call {@link #stopAll} before the JVM exits. */
     public ProcessRunner(int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment) {
-        this(maxProcesses, outputCapBytes, clock, baseEnvironment, runnable -> {
-            Thread thread = new Thread(runnable);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this(maxProcesses, outputCapBytes, clock, baseEnvironment, DAEMONS);
+    }
+
+    /** As the full constructor with daemon threads, each command started by {@code launcher}. */
+    public ProcessRunner(int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
+                         Launcher launcher) {
+        this(maxProcesses, outputCapBytes, clock, baseEnvironment, DAEMONS, launcher);
+    }
+
+    private static final ThreadFactory DAEMONS = runnable -> {
+        Thread thread = new Thread(runnable);
+        thread.setDaemon(true);
+        return thread;
+    };
+
+    /** What the pid in {@link #running()} is, for a person ("" when it is simply the command's shell). */
+    public String pidNote() {
+        return launcher.pidNote();
     }
 
     /**
@@ -119,9 +155,10 @@ public final class ProcessRunner {
             Instant startedAt = clock.instant();
             Process process;
             try {
-                process = builder(spec).start();
+                process = startOnStarter(spec);
             } catch (IOException | RuntimeException e) {
-                return failedToStart(spec, "could not start " + SHELL + ": " + oneLine(e.getMessage()));
+                launcher.ended(spec);
+                return failedToStart(spec, "could not start it: " + oneLine(e.getMessage()));
             }
             child = new Child(spec, process, startedAt, markerEntry(spec.id()), onFinish, new TailBuffer(outputCapBytes));
             children.put(spec.id(), child);
@@ -136,6 +173,7 @@ public final class ProcessRunner {
         } catch (RuntimeException | OutOfMemoryError e) { // OutOfMemoryError: "unable to create native thread"
             child.ending.set(new Ending(ProcessStatus.FAILED_TO_START, "no thread to watch it"));
             killQuietly(child);
+            launcher.ended(spec);
             synchronized (lock) {
                 children.remove(spec.id());
             }
@@ -204,8 +242,34 @@ public final class ProcessRunner {
         return claimed.size();
     }
 
+    /** Starts the process on the long-lived starter thread (see {@link #starter}) and waits for it to be started. */
+    private Process startOnStarter(ProcessSpec spec) throws IOException {
+        java.util.concurrent.Future<Process> started;
+        try {
+            started = starter.submit(() -> builder(spec).start());
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new IOException("the process runner is closed", e);
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return started.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;   // the process may be starting: wait for it, so it is never untracked
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof IOException io) throw io;
+                    if (e.getCause() instanceof RuntimeException re) throw re;
+                    throw new IOException(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+
     private ProcessBuilder builder(ProcessSpec spec) {
-        ProcessBuilder builder = new ProcessBuilder(SHELL, "-c", spec.command())
+        ProcessBuilder builder = new ProcessBuilder(launcher.argv(spec))
                 .directory(spec.workingDirectory().toFile())
                 .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -242,6 +306,7 @@ public final class ProcessRunner {
                     elapsed(child), "the process runner failed while watching it (" + oneLine(e.toString())
                             + "); its process tree was killed");
         } finally {
+            launcher.ended(child.spec);
             synchronized (lock) {
                 children.remove(child.spec.id());
             }
@@ -311,7 +376,7 @@ public final class ProcessRunner {
         return MARKER_VARIABLE + "=" + markerValue(id);
     }
 
-    private static String randomToken() {
+    static String randomToken() {
         byte[] bytes = new byte[8];
         new SecureRandom().nextBytes(bytes);
         return HexFormat.of().formatHex(bytes);
