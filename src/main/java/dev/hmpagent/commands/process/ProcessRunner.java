@@ -306,12 +306,15 @@ public final class ProcessRunner {
                     elapsed(child), "the process runner failed while watching it (" + oneLine(e.toString())
                             + "); its process tree was killed");
         } finally {
-            launcher.ended(child.spec);
             synchronized (lock) {
                 children.remove(child.spec.id());
             }
         }
-        child.onFinish.accept(result);
+        try {
+            child.onFinish.accept(result);
+        } finally {
+            launcher.ended(child.spec);   // tidying up (a sandbox's cgroup) does not delay the result
+        }
     }
 
     private ProcessResult awaitEnd(Child child) {

@@ -113,7 +113,8 @@ public final class Sandbox implements Launcher {
                 "--unshare-cgroup-try"));
         if (!network) args.add("--unshare-net");
         if (host.disableUserns()) args.add("--disable-userns");
-        args.addAll(List.of("--die-with-parent", "--new-session"));
+        // as root, bwrap would leave the command every capability inside its user namespace (enough to unmount a mask)
+        args.addAll(List.of("--cap-drop", "ALL", "--die-with-parent", "--new-session"));
         return args;
     }
 

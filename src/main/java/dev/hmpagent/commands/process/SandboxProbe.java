@@ -45,7 +45,8 @@ public final class SandboxProbe {
     public static Result probe(Map<String, String> env) {
         Optional<Path> bwrap = find("bwrap", env);
         if (bwrap.isEmpty()) {
-            return new Result.Fails("bwrap not found: apt-get install bubblewrap (dnf install bubblewrap on Fedora)");
+            return new Result.Fails("bwrap not found on PATH: apt-get install bubblewrap (dnf install bubblewrap on"
+                    + " Fedora)");
         }
         String version = version(bwrap.get());
         Optional<Path> prlimit = find("prlimit", env).filter(p -> Sandbox.SYSTEM.stream().anyMatch(p::startsWith));
@@ -65,11 +66,10 @@ public final class SandboxProbe {
         return new Result.Works(host);
     }
 
-    /** The executable {@code name} in {@code PATH}, else in /usr/bin or /bin. */
+    /** The executable {@code name} in the agent's {@code PATH} ({@code /usr/bin:/bin} when it has none). */
     static Optional<Path> find(String name, Map<String, String> env) {
-        List<String> dirs = new ArrayList<>(List.of(env.getOrDefault("PATH", "").split(File.pathSeparator)));
-        dirs.addAll(List.of("/usr/bin", "/bin"));
-        for (String dir : dirs) {
+        String path = env.getOrDefault("PATH", "");
+        for (String dir : (path.isBlank() ? "/usr/bin:/bin" : path).split(File.pathSeparator)) {
             if (dir.isBlank() || !dir.startsWith("/")) continue;
             Path candidate = Path.of(dir, name);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) return Optional.of(candidate);

@@ -109,6 +109,13 @@ class SandboxTest {
     }
 
     @Test
+    void it_has_no_capabilities_and_cannot_make_another_user_namespace() throws Exception {
+        ProcessResult r = run(sandbox(limits()), "grep CapEff /proc/self/status; unshare -U true && echo nested");
+
+        assertThat(r.output()).contains("CapEff:\t0000000000000000").doesNotContain("nested");
+    }
+
+    @Test
     void there_is_no_network_unless_it_is_allowed() throws Exception {
         ProcessResult off = run(sandbox(limits()), "cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '");
         ProcessResult on = run(sandbox(new Sandbox.Limits(true, 1024 * 1024, 64)),
