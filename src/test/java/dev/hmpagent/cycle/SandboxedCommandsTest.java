@@ -41,7 +41,7 @@ class SandboxedCommandsTest {
         store = Store.open(db, clock);
         AgentConfig d = AgentConfig.defaults();
         AgentConfig config = new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(),
-                new PolicySection(d.policy().shellDeny(), d.policy().shellAsk(), List.of("echo", "ps", "wc")), d.files(),
+                new PolicySection(d.policy().shellDeny(), d.policy().shellAsk(), List.of("echo", "ps", "wc", "sleep")), d.files(),
                 d.shell(), d.cleanup()).withSandbox(new SandboxSection(mode, false, 1 << 20, 64));
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", path, "HOME", dir.toString()), clock,
                 FakeLlmClient::new);
@@ -92,6 +92,29 @@ class SandboxedCommandsTest {
         int seen = Integer.parseInt(row.result().lines().filter(l -> l.strip().matches("\\d+")).findFirst()
                 .orElseThrow().strip());
         assertThat(seen).as("only the sandbox's own processes").isLessThan(8);
+    }
+
+    @Test
+    void process_list_gives_the_host_pid_a_person_can_use_and_says_so() throws Exception {
+        Bwrap.required();
+        start(SandboxSection.Mode.AUTO, System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        new NotesDao(store).add("wait a while", "user", 0, null);
+        llm.reply("Waiting." + shell("sleep 60"))
+                .reply("What runs?\n# Commands:\n[{\"cmd_id\": \"l\", \"type\": \"process_list\", \"args\": {}}]");
+
+        cycle.tick();
+        new NotesDao(store).add("what is running?", "user", 0, null);
+        cycle.tick();
+
+        ProcessRow list = new ProcessLogDao(store).byTick(2).stream().filter(r -> "l".equals(r.cmdId()))
+                .findFirst().orElseThrow();
+        assertThat(list.result()).contains("1 process running (pid: the host pid; it is the sandbox:")
+                .contains("sleep 60");
+        long pid = Long.parseLong(list.result().replaceAll("(?s).*\\(pid (\\d+),.*", "$1"));
+        ProcessHandle onHost = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("no host process " + pid));
+        assertThat(onHost.info().command().orElse("")).as("the sandbox (or the shell that becomes it)")
+                .containsAnyOf("bwrap", "sh");
+        assertThat(onHost.parent().map(ProcessHandle::pid)).contains(ProcessHandle.current().pid());
     }
 
     @Test
