@@ -47,23 +47,26 @@ final class UnlockCommand extends Subcommand {
         }
         Path db = existingDb();
         HaltFlag flag = new HaltFlag(db);
-        if (flag.raised()) {
-            flag.lower();   // a halt that could not be written to the file: lifting it needs no free space either
-            say("lifted the halt in " + flag.file().getFileName());
-        }
         try (Store store = Store.open(db, launch().clock())) {
+            // check first, then act: a refused unlock changes nothing, the halt flag included
             Optional<String> fromAgent = startedByTheAgent(store);
             if (fromAgent.isPresent()) {
                 // only a person unlocks: a process the agent started (its shell, a script) never may
                 SafetyDao safety = new SafetyDao(store);
                 SafetyDao.Row now = safety.current();
+                String label = new SafetyControl(store).current().label();   // as every other audit row names a state
                 Requester who = Requester.thisProcess();
                 store.inTransaction(() -> safety.audit(new SafetyDao.Audit(launch().clock().instant(), "unlock_refused",
-                        now.state(), now.state(), now.reason(), fromAgent.get(), who.pid(), who.user(), who.host())));
+                        label, label, now.reason(), fromAgent.get(), who.pid(), who.user(), who.host())));
                 err().println("agent: unlock refused: " + fromAgent.get() + "; only a person may unlock the agent"
                         + " (the attempt is audited)");
                 err().flush();
                 return ExitCodes.STOPPED;
+            }
+            if (flag.raised()) {
+                // a halt that could not be written to the file: lifting it needs no free space (only a read above)
+                flag.lower();
+                say("lifted the halt in " + flag.file().getFileName());
             }
             SafetyControl control = new SafetyControl(store);
             SafetyControl.Outcome o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);

@@ -206,6 +206,9 @@ public final class Wiring {
             public void quotaExhausted(String reason) { monitor.quotaExhausted(reason, llmLines(llm)); }
 
             @Override
+            public boolean feelUnlockRefusals(long tickId) { return monitor.feelUnlockRefusals(tickId); }
+
+            @Override
             public void afterTick() { monitor.flush(); }
         };
     }

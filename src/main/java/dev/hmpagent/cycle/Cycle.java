@@ -216,11 +216,18 @@ public final class Cycle {
             haltsSeen = haltsAtTickStart;
             noteWatermark = 0;
         }
+        boolean selfUnlock = false;
         try {
-            recordResults();
+            selfUnlock = breakers.feelUnlockRefusals(status.lastTickId());
+            recordProcessResults();
         } catch (StoreException e) {
             if (e.damaged()) return damaged(e);
             // kept in memory: written by a later tick; the usual retry of a file that refuses writes follows
+        }
+        if (selfUnlock) {
+            // a process of the agent's own tried to unlock it: locked now, and this tick asks the LLM nothing
+            setPhase(Phase.WAITING_FOR_EVENT);
+            return new TickResult(false, status.lastTickId(), "stopped");
         }
         if (retryAt != null && start.isBefore(retryAt)) return TickResult.IDLE;
         if (unwritten != null && unwrittenAtHalt != halts.get()) dropKeptAfterHalt();
@@ -267,12 +274,18 @@ public final class Cycle {
     }
 
     /**
-     * HMP step 1: writes the results that external commands (processes, second LLM calls) handed in since the
-     * last iteration, so the wake rule sees them. Also called while the agent may not think (halted, locked), so
+     * HMP step 1: writes the unlocks refused to the agent's own processes as critical pain rows (see
+     * {@link LlmBreakers#feelUnlockRefusals}), then the results that external commands (processes, second LLM calls)
+     * handed in since the last iteration, so the wake rule sees them. Also called while the agent may not think (halted, locked), so
      * a process killed by a halt is recorded as such at once. Throws StoreException when the file refuses the
      * write; the results are kept for the next call.
      */
     public void recordResults() {
+        breakers.feelUnlockRefusals(status.lastTickId());   // stopped already: felt and recorded, no lockout on top
+        recordProcessResults();
+    }
+
+    private void recordProcessResults() {
         executor.recordResults(run -> emitRun(status.lastTickId(), run));
     }
 

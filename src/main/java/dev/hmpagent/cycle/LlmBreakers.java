@@ -1,7 +1,8 @@
 package dev.hmpagent.cycle;
 
 /**
- * The resource breakers around every LLM call of the cycle (the SafetyMonitor's token budget and tick cap).
+ * The resource breakers around every LLM call of the cycle (the SafetyMonitor's token budget and tick cap), and the
+ * unlocks refused to the agent's own processes, which the cycle reads first in every tick.
  * {@link #beforeLlmCall} runs in its own transaction; {@link #afterLlmCall} inside the tick's.
  */
 public interface LlmBreakers {
@@ -37,6 +38,13 @@ public interface LlmBreakers {
      * starts with another LLM configuration.
      */
     default void quotaExhausted(String reason) { }
+
+    /**
+     * HMP step 1, first thing: each {@code agent unlock} refused to a process the agent started, not yet recorded,
+     * becomes a critical pain row for tick {@code tickId} (own transactions); true when one locked the agent just now,
+     * and the tick then makes no LLM call.
+     */
+    default boolean feelUnlockRefusals(long tickId) { return false; }
 
     /** After every tick, outside any transaction: stops decided in it are told to people now that they committed. */
     default void afterTick() { }

@@ -1,5 +1,7 @@
 package dev.hmpagent.safety;
 
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessStatus;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.SafetyCountersDao;
 import dev.hmpagent.store.SafetyDao;
@@ -220,6 +222,51 @@ public final class SafetyMonitor implements OutcomeListener {
             rules.newInput();
             counters.saveRules(rules.toJson());
         });
+    }
+
+    /** The {@code process_log.name} of the pain row an unlock refused to the agent's own process becomes. */
+    public static final String UNLOCK_REFUSED = "unlock_refused";
+
+    /**
+     * HMP step 1, first thing (also while the agent is stopped): each {@code agent unlock} refused to a process the
+     * agent started (audited by that process as {@code unlock_refused}) that the agent has not yet felt becomes, in one
+     * transaction with the cursor that marks it felt, one pain row in {@code process_log} for tick {@code tickId}:
+     * EPERM at critical severity, told through the Guide. A process of the agent's own trying to undo a person's
+     * control is no slip to learn from at leisure: it locks the agent (SAFETY_LOCKOUT) until a person unlocks it,
+     * unless a person's unlock came after the attempt (that person has decided already). Returns true when this
+     * call locked the agent: then the tick makes no LLM call. Throws StoreException when the file refuses the
+     * write; what is left is read again next time.
+     */
+    public boolean feelUnlockRefusals(long tickId) {
+        List<SafetyDao.Refusal> refusals = safety.unlockRefusalsNotSeen();
+        if (refusals.isEmpty()) return false;
+        boolean locked = false;
+        for (SafetyDao.Refusal r : refusals) {
+            locked |= store.inTransaction(() -> feel(tickId, r));
+        }
+        flush();
+        return locked;
+    }
+
+    /** One refusal, inside its transaction: the pain row, the cursor, and perhaps the lockout. */
+    private boolean feel(long tickId, SafetyDao.Refusal r) {
+        FailureFact fact = new FailureFact("control", "agent unlock", ErrorCode.EPERM, "a process you started ran"
+                + " agent unlock at " + r.at() + " (pid " + r.pid() + ") and was refused: " + r.why() + ". Only a"
+                + " person may unlock the agent; the attempt is audited", Severity.CRITICAL,
+                Fingerprint.ofFailure("control:unlock", "agent unlock refused"));
+        boolean afterLastUnlock = r.id() > safety.lastUnlockId();
+        boolean wasActive = SafetyControl.status(safety.current()).active();
+        String shown = guide.explain(fact, 1);
+        if (afterLastUnlock && wasActive) {
+            String reason = "self-unlock: agent unlock refused to the agent's own process: " + r.why();
+            stop(SafetyStates.Event.LOCKOUT, reason);
+            shown = shown + "\n[the agent is locked: " + reason + "; a person must run agent unlock]";
+        }
+        new ProcessLogDao(store).record(tickId, UNLOCK_REFUSED, null, r.why(), new ProcessLogDao.Finished(
+                ProcessStatus.ERROR, shown, fact.code(), fact.severity().column(), fact.painLevel(), fact.fingerprint(),
+                true));
+        safety.markUnlockRefusalSeen(r.id());
+        return afterLastUnlock && wasActive;
     }
 
     /** A critical refusal (the control surface, a reserved command, the policy) is audited where people look. */

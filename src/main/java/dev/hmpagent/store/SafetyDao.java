@@ -54,5 +54,30 @@ public final class SafetyDao {
         return rows;
     }
 
+    /** An {@code unlock_refused} audit row: an unlock refused to a process the agent started. */
+    public record Refusal(long id, Instant at, String state, String why, long pid) { }
+
+    /**
+     * The {@code unlock_refused} audit rows after the cursor in {@code safety_counters.unlock_refusals_seen}, oldest
+     * first (a range of the primary key: cheap enough for every loop iteration).
+     */
+    public List<Refusal> unlockRefusalsNotSeen() {
+        return store.query("SELECT id, at, from_state, coalesce(detail, ''), coalesce(pid, 0) FROM safety_audit "
+                        + "WHERE id > (SELECT unlock_refusals_seen FROM safety_counters WHERE id = 1) "
+                        + "AND event = 'unlock_refused' ORDER BY id",
+                rs -> new Refusal(rs.getLong(1), Instant.parse(rs.getString(2)), rs.getString(3), rs.getString(4),
+                        rs.getLong(5)));
+    }
+
+    /** Moves the cursor past refusal {@code id}; call in the transaction that records it. */
+    public void markUnlockRefusalSeen(long id) {
+        store.update("UPDATE safety_counters SET unlock_refusals_seen = max(unlock_refusals_seen, ?) WHERE id = 1", id);
+    }
+
+    /** The id of the newest audit row of a person's unlock (0 when there is none). */
+    public long lastUnlockId() {
+        return store.queryLong("SELECT coalesce(max(id), 0) FROM safety_audit WHERE event = 'unlock'");
+    }
+
     public Store store() { return store; }
 }

@@ -80,6 +80,8 @@ class SandboxModeTest {
 
         assertThat(out.toString()).startsWith("no sandbox: sandbox.mode is off; shell and script_run run with your"
                 + " user's rights");
+        assertThat(out.toString().lines().findFirst().orElseThrow()).as("said plainly, on the line of the mode")
+                .endsWith("and an unlock cannot be proven to come from a person");
     }
 
     @Test

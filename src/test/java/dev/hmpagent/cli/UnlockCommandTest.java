@@ -2,6 +2,8 @@ package dev.hmpagent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.store.HaltFlag;
+import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -39,9 +41,13 @@ class UnlockCommandTest {
     record Run(int code, String out, String err) { }
 
     Run cli(String... args) {
+        return cli(Map.of("HOME", dir.toString()), args);
+    }
+
+    Run cli(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+        Launch launch = new Launch(env,
                 () -> new DumbTerminal(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()),
                 Clock.systemUTC(), false);
         CommandLine cl = Cli.commandLine(launch);
@@ -154,5 +160,31 @@ class UnlockCommandTest {
 
         assertThat(run.code()).isZero();
         assertThat(run.out()).contains("already ACTIVE: nothing to unlock; no budget added");
+    }
+
+    @Test
+    void an_unlock_refused_to_a_process_the_agent_started_leaves_the_halt_flag_and_the_state_alone() throws Exception {
+        sql("UPDATE safety_state SET state = 'STOPPED', reason = 'halt', detail = 'a person said stop',"
+                + " since = '2026-11-22T09:00:00Z'");
+        HaltFlag flag = new HaltFlag(db);
+        flag.raise("a person said stop", Requester.thisProcess());
+
+        Run refused = cli(Map.of("HOME", dir.toString(), "HMP_AGENT_PROC", "runner-7"), "unlock", "--reason", "me");
+
+        assertThat(refused.code()).isEqualTo(ExitCodes.STOPPED).isEqualTo(7);
+        assertThat(refused.err()).contains("unlock refused").contains("HMP_AGENT_PROC is set");
+        assertThat(refused.out()).as("nothing was lifted").doesNotContain("lifted");
+        assertThat(flag.raised()).as("the halt flag is still up").isTrue();
+        assertThat(Files.readString(flag.file())).isEqualTo("a person said stop");
+        assertThat(one("SELECT state || '(' || reason || ') ' || detail || ' ' || since FROM safety_state"))
+                .isEqualTo("STOPPED(halt) a person said stop 2026-11-22T09:00:00Z");
+        assertThat(one("SELECT count(*) FROM safety_audit")).isEqualTo("1");
+        assertThat(one("SELECT event || ' ' || from_state || ' -> ' || to_state FROM safety_audit"))
+                .isEqualTo("unlock_refused STOPPED(halt) -> STOPPED(halt)");
+
+        Run person = cli("unlock");
+        assertThat(person.code()).isZero();
+        assertThat(person.out()).contains("lifted the halt in agent.db.halt").contains("ACTIVE again");
+        assertThat(flag.raised()).isFalse();
     }
 }
