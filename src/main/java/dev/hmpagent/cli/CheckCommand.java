@@ -52,7 +52,9 @@ final class CheckCommand extends Subcommand {
     /** Says which sandbox mode is in force and why; false when this configuration cannot start with the sandbox. */
     private boolean sandbox() {
         try {
-            say(Wiring.confinement(config(), configFiles(), launch().env()).line());
+            dev.hmpagent.commands.process.Confinement c = Wiring.confinement(config(), configFiles(), launch().env());
+            say(c.line());
+            if (!c.sandboxed()) Confinements.fallbackLines(config().policy()).forEach(this::say);
             return true;
         } catch (dev.hmpagent.config.ConfigException e) {
             say(e.getMessage());

@@ -14,7 +14,10 @@ import java.util.Map;
 /** Chooses the {@link Confinement} of a run from {@code [sandbox]} and what the machine offers. */
 final class Confinements {
     static final String FALLBACK_RULES = "shell and script_run run with your user's rights, under the text policy's"
-            + " stricter fallback rules, and an unlock cannot be proven to come from a person";
+            + " stricter fallback rules (redirections and path arguments must stay inside the file roots; programs that"
+            + " run other programs named by data, such as git, make, find -exec, sed, tar, need a person's yes or an"
+            + " allow rule naming them, and the default allow list's git entries are dropped), and an unlock cannot be"
+            + " proven to come from a person";
 
     private Confinements() { }
 
@@ -54,8 +57,35 @@ final class Confinements {
     }
 
     private static final String NOT_CONFINED = "Your shell and script_run commands run without a sandbox, under a"
-            + " stricter policy: paths must stay inside the file roots, and programs that run other programs named"
-            + " by data (git, make, …) need a person's approval.";
+            + " stricter policy: redirections and paths must stay inside the file roots (no .., no absolute paths"
+            + " outside them, no $VAR or $(…) in a path), and programs that run other programs named by data (git,"
+            + " make, find -exec, sed, tar, xargs, interpreters, …) need a person's approval.";
+
+    /** The built-in {@code policy.shell_allow}: the list whose entries that run programs the fallback drops. */
+    static List<String> defaultAllow() {
+        return dev.hmpagent.config.LoadedConfig.defaults().config().policy().shellAllow();
+    }
+
+    /**
+     * What {@code agent check} adds without the sandbox: the default allow rules dropped, and the allow rules a person
+     * wrote whose programs can run other programs (theirs to keep, but nothing confines what those run).
+     */
+    static List<String> fallbackLines(dev.hmpagent.config.PolicySection policy) {
+        List<String> dropped = dev.hmpagent.commands.policy.ShellPolicy.droppedWithoutSandbox(policy.shellAllow(),
+                defaultAllow());
+        List<String> yours = dev.hmpagent.commands.policy.ShellPolicy.runningPrograms(policy.shellAllow().stream()
+                .filter(rule -> !dropped.contains(rule)).toList());
+        List<String> out = new java.util.ArrayList<>();
+        if (!dropped.isEmpty()) {
+            out.add("no sandbox: the default allow rules " + String.join(", ", dropped)
+                    + " are dropped (their programs run other programs named by data); they need a person's yes");
+        }
+        if (!yours.isEmpty()) {
+            out.add("no sandbox: your allow rules " + String.join(", ", yours)
+                    + " name programs that can run other programs; nothing confines what those run");
+        }
+        return out;
+    }
 
     private static java.util.Optional<Path> findPrlimit(Map<String, String> env) {
         for (String p : List.of("/usr/bin/prlimit", "/bin/prlimit")) {

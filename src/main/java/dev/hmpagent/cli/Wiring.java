@@ -126,8 +126,12 @@ public final class Wiring {
         FileRoots roots = FileRoots.forDatabase(config.files().roots(), config.agent().db(), surface);
         // the operating system confines what the LLM runs where it can; the text policy is the first filter
         Confinement confinement = Confinements.choose(config.sandbox(), roots.roots(), surface, env);
-        ShellPolicy shell = new ShellPolicy(new ShellRules(config.policy().shellDeny(), config.policy().shellAsk(),
-                config.policy().shellAllow()), surface, approver.personPresent());
+        ShellRules rules = new ShellRules(config.policy().shellDeny(), config.policy().shellAsk(),
+                config.policy().shellAllow());
+        // without the sandbox the text policy is all there is: its stricter fallback rules
+        ShellPolicy shell = confinement.sandboxed() ? new ShellPolicy(rules, surface, approver.personPresent())
+                : ShellPolicy.unconfined(rules, Confinements.defaultAllow(), surface, approver.personPresent(),
+                roots.roots());
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
                 env, confinement.launcher());
         LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()), clock);
@@ -374,7 +378,7 @@ public final class Wiring {
         SafetyMonitor monitor = monitor(config, store, events);
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
         CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots(),
-                c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))))
+                c -> shell.scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c))))
                 .and(processesRefused(tools.confinement()))
                 .and(new MonitorGate(monitor));
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper), monitor, breakers(monitor, config.llm()));

@@ -3,6 +3,7 @@ package dev.hmpagent.commands;
 import dev.hmpagent.commands.policy.FileResult;
 import dev.hmpagent.commands.policy.FileRoots;
 import dev.hmpagent.commands.policy.ShellPolicy;
+import dev.hmpagent.store.ScriptLaunch;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +24,14 @@ public final class PolicyGate implements CommandGate {
     /** For an ASK: the prefixes an "always" answer allows, by process_log id. */
     private final Map<Long, List<String>> asked = new ConcurrentHashMap<>();
 
-    private final java.util.function.Function<PendingCommand, Optional<String>> scriptLines;
+    private final java.util.function.Function<PendingCommand, Optional<ScriptLaunch>> scriptLines;
 
-    /** @param scriptLines the command line a {@code script_run} would run (empty: no such script; the handler says so) */
+    /**
+     * @param scriptLines how a {@code script_run} would start its script (empty: no such script; the handler says
+     *                    so); the script's own file in the scripts folder is the one control-surface path it may name
+     */
     public PolicyGate(CommandRegistry registry, ShellPolicy shell, FileRoots roots,
-                      java.util.function.Function<PendingCommand, Optional<String>> scriptLines) {
+                      java.util.function.Function<PendingCommand, Optional<ScriptLaunch>> scriptLines) {
         this.scriptLines = Objects.requireNonNull(scriptLines, "scriptLines");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.shell = Objects.requireNonNull(shell, "shell");
@@ -41,12 +45,15 @@ public final class PolicyGate implements CommandGate {
                     + "safety and guide are never the agent's); do not try again");
         }
         String line;
+        List<Path> ownFiles = List.of();
         if (command.type().equals("shell")) {
             line = command.args().path("command").asText("");
         } else if (command.type().equals("script_run")) {
             // the agent wrote the script: running it is running its interpreter, and the rules decide like for shell
             try {
-                line = scriptLines.apply(command).orElse("");
+                Optional<ScriptLaunch> launch = scriptLines.apply(command);
+                line = launch.map(ScriptLaunch::commandLine).orElse("");
+                ownFiles = launch.map(l -> List.of(l.file())).orElse(List.of());
             } catch (RuntimeException e) {
                 return Decision.deny("the script could not be prepared to run (" + e.getMessage() + ")");
             }
@@ -54,7 +61,7 @@ public final class PolicyGate implements CommandGate {
             return Decision.allow();
         }
         if (line.isBlank()) return Decision.allow();   // the handler says how to write the args
-        ShellPolicy.Decision d = shell.check(line, workingDir(command));
+        ShellPolicy.Decision d = shell.check(line, workingDir(command), ownFiles);
         return switch (d.verdict()) {
             case ALLOW -> Decision.allow();
             case DENY -> Decision.deny(d.reason());

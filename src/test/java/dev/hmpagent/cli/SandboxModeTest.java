@@ -85,6 +85,19 @@ class SandboxModeTest {
     }
 
     @Test
+    void check_without_the_sandbox_names_the_dropped_default_rules_and_a_persons_rules_that_run_programs()
+            throws Exception {
+        assertThat(agent(systemPath(), "[sandbox]\nmode = \"off\"\n", "check")).isZero();
+        assertThat(out.toString()).contains("no sandbox: the default allow rules git status, git log, git diff are"
+                + " dropped").doesNotContain("your allow rules");
+
+        assertThat(agent(systemPath(), "[sandbox]\nmode = \"off\"\n[policy]\nshell_allow = [\"ls\", \"make\"]\n",
+                "check")).isZero();
+        assertThat(out.toString()).contains("no sandbox: your allow rules make name programs that can run other"
+                + " programs").doesNotContain("default allow rules");
+    }
+
+    @Test
     void check_says_shell_is_refused_when_the_sandbox_is_required_and_missing() throws Exception {
         assertThat(agent("/nonexistent", "[sandbox]\nmode = \"required\"\n", "check")).isZero();
 

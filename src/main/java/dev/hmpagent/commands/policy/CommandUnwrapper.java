@@ -124,7 +124,8 @@ final class CommandUnwrapper {
         List<Word> all = new ArrayList<>(assignments);
         while (at < words.size() && words.get(at).text().indexOf('=') > 0) {
             Word w = words.get(at++);
-            all.add(new Word(w.text(), w.regex(), w.valueRegex(), w.dynamic(), w.quoted(), w.text().length()));
+            all.add(new Word(w.text(), w.regex(), w.valueRegex(), w.dynamic(), w.quoted(), w.text().length(),
+                    w.expands()));
         }
         if (at >= words.size()) {
             out.add(part(assignments, words, redirects, List.of(), false));
@@ -297,8 +298,12 @@ final class CommandUnwrapper {
                 }
             }
         }
+        List<String> expanded = new ArrayList<>();
+        for (List<Word> group : List.of(assignments, words, redirects)) {
+            group.stream().filter(Word::expands).map(Word::text).forEach(expanded::add);
+        }
         return new ShellCommand(texts(assignments), texts(words), texts(redirects), wildcards.stream().distinct().toList(),
-                opaque);
+                opaque, expanded.stream().distinct().toList());
     }
 
     private static List<String> texts(List<Word> words) {
@@ -311,6 +316,6 @@ final class CommandUnwrapper {
         }
         List<String> wildcards = new ArrayList<>(extra);
         c.wildcards().stream().filter(w -> !extra.contains(w)).forEach(wildcards::add);
-        return new ShellCommand(c.assignments(), c.words(), c.redirects(), wildcards, c.opaque());
+        return new ShellCommand(c.assignments(), c.words(), c.redirects(), wildcards, c.opaque(), c.expanded());
     }
 }

@@ -107,10 +107,15 @@ public final class ControlSurface {
 
     /**
      * The protected file {@code path} is, after both are canonicalised (symbolic links, {@code ..}), or a
-     * hard link to (same file key).
+     * hard link to (same file key); or the protected folder it is (or is inside).
      */
     public Optional<Path> covering(Path path) {
         Canonical target = Canonical.of(path.toAbsolutePath());
+        for (Path folder : folders) {
+            if (target.path().startsWith(Canonical.of(folder).path()) || target.path().startsWith(folder)) {
+                return Optional.of(folder);
+            }
+        }
         Optional<Object> targetKey = target.exists() ? fileKey(target.path()) : Optional.empty();
         for (Path p : paths) {
             Canonical c = Canonical.of(p);

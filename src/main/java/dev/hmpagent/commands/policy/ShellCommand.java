@@ -21,9 +21,12 @@ import java.util.stream.Stream;
  * @param opaque      true when the command runs code given inline that cannot be inspected
  *                    ({@code python -c}, {@code perl -e}, {@code node -e}, {@code git -c}, {@code awk} with
  *                    {@code system(}): only a rule naming the whole command allows it
+ * @param expanded    the assignments, words and redirections (as written) holding a parameter or command
+ *                    substitution ({@code $X}, {@code $(…)}, backticks): no reading of the text can tell what
+ *                    file they name
  */
 public record ShellCommand(List<String> assignments, List<String> words, List<String> redirects,
-                           List<String> wildcards, boolean opaque) {
+                           List<String> wildcards, boolean opaque, List<String> expanded) {
     /** Words without these read the same unquoted; expansions ($X) and globs stay as written. */
     private static final Pattern NEEDS_QUOTES = Pattern.compile("[\\s'\"\\\\;&|<>()`]");
 
@@ -32,6 +35,13 @@ public record ShellCommand(List<String> assignments, List<String> words, List<St
         words = List.copyOf(Objects.requireNonNull(words, "words"));
         redirects = List.copyOf(Objects.requireNonNull(redirects, "redirects"));
         wildcards = List.copyOf(Objects.requireNonNull(wildcards, "wildcards"));
+        expanded = List.copyOf(Objects.requireNonNull(expanded, "expanded"));
+    }
+
+    /** A command none of whose words holds a substitution. */
+    public ShellCommand(List<String> assignments, List<String> words, List<String> redirects, List<String> wildcards,
+                        boolean opaque) {
+        this(assignments, words, redirects, wildcards, opaque, List.of());
     }
 
     /** A command with only words, for tests and callers that build one by hand. */

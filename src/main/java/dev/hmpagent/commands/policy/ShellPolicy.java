@@ -61,12 +61,18 @@ public final class ShellPolicy {
     private final ControlSurface controlSurface;
     private final boolean personPresent;
     private final Path home;
+    /** The stricter rules without a sandbox; null when a sandbox confines what the commands reach. */
+    private final Fallback fallback;
 
     /**
      * @param personPresent true when someone at an interactive terminal can answer a question; false
      *                      (headless, piped input) turns every ASK into a DENY
      */
     public ShellPolicy(ShellRules rules, ControlSurface controlSurface, boolean personPresent) {
+        this(rules, controlSurface, personPresent, null);
+    }
+
+    private ShellPolicy(ShellRules rules, ControlSurface controlSurface, boolean personPresent, Fallback fallback) {
         Objects.requireNonNull(rules, "rules");
         this.deny = rules.deny().stream().map(Rule::parse).toList();
         this.ask = rules.ask().stream().map(Rule::parse).toList();
@@ -74,6 +80,57 @@ public final class ShellPolicy {
         this.controlSurface = Objects.requireNonNull(controlSurface, "controlSurface");
         this.personPresent = personPresent;
         this.home = Path.of(System.getProperty("user.home", "/"));
+        this.fallback = fallback;
+    }
+
+    /**
+     * The policy for commands no sandbox confines ({@link Fallback}): the allow rules of {@code defaultAllow} (the
+     * built-in default list) whose program runs other programs named by data ({@code git status}) are dropped; a
+     * program that runs programs, or one started by its path, is allowed only by a rule naming it, never by
+     * {@code "*"}; a deny rule also applies where its program appears in such a program's arguments; and
+     * redirections and path arguments must stay inside {@code roots}. Deny rules and the control surface still
+     * come first.
+     */
+    public static ShellPolicy unconfined(ShellRules rules, List<String> defaultAllow, ControlSurface controlSurface,
+                                         boolean personPresent, List<Path> roots) {
+        Objects.requireNonNull(rules, "rules");
+        List<String> dropped = droppedWithoutSandbox(rules.allow(), defaultAllow);
+        List<String> kept = rules.allow().stream().filter(rule -> !dropped.contains(rule)).toList();
+        return new ShellPolicy(new ShellRules(rules.deny(), rules.ask(), kept), controlSurface, personPresent,
+                new Fallback(roots, Path.of(System.getProperty("user.home", "/")), dropped));
+    }
+
+    /**
+     * The rules of {@code allow} that the unconfined policy drops: those of the built-in default list
+     * {@code defaultAllow} whose program runs other programs named by data ({@code git status}).
+     */
+    public static List<String> droppedWithoutSandbox(List<String> allow, List<String> defaultAllow) {
+        List<String> defaults = defaultAllow.stream().map(d -> Rule.parse(d).text()).toList();
+        return allow.stream().filter(rule -> defaults.contains(Rule.parse(rule).text())
+                && Fallback.ruleRunsPrograms(rule)).toList();
+    }
+
+    /** The rules of {@code rules} whose program can run other programs named by its data, files or flags. */
+    public static List<String> runningPrograms(List<String> rules) {
+        return rules.stream().filter(Fallback::ruleRunsPrograms).toList();
+    }
+
+    /** True for the {@link #unconfined} policy. */
+    public boolean unconfined() {
+        return fallback != null;
+    }
+
+    /** The default allow rules the unconfined policy left out because they run programs named by data. */
+    public List<String> droppedDefaults() {
+        return fallback == null ? List.of() : fallback.dropped();
+    }
+
+    /**
+     * The allow rules (a person's choice) whose program can run other programs named by data or flags: without a
+     * sandbox nothing confines what those run.
+     */
+    public List<String> allowsThatRunPrograms() {
+        return runningPrograms(allow.stream().map(Rule::text).toList());
     }
 
     /** Checks {@code commandLine} as run from the agent's working directory. */
@@ -83,8 +140,18 @@ public final class ShellPolicy {
 
     /** Checks {@code commandLine} as run from {@code workingDir} (relative file names resolve against it). */
     public Decision check(String commandLine, Path workingDir) {
+        return check(commandLine, workingDir, List.of());
+    }
+
+    /**
+     * As {@link #check(String, Path)}, with {@code ownFiles} named freely although they are part of the control
+     * surface or outside the roots: a {@code script_run}'s own script file in the scripts folder.
+     */
+    public Decision check(String commandLine, Path workingDir, List<Path> ownFiles) {
         Objects.requireNonNull(commandLine, "commandLine");
         Objects.requireNonNull(workingDir, "workingDir");
+        List<Path> exempt = Objects.requireNonNull(ownFiles, "ownFiles").stream()
+                .map(f -> Canonical.of(f.toAbsolutePath()).path()).toList();
         if (commandLine.isBlank()) {
             return new Decision(Verdict.DENY, "denied: the command line is empty", List.of());
         }
@@ -95,7 +162,7 @@ public final class ShellPolicy {
         if (split.commands().isEmpty()) {
             return new Decision(Verdict.DENY, "denied: the command line runs nothing", List.of());
         }
-        List<PartVerdict> verdicts = split.commands().stream().map(part -> judge(part, workingDir)).toList();
+        List<PartVerdict> verdicts = split.commands().stream().map(part -> judge(part, workingDir, exempt)).toList();
         return combine(verdicts);
     }
 
@@ -143,9 +210,9 @@ public final class ShellPolicy {
         return new Decision(Verdict.ALLOW, "allowed: " + (why.isEmpty() ? "it runs no program" : why), List.of());
     }
 
-    private PartVerdict judge(ShellCommand part, Path workingDir) {
+    private PartVerdict judge(ShellCommand part, Path workingDir, List<Path> exempt) {
         String shown = "\"" + clip(part.text()) + "\"";
-        Optional<String> surface = controlSurface(part, workingDir);
+        Optional<String> surface = controlSurface(part, workingDir, exempt);
         if (surface.isPresent()) {
             return new PartVerdict(Verdict.DENY, shown + " " + surface.get()
                     + ", which is part of the control surface (refused whatever the rules say)", "", true);
@@ -154,9 +221,24 @@ public final class ShellPolicy {
         if (denied.isPresent()) {
             return new PartVerdict(Verdict.DENY, shown + " matches deny rule \"" + denied.get().text() + "\"", "", true);
         }
+        if (fallback != null) {
+            Optional<String> through = fallback.deniedThrough(part, deny);
+            if (through.isPresent()) {
+                return new PartVerdict(Verdict.DENY, shown + " " + through.get(), "", true);
+            }
+            Optional<String> leaves = fallback.leavesRoots(part, workingDir, exempt);
+            if (leaves.isPresent()) {
+                return new PartVerdict(Verdict.DENY, shown + " " + leaves.get() + " (no sandbox: paths must stay in"
+                        + " the file roots)", "", true);
+            }
+        }
         Optional<Rule> asked = first(ask, part, Kind.ASK);
         if (asked.isPresent()) {
             return new PartVerdict(Verdict.ASK, shown + " matches ask rule \"" + asked.get().text() + "\"", "", true);
+        }
+        Optional<String> replaces = fallback == null ? Optional.empty() : fallback.replacesFiles(part, deny);
+        if (replaces.isPresent()) {
+            return new PartVerdict(Verdict.ASK, shown + ": " + replaces.get(), "", true);
         }
         boolean opensNothing = part.words().isEmpty() && part.redirects().isEmpty();
         for (String wildcard : opensNothing ? List.<String>of() : part.wildcards()) {
@@ -167,9 +249,20 @@ public final class ShellPolicy {
                         + ", part of the control surface", "", true);
             }
         }
-        Optional<Rule> allowed = first(allow, part, Kind.ALLOW).or(() -> first(session, part, Kind.ALLOW));
+        Optional<String> runs = fallback == null ? Optional.empty() : fallback.needsNamingRule(part);
+        // without a sandbox, "*" does not allow a program that runs programs: only a rule naming it does
+        Optional<Rule> allowed = Stream.concat(allow.stream(), session.stream())
+                .filter(rule -> runs.isEmpty() || !rule.matchesEverything())
+                .filter(rule -> matches(rule, part, Kind.ALLOW)).findFirst();
         if (allowed.isPresent()) {
-            return new PartVerdict(Verdict.ALLOW, shown + " matches allow rule \"" + allowed.get().text() + "\"", "", true);
+            return new PartVerdict(Verdict.ALLOW, shown + " matches allow rule \"" + allowed.get().text() + "\""
+                    + runs.map(why -> " (" + why + "; no sandbox confines them)").orElse(""), "", true);
+        }
+        if (runs.isPresent() && !(part.words().isEmpty() && sensitiveAssignments(part).isEmpty())) {
+            String dropped = fallback.dropped().stream().anyMatch(d -> matches(Rule.parse(d), part, Kind.ALLOW))
+                    ? "; the default allow rule for it is dropped without the sandbox" : "";
+            return new PartVerdict(Verdict.ASK, shown + ": " + runs.get() + ", and without the sandbox only an allow"
+                    + " rule naming it allows it, not \"*\"" + dropped, suggestedPrefix(part), true);
         }
         if (part.words().isEmpty() && sensitiveAssignments(part).isEmpty()) {
             return new PartVerdict(Verdict.ALLOW, "", "", false);
@@ -182,7 +275,7 @@ public final class ShellPolicy {
     }
 
     /** What makes the part touch the control surface ("runs sqlite3", "names agent.db"), if anything. */
-    private Optional<String> controlSurface(ShellCommand part, Path workingDir) {
+    private Optional<String> controlSurface(ShellCommand part, Path workingDir, List<Path> exempt) {
         if (ControlSurface.isControlProgram(part.programName())) {
             return Optional.of("runs " + part.programName());
         }
@@ -196,6 +289,9 @@ public final class ShellPolicy {
         }
         for (String word : all) {
             for (String candidate : pathsIn(word)) {
+                if (resolve(candidate, workingDir).filter(p -> exempt.contains(Canonical.of(p).path())).isPresent()) {
+                    continue;
+                }
                 Optional<Path> file = resolve(candidate, workingDir).flatMap(controlSurface::covering);
                 if (file.isPresent()) {
                     return Optional.of("names " + file.get() + " (as " + clip(candidate) + ")");

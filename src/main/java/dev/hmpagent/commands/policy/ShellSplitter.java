@@ -214,7 +214,7 @@ public final class ShellSplitter {
                 List<Word> assignments = new ArrayList<>();
                 for (Word w : cmd.forList == null ? List.<Word>of() : cmd.forList) {
                     assignments.add(new Word(cmd.forName + "=" + w.text(), Pattern.quote(cmd.forName + "=") + w.regex(),
-                            w.regex(), w.dynamic(), w.quoted(), 0));
+                            w.regex(), w.dynamic(), w.quoted(), 0, w.expands()));
                 }
                 if (assignments.isEmpty() && cmd.redirects.isEmpty()) {
                     return;
@@ -241,7 +241,7 @@ public final class ShellSplitter {
                 int start = i;
                 i += 2;
                 parseList(true);
-                return new Word(s.substring(start, i), "/dev/fd/.*", "", true, false, 0);
+                return new Word(s.substring(start, i), "/dev/fd/.*", "", true, false, 0, true);
             }
             while (i < s.length()) {
                 char c = s.charAt(i);

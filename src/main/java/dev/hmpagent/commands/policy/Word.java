@@ -11,15 +11,18 @@ import java.util.regex.Pattern;
  * @param dynamic       true when its value is only known when the shell runs (a glob or an expansion)
  * @param quoted        true when any part of it was quoted or escaped (then it is no keyword)
  * @param literalPrefix how many leading characters of {@code text} were plain unquoted characters
+ * @param expands       true when it holds a parameter or command substitution ({@code $X}, {@code $(…)},
+ *                      backticks, {@code <(…)}), whose value no reading of the text can know (a glob alone is not)
  */
-record Word(String text, String regex, String valueRegex, boolean dynamic, boolean quoted, int literalPrefix) {
+record Word(String text, String regex, String valueRegex, boolean dynamic, boolean quoted, int literalPrefix,
+            boolean expands) {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     /** A word built from a known string, e.g. a {@code for} header turned into assignments. */
     static Word literal(String text) {
         int eq = text.indexOf('=');
         return new Word(text, Pattern.quote(text), eq < 0 ? "" : Pattern.quote(text.substring(eq + 1)), false, false,
-                text.length());
+                text.length(), false);
     }
 
     /** {@code NAME=value} with the name and the {@code =} unquoted, as the shell recognises an assignment. */

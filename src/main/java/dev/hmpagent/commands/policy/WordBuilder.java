@@ -9,6 +9,7 @@ final class WordBuilder {
     private final StringBuilder pendingLiteral = new StringBuilder();
     private int valueStart = -1;
     private boolean dynamic;
+    private boolean expands;
     boolean quoted;
     private boolean prefixOpen = true;
     private int literalPrefix;
@@ -47,6 +48,7 @@ final class WordBuilder {
 
     /** {@code $X}, {@code ${X}}, {@code $(…)} or a backquoted command: any value. */
     void expansion(String written) {
+        expands = true;
         wildcard(written, ".*");
     }
 
@@ -68,6 +70,6 @@ final class WordBuilder {
     Word build() {
         flushLiteral();
         String value = valueStart < 0 ? "" : regex.substring(valueStart);
-        return new Word(text.toString(), regex.toString(), value, dynamic, quoted, literalPrefix);
+        return new Word(text.toString(), regex.toString(), value, dynamic, quoted, literalPrefix, expands);
     }
 }
