@@ -50,7 +50,7 @@ class SandboxAttacksEndToEndTest {
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class AsThisUser extends Attacks {
         AsThisUser() {
-            super(false);
+            super(false, true);
         }
     }
 
@@ -58,12 +58,26 @@ class SandboxAttacksEndToEndTest {
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class AsAnUnprivilegedUser extends Attacks {
         AsAnUnprivilegedUser() {
-            super(true);
+            super(true, true);
+        }
+    }
+
+    /**
+     * The same attacks with {@code sandbox.mode = "off"}: the fallback policy refuses each (headless, nobody answers
+     * what it would ask), so the world is unchanged all the same. Only as nobody: an attack the fallback let through
+     * would run with the rights of the user running it, and root's are too wide to risk in a test.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class WithoutTheSandboxAsAnUnprivilegedUser extends Attacks {
+        WithoutTheSandboxAsAnUnprivilegedUser() {
+            super(true, false);
         }
     }
 
     abstract static class Attacks {
         final boolean asNobody;
+        final boolean sandboxed;
         Path dir;
         Path state;
         Path db;
@@ -77,13 +91,14 @@ class SandboxAttacksEndToEndTest {
         final Map<String, String> results = new LinkedHashMap<>();
         final List<String> requestBodies = new ArrayList<>();
 
-        Attacks(boolean asNobody) {
+        Attacks(boolean asNobody, boolean sandboxed) {
             this.asNobody = asNobody;
+            this.sandboxed = sandboxed;
         }
 
         @BeforeAll
         void attack() throws Exception {
-            Bwrap.required();
+            if (sandboxed) Bwrap.required();
             if (asNobody) {
                 Assumptions.assumeTrue(Bwrap.root() && Files.isExecutable(Path.of("/usr/bin/setpriv")),
                         "skipped: running as another user needs root and setpriv (util-linux)");
@@ -122,7 +137,8 @@ class SandboxAttacksEndToEndTest {
                     reflex = false
                     [sandbox]
                     max_file_bytes = 1048576
-                    """.formatted(FILE_KEY);
+                    mode = "%s"
+                    """.formatted(FILE_KEY, sandboxed ? "auto" : "off");
             writeOpen(config, configText);
 
             llm = new FakeOpenAiServer();
@@ -245,6 +261,20 @@ class SandboxAttacksEndToEndTest {
             return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
 
+        /**
+         * The attack's row: sandboxed, the command ran (its last {@code echo} printed {@code done}); without the
+         * sandbox, the fallback policy refused it before it ran.
+         */
+        String ranOrRefused(String cmdId, String done) {
+            String row = result(cmdId);
+            if (sandboxed) {
+                assertThat(row).contains(done);
+            } else {
+                assertThat(row).startsWith("error: ").contains("EPERM").doesNotContain(done);
+            }
+            return row;
+        }
+
         String result(String cmdId) {
             assertThat(results).as("the attack %s ran and left a row; agent output:%n%s", cmdId, output)
                     .containsKey(cmdId);
@@ -256,14 +286,18 @@ class SandboxAttacksEndToEndTest {
         @Test
         void the_agent_ran_every_attack_and_ended_cleanly() {
             assertThat(exitCode).as(output).isZero();
-            assertThat(output).contains("sandbox: bubblewrap").doesNotContain("no sandbox");
+            if (sandboxed) {
+                assertThat(output).contains("sandbox: bubblewrap").doesNotContain("no sandbox");
+            } else {
+                assertThat(output).contains("no sandbox: sandbox.mode is off");
+            }
             assertThat(results.keySet()).contains("a-env", "a-dbwrite", "a-unlock", "a-forge", "a-deny7");
         }
 
         @Test
         void no_key_reaches_the_file_the_output_or_the_model() throws Exception {
-            assertThat(result("a-env")).contains("env-done");
-            assertThat(result("a-grepkey")).contains("grepkey-done");
+            ranOrRefused("a-env", "env-done");
+            ranOrRefused("a-grepkey", "grepkey-done");
             for (String key : List.of(ENV_KEY, FILE_KEY)) {
                 assertThat(textInDatabase()).as("the database").doesNotContain(key);
                 assertThat(output).as("what the agent printed").doesNotContain(key);
@@ -273,54 +307,60 @@ class SandboxAttacksEndToEndTest {
 
         @Test
         void the_agent_s_command_line_and_processes_are_not_visible() {
-            assertThat(result("a-cmdline")).contains("cmdline-done").doesNotContain(Main.class.getName())
+            assertThat(ranOrRefused("a-cmdline", "cmdline-done")).doesNotContain(Main.class.getName())
                     .doesNotContain(db.toString());
         }
 
         @Test
         void the_database_can_be_neither_read_nor_written() {
-            assertThat(result("a-dbread")).contains("dbread-done").doesNotContain("SQLite format 3");
-            assertThat(result("a-dbwrite")).contains("dbwrite-done");
+            assertThat(ranOrRefused("a-dbread", "dbread-done")).doesNotContain("SQLite format 3");
+            ranOrRefused("a-dbwrite", "dbwrite-done");
             assertThat(Store.checkIntegrity(db).ok()).as("the file is sound").isTrue();
         }
 
         @Test
         void the_config_is_not_changed() throws IOException {
-            assertThat(result("a-config")).contains("config-done");
+            ranOrRefused("a-config", "config-done");
             assertThat(Files.readString(config)).isEqualTo(configText);
         }
 
         @Test
         void nothing_outside_the_roots_is_read_or_written() throws IOException {
-            assertThat(result("a-read")).contains("read-done").doesNotContain(PRIVATE);
-            assertThat(result("a-write")).contains("write-done");
+            assertThat(ranOrRefused("a-read", "read-done")).doesNotContain(PRIVATE);
+            ranOrRefused("a-write", "write-done");
             assertThat(Files.readString(outside.resolve("bashrc"))).isEqualTo("# the person's bashrc\n");
         }
 
         @Test
         void a_file_bigger_than_max_file_bytes_is_cut_there() throws IOException {
             assertThat(result("a-big")).startsWith("error");
-            assertThat(Files.size(root.resolve("big.bin"))).isEqualTo(1_048_576);
+            if (sandboxed) {
+                assertThat(Files.size(root.resolve("big.bin"))).isEqualTo(1_048_576);
+            } else {
+                assertThat(result("a-big")).as("/dev/zero is outside the roots").contains("EPERM");
+                assertThat(root.resolve("big.bin")).doesNotExist();
+            }
         }
 
         @Test
         void a_deny_rule_outrun_by_another_program_still_cannot_reach_outside_the_roots() throws IOException {
             for (int i = 1; i <= 7; i++) {
-                result("a-deny" + i);
+                String row = result("a-deny" + i);
+                if (!sandboxed) assertThat(row).as("deny %d", i).startsWith("error: ").contains("EPERM");
                 assertThat(outside.resolve("victim" + i)).as("victim %d", i).exists();
             }
         }
 
         @Test
         void a_process_that_leaves_the_tree_and_drops_its_marker_does_not_survive() throws IOException {
-            assertThat(result("a-escape")).contains("escape-done");
+            ranOrRefused("a-escape", "escape-done");
             assertThat(processesRunning(ESCAPE_SLEEP)).isEmpty();
         }
 
         @Test
         void a_loop_started_through_git_cannot_see_the_file_outlive_its_command_or_unlock_after_a_halt()
                 throws Exception {
-            assertThat(result("a-unlock")).contains("unlock-done");
+            ranOrRefused("a-unlock", "unlock-done");
             assertThat(processesRunning(LOOP_TOKEN)).as("no loop survives").isEmpty();
             Path tries = root.resolve("tries");
             assertThat(Files.exists(tries) ? Files.readString(tries) : "").doesNotContain("db-visible");
@@ -337,6 +377,7 @@ class SandboxAttacksEndToEndTest {
         @Test
         void a_script_cannot_forge_a_persons_message() throws Exception {
             assertThat(result("a-forge")).doesNotContain("forged\n");
+            if (!sandboxed) assertThat(result("a-forge")).startsWith("error: ").contains("EPERM");
             assertThat(count("SELECT count(*) FROM notes WHERE text = 'forged by a script'")).isZero();
         }
 
