@@ -16,9 +16,11 @@ import java.util.Optional;
  */
 final class PidsCgroup {
     private final Path parent;
+    private final boolean v1;
 
-    private PidsCgroup(Path parent) {
+    private PidsCgroup(Path parent, boolean v1) {
         this.parent = Objects.requireNonNull(parent, "parent");
+        this.v1 = v1;
     }
 
     /** The folder the per-command cgroups are made in. */
@@ -36,14 +38,19 @@ final class PidsCgroup {
         try {
             List<String> cgroups = Files.readAllLines(proc.resolve("self/cgroup"), StandardCharsets.UTF_8);
             List<String> mounts = Files.readAllLines(proc.resolve("self/mountinfo"), StandardCharsets.UTF_8);
-            Optional<Path> dir = v1(cgroups, mounts).or(() -> v2(cgroups, mounts));
-            return dir.filter(d -> works(d, probe)).map(PidsCgroup::new);
+            Optional<PidsCgroup> v1 = v1(cgroups, mounts).map(d -> new PidsCgroup(d, true));
+            return v1.or(() -> v2(cgroups, mounts).map(d -> new PidsCgroup(d, false))).filter(c -> c.works(probe));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();   // no /proc, or a layout we do not know: no cgroup, said by the caller
         }
     }
 
-    /** Makes the cgroup {@code name} capped at {@code max} processes; returns its {@code cgroup.procs} file. */
+    /**
+     * Makes the cgroup {@code name} capped at {@code max} processes; returns the file a process joins it by writing
+     * {@code 0} (itself) to. In cgroup v1 that is {@code tasks}: the kernel moves the writing thread (a shell has one)
+     * without the global lock a move by pid, or of a whole process through {@code cgroup.procs}, waits for (about 10
+     * ms: one RCU grace period, measured by {@code scripts/bench sandbox}). cgroup v2 has only {@code cgroup.procs}.
+     */
     Path create(String name, int max) throws IOException {
         Path dir = parent.resolve(name);
         Files.createDirectory(dir);
@@ -53,7 +60,7 @@ final class PidsCgroup {
             remove(name);
             throw e;
         }
-        return dir.resolve("cgroup.procs");
+        return dir.resolve(v1 ? "tasks" : "cgroup.procs");
     }
 
     /** Removes the cgroup {@code name}; false when it still holds a process or is gone. */
@@ -65,12 +72,11 @@ final class PidsCgroup {
         }
     }
 
-    private static boolean works(Path dir, String probe) {
-        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) return false;
-        PidsCgroup candidate = new PidsCgroup(dir);
+    private boolean works(String probe) {
+        if (!Files.isDirectory(parent) || !Files.isWritable(parent)) return false;
         try {
-            candidate.create(probe, 8);
-            return candidate.remove(probe);
+            create(probe, 8);
+            return remove(probe);
         } catch (IOException e) {
             return false;
         }

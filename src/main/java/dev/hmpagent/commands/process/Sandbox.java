@@ -152,9 +152,9 @@ public final class Sandbox implements Launcher {
         List<String> argv = new ArrayList<>();
         if (host.cgroup().isPresent()) {
             try {
-                Path procs = host.cgroup().get().create(cgroupName(spec), limits.maxProcesses());
-                // the shell joins the cgroup before it becomes bwrap: nothing it starts is outside the cap
-                argv.addAll(List.of(ProcessRunner.SHELL, "-c", "echo $$ > \"$0\" && exec \"$@\"", procs.toString()));
+                Path join = host.cgroup().get().create(cgroupName(spec), limits.maxProcesses());
+                // the shell joins the cgroup (0: itself) before it becomes bwrap: nothing it starts is outside the cap
+                argv.addAll(List.of(ProcessRunner.SHELL, "-c", "echo 0 > \"$0\" && exec \"$@\"", join.toString()));
             } catch (IOException e) {
                 throw new UncheckedIOException("could not make the cgroup that caps its processes ("
                         + e.getMessage() + ")", e);
