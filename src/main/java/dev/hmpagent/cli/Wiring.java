@@ -374,7 +374,8 @@ public final class Wiring {
                 c -> shell.scriptLine(scripts, c.args().path("name").asText(""), scriptArgs(c))))
                 .and(processesRefused(tools.confinement()))
                 .and(new MonitorGate(monitor));
-        TickWriter writer = new TickWriter(store, new CommandQueue(mapper), monitor, breakers(monitor, config.llm()));
+        TickWriter writer = new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply()),
+                monitor, breakers(monitor, config.llm()));
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
                 monitor, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
