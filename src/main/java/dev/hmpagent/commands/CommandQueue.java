@@ -27,17 +27,27 @@ public final class CommandQueue {
 
     private final ObjectMapper mapper;
     private final int maxCommands;
+    private final ReplySecrets secrets;
 
-    /** A queue with the default cap of {@value #DEFAULT_MAX_COMMANDS} commands per reply. */
+    /** A queue with the default cap of {@value #DEFAULT_MAX_COMMANDS} commands per reply, knowing no configured key. */
     public CommandQueue(ObjectMapper mapper) {
-        this(mapper, DEFAULT_MAX_COMMANDS);
+        this(mapper, DEFAULT_MAX_COMMANDS, ReplySecrets.SHAPES_ONLY);
     }
 
-    /** @param maxCommands the most commands of one reply queued ({@code cycle.max_commands_per_reply}) */
-    public CommandQueue(ObjectMapper mapper, int maxCommands) {
+    /**
+     * @param maxCommands the most commands of one reply queued ({@code cycle.max_commands_per_reply})
+     * @param secrets     what of the reply an error row may quote
+     */
+    public CommandQueue(ObjectMapper mapper, int maxCommands, ReplySecrets secrets) {
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         if (maxCommands < 1) throw new IllegalArgumentException("maxCommands < 1: " + maxCommands);
         this.maxCommands = maxCommands;
+        this.secrets = Objects.requireNonNull(secrets, "secrets");
+    }
+
+    /** What of a reply may be stored: the tick redacts its copies of the reply with the same rule. */
+    public ReplySecrets secrets() {
+        return secrets;
     }
 
     /**
@@ -47,8 +57,9 @@ public final class CommandQueue {
     public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OutcomeListener outcomes) {
         List<CommandRun> malformed = new ArrayList<>();
         for (CommandParseError e : reply.errors()) {
-            malformed.add(error(tickId, "malformed_command", "#" + e.position(), e.excerpt(), e.message(), processLog,
-                    outcomes));
+            // the excerpt and the message quote the reply: stored as every other copy of it is
+            malformed.add(error(tickId, "malformed_command", "#" + e.position(), secrets.redact(e.excerpt()),
+                    secrets.redact(e.message()), processLog, outcomes));
         }
         List<ParsedCommand> commands = reply.commands();
         List<ParsedCommand> queued = commands.subList(0, Math.min(commands.size(), maxCommands));
@@ -65,7 +76,7 @@ public final class CommandQueue {
                     + " the next ones in a later reply (a person can raise cycle.max_commands_per_reply in agent.toml,"
                     + " up to 10000)";
             malformed.add(error(tickId, "too_many_commands", "#" + first.position() + "-" + last.position(),
-                    first.cmdId() + " .. " + last.cmdId(), message, processLog, outcomes));
+                    secrets.redact(first.cmdId() + " .. " + last.cmdId()), secrets.redact(message), processLog, outcomes));
         }
         return new Queued(List.copyOf(malformed), queued.size());
     }
@@ -88,7 +99,7 @@ public final class CommandQueue {
      * LLM must not put a secret in the file, even by mistake. Names that say where a secret lives ({@code
      * secret_ref}) are not secrets.
      */
-    private static final java.util.regex.Pattern SECRET_NAMES =
+    static final java.util.regex.Pattern SECRET_NAMES =
             java.util.regex.Pattern.compile("(?i)(.*[_-])?(password|passwd|secret|token|api_?key|private_?key|credentials?)");
     static final String REDACTED = "[redacted]";
 

@@ -44,7 +44,7 @@ class CommandQueueTest {
             }
             ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]").toString());
             ProcessLogDao log = new ProcessLogDao(store);
-            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 3).enqueue(reply, 1, log,
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 3, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
                     dev.hmpagent.safety.OutcomeListener.NONE));
 
             assertThat(queued.pending()).isEqualTo(3);
@@ -70,7 +70,7 @@ class CommandQueueTest {
                     + "{\"cmd_id\": \"a\", \"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}},"
                     + "{\"cmd_id\": \"b\", \"type\": \"diary_entry\", \"args\": {\"text\": \"y\"}}]");
             ProcessLogDao log = new ProcessLogDao(store);
-            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 2).enqueue(reply, 1, log,
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 2, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
                     dev.hmpagent.safety.OutcomeListener.NONE));
             assertThat(queued.pending()).isEqualTo(2);
             assertThat(queued.malformed()).isEmpty();
