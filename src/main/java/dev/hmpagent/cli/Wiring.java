@@ -338,7 +338,8 @@ public final class Wiring {
     /** The keys this agent sends (the main LLM's, each llm.registry entry's): never stored with a reply. */
     static List<String> knownKeys(LlmSection llm, java.util.function.Function<String, String> variables) {
         List<String> keys = new java.util.ArrayList<>(List.of(llm.apiKey()));
-        llm.registry().forEach(e -> keys.add(entrySection(llm, e, variables).apiKey()));
+        llm.registry().forEach(e -> keys.add(e.apiKeyEnv().isBlank() ? ""
+                : java.util.Objects.toString(variables.apply(e.apiKeyEnv()), "")));
         return keys;
     }
 

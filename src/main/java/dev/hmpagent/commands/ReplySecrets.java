@@ -22,8 +22,8 @@ public final class ReplySecrets {
     /** A known value shorter than this is not searched for: it would blot out ordinary words. */
     static final int MIN_KNOWN_LENGTH = 8;
 
-    /** {@code "name": "value"}, the name of a JSON field and its string value. */
-    private static final Pattern JSON_FIELD = Pattern.compile("\"([\\w-]{1,64})\"(\\s*:\\s*)\"((?:[^\"\\\\]|\\\\.)*)\"");
+    /** {@code "name": "value"}, the name of a JSON field and its string value (possessive: a long value, no deep recursion). */
+    private static final Pattern JSON_FIELD = Pattern.compile("\"([\\w-]{1,64})\"(\\s*:\\s*)\"((?:[^\"\\\\]++|\\\\.)*+)\"");
     /** {@code NAME=value}, as in a shell command or an environment listing. */
     private static final Pattern ASSIGNMENT = Pattern.compile("(?<![\\w-])([A-Za-z_][\\w-]{0,63})=([^\\s\"'`;&|]+)");
     /** A private key block, to its end (or the end of the text). */

@@ -43,4 +43,10 @@ class ReplySecretsTest {
                 + " \"type\": \"diary_entry\", \"args\": {\"text\": \"token budget: 4k\"}}]";
         assertThat(secrets.redact(text)).isEqualTo(text);
     }
+
+    @Test
+    void a_reply_with_a_long_json_string_is_redacted_without_running_out_of_stack() {
+        String huge = "{\"text\": \"" + "z\\n".repeat(200_000) + "\", \"token\": \"abc\"}";
+        assertThat(secrets.redact(huge)).endsWith("\"token\": \"[redacted]\"}");
+    }
 }
