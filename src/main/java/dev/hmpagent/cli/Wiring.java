@@ -8,6 +8,7 @@ import dev.hmpagent.commands.CommandExecutor;
 import dev.hmpagent.commands.CommandGate;
 import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
+import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.commands.Completions;
 import dev.hmpagent.commands.FileCommands;
 import dev.hmpagent.commands.MonitorGate;
@@ -341,6 +342,14 @@ public final class Wiring {
         return main.forRoute(e.provider(), e.baseUrl(), e.model(), key, e.options());
     }
 
+    /** The keys this agent sends (the main LLM's, each llm.registry entry's): never stored with a reply. */
+    static List<String> knownKeys(LlmSection llm, java.util.function.Function<String, String> variables) {
+        List<String> keys = new java.util.ArrayList<>(List.of(llm.apiKey()));
+        llm.registry().forEach(e -> keys.add(e.apiKeyEnv().isBlank() ? ""
+                : java.util.Objects.toString(variables.apply(e.apiKeyEnv()), "")));
+        return keys;
+    }
+
     /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
         return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock,
@@ -381,7 +390,8 @@ public final class Wiring {
                 c -> shell.scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c))))
                 .and(processesRefused(tools.confinement()))
                 .and(new MonitorGate(monitor));
-        TickWriter writer = new TickWriter(store, new CommandQueue(mapper), monitor, breakers(monitor, config.llm()));
+        TickWriter writer = new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(),
+                new ReplySecrets(knownKeys(config.llm(), tools.variables()))), monitor, breakers(monitor, config.llm()));
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
                 monitor, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));

@@ -22,10 +22,32 @@ public final class CommandQueue {
     /** What was queued: the malformed commands (finished, as failures) and how many wait for the executor. */
     public record Queued(List<CommandRun> malformed, int pending) { }
 
-    private final ObjectMapper mapper;
+    /** agent.toml's default {@code cycle.max_commands_per_reply}. */
+    public static final int DEFAULT_MAX_COMMANDS = 100;
 
+    private final ObjectMapper mapper;
+    private final int maxCommands;
+    private final ReplySecrets secrets;
+
+    /** A queue with the default cap of {@value #DEFAULT_MAX_COMMANDS} commands per reply, knowing no configured key. */
     public CommandQueue(ObjectMapper mapper) {
+        this(mapper, DEFAULT_MAX_COMMANDS, ReplySecrets.SHAPES_ONLY);
+    }
+
+    /**
+     * @param maxCommands the most commands of one reply queued ({@code cycle.max_commands_per_reply})
+     * @param secrets     what of the reply an error row may quote
+     */
+    public CommandQueue(ObjectMapper mapper, int maxCommands, ReplySecrets secrets) {
         this.mapper = Objects.requireNonNull(mapper, "mapper");
+        if (maxCommands < 1) throw new IllegalArgumentException("maxCommands < 1: " + maxCommands);
+        this.maxCommands = maxCommands;
+        this.secrets = Objects.requireNonNull(secrets, "secrets");
+    }
+
+    /** What of a reply may be stored: the tick redacts its copies of the reply with the same rule. */
+    public ReplySecrets secrets() {
+        return secrets;
     }
 
     /**
@@ -35,21 +57,41 @@ public final class CommandQueue {
     public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OutcomeListener outcomes) {
         List<CommandRun> malformed = new ArrayList<>();
         for (CommandParseError e : reply.errors()) {
-            FailureFact fact = FailureFact.of("parse", "malformed_command", ErrorCode.EINVAL, e.message());
-            String cmdId = "#" + e.position();
-            long id = processLog.record(tickId, "command_parse", cmdId, e.excerpt(), new ProcessLogDao.Finished(
-                    dev.hmpagent.store.ProcessStatus.ERROR, e.message(), fact.code(), fact.severity().column(),
-                    fact.painLevel(), fact.fingerprint(), true));
-            String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "command_parse",
-                    fact.fingerprint(), "error", e.message(), "", Optional.of(fact)));
-            if (!shown.equals(e.message())) processLog.setResult(id, shown);
-            malformed.add(new CommandRun(id, cmdId, "command_parse", "error", shown, Optional.empty(),
-                    Optional.of(fact)));
+            // the excerpt and the message quote the reply: stored as every other copy of it is
+            malformed.add(error(tickId, "malformed_command", "#" + e.position(), secrets.redact(e.excerpt()),
+                    secrets.redact(e.message()), processLog, outcomes));
         }
-        for (ParsedCommand c : reply.commands()) {
+        List<ParsedCommand> commands = reply.commands();
+        List<ParsedCommand> queued = commands.subList(0, Math.min(commands.size(), maxCommands));
+        for (ParsedCommand c : queued) {
             processLog.enqueue(tickId, c.type(), c.cmdId(), describe(c), Fingerprint.ofCommand(c.type(), c.args()));
         }
-        return new Queued(List.copyOf(malformed), reply.commands().size());
+        if (queued.size() < commands.size()) {
+            // the rest is one row, not one per command: a reply of 10,000 commands must not cost 10,000 rows either
+            ParsedCommand first = commands.get(queued.size());
+            ParsedCommand last = commands.get(commands.size() - 1);
+            int dropped = commands.size() - queued.size();
+            String message = dropped + " of the " + commands.size() + " commands of this reply did not run (from "
+                    + first.cmdId() + " on): at most " + maxCommands + " commands of one reply run; send fewer and"
+                    + " the next ones in a later reply (a person can raise cycle.max_commands_per_reply in agent.toml,"
+                    + " up to 10000)";
+            malformed.add(error(tickId, "too_many_commands", "#" + first.position() + "-" + last.position(),
+                    secrets.redact(first.cmdId() + " .. " + last.cmdId()), secrets.redact(message), processLog, outcomes));
+        }
+        return new Queued(List.copyOf(malformed), queued.size());
+    }
+
+    /** A finished {@code command_parse} error row, the outcome told of it, and the run it reports. */
+    private static CommandRun error(long tickId, String kind, String cmdId, String value, String message,
+                                    ProcessLogDao processLog, OutcomeListener outcomes) {
+        FailureFact fact = FailureFact.of("parse", kind, ErrorCode.EINVAL, message);
+        long id = processLog.record(tickId, "command_parse", cmdId, value, new ProcessLogDao.Finished(
+                dev.hmpagent.store.ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
+                fact.painLevel(), fact.fingerprint(), true));
+        String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "command_parse",
+                fact.fingerprint(), "error", message, "", Optional.of(fact)));
+        if (!shown.equals(message)) processLog.setResult(id, shown);
+        return new CommandRun(id, cmdId, "command_parse", "error", shown, Optional.empty(), Optional.of(fact));
     }
 
     /**
@@ -57,7 +99,7 @@ public final class CommandQueue {
      * LLM must not put a secret in the file, even by mistake. Names that say where a secret lives ({@code
      * secret_ref}) are not secrets.
      */
-    private static final java.util.regex.Pattern SECRET_NAMES =
+    static final java.util.regex.Pattern SECRET_NAMES =
             java.util.regex.Pattern.compile("(?i)(.*[_-])?(password|passwd|secret|token|api_?key|private_?key|credentials?)");
     static final String REDACTED = "[redacted]";
 

@@ -55,6 +55,7 @@ public final class ConfigLoader {
 
     private static void applyFlags(ConfigValues values, Map<String, String> flags, Map<String, String> labels) {
         flags.forEach((name, raw) -> {
+            CommandLineKeys.refuseKeys(name, labels.getOrDefault(name, name), raw);
             ConfigKey key = ConfigKey.byName(name).orElseThrow(() -> new ConfigException(
                     "unknown key " + name + " given on the command line" + KeySuggester.hint(name)));
             String label = labels.getOrDefault(name, name);

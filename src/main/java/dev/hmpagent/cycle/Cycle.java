@@ -358,11 +358,14 @@ public final class Cycle {
         Completion completion = halts.get() == haltsBefore || answered.interrupted() ? answered
                 : new Completion(answered.text(), answered.usage(), answered.model(), answered.finishReason(), true);
         ParsedReply parsed = quoted.screen(parser.parse(completion.text()), shownAsData(prompt));
+        // the commands run with the reply as it came; every copy kept, compared or shown again has its secrets redacted
+        Completion kept = new Completion(writer.secrets().redact(completion.text()), completion.usage(),
+                completion.model(), completion.finishReason(), completion.interrupted());
         Optional<ResponseRow> previous = responses.lastReply();
         // step 5: the comparison (perhaps an LLM call of its own), outside any transaction
-        ReplyReview.Reviewed reviewed = review.review(previous, completion, parsed, stimulus(reason), personMessage,
+        ReplyReview.Reviewed reviewed = review.review(previous, kept, parsed, stimulus(reason), personMessage,
                 graphMark);
-        TickWriter.Thought thought = new TickWriter.Thought(tickId, start, reason, prompt, completion, parsed, reviewed,
+        TickWriter.Thought thought = new TickWriter.Thought(tickId, start, reason, prompt, kept, parsed, reviewed,
                 previous, asked.calls());
         TickWriter.Written written;
         try {
@@ -568,7 +571,8 @@ public final class Cycle {
 
     private void emitAfterCommit(long tickId, Completion completion, ParsedReply parsed, TickWriter.Written written) {
         if (!parsed.thought().isBlank() || completion.interrupted()) {
-            events.emit(new AgentEvent.Thought(tickId, parsed.thought(), completion.interrupted()));
+            events.emit(new AgentEvent.Thought(tickId, writer.secrets().redact(parsed.thought()),
+                    completion.interrupted()));
         }
         if (CHANT.equals(completion.finishReason())) {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " started repeating itself and was cut there"

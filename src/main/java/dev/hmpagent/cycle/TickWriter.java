@@ -103,6 +103,9 @@ public final class TickWriter {
 
     NotesDao notes() { return notes; }
 
+    /** What of a reply may be stored: the cycle keeps, compares and shows the reply through it. */
+    dev.hmpagent.commands.ReplySecrets secrets() { return queue.secrets(); }
+
     ProcessLogDao processLog() { return processLog; }
 
     ResponsesDao responses() { return responses; }
@@ -203,7 +206,7 @@ public final class TickWriter {
                          List<LlmCall> calls, LlmException e) {
         FailureFact fact = FailureFact.of("llm", e.kind(), e.kind().contains("timeout") || e.kind().contains("deadline")
                 ? ErrorCode.ETIMEDOUT : ErrorCode.EUNKNOWN, e.getMessage());
-        String partial = e instanceof RetryableLlmException r ? r.partialText() : "";
+        String partial = e instanceof RetryableLlmException r ? queue.secrets().redact(r.partialText()) : "";
         long rowId = store.inTransaction(() -> {
             savePrompt(tickId, prompt);
             if (!partial.isEmpty()) {

@@ -75,7 +75,14 @@ class AgentReplEndToEndTest {
     }
 
     int agent(String input, String... args) {
-        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+        return agent(Map.of(), input, args);
+    }
+
+    /** The agent with {@code env} added to its environment (HOME is the test's folder). */
+    int agent(Map<String, String> env, String input, String... args) {
+        Map<String, String> all0 = new java.util.HashMap<>(env);
+        all0.put("HOME", dir.toString());
+        Launch launch = new Launch(Map.copyOf(all0),
                 () -> new DumbTerminal(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), terminalOut),
                 Clock.systemUTC(), false);
         CommandLine cl = Cli.commandLine(launch);
@@ -183,7 +190,7 @@ class AgentReplEndToEndTest {
     void a_rejected_api_key_is_explained_without_printing_the_key() throws Exception {
         llm.status(401, "{\"error\": {\"message\": \"Incorrect API key provided: sk-test-secret-4242\"}}");
 
-        int code = agent("hello\n", "--base-url", llm.baseUrl(), "--set", "llm.api_key=sk-test-secret-4242");
+        int code = agent(Map.of("OPENAI_API_KEY", "sk-test-secret-4242"), "hello\n", "--base-url", llm.baseUrl());
 
         assertThat(code).as("a rejected key is bad configuration").isEqualTo(ExitCodes.CONFIG);
         assertThat(llm.requestCount()).as("not asked again with the same key").isEqualTo(1);
@@ -192,6 +199,18 @@ class AgentReplEndToEndTest {
         assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%sk-test-secret%' OR value LIKE '%sk-test-secret%'"))
                 .isZero();
         assertThat(count("SELECT count(*) FROM agent_log WHERE error LIKE '%sk-test-secret%'")).isZero();
+    }
+
+    @Test
+    void a_key_given_with_set_is_refused_with_exit_3_before_anything_starts_and_is_never_echoed() throws Exception {
+        int code = agent("hello\n", "--base-url", llm.baseUrl(), "--set", "llm.api_key=sk-test-secret-4242");
+
+        assertThat(code).isEqualTo(ExitCodes.CONFIG);
+        assertThat(err.toString()).contains("--set llm.api_key").contains("put keys in the environment or the key file");
+        assertThat(err.toString().strip()).doesNotContain("\n");
+        assertThat(err + out.toString() + terminal()).doesNotContain("sk-test-secret-4242").doesNotContain("4242");
+        assertThat(llm.requestCount()).as("nothing was sent anywhere").isZero();
+        assertThat(db).as("no file was made").doesNotExist();
     }
 
     @Test

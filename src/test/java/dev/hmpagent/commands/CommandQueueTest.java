@@ -34,4 +34,47 @@ class CommandQueueTest {
             assertThat(shell.value()).contains("git show 3f2a9c1d").doesNotContain("k-123").contains("\"API_KEY\":\"[redacted]\"");
         }
     }
+    @Test
+    void only_the_first_max_commands_are_queued_and_the_rest_become_one_error_row_naming_the_setting() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            StringBuilder five = new StringBuilder("t\n# Commands:\n[");
+            for (int i = 1; i <= 5; i++) {
+                five.append(i == 1 ? "" : ",").append("{\"cmd_id\": \"c-").append(i)
+                        .append("\", \"type\": \"diary_entry\", \"args\": {\"text\": \"e").append(i).append("\"}}");
+            }
+            ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]").toString());
+            ProcessLogDao log = new ProcessLogDao(store);
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 3, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
+                    dev.hmpagent.safety.OutcomeListener.NONE));
+
+            assertThat(queued.pending()).isEqualTo(3);
+            assertThat(queued.malformed()).hasSize(1);
+            java.util.List<ProcessRow> rows = log.byTick(1);
+            assertThat(rows).hasSize(4);
+            assertThat(rows.subList(0, 3)).extracting(ProcessRow::cmdId).containsExactly("c-1", "c-2", "c-3");
+            assertThat(rows.subList(0, 3)).allSatisfy(r -> assertThat(r.status()).isEqualTo("pending"));
+            ProcessRow error = rows.get(3);
+            assertThat(error.name()).isEqualTo("command_parse");
+            assertThat(error.status()).isEqualTo("error");
+            assertThat(error.painLevel()).isPositive();
+            assertThat(error.value()).isEqualTo("c-4 .. c-5");
+            assertThat(error.result()).startsWith("2 of the 5 commands of this reply did not run (from c-4 on): at most 3")
+                    .contains("cycle.max_commands_per_reply");
+        }
+    }
+
+    @Test
+    void a_reply_within_the_cap_queues_every_command_and_no_error_row() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            ParsedReply reply = new CommandBlockParser(mapper).parse("t\n# Commands:\n["
+                    + "{\"cmd_id\": \"a\", \"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}},"
+                    + "{\"cmd_id\": \"b\", \"type\": \"diary_entry\", \"args\": {\"text\": \"y\"}}]");
+            ProcessLogDao log = new ProcessLogDao(store);
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 2, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
+                    dev.hmpagent.safety.OutcomeListener.NONE));
+            assertThat(queued.pending()).isEqualTo(2);
+            assertThat(queued.malformed()).isEmpty();
+            assertThat(log.byTick(1)).extracting(ProcessRow::status).containsExactly("pending", "pending");
+        }
+    }
 }

@@ -247,4 +247,28 @@ class CommandExecutionTest {
         assertThat(new ProcessLogDao(store).byTick(2)).allSatisfy(r -> assertThat(r.result())
                 .contains("nobody is at a terminal to approve it (diary entries need approval)"));
     }
+    @Test
+    void ten_thousand_commands_in_one_reply_run_the_first_hundred_and_the_rest_become_one_error_row() throws Exception {
+        new NotesDao(store).add("write many entries", "user", 0, null);
+        StringBuilder many = new StringBuilder("[");
+        for (int i = 1; i <= 10_000; i++) {
+            many.append(i == 1 ? "" : ",").append("{\"cmd_id\": \"c-").append(i)
+                    .append("\", \"type\": \"diary_entry\", \"args\": {\"text\": \"entry ").append(i).append("\"}}");
+        }
+        llm.reply("Ten thousand entries." + commands(many.append("]").toString()));
+        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
+
+        cycle.tick();
+
+        assertThat(count("SELECT count(*) FROM diary_entries")).as("the default cap, 100").isEqualTo(100);
+        assertThat(count("SELECT count(*) FROM diary_entries WHERE text = 'entry 100'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM diary_entries WHERE text = 'entry 101'")).isZero();
+        assertThat(count("SELECT count(*) FROM process_log")).as("100 commands and one error row").isEqualTo(101);
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'command_parse' AND status = 'error'"))
+                .isEqualTo(1);
+        ProcessRow dropped = new ProcessLogDao(store).byTick(1).stream()
+                .filter(r -> r.name().equals("command_parse")).findFirst().orElseThrow();
+        assertThat(dropped.result()).contains("9900").contains("100").contains("cycle.max_commands_per_reply");
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'command_parse' AND pain_level > 0")).isEqualTo(1);
+    }
 }

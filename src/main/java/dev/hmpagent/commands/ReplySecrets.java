@@ -1,0 +1,70 @@
+package dev.hmpagent.commands;
+
+import dev.hmpagent.store.SecretRef;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What of an LLM reply may be kept: every stored copy of a reply ({@code llm_recent_responses}, the prompts that show
+ * it again, error rows quoting it, the thought on the terminal) goes through {@link #redact}. The rule is the one
+ * {@link CommandQueue} applies to command arguments: a value under a secret name ({@code "password": "…"},
+ * {@code API_KEY=…}) and text shaped like a key or token ({@link SecretRef#looksLikeSecret}); and the keys this agent
+ * was configured with, wherever they stand. The commands themselves are parsed from the reply as it came and run with
+ * the real values.
+ */
+public final class ReplySecrets {
+    /** Only the shape rules: no configured key is known. */
+    public static final ReplySecrets SHAPES_ONLY = new ReplySecrets(List.of());
+    /** A known value shorter than this is not searched for: it would blot out ordinary words. */
+    static final int MIN_KNOWN_LENGTH = 8;
+
+    /** {@code "name": "value"}, the name of a JSON field and its string value (possessive: a long value, no deep recursion). */
+    private static final Pattern JSON_FIELD = Pattern.compile("\"([\\w-]{1,64})\"(\\s*:\\s*)\"((?:[^\"\\\\]++|\\\\.)*+)\"");
+    /** {@code NAME=value}, as in a shell command or an environment listing. */
+    private static final Pattern ASSIGNMENT = Pattern.compile("(?<![\\w-])([A-Za-z_][\\w-]{0,63})=([^\\s\"'`;&|]+)");
+    /** A private key block, to its end (or the end of the text). */
+    private static final Pattern KEY_BLOCK = Pattern.compile(
+            "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\\z)");
+    /** A word between spaces, quotes, brackets and shell punctuation: what {@link SecretRef#looksLikeSecret} judges. */
+    private static final Pattern WORD = Pattern.compile("[^\\s\"'`=<>(){}\\[\\],;|&\\\\]+");
+
+    private final List<String> known;
+
+    /** @param known the configured keys (blank and short ones are ignored) */
+    public ReplySecrets(Collection<String> known) {
+        this.known = Objects.requireNonNull(known, "known").stream().filter(Objects::nonNull).map(String::strip)
+                .filter(k -> k.length() >= MIN_KNOWN_LENGTH).distinct()
+                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    }
+
+    /** {@code text} with every secret replaced by {@value CommandQueue#REDACTED}; text without one comes back equal. */
+    public String redact(String text) {
+        Objects.requireNonNull(text, "text");
+        String out = text;
+        for (String k : known) out = out.replace(k, CommandQueue.REDACTED);
+        out = replace(KEY_BLOCK, out, m -> CommandQueue.REDACTED);
+        out = replace(JSON_FIELD, out, m -> named(m.group(1)) && !m.group(3).isEmpty()
+                ? "\"" + m.group(1) + "\"" + m.group(2) + "\"" + CommandQueue.REDACTED + "\"" : m.group());
+        out = replace(ASSIGNMENT, out, m -> named(m.group(1)) ? m.group(1) + "=" + CommandQueue.REDACTED : m.group());
+        return replace(WORD, out, m -> SecretRef.looksLikeSecret(m.group()) ? CommandQueue.REDACTED : m.group());
+    }
+
+    private static boolean named(String name) {
+        return CommandQueue.SECRET_NAMES.matcher(name).matches();
+    }
+
+    private static String replace(Pattern pattern, String text, java.util.function.Function<Matcher, String> with) {
+        Matcher m = pattern.matcher(text);
+        if (!m.find()) return text;
+        StringBuilder out = new StringBuilder(text.length());
+        do {
+            m.appendReplacement(out, Matcher.quoteReplacement(with.apply(m)));
+        } while (m.find());
+        m.appendTail(out);
+        return out.toString();
+    }
+}
