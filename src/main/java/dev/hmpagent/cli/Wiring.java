@@ -390,8 +390,10 @@ public final class Wiring {
                 c -> shell.scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c))))
                 .and(processesRefused(tools.confinement()))
                 .and(new MonitorGate(monitor));
+        ReplySecrets secrets = new ReplySecrets(knownKeys(config.llm(), tools.variables()));
+        store.scrubResultsWith(secrets::redactKnown);
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(),
-                new ReplySecrets(knownKeys(config.llm(), tools.variables()))), monitor, breakers(monitor, config.llm()));
+                secrets), monitor, breakers(monitor, config.llm()));
         CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
                 monitor, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));

@@ -44,13 +44,23 @@ public final class ReplySecrets {
     /** {@code text} with every secret replaced by {@value CommandQueue#REDACTED}; text without one comes back equal. */
     public String redact(String text) {
         Objects.requireNonNull(text, "text");
-        String out = text;
-        for (String k : known) out = out.replace(k, CommandQueue.REDACTED);
+        String out = redactKnown(text);
         out = replace(KEY_BLOCK, out, m -> CommandQueue.REDACTED);
         out = replace(JSON_FIELD, out, m -> named(m.group(1)) && !m.group(3).isEmpty()
                 ? "\"" + m.group(1) + "\"" + m.group(2) + "\"" + CommandQueue.REDACTED + "\"" : m.group());
         out = replace(ASSIGNMENT, out, m -> named(m.group(1)) ? m.group(1) + "=" + CommandQueue.REDACTED : m.group());
         return replace(WORD, out, m -> SecretRef.looksLikeSecret(m.group()) ? CommandQueue.REDACTED : m.group());
+    }
+
+    /**
+     * {@code text} with only the configured keys replaced: for what a command printed or a file holds, where the shape
+     * rules would blot out hashes and ids the LLM needs.
+     */
+    public String redactKnown(String text) {
+        Objects.requireNonNull(text, "text");
+        String out = text;
+        for (String k : known) out = out.replace(k, CommandQueue.REDACTED);
+        return out;
     }
 
     private static boolean named(String name) {

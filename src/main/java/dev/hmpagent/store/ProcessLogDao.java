@@ -42,7 +42,8 @@ public final class ProcessLogDao {
         return store.insert("INSERT INTO process_log(name, value, status, timestamp, cmd_id, tick_id, result, "
                         + "pain_level, fingerprint, error_code, severity, wake, updated_at) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                name, value, f.status().column(), now, cmdId, tickId, f.result(), f.painLevel(), f.fingerprint(),
+                name, value, f.status().column(), now, cmdId, tickId, store.scrubResult(f.result()), f.painLevel(),
+                f.fingerprint(),
                 f.errorCode(), f.severity(), f.wake() ? 1 : 0, now);
     }
 
@@ -72,7 +73,8 @@ public final class ProcessLogDao {
 
     /** Replaces the result text of a row (what the LLM sees: a Guide's meaning, an alert). */
     public void setResult(long id, String result) {
-        store.update("UPDATE process_log SET result = ?, updated_at = ? WHERE id = ?", result, store.now(), id);
+        store.update("UPDATE process_log SET result = ?, updated_at = ? WHERE id = ?", store.scrubResult(result),
+                store.now(), id);
     }
 
     /** The status column of one row, if it exists. */
@@ -94,7 +96,8 @@ public final class ProcessLogDao {
         return store.update("UPDATE process_log SET status = ?, result = ?, error_code = ?, severity = ?, pain_level = ?, "
                         + "fingerprint = coalesce(?, fingerprint), wake = ?, seen_tick = NULL, updated_at = ? "
                         + "WHERE id = ? AND status IN ('pending', 'running')",
-                f.status().column(), f.result(), f.errorCode(), f.severity(), f.painLevel(), f.fingerprint(),
+                f.status().column(), store.scrubResult(f.result()), f.errorCode(), f.severity(), f.painLevel(),
+                f.fingerprint(),
                 f.wake() ? 1 : 0, store.now(), id) == 1;
     }
 

@@ -107,6 +107,21 @@ public final class Store implements AutoCloseable {
     /** The clock's now as the ISO-8601 UTC text stored in timestamp columns. */
     public String now() { return format(clock.instant()); }
 
+    private volatile java.util.function.UnaryOperator<String> resultScrub = java.util.function.UnaryOperator.identity();
+
+    /**
+     * What every command result written to {@code process_log} through this connection goes through first: the
+     * agent's own keys, should a command print one or a file hold one, are never stored nor shown to the LLM.
+     */
+    public void scrubResultsWith(java.util.function.UnaryOperator<String> scrub) {
+        this.resultScrub = java.util.Objects.requireNonNull(scrub, "scrub");
+    }
+
+    /** {@code result} as {@link #scrubResultsWith} says it may be stored ({@code null} stays {@code null}). */
+    public String scrubResult(String result) {
+        return result == null ? null : resultScrub.apply(result);
+    }
+
     public static String format(Instant instant) { return DateTimeFormatter.ISO_INSTANT.format(instant); }
 
     /**

@@ -123,4 +123,24 @@ class ReplySecretsEndToEndTest {
         assertThat(out.toString()).doesNotContain(TOKEN).doesNotContain(KNOWN_KEY);
         assertThat(printed).as("what the headless agent printed").doesNotContain(TOKEN).doesNotContain(KNOWN_KEY);
     }
+
+    @Test
+    void a_file_holding_the_agents_own_key_is_read_without_it_reaching_the_file_or_the_llm() throws Exception {
+        Files.writeString(dir.resolve("work/.env"), "OPENAI_API_KEY=" + KNOWN_KEY + "\nREGION=eu-west-1\n");
+        llm.streamed("Let me read the settings.\n# Commands:\n[{\"cmd_id\": \"r-1\", \"type\": \"file_read\","
+                + " \"args\": {\"path\": \".env\"}}]\n# End commands\n", 900, 40).streamed("Read them.", 950, 5);
+
+        assertThat(agent("", "note", "what is in .env?")).as(err.toString()).isZero();
+        // what file_read returns wakes the LLM once: the second request carries it
+        assertThat(agent("", "run", "--until-idle", "--hz", "20", "--base-url", llm.baseUrl())).as(err.toString()).isZero();
+
+        List<String> result = column("SELECT result FROM process_log WHERE cmd_id = 'r-1'");
+        assertThat(result).hasSize(1);
+        assertThat(result.get(0)).contains("OPENAI_API_KEY=[redacted]").contains("REGION=eu-west-1")
+                .doesNotContain(KNOWN_KEY);
+        assertThat(llm.requestCount()).isEqualTo(2);
+        llm.take();
+        assertThat(llm.take().body().toString()).as("the result in the next prompt")
+                .contains("REGION=eu-west-1").doesNotContain(KNOWN_KEY);
+    }
 }
