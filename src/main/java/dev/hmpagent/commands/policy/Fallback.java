@@ -207,7 +207,7 @@ final class Fallback {
         List<String> args = part.words().isEmpty() ? List.of() : part.words().subList(1, part.words().size());
         for (String word : args) {
             boolean expanded = part.expanded().contains(word);
-            for (String candidate : candidates(word)) {
+            for (String candidate : ShellPolicy.pathsIn(word)) {
                 if (expanded) {
                     if (HOME_VARIABLE.matcher(candidate).find() && !hasOtherExpansion(candidate)) {
                         Optional<String> out = outside(HOME_VARIABLE.matcher(candidate).replaceFirst(""), word, home);
@@ -230,19 +230,6 @@ final class Fallback {
             }
         }
         return Optional.empty();
-    }
-
-    /** The word and, for {@code --file=path} or {@code key=path}, what follows the first {@code =}. */
-    private static List<String> candidates(String word) {
-        List<String> out = new ArrayList<>();
-        if (!word.isEmpty() && !word.startsWith("-")) {
-            out.add(word);
-        }
-        int eq = word.indexOf('=');
-        if (eq >= 0 && eq + 1 < word.length()) {
-            out.add(word.substring(eq + 1));
-        }
-        return out;
     }
 
     private static boolean hasExpansion(String text) {

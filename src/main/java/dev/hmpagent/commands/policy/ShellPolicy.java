@@ -302,7 +302,7 @@ public final class ShellPolicy {
     }
 
     /** The word and, for {@code --db=path} or {@code X=path}, what follows the first {@code =}. */
-    private static List<String> pathsIn(String word) {
+    static List<String> pathsIn(String word) {
         List<String> out = new ArrayList<>();
         if (!word.isEmpty() && !word.startsWith("-")) {
             out.add(word);
