@@ -29,6 +29,8 @@ final class BlockSplitter {
     private final Brackets brackets;
     private final BlockReader reader;
     private final Deque<OpenArray> open = new ArrayDeque<>();
+    /** Characters looked at by the recovery scans, for tests that the walk stays linear. */
+    private long steps;
 
     private BlockSplitter(String s, BlockReader reader) {
         this.s = s;
@@ -36,9 +38,14 @@ final class BlockSplitter {
         this.reader = reader;
     }
 
-    /** Reads {@code s}, a run of objects and arrays with maybe some text between them, into {@code reader}. */
-    static void split(String s, BlockReader reader) {
-        new BlockSplitter(s, reader).run();
+    /**
+     * Reads {@code s}, a run of objects and arrays with maybe some text between them, into {@code reader}; returns
+     * how many characters the walk looked at (the bracket table's one pass included), for tests that it stays linear.
+     */
+    static long split(String s, BlockReader reader) {
+        BlockSplitter splitter = new BlockSplitter(s, reader);
+        splitter.run();
+        return splitter.steps + s.length();
     }
 
     private void run() {
@@ -46,6 +53,7 @@ final class BlockSplitter {
         OpenArray unclosed = null;
         int unclosedCount = 0;
         while (true) {
+            steps++;
             int bound = bound();
             if (i >= bound) {
                 if (open.isEmpty()) break;
@@ -81,13 +89,20 @@ final class BlockSplitter {
 
     /** Nesting depth of {@code s[from, to)} counted from the top of the block. */
     private int depth(int from, int to) {
+        steps += to - from;
         return open.size() + JsonLexer.maxDepth(s, from, to);
     }
 
     private int object(int i, int bound) {
         int end = brackets.end(i);
         boolean closed = end > 0 && end <= bound;
-        int stop = closed ? end : siblingOrBound(i, bound);
+        int next = nextItem(i, closed ? end : bound);
+        if (next >= 0) {
+            // a '{' no valid object can hold where it stands: this object lost a closer, and the next command
+            // starts there; this one is an error, and the next is read on its own
+            closed = false;
+        }
+        int stop = closed ? end : next >= 0 ? next : siblingOrBound(i, bound);
         int depth = depthChecked() ? 0 : depth(i, stop);
         if (depth > MAX_DEPTH) reader.tooDeep(depth, excerpt(i, stop));
         else if (closed) reader.object(s.substring(i, end));
@@ -119,6 +134,7 @@ final class BlockSplitter {
     private int stray(int i, int bound) {
         int next = i + 1;
         while (next < bound && !brackets.isOpener(next)) next++;
+        steps += next - i;
         reader.blockError(STRAY, excerpt(i, next));
         return next;
     }
@@ -135,13 +151,83 @@ final class BlockSplitter {
      * sibling, not a nested object), or {@code bound}.
      */
     private int siblingOrBound(int from, int bound) {
+        int first = s.indexOf('\n', from);
+        if (first < 0 || first >= bound) {
+            steps += bound - from;
+            return bound;
+        }
+        // the column is found only when a line break follows, so the scans back over one line never overlap
         int column = from - (s.lastIndexOf('\n', from - 1) + 1);
-        for (int nl = s.indexOf('\n', from); nl >= 0 && nl < bound; nl = s.indexOf('\n', nl + 1)) {
+        int found = bound;
+        for (int nl = first; nl >= 0 && nl < bound; nl = s.indexOf('\n', nl + 1)) {
             int j = nl + 1;
             while (j < bound && (s.charAt(j) == ' ' || s.charAt(j) == '\t')) j++;
-            if (j < bound && s.charAt(j) == '{' && j - (nl + 1) <= column) return j;
+            if (j < bound && s.charAt(j) == '{' && j - (nl + 1) <= column) {
+                found = j;
+                break;
+            }
         }
-        return bound;
+        steps += found - from + column;
+        return found;
+    }
+
+    /**
+     * The first {@code {} in {@code (from, to)} that cannot belong to the object opening at {@code from}, or -1:
+     * one right after a value ({@code ,}, {@code }} or {@code ]} before it) standing directly in an object
+     * (innermost open bracket a brace) or after that object has closed, as in
+     * {@code {"type": "a", "args": {}, {"type": "b"}}. Valid JSON never has one, so this never cuts a command
+     * that parses; where it finds one, a closer was left out and the brace starts the next command. Reads {@code s[from, to)} once; the stack of open brackets costs O(1)
+     * per character, amortised (a closer pops to its opener only when one is open).
+     */
+    private int nextItem(int from, int to) {
+        JsonLexer lexer = new JsonLexer();
+        StringBuilder stack = new StringBuilder();
+        int braces = 0;
+        int squares = 0;
+        char previous = 0;
+        for (int j = from; j < to; j++) {
+            char c = s.charAt(j);
+            steps++;
+            boolean wasInString = lexer.inString();
+            switch (lexer.read(c, true)) {
+                case '{' -> {
+                    boolean inObject = stack.length() > 0 && stack.charAt(stack.length() - 1) == '{';
+                    boolean afterValue = previous == ',' || previous == '}' || previous == ']';
+                    if (j > from && afterValue && (stack.length() == 0 || inObject) && brackets.isOpener(j)) {
+                        return j;
+                    }
+                    stack.append('{');
+                    braces++;
+                }
+                case '[' -> {
+                    stack.append('[');
+                    squares++;
+                }
+                case '}' -> {
+                    if (braces > 0) {
+                        char popped;
+                        do {
+                            popped = stack.charAt(stack.length() - 1);
+                            stack.setLength(stack.length() - 1);
+                            if (popped == '{') braces--; else squares--;
+                        } while (popped != '{');
+                    }
+                }
+                case ']' -> {
+                    if (squares > 0) {
+                        char popped;
+                        do {
+                            popped = stack.charAt(stack.length() - 1);
+                            stack.setLength(stack.length() - 1);
+                            if (popped == '{') braces--; else squares--;
+                        } while (popped != '[');
+                    }
+                }
+                default -> { }
+            }
+            if (!wasInString && !Character.isWhitespace(c)) previous = c;
+        }
+        return -1;
     }
 
     /** The start of {@code s[from, to)}: enough for an error's one-line excerpt, without copying megabytes. */

@@ -57,7 +57,10 @@ import java.util.regex.Pattern;
  * objects by brace matching (JSON strings and escapes respected; a raw line break ends a runaway string)
  * and each is parsed alone: each that fails becomes an error, its valid siblings are still returned. An
  * object that is never closed is an error that ends at the next line starting with an opening brace no
- * deeper indented than its own (or at the end of the block), so siblings after it are still read. Only the
+ * deeper indented than its own (or at the end of the block), so siblings after it are still read; an object
+ * that lost a closer ends earlier, at the first {@code {} that no valid object could hold where it stands
+ * (right after a {@code ,}, {@code }} or {@code ]} directly inside an object, as in {@code },{} written
+ * inside it), so one missing brace on a one-line array costs that command alone. Only the
  * outermost array is parsed as a whole; an array inside it that did not parse is read object by object too.
  *
  * <h2>Limits</h2>

@@ -15,6 +15,11 @@ final class JsonLexer {
     private boolean inString;
     private boolean escaped;
 
+    /** Whether the characters read so far end inside a JSON string. */
+    boolean inString() {
+        return inString;
+    }
+
     /**
      * Reads the next character; returns it when it is a bracket ({@code {}[]}) outside a string, else 0.
      * {@code nested} says whether some bracket is open at this point.

@@ -764,4 +764,40 @@ class CommandBlockParserTest {
         assertThat(r.errors()).isNotEmpty();
         assertThat(r.thought()).doesNotContain("kept");
     }
+
+    @Test
+    void one_missing_brace_on_one_line_costs_only_that_command_and_its_siblings_are_read_on_their_own() {
+        // issue 20 item 4: c-2 lacks its closing brace; c-3, c-4 and c-5 were swallowed into its error
+        ParsedReply r = parser.parse("# Commands:\n[{\"cmd_id\": \"c-1\", \"type\": \"diary_entry\", \"args\": {\"text\": \"1\"}},"
+                + "{\"cmd_id\": \"c-2\", \"type\": \"diary_entry\", \"args\": {\"text\": \"2\"},"
+                + "{\"cmd_id\": \"c-3\", \"type\": \"diary_entry\", \"args\": {\"text\": \"3\"}},"
+                + "{\"cmd_id\": \"c-4\", \"type\": \"diary_entry\", \"args\": {\"text\": \"4\"}},"
+                + "{\"cmd_id\": \"c-5\", \"type\": \"diary_entry\", \"args\": {\"text\": \"5\"}}]\n# End commands");
+
+        assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("c-1", "c-3", "c-4", "c-5");
+        assertThat(r.commands()).extracting(ParsedCommand::position).containsExactly(1, 3, 4, 5);
+        assertThat(r.errors()).singleElement().satisfies(e -> {
+            assertThat(e.position()).isEqualTo(2);
+            assertThat(e.excerpt()).contains("c-2").doesNotContain("c-3");
+        });
+    }
+
+    @Test
+    void a_missing_brace_of_the_args_on_one_line_costs_only_that_command() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"cmd_id\": \"c-1\", \"type\": \"a\", \"args\": {\"text\": \"1\"},"
+                + "{\"cmd_id\": \"c-2\", \"type\": \"b\", \"args\": {\"list\": [{\"x\": 1}, {\"y\": 2}]}}]");
+
+        assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("c-2");
+        assertThat(r.commands().get(0).args().get("list")).hasSize(2);
+        assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.position()).isEqualTo(1));
+    }
+
+    @Test
+    void two_commands_run_together_without_a_comma_or_a_brace_are_split_where_the_second_starts() {
+        ParsedReply r = parser.parse("# Commands:\n{\"cmd_id\": \"c-1\", \"type\": \"a\", \"args\": {}"
+                + "{\"cmd_id\": \"c-2\", \"type\": \"b\"}");
+
+        assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("c-2");
+        assertThat(r.errors()).extracting(CommandParseError::position).containsExactly(1);
+    }
 }

@@ -77,4 +77,30 @@ class CommandQueueTest {
             assertThat(log.byTick(1)).extracting(ProcessRow::status).containsExactly("pending", "pending");
         }
     }
+
+    @Test
+    void one_missing_brace_gives_that_command_an_error_row_and_every_sibling_after_it_a_pending_row() {
+        // issue 20 item 4: c-3, c-4 and c-5 neither ran nor got a row
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            StringBuilder five = new StringBuilder("t\n# Commands:\n```json\n[");
+            for (int i = 1; i <= 5; i++) {
+                five.append(i == 1 ? "" : ",").append("{\"cmd_id\": \"c-").append(i)
+                        .append("\", \"type\": \"diary_entry\", \"args\": {\"text\": \"e").append(i).append("\"}")
+                        .append(i == 2 ? "" : "}");
+            }
+            ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]\n```\n# End commands").toString());
+            ProcessLogDao log = new ProcessLogDao(store);
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
+                    dev.hmpagent.safety.OutcomeListener.NONE));
+
+            assertThat(queued.pending()).isEqualTo(4);
+            assertThat(queued.malformed()).singleElement().satisfies(run -> assertThat(run.cmdId()).isEqualTo("#2"));
+            java.util.List<ProcessRow> rows = log.byTick(1);
+            assertThat(rows).extracting(ProcessRow::cmdId).containsExactlyInAnyOrder("#2", "c-1", "c-3", "c-4", "c-5");
+            assertThat(rows).filteredOn(r -> r.cmdId().equals("#2")).singleElement().satisfies(r -> {
+                assertThat(r.status()).isEqualTo("error");
+                assertThat(r.value()).contains("c-2").doesNotContain("c-3");
+            });
+        }
+    }
 }
