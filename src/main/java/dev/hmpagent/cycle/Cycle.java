@@ -582,6 +582,10 @@ public final class Cycle {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " reached its length limit (llm.max_tokens, or 4 Mi characters)"
                     + " and was cut there"));
         }
+        if (Completion.EVENT_CUT.equals(completion.finishReason())) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " sent one stream event over 1 MB: what fit"
+                    + " was kept and the reply was cut there (the server answered; this is not an outage)"));
+        }
         if (completion.text().isBlank() && !completion.interrupted()) {
             events.emit(new AgentEvent.Problem("the model sent an empty reply (tick " + tickId
                     + "): nothing to show; send your message again, or try another model"));

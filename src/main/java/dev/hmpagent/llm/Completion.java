@@ -7,6 +7,12 @@ import java.util.Objects;
  * {@code text} holds only what had streamed in by then.
  */
 public record Completion(String text, Usage usage, String model, String finishReason, boolean interrupted) {
+    /**
+     * The finish reason of a streamed reply that sent one event (or line) over 1 MB: what fit was kept and the
+     * reply ends there. The server answered, so this is no outage; the person is told.
+     */
+    public static final String EVENT_CUT = "event_too_long";
+
     public Completion {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(usage, "usage");

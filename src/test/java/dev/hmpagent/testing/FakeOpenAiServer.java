@@ -90,6 +90,14 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return this;
     }
 
+    /** Queues a streamed reply whose whole {@code text} comes in one event (over 1 MB when the text is), then [DONE]. */
+    public FakeOpenAiServer oneEvent(String text) {
+        String body = chunk(text) + "data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{},"
+                + "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
+        return this;
+    }
+
     /** Queues a plain JSON (non-streaming) reply. */
     public FakeOpenAiServer plain(String text, int promptTokens, int completionTokens) {
         String body = "{\"id\":\"x\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","

@@ -202,10 +202,13 @@ public final class OllamaClient implements LlmClient {
     /** NDJSON: one object a line, blank lines skipped, until {@code "done": true} or the reply cap. */
     private void readLines(BufferedSource source, ReplyAccumulator reply, StreamListener listener)
             throws IOException {
-        String line;
-        while (!reply.finished() && (line = nextLine(source)) != null) {
-            if (line.isBlank()) continue;
-            deliver(reply.accept(wire.parse(line)), listener);
+        SseEventParser.Line line;
+        while (!reply.finished() && (line = SseEventParser.nextLine(source)) != null) {
+            if (line.cut()) {
+                deliver(reply.acceptCut(fitOf(line.text())), listener);   // a too-large line: keep what fit, end there
+            } else if (!line.text().isBlank()) {
+                deliver(reply.accept(wire.parse(line.text())), listener);
+            }
         }
         if (!reply.finished()) {
             throw new ReplyException(ReplyException.TRUNCATED, "stream ended without \"done\": true", null);
@@ -224,12 +227,13 @@ public final class OllamaClient implements LlmClient {
         }
     }
 
-    /** The next line, at most 1 MB (a longer one is refused, so a garbage stream cannot fill the heap). */
-    private static String nextLine(BufferedSource source) throws IOException {
+    /** The first 1 MB of a longer line read as a chunk, or null when it cannot be (the server's error stays one). */
+    private OllamaChunk fitOf(String start) throws ReplyException {
         try {
-            return SseEventParser.readLine(source);
-        } catch (ReplyException tooLong) {
-            throw ReplyException.malformed("an NDJSON line longer than 1 MB", tooLong);
+            return wire.parse(dev.hmpagent.llm.wire.TruncatedJson.close(start.strip()));
+        } catch (ReplyException unreadable) {
+            if (!unreadable.malformed()) throw unreadable;
+            return null;
         }
     }
 

@@ -15,6 +15,7 @@ final class ReplyAccumulator {
     private ServerCounts counts;
     private boolean done;
     private boolean cut;
+    private boolean lineCut;
 
     /** @param maxChars the longest reply kept; a longer one is cut there and nothing more is read */
     ReplyAccumulator(int maxChars) {
@@ -38,15 +39,26 @@ final class ReplyAccumulator {
         return delta;
     }
 
+    /**
+     * Ends the reply at a line longer than 1 MB, after {@code fit}, the part of it that fit read as a chunk (null
+     * when that part could not be read); returns its delta. The finish reason is then
+     * {@link dev.hmpagent.llm.wire.Bodies#EVENT_CUT}.
+     */
+    String acceptCut(OllamaChunk fit) {
+        String delta = fit == null ? "" : accept(fit);
+        lineCut = true;
+        return delta;
+    }
+
     /** Whether nothing more needs reading: the server said done, or the reply was cut. */
-    boolean finished() { return done || cut; }
+    boolean finished() { return done || cut || lineCut; }
 
     String text() { return text.toString(); }
 
     String model() { return model; }
 
     /** done_reason as given ("stop", "length", …), {@link #CUT} when cut here, empty when the server gave none. */
-    String finishReason() { return cut ? CUT : doneReason; }
+    String finishReason() { return lineCut ? dev.hmpagent.llm.wire.Bodies.EVENT_CUT : cut ? CUT : doneReason; }
 
     /** The counts of the final object, null when none came. */
     ServerCounts counts() { return counts; }

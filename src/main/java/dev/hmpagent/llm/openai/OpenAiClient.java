@@ -174,10 +174,11 @@ public final class OpenAiClient implements LlmClient {
     private static void readStream(BufferedSource source, StreamAccumulator acc, StreamListener listener)
             throws IOException {
         SseEventParser sse = new SseEventParser();
-        String line;
-        while (!acc.done() && (line = SseEventParser.readLine(source)) != null) {
-            String data = sse.line(line);
-            if (data != null) deliver(acc.accept(data), listener);
+        SseEventParser.Line line;
+        while (!acc.done() && (line = SseEventParser.nextLine(source)) != null) {
+            String data = line.cut() ? sse.cutLine(line.text()) : sse.line(line.text());
+            if (sse.cut()) deliver(acc.acceptCut(data), listener);   // a too-large event: keep what fit, end there
+            else if (data != null) deliver(acc.accept(data), listener);
         }
         String rest = sse.finish();
         if (rest != null && !acc.done()) deliver(acc.accept(rest), listener);

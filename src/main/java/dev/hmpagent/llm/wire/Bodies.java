@@ -13,6 +13,11 @@ public final class Bodies {
     public static final int MAX_REPLY_CHARS = 4 * 1024 * 1024;
     /** The finish reason of a reply this side cut at {@link #MAX_REPLY_CHARS}: like a server's "length". */
     public static final String CUT = "length";
+    /**
+     * The finish reason of a streamed reply that sent one event (or NDJSON line) longer than 1 MB: the part that
+     * fit was kept and the reply ends there. Not an outage; the person is told.
+     */
+    public static final String EVENT_CUT = dev.hmpagent.llm.Completion.EVENT_CUT;
 
     private Bodies() { }
 

@@ -20,4 +20,7 @@ public final class ReplyException extends IOException {
     }
 
     public String kind() { return kind; }
+
+    /** Whether this says only that the reply's text could not be read (not the server's own error). */
+    public boolean malformed() { return kind.equals(BAD_RESPONSE); }
 }

@@ -90,6 +90,20 @@ class AnthropicClientTest {
     }
 
     @Test
+    void a_text_delta_of_more_than_1_mb_keeps_the_text_that_fit_and_ends_the_reply_there() {
+        // issue 20 item 5: an event over 1 MB was a retryable bad_response, retried as an outage
+        server.events(messageStart(25), textBlockStart(0), textDelta(0, "ok "), textDelta(0, "w".repeat(1_500_000)),
+                blockStop(0), messageDelta("end_turn", 15), messageStop());
+
+        Completion c = client(true).complete(REQUEST, recordDeltas);
+
+        assertThat(c.finishReason()).isEqualTo(Completion.EVENT_CUT);
+        assertThat(c.text()).startsWith("ok www").matches("ok w+");
+        assertThat(c.text().length()).isBetween(1024 * 1024 - 200, 1024 * 1024);
+        assertThat(server.requestCount()).isEqualTo(1);
+    }
+
+    @Test
     void a_request_goes_to_v1_messages_with_the_key_as_x_api_key_and_the_api_version() throws Exception {
         server.streamed("Hi", 5, 1);
 

@@ -437,14 +437,27 @@ class OllamaClientTest {
     }
 
     @Test
-    void a_line_of_2_mb_is_a_bad_response_not_held_in_memory() {
+    void a_line_of_2_mb_ends_the_reply_there_without_a_failure() {
+        // issue 20 item 5: it was a retryable bad_response, retried as an outage although the server answered
         server.stream(chunk("ok"), "x".repeat(2 * 1024 * 1024) + "\n", done("stop", 1, 1));
 
-        LlmException e = failure(client(true));
+        Completion c = client(true).complete(REQUEST, deltas::add);
 
-        assertThat(e.kind()).isEqualTo("bad_response");
-        assertThat(e.getMessage()).contains(endpoint, "NDJSON line longer than 1 MB").doesNotContain("\n");
-        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("ok");
+        assertThat(c.text()).isEqualTo("ok");
+        assertThat(c.finishReason()).isEqualTo(Completion.EVENT_CUT);
+        assertThat(server.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void a_chunk_of_more_than_1_mb_keeps_the_text_that_fit_and_ends_the_reply_there() {
+        server.stream(chunk("ok "), chunk("q".repeat(1_500_000)), done("stop", 1, 1));
+
+        Completion c = client(true).complete(REQUEST, deltas::add);
+
+        assertThat(c.finishReason()).isEqualTo(Completion.EVENT_CUT);
+        assertThat(c.text()).startsWith("ok qqq").matches("ok q+");
+        assertThat(c.text().length()).isBetween(1024 * 1024 - 200, 1024 * 1024);
+        assertThat(String.join("", deltas)).isEqualTo(c.text());
     }
 
     @Test

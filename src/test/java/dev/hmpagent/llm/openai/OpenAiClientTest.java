@@ -3,6 +3,7 @@ package dev.hmpagent.llm.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.wire.SseEventParser;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
@@ -409,26 +410,39 @@ class OpenAiClientTest {
     }
 
     @Test
-    void an_event_stream_line_of_2_mb_is_a_bad_response_not_held_in_memory() {
+    void an_event_stream_comment_of_2_mb_ends_the_reply_there_without_a_failure() {
+        // issue 20 item 5: it was a retryable bad_response, retried as an outage although the server answered
         server.enqueue(sse(chunk("ok") + ": " + "x".repeat(2 * 1024 * 1024) + "\n\n" + finalChunk() + done()));
 
-        LlmException e = failure(client(true, KEY));
+        Completion c = client(true, KEY).complete(REQUEST, deltas::add);
 
-        assertThat(e).isInstanceOf(RetryableLlmException.class);
-        assertThat(e.kind()).isEqualTo("bad_response");
-        assertThat(e.getMessage()).contains(endpoint, "longer than 1 MB").doesNotContain("\n");
-        assertThat(((RetryableLlmException) e).partialText()).isEqualTo("ok");
+        assertThat(c.text()).isEqualTo("ok");
+        assertThat(c.finishReason()).isEqualTo(Completion.EVENT_CUT);
+        assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
     @Test
-    void an_event_of_more_than_1_mb_is_a_bad_response() {
+    void an_event_of_more_than_1_mb_keeps_the_text_that_fit_and_ends_the_reply_there() {
+        String text = "z".repeat(1_500_000);
+        server.enqueue(sse(chunk("ok ") + chunk(text) + finalChunk() + done()));
+
+        Completion c = client(true, KEY).complete(REQUEST, deltas::add);
+
+        assertThat(c.finishReason()).isEqualTo(Completion.EVENT_CUT);
+        assertThat(c.text()).startsWith("ok zzz").matches("ok z+");
+        assertThat(c.text().length()).isBetween(SseEventParser.MAX_BYTES - 200, SseEventParser.MAX_BYTES);
+        assertThat(String.join("", deltas)).isEqualTo(c.text());
+    }
+
+    @Test
+    void data_lines_adding_up_to_more_than_1_mb_keep_what_fit() {
         String big = "data: " + "y".repeat(600 * 1024) + "\n";
         server.enqueue(sse(chunk("ok") + big + big + "\n" + finalChunk() + done()));
 
-        LlmException e = failure(client(true, KEY));
+        Completion c = client(true, KEY).complete(REQUEST, deltas::add);
 
-        assertThat(e.kind()).isEqualTo("bad_response");
-        assertThat(e.getMessage()).contains(endpoint, "longer than 1 MB");
+        assertThat(c.text()).isEqualTo("ok");   // what fit of that event is not JSON: nothing of it is text
+        assertThat(c.finishReason()).isEqualTo(Completion.EVENT_CUT);
     }
 
     // ---- what a 2xx body is --------------------------------------------------------------------

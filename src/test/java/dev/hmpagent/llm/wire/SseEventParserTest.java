@@ -59,11 +59,11 @@ class SseEventParserTest {
     void lines_end_at_lf_or_crlf_and_the_last_may_lack_a_terminator() throws IOException {
         Buffer source = new Buffer().writeUtf8("data: a\r\n\ndata: b\n: c");
 
-        assertThat(SseEventParser.readLine(source)).isEqualTo("data: a");
-        assertThat(SseEventParser.readLine(source)).isEmpty();
-        assertThat(SseEventParser.readLine(source)).isEqualTo("data: b");
-        assertThat(SseEventParser.readLine(source)).isEqualTo(": c");
-        assertThat(SseEventParser.readLine(source)).isNull();
+        assertThat(SseEventParser.nextLine(source).text()).isEqualTo("data: a");
+        assertThat(SseEventParser.nextLine(source).text()).isEmpty();
+        assertThat(SseEventParser.nextLine(source).text()).isEqualTo("data: b");
+        assertThat(SseEventParser.nextLine(source).text()).isEqualTo(": c");
+        assertThat(SseEventParser.nextLine(source)).isNull();
     }
 
     @Test
@@ -71,28 +71,49 @@ class SseEventParserTest {
         String line = "z".repeat(SseEventParser.MAX_BYTES);
         Buffer source = new Buffer().writeUtf8(line + "\n");
 
-        assertThat(SseEventParser.readLine(source)).isEqualTo(line);
+        assertThat(SseEventParser.nextLine(source).text()).isEqualTo(line);
     }
 
     @Test
-    void a_longer_line_is_refused_without_reading_all_of_it() {
+    void a_longer_line_is_cut_at_the_limit_without_reading_all_of_it() throws IOException {
         Buffer source = new Buffer().writeUtf8("x".repeat(2 * 1024 * 1024));
 
-        assertThatThrownBy(() -> SseEventParser.readLine(source))
-                .isInstanceOfSatisfying(ReplyException.class, e -> {
-                    assertThat(e.kind()).isEqualTo("bad_response");
-                    assertThat(e.getMessage()).contains("longer than 1 MB");
-                });
+        SseEventParser.Line line = SseEventParser.nextLine(source);
+
+        assertThat(line.cut()).isTrue();
+        assertThat(line.text()).hasSize(SseEventParser.MAX_BYTES).matches("x+");
         assertThat(source.size()).as("the rest stays unread").isGreaterThanOrEqualTo(1024 * 1024 - 1);
     }
 
     @Test
-    void an_event_whose_data_lines_add_up_to_more_than_the_limit_is_refused() throws IOException {
+    void a_cut_line_ends_on_a_whole_utf8_character() throws IOException {
+        Buffer source = new Buffer().writeUtf8("x" + "\u044f".repeat(SseEventParser.MAX_BYTES));   // two bytes each
+
+        SseEventParser.Line line = SseEventParser.nextLine(source);
+
+        assertThat(line.cut()).isTrue();
+        assertThat(line.text()).startsWith("x\u044f").doesNotContain("\ufffd");
+        assertThat(line.text().length()).isEqualTo(1 + (SseEventParser.MAX_BYTES - 1) / 2);
+    }
+
+    @Test
+    void an_event_whose_data_lines_add_up_to_more_than_the_limit_is_cut_there_and_delivered() {
         SseEventParser parser = new SseEventParser();
         String half = "data: " + "y".repeat(SseEventParser.MAX_BYTES / 2 + 1);
 
         assertThat(parser.line(half)).isNull();
-        assertThatThrownBy(() -> parser.line(half))
-                .isInstanceOfSatisfying(ReplyException.class, e -> assertThat(e.kind()).isEqualTo("bad_response"));
+        String event = parser.line(half);
+
+        assertThat(parser.cut()).isTrue();
+        assertThat(event).hasSize(SseEventParser.MAX_BYTES).startsWith("yyy");
+    }
+
+    @Test
+    void a_cut_data_line_ends_its_event_with_what_fit() {
+        SseEventParser parser = new SseEventParser();
+
+        assertThat(parser.line("data: a")).isNull();
+        assertThat(parser.cutLine("data: {\"text\": \"bbb")).isEqualTo("a\n{\"text\": \"bbb");
+        assertThat(parser.cut()).isTrue();
     }
 }
