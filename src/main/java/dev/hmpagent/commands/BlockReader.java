@@ -28,6 +28,7 @@ final class BlockReader {
     private final Map<String, Integer> idPositions = new HashMap<>();
     private int position;
     private int errorsLeftOut;
+    private long steps;
 
     BlockReader(ObjectReader reader, JsonNodeFactory nodes) {
         this.reader = reader;
@@ -52,8 +53,11 @@ final class BlockReader {
 
     /** Reads one piece of the block: a run of objects and arrays, maybe with text between them. */
     void scan(String s) {
-        BlockSplitter.split(s, this);
+        steps += BlockSplitter.split(s, this);
     }
+
+    /** Characters the splitter looked at so far, for tests that reading stays linear in the block. */
+    long steps() { return steps; }
 
     /**
      * Reads a closed outermost array as a whole; true when it parsed (its elements are then commands or

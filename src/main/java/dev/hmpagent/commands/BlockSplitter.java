@@ -96,13 +96,13 @@ final class BlockSplitter {
     private int object(int i, int bound) {
         int end = brackets.end(i);
         boolean closed = end > 0 && end <= bound;
-        int next = nextItem(i, closed ? end : bound);
+        int next = nextItem(i, closed ? end : bound, !closed);
         if (next >= 0) {
             // a '{' no valid object can hold where it stands: this object lost a closer, and the next command
             // starts there; this one is an error, and the next is read on its own
             closed = false;
         }
-        int stop = closed ? end : next >= 0 ? next : siblingOrBound(i, bound);
+        int stop = next >= 0 ? next : closed ? end : bound;
         int depth = depthChecked() ? 0 : depth(i, stop);
         if (depth > MAX_DEPTH) reader.tooDeep(depth, excerpt(i, stop));
         else if (closed) reader.object(s.substring(i, end));
@@ -146,40 +146,18 @@ final class BlockSplitter {
     }
 
     /**
-     * Where to resume after the never-closed object opening at {@code from}: the first later line before
-     * {@code bound} that starts with an opening brace indented no deeper than that object's own brace (a
-     * sibling, not a nested object), or {@code bound}.
+     * Where the next command starts inside the object opening at {@code from}, or -1 when nothing in
+     * {@code (from, to)} says one does. Two signs: a {@code {} that cannot belong to the object, one right after
+     * a value ({@code ,}, {@code }} or {@code ]} before it) standing directly in an object (innermost open bracket
+     * a brace) or after that object has closed, as in {@code {"type": "a", "args": {}, {"type": "b"}}: valid
+     * JSON never has one, so this never cuts a command that parses; and, with {@code lines} (for an object
+     * never closed), a later line that starts with a {@code {} indented no deeper than this object's own (a
+     * sibling, not a nested object). One pass over {@code s[from, stop)}: the stack of open brackets costs O(1)
+     * per character, amortised (a closer pops to its opener only when one is open), and the object's column is
+     * found only at its first line break, so the scans back over one line never overlap.
      */
-    private int siblingOrBound(int from, int bound) {
-        int first = s.indexOf('\n', from);
-        if (first < 0 || first >= bound) {
-            steps += bound - from;
-            return bound;
-        }
-        // the column is found only when a line break follows, so the scans back over one line never overlap
-        int column = from - (s.lastIndexOf('\n', from - 1) + 1);
-        int found = bound;
-        for (int nl = first; nl >= 0 && nl < bound; nl = s.indexOf('\n', nl + 1)) {
-            int j = nl + 1;
-            while (j < bound && (s.charAt(j) == ' ' || s.charAt(j) == '\t')) j++;
-            if (j < bound && s.charAt(j) == '{' && j - (nl + 1) <= column) {
-                found = j;
-                break;
-            }
-        }
-        steps += found - from + column;
-        return found;
-    }
-
-    /**
-     * The first {@code {} in {@code (from, to)} that cannot belong to the object opening at {@code from}, or -1:
-     * one right after a value ({@code ,}, {@code }} or {@code ]} before it) standing directly in an object
-     * (innermost open bracket a brace) or after that object has closed, as in
-     * {@code {"type": "a", "args": {}, {"type": "b"}}. Valid JSON never has one, so this never cuts a command
-     * that parses; where it finds one, a closer was left out and the brace starts the next command. Reads {@code s[from, to)} once; the stack of open brackets costs O(1)
-     * per character, amortised (a closer pops to its opener only when one is open).
-     */
-    private int nextItem(int from, int to) {
+    private int nextItem(int from, int to, boolean lines) {
+        int column = -1;
         JsonLexer lexer = new JsonLexer();
         StringBuilder stack = new StringBuilder();
         int braces = 0;
@@ -188,6 +166,15 @@ final class BlockSplitter {
         for (int j = from; j < to; j++) {
             char c = s.charAt(j);
             steps++;
+            if (c == '\n' && lines) {
+                if (column < 0) {
+                    column = from - (s.lastIndexOf('\n', from - 1) + 1);
+                    steps += column;
+                }
+                int k = j + 1;
+                while (k < to && k - (j + 1) <= column && (s.charAt(k) == ' ' || s.charAt(k) == '\t')) k++;
+                if (k < to && s.charAt(k) == '{' && k - (j + 1) <= column && brackets.isOpener(k)) return k;
+            }
             boolean wasInString = lexer.inString();
             switch (lexer.read(c, true)) {
                 case '{' -> {

@@ -112,19 +112,26 @@ public final class CommandBlockParser {
 
     /** Parses one reply; never throws for any content of {@code reply}. */
     public ParsedReply parse(String reply) {
+        return parseCounting(reply).reply();
+    }
+
+    /** A parse and the characters its block's splitter looked at, for tests that reading stays linear. */
+    record Counted(ParsedReply reply, long steps) { }
+
+    Counted parseCounting(String reply) {
         Objects.requireNonNull(reply, "reply");
         String text = reply.replace("\r\n", "\n").replace('\r', '\n');
         List<String> lines = Arrays.asList(text.split("\n", -1));
 
         int start = lastStart(lines);
-        if (start < 0) return new ParsedReply(text.strip(), List.of(), List.of(), false, "");
+        if (start < 0) return new Counted(new ParsedReply(text.strip(), List.of(), List.of(), false, ""), 0);
         int end = endOf(lines, start);
         List<String> region = lines.subList(start + 1, end);
 
         BlockReader block = new BlockReader(reader, nodes);
         for (String segment : segments(region)) block.scan(segment);
-        return new ParsedReply(thought(lines, start, end), block.commands(), block.errors(), true,
-                String.join("\n", region));
+        return new Counted(new ParsedReply(thought(lines, start, end), block.commands(), block.errors(), true,
+                String.join("\n", region)), block.steps());
     }
 
     /** The text before the start marker and after the end marker, joined with a blank line. */

@@ -800,4 +800,15 @@ class CommandBlockParserTest {
         assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("c-2");
         assertThat(r.errors()).extracting(CommandParseError::position).containsExactly(1);
     }
+
+    @Test
+    void a_thousand_unclosed_braces_on_their_own_lines_cost_a_bounded_number_of_steps_per_character() {
+        // found by CommandBlockParserFuzzTest: each unclosed object was scanned to the end of the block (quadratic)
+        String reply = "# Commands:\n" + "{\n".repeat(1_000);
+
+        CommandBlockParser.Counted counted = parser.parseCounting(reply);
+
+        assertThat(counted.steps()).isLessThanOrEqualTo(12L * reply.length());
+        assertThat(counted.reply().errors()).hasSize(CommandBlockParser.MAX_ERRORS);
+    }
 }
