@@ -1,14 +1,26 @@
 package dev.hmpagent.stagnation;
 
+import java.util.Arrays;
+
 /**
  * Watches a reply as it streams in for "chanting": a model stuck in a loop that repeats the same sentence or
- * chunk again and again until max_tokens. It fires when the tail of the text is one exact period of at least
- * {@code minPeriod} characters repeated at least {@code repeats} times in a row. Text from the command block
- * on ({@code # Commands:} / {@code # Команды:}) is exempt: twenty similar commands are not chanting.
+ * chunk again and again until max_tokens. It fires at the first character after which the text ends with one chunk
+ * {@code u} of {@code minPeriod} to {@code maxPeriod} characters written {@code repeats} times in a row, {@code u}
+ * not itself a shorter chunk repeated ("ok ok ok …", a rule of dashes: those are not chanting). Text from the
+ * command block on ({@code # Commands:} / {@code # Команды:}) is exempt: twenty similar commands are not chanting.
+ * The verdict, and what is found, depend on the text only, never on how it was cut into deltas.
  *
- * <p>Cheap enough for every delta: the candidate period comes from the previous occurrence of the last
- * {@code minPeriod} characters, and the check runs once per {@code minPeriod} new characters. Not thread-safe:
- * one per call, fed on the thread that streams.
+ * <p>Linear in the reply: each character costs O(1) amortised, at most O(maxPeriod / minPeriod) (see
+ * {@link #steps()}). Periods are found through the chunk of {@code minPeriod} characters that ends at each
+ * character: its earlier occurrences within {@code maxPeriod} (a {@link GramIndex}) are the only periods that can
+ * be running there. A period found is then tracked with a counter of how far back the text has repeated at that
+ * distance, one comparison per character, until the text departs from it. When the chunk is itself crowded
+ * (a period of at most half its length, as in a run of one character) its occurrences are not walked: for
+ * {@code repeats} ≥ 3 a true chant always has a chunk that is not crowded, far enough inside it to be found in time
+ * (see {@code ChantDetectorPropertiesTest}, which checks against the definition). With {@code repeats} = 2, a chunk
+ * that is itself crowded over its whole length and broken only where it joins its copy can go unseen.
+ *
+ * <p>Not thread-safe: one per call, fed on the thread that streams.
  */
 public final class ChantDetector {
     private static final String[] COMMAND_MARKERS = {"# Commands:", "# Команды:"};
@@ -17,9 +29,11 @@ public final class ChantDetector {
     private final int repeats;
     private final int maxPeriod;
     private final StringBuilder text = new StringBuilder();
-    private int checkedAt;
+    private final GramIndex chunks;
+    private final Tracked tracked;
     private boolean exempt;
     private Found found;
+    private long steps;
 
     /** Where the loop begins, its period and how many times it was repeated when it was cut. */
     public record Found(int loopStart, String period, int times) { }
@@ -31,28 +45,23 @@ public final class ChantDetector {
      */
     public ChantDetector(int minPeriod, int repeats, int maxPeriod) {
         if (minPeriod < 1 || repeats < 2 || maxPeriod < minPeriod) throw new IllegalArgumentException("bad limits");
+        if ((long) maxPeriod * repeats > Integer.MAX_VALUE) throw new IllegalArgumentException("bad limits");
         this.minPeriod = minPeriod;
         this.repeats = repeats;
         this.maxPeriod = maxPeriod;
+        this.chunks = new GramIndex(minPeriod, maxPeriod);
+        this.tracked = new Tracked(maxPeriod);
     }
 
     /** Adds a delta; returns true once the text chants (and from then on). */
     public boolean feed(String delta) {
-        if (found != null) return true;
-        if (exempt) return false;
-        text.append(delta);
-        for (String marker : COMMAND_MARKERS) {
-            int at = text.indexOf(marker, Math.max(0, checkedAt - marker.length()));
-            if (at >= 0) {
-                text.setLength(at);   // what follows is the command block: never chanting
-                exempt = true;
-                found = check();
-                return found != null;
-            }
+        for (int i = 0; i < delta.length() && found == null && !exempt; i++) {
+            char c = delta.charAt(i);
+            text.append(c);
+            steps++;
+            if (c == ':' && commandBlockBegins()) return false;
+            add(c);
         }
-        if (text.length() - checkedAt < minPeriod) return false;
-        checkedAt = text.length();
-        found = check();
         return found != null;
     }
 
@@ -61,39 +70,172 @@ public final class ChantDetector {
         return found;
     }
 
-    private Found check() {
-        int n = text.length();
-        if (n < minPeriod * repeats) return null;
-        String suffix = text.substring(n - minPeriod);
-        // the nearest earlier occurrence of the last chunk gives the only period worth checking at this end
-        for (int from = n - minPeriod - 1; from >= Math.max(0, n - minPeriod - maxPeriod); ) {
-            int prev = text.lastIndexOf(suffix, from);
-            if (prev < 0 || prev < n - minPeriod - maxPeriod) return null;
-            int period = n - minPeriod - prev;
-            if (period >= minPeriod && n >= period * repeats && repeatsBack(n, period) >= period * (repeats - 1)
-                    && !shorterPeriod(n, period)) {
-                int run = repeatsBack(n, period);
-                int start = n - period - run;
-                int times = (run + period) / period;
-                return new Found(start, text.substring(start, start + period), times);
-            }
-            from = prev - 1;
-        }
-        return null;
+    /** The detector's work so far: characters taken, compared and looked up. Linear in the text; tests check it. */
+    long steps() {
+        return steps;
     }
 
-    /** Whether the repeated chunk is itself a shorter one repeated ("ok ok ok …"): under minPeriod it is not chanting. */
-    private boolean shorterPeriod(int n, int period) {
-        for (int d = 1; d < minPeriod; d++) {
-            if (period % d == 0 && repeatsBack(n, d) >= period * (repeats - 1)) return true;
+    /** Whether the text now ends with a command marker; if so, the text is cut there and the rest exempt. */
+    private boolean commandBlockBegins() {
+        for (String marker : COMMAND_MARKERS) {
+            int at = text.length() - marker.length();
+            steps += marker.length();
+            if (at >= 0 && text.indexOf(marker, at) == at) {
+                text.setLength(at);   // what follows is the command block: never chanting
+                exempt = true;
+                return true;
+            }
         }
         return false;
     }
 
-    /** How many characters back from the end each equals the one {@code period} before it. */
-    private int repeatsBack(int n, int period) {
-        int i = n - 1;
-        while (i - period >= 0 && text.charAt(i) == text.charAt(i - period)) i--;
-        return n - 1 - i;
+    /** Takes the character just appended: follows the tracked periods, finds new ones, and checks for a chant. */
+    private void add(char c) {
+        int end = text.length();
+        for (int slot = tracked.size - 1; slot >= 0; slot--) {
+            steps++;
+            int period = tracked.period[slot];
+            if (text.charAt(end - 1 - period) == c) tracked.run[slot]++;
+            else tracked.remove(slot);
+        }
+        chunks.add(c, end > minPeriod ? text.charAt(end - 1 - minPeriod) : 0);
+        if (end >= minPeriod) findPeriods(end);
+        int chanting = chantingPeriod(end);
+        if (chanting > 0) found = foundAt(end, chanting);
+    }
+
+    /**
+     * Tracks each distance back to an earlier occurrence of the last chunk that is not tracked yet, nearest first.
+     * A distance q under minPeriod is tracked too, not as a chant but to skip others: when the text has repeated at
+     * distance q for the last c characters, no distance p with q < p ≤ c can chant for as long as it repeats (its
+     * run overlaps q's by more than p + q characters, which then have a period dividing p and keep it: a phrase
+     * shorter than minPeriod said over and over is not chanting), so those are neither walked nor tracked.
+     */
+    private void findPeriods(int end) {
+        long hash = chunks.hash();
+        int later = end;
+        int covered = 0;
+        for (int at = chunks.previous(end); at >= minPeriod && end - at <= maxPeriod; at = chunks.previous(at)) {
+            steps++;
+            if (chunks.hashAt(at) != hash) continue;
+            // two occurrences this close: the chunk is a shorter period repeated; walking them all would cost
+            // maxPeriod per character (a run of one character), and a chant is found at another character
+            if (later - at <= minPeriod / 2) return;
+            later = at;
+            int period = end - at;
+            if (period <= covered) continue;
+            if (!tracked.has(period) && !track(end, period)) continue;
+            if (period >= minPeriod) continue;
+            covered = tracked.runOf(period);
+            steps += tracked.size;
+            tracked.removeBetween(period, covered);
+            if (covered >= maxPeriod) return;
+        }
+    }
+
+    /** Starts tracking a distance at which the last chunk recurs; false if it does not (two chunks sharing a hash). */
+    private boolean track(int end, int period) {
+        int limit = period < minPeriod ? maxPeriod : period * (repeats - 1);
+        int run = repeatsBack(end, period, limit);
+        if (run < minPeriod) return false;
+        tracked.add(period, run);
+        return true;
+    }
+
+    /** The shortest tracked period that has just repeated often enough and is not a shorter chunk repeated; 0 if none. */
+    private int chantingPeriod(int end) {
+        int best = 0;
+        for (int slot = 0; slot < tracked.size; slot++) {
+            int period = tracked.period[slot];
+            if (period < minPeriod || tracked.settled[slot] || tracked.run[slot] < period * (repeats - 1)) continue;
+            // judged once per run: a run whose chunk is a shorter one repeated stays so for as long as it lasts
+            tracked.settled[slot] = true;
+            if ((best == 0 || period < best) && primitive(end - period, end)) best = period;
+        }
+        return best;
+    }
+
+    /** Whether text[from, to) is not a shorter chunk repeated whole (its shortest period does not divide it). */
+    private boolean primitive(int from, int to) {
+        int n = to - from;
+        int[] border = new int[n + 1];
+        border[0] = -1;
+        for (int i = 1, k = -1; i <= n; i++) {
+            while (k >= 0 && text.charAt(from + k) != text.charAt(from + i - 1)) {
+                k = border[k];
+                steps++;
+            }
+            border[i] = ++k;
+            steps++;
+        }
+        int shortest = n - border[n];
+        return shortest == n || n % shortest != 0;
+    }
+
+    private Found foundAt(int end, int period) {
+        int run = repeatsBack(end, period, Integer.MAX_VALUE);
+        int start = end - period - run;
+        return new Found(start, text.substring(start, start + period), (run + period) / period);
+    }
+
+    /** How many characters back from {@code end} (at most {@code limit}) each equals the one {@code period} before it. */
+    private int repeatsBack(int end, int period, int limit) {
+        int i = end - 1;
+        while (end - 1 - i < limit && i - period >= 0 && text.charAt(i) == text.charAt(i - period)) {
+            i--;
+            steps++;
+        }
+        return end - 1 - i;
+    }
+
+    /** The periods being followed, each with how far back the text has repeated at that distance. */
+    private static final class Tracked {
+        private final int[] slotOf;
+        private int[] period = new int[8];
+        private int[] run = new int[8];
+        private boolean[] settled = new boolean[8];
+        private int size;
+
+        Tracked(int maxPeriod) {
+            slotOf = new int[maxPeriod + 1];
+            Arrays.fill(slotOf, -1);
+        }
+
+        boolean has(int p) {
+            return slotOf[p] >= 0;
+        }
+
+        int runOf(int p) {
+            return run[slotOf[p]];
+        }
+
+        void add(int p, int r) {
+            if (size == period.length) {
+                period = Arrays.copyOf(period, size * 2);
+                run = Arrays.copyOf(run, size * 2);
+                settled = Arrays.copyOf(settled, size * 2);
+            }
+            period[size] = p;
+            run[size] = r;
+            settled[size] = false;
+            slotOf[p] = size++;
+        }
+
+        /** Stops tracking the periods above {@code low} and up to {@code high}. */
+        void removeBetween(int low, int high) {
+            for (int slot = size - 1; slot >= 0; slot--) {
+                if (period[slot] > low && period[slot] <= high) remove(slot);
+            }
+        }
+
+        void remove(int slot) {
+            slotOf[period[slot]] = -1;
+            size--;
+            if (slot == size) return;
+            period[slot] = period[size];
+            run[slot] = run[size];
+            settled[slot] = settled[size];
+            slotOf[period[slot]] = slot;
+        }
     }
 }

@@ -1,7 +1,9 @@
 package dev.hmpagent.stagnation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ChantDetectorTest {
@@ -44,5 +46,17 @@ class ChantDetectorTest {
         StringBuilder reply = new StringBuilder("Writing entries.\n# Commands:\n[");
         for (int i = 0; i < 20; i++) reply.append("{\"type\": \"diary_entry\", \"args\": {\"text\": \"same same\"}},\n");
         assertThat(feedInChunks(new ChantDetector(20, 10, 400), reply + "]", 11)).isFalse();
+    }
+
+    @Test
+    void five_megabytes_of_one_character_in_a_thousand_deltas_cost_a_few_steps_per_character() {
+        int length = 5_000_000;
+        String delta = "A".repeat(length / 1000);
+        ChantDetector d = new ChantDetector(20, 10, 400);
+        // the guard only stops a hang from stalling the suite; the assertion is on the work counted
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            for (int i = 0; i < 1000; i++) assertThat(d.feed(delta)).as("one character is under the minimum period").isFalse();
+        });
+        assertThat(d.steps()).as("work per character").isLessThanOrEqualTo(3L * length);
     }
 }
