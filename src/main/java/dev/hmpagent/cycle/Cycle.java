@@ -637,9 +637,9 @@ public final class Cycle {
             retryAt = null;
             status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
             writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), calls, e);
-            events.emit(new AgentEvent.Problem(e.getMessage() + " — the agent is stopped (quota): point llm.* at"
-                    + " another provider or model, or add an llm.registry entry, and start it again; your"
-                    + " messages stay queued"));
+            // what releases the stop is said with it, by the safety monitor's line
+            events.emit(new AgentEvent.Problem(e.getMessage() + " — the agent is stopped (quota); your messages stay"
+                    + " queued"));
             breakers.quotaExhausted(e.getMessage());
             return new TickResult(true, tickId, "llm_error");
         }
