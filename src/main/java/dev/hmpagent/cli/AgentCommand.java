@@ -177,7 +177,8 @@ public final class AgentCommand implements Callable<Integer> {
                     : runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE : ExitCodes.OK;
             case FAILED -> ExitCodes.FAILURE;
             case LLM_GAVE_UP -> ExitCodes.LLM_UNAVAILABLE;
-            case LLM_REJECTED -> ExitCodes.CONFIG;
+            // the LLM refused for good; when that refusal stopped the agent (every LLM's quota spent) it is a stop
+            case LLM_REJECTED -> runtime.stopped() ? ExitCodes.STOPPED : ExitCodes.CONFIG;
             case DATABASE -> ExitCodes.DATABASE;
             case LOST_FILE -> ExitCodes.IN_USE;
             case SAFETY_STOP -> ExitCodes.STOPPED;

@@ -9,6 +9,7 @@ import dev.hmpagent.cycle.Pacer;
 import dev.hmpagent.cycle.SafetyGate;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
+import dev.hmpagent.safety.StopReason;
 import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.cycle.TimeSource;
 import dev.hmpagent.cycle.WakeOrPollPacer;
@@ -286,14 +287,22 @@ final class AgentRuntime implements AutoCloseable {
         return switch (end) {
             case LLM_GAVE_UP -> Optional.of("giving up: the LLM stayed unreachable for llm.give_up_s = "
                     + config.llm().giveUp().toSeconds() + " s" + queued);
-            case LLM_REJECTED -> Optional.of("giving up: the LLM refused the request (see above); fix "
-                    + "llm.api_key, llm.model or llm.base_url and start again" + queued);
+            case LLM_REJECTED -> Optional.of(quotaStopped() ? "exiting: stopped (quota): no LLM the agent may use has"
+                    + " quota or credit left; " + dev.hmpagent.safety.SafetyMonitor.QUOTA_RELEASE + queued
+                    : "giving up: the LLM refused the request (see above); fix llm.api_key, llm.model or llm.base_url"
+                    + " and start again" + queued);
             case DATABASE -> Optional.of("stopped: " + tickStore.path().getFileName()
                     + " cannot be used (see above)" + (waiting > 0 ? "; " + waiting + " typed line(s) wait in "
                     + inbox.file().getFileName() : ""));
             case SAFETY_STOP -> Optional.of("exiting: " + SafetyGate.describe(safety()));
             case STOPPED, FAILED, LOST_FILE -> Optional.empty();
         };
+    }
+
+    /** Whether the agent is STOPPED because every LLM's quota is exhausted. */
+    private boolean quotaStopped() {
+        SafetyStatus s = safety();
+        return !s.active() && s.reason().equals(Optional.of(StopReason.QUOTA));
     }
 
     /** One line for the start: model, endpoint, file, and a takeover if there was one. */

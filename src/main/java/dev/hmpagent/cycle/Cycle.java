@@ -256,7 +256,7 @@ public final class Cycle {
         } catch (RuntimeException e) {
             if (e instanceof StoreException se && se.damaged()) return damaged(se);
             // the file cannot even be read (locked, gone): nothing can be logged to it; say so and back off
-            Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, status.lastTickId(), start, Optional.empty(),
+            Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, status.lastTickId(), Optional.empty(),
                     e.getMessage());
             events.emit(new AgentEvent.Problem("cannot read " + e.getMessage() + " — trying again in " + human(delay)));
             return TickResult.IDLE;
@@ -374,7 +374,7 @@ public final class Cycle {
             if (!e.writeFailure()) throw e;
             unwritten = thought;
             unwrittenAtHalt = haltsBefore;
-            return keptUnwritten(thought, start, e);
+            return keptUnwritten(thought, e);
         }
         TickResult done = committed(thought, written);
         recordLlmNotices(thought.tickId());
@@ -432,7 +432,7 @@ public final class Cycle {
             written = writer.writeThought(thought);
         } catch (StoreException e) {
             if (e.damaged()) return damaged(e);
-            return keptUnwritten(thought, now, e);
+            return keptUnwritten(thought, e);
         } catch (RuntimeException e) {
             unwritten = null;   // not a file that is full or busy: this reply will never fit; let the tick fail
             return tickFailed(thought.tickId(), now, thought.reason(), e);
@@ -454,8 +454,8 @@ public final class Cycle {
         status = status.untroubled();
     }
 
-    private TickResult keptUnwritten(TickWriter.Thought thought, Instant now, StoreException e) {
-        Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, status.lastTickId(), now, Optional.empty(),
+    private TickResult keptUnwritten(TickWriter.Thought thought, StoreException e) {
+        Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, status.lastTickId(), Optional.empty(),
                 e.getMessage());
         events.emit(new AgentEvent.Problem(e.getMessage() + " — the reply of tick " + thought.tickId()
                 + " is kept and written when the file takes writes; trying again in " + human(delay)
@@ -620,7 +620,7 @@ public final class Cycle {
                 () -> leaving, run -> emitRun(tickId, run));
         if (done.stoppedBy().isPresent()) {
             unfinishedTick = tickId;
-            Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, tickId, clock.instant(), Optional.empty(),
+            Duration delay = scheduleRetry(CycleStatus.Trouble.STORE, tickId, Optional.empty(),
                     done.stoppedBy().get().getMessage());
             events.emit(new AgentEvent.Problem(done.stoppedBy().get().getMessage() + " — the commands of tick " + tickId
                     + " that have not run yet wait; trying again in " + human(delay)));
@@ -641,9 +641,9 @@ public final class Cycle {
             retryAt = null;
             status = status.failing(CycleStatus.Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage());
             writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), calls, e);
-            events.emit(new AgentEvent.Problem(e.getMessage() + " — the agent is stopped (quota): point llm.* at"
-                    + " another provider or model, or add an llm.registry entry, and start it again; your"
-                    + " messages stay queued"));
+            // what releases the stop is said with it, by the safety monitor's line
+            events.emit(new AgentEvent.Problem(e.getMessage() + " — the agent is stopped (quota); your messages stay"
+                    + " queued"));
             breakers.quotaExhausted(e.getMessage());
             return new TickResult(true, tickId, "llm_error");
         }
@@ -658,7 +658,7 @@ public final class Cycle {
             return new TickResult(true, tickId, "llm_error");
         }
         Optional<Duration> retryAfter = e instanceof RetryableLlmException r ? r.retryAfter() : Optional.empty();
-        Duration delay = scheduleRetry(CycleStatus.Trouble.LLM_UNAVAILABLE, tickId, start, retryAfter, e.getMessage());
+        Duration delay = scheduleRetry(CycleStatus.Trouble.LLM_UNAVAILABLE, tickId, retryAfter, e.getMessage());
         writer.writeLlmFailure(tickId, start, reason, prompt, llm.endpoint(), llm.model(), calls, e);
         events.emit(new AgentEvent.Retrying(e.getMessage() + " — retrying in " + human(delay)
                 + "; your messages stay queued", consecutiveFailures, retryAt));
@@ -669,7 +669,7 @@ public final class Cycle {
         if (e instanceof StoreException se && se.damaged()) return damaged(se);
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         CycleStatus.Trouble trouble = e instanceof StoreException ? CycleStatus.Trouble.STORE : CycleStatus.Trouble.ERROR;
-        Duration delay = scheduleRetry(trouble, tickId, start, Optional.empty(), message);
+        Duration delay = scheduleRetry(trouble, tickId, Optional.empty(), message);
         try {
             writer.writeTickError(tickId, start, "error", reason, message);
         } catch (RuntimeException again) {
@@ -679,8 +679,14 @@ public final class Cycle {
         return new TickResult(true, tickId, "error");
     }
 
-    private Duration scheduleRetry(CycleStatus.Trouble trouble, long tickId, Instant now, Optional<Duration> retryAfter,
+    /**
+     * Backs off after a failure that arrived just now: the wait counts from this moment, not from the tick's start,
+     * so a server that took 3 s to fail still gets the whole pause, and a Retry-After is never cut short by the time
+     * the request took.
+     */
+    private Duration scheduleRetry(CycleStatus.Trouble trouble, long tickId, Optional<Duration> retryAfter,
                                    String error) {
+        Instant now = clock.instant();
         consecutiveFailures++;
         Duration delay = backoff.delay(consecutiveFailures, retryAfter);
         retryAt = now.plus(delay);

@@ -253,8 +253,16 @@ public final class TickLoop {
         return TickResult.IDLE;
     }
 
+    /**
+     * Draining: waits out a back-off. The stop that began the drain must not end this wait (it would spin, asking the
+     * cycle again and again until the next try is due); only the loop's end or an order to stop at once does.
+     */
     private void park(long nanos) {
-        waitUntil(time.nanoTime() + nanos, true);
+        long due = time.nanoTime() + nanos;
+        while (end == null && drain) {
+            if (due - time.nanoTime() <= 0) return;
+            time.parkUntil(due);
+        }
     }
 
     /**

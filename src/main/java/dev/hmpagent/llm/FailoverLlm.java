@@ -186,6 +186,12 @@ public final class FailoverLlm implements LlmClient {
             Optional<Integer> next = nextAvailable();
             if (next.isEmpty()) {
                 outage = true;
+                if (java.util.Arrays.stream(health).allMatch(x -> x.out != null)) {
+                    // out for good, every one: nothing is asked again, so nothing is promised; the refusal goes to
+                    // the caller, which says what happens now (a stop for quota)
+                    if (routes.size() > 1) say("No LLM can be used: " + outReasons());
+                    throw e;
+                }
                 say("No LLM answers: " + route.describe() + (h.out != null ? " is out because " + h.out
                         : " failed " + h.failures + " times in a row") + (routes.size() > 1 ? " and no other LLM is"
                         + " available" : "") + ". The agent goes on without thinking: ticks are logged, messages queue"
@@ -300,6 +306,16 @@ public final class FailoverLlm implements LlmClient {
             return new FatalLlmException(kind, "no LLM can be used: " + why, null);
         }
         return new RetryableLlmException("outage", "no LLM answers (" + why + ")", null, null);
+    }
+
+    /** "main is out because its quota is exhausted; b is out because it rejected the key". */
+    private String outReasons() {
+        StringBuilder why = new StringBuilder();
+        for (int i = 0; i < routes.size(); i++) {
+            if (i > 0) why.append("; ");
+            why.append(routes.get(i).describe()).append(" is out because ").append(health[i].out);
+        }
+        return why.toString();
     }
 
     private static String firstLine(String s) {

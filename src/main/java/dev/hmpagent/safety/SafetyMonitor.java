@@ -56,7 +56,15 @@ public final class SafetyMonitor implements OutcomeListener {
     /** The row a refusal before it ran belongs to: counted by beforeCommand already, not again when it is written. */
     private long refusedRow = -1;
     /** Stops decided inside a transaction: told to people only once it committed (see {@link #flush()}). */
-    private final java.util.List<String> decided = new java.util.ArrayList<>();
+    private final java.util.List<Decided> decided = new java.util.ArrayList<>();
+
+    /** What releases STOPPED(quota): more quota, or another LLM; never an unlock. */
+    public static final String QUOTA_RELEASE = "add credit or raise the quota with the provider, or configure another"
+            + " LLM (llm.* or an llm.registry entry to fail over to), then start the agent again; agent unlock does"
+            + " not release it";
+
+    /** A stop decided, and what releases it (said with it: an unlock does not release every stop). */
+    private record Decided(String stop, String release) { }
     private boolean budgetWarned;
     private boolean capWarned;
 
@@ -301,7 +309,7 @@ public final class SafetyMonitor implements OutcomeListener {
                         reason, after.since()),
                 new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
                         after.reason().map(StopReason::columnName).orElse(null), reason, me.pid(), "agent", me.host()));
-        decided.add(after.label() + ": " + reason);
+        decided.add(new Decided(after.label() + ": " + reason, release(after)));
     }
 
     /**
@@ -312,12 +320,21 @@ public final class SafetyMonitor implements OutcomeListener {
     public void flush() {
         if (decided.isEmpty()) return;
         boolean active = SafetyControl.status(safety.current()).active();   // throws while the file is unreadable: kept
-        List<String> stops = List.copyOf(decided);
+        List<Decided> stops = List.copyOf(decided);
         decided.clear();
         if (active) return;
-        for (String stop : stops) {
-            notices.accept(stop + " — a person must run agent unlock");
-            alert.accept(stop);
+        for (Decided d : stops) {
+            notices.accept(d.stop() + " — " + d.release());
+            alert.accept(d.stop());
         }
+    }
+
+    /** What a person does to release {@code stop}: an unlock, more budget, or (quota) credit or another LLM. */
+    private static String release(SafetyStatus stop) {
+        if (stop.reason().equals(java.util.Optional.of(StopReason.QUOTA))) return QUOTA_RELEASE;
+        if (stop.reason().equals(java.util.Optional.of(StopReason.BUDGET))) {
+            return "a person must run agent unlock --add-budget N (tokens) or raise safety.token_budget";
+        }
+        return "a person must run agent unlock";
     }
 }

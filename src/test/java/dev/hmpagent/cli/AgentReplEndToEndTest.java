@@ -187,6 +187,31 @@ class AgentReplEndToEndTest {
     }
 
     @Test
+    void an_exhausted_quota_with_no_other_llm_stops_a_piped_agent_with_exit_7_and_the_quotas_own_advice()
+            throws Exception {
+        llm.insufficientQuota();
+
+        int code = agent("hello\n", "--base-url", llm.baseUrl());
+
+        assertThat(code).as("a stop (quota), not bad configuration").isEqualTo(ExitCodes.STOPPED);
+        assertThat(llm.requestCount()).as("not asked again").isEqualTo(1);
+        List<String> lines = terminal().lines().filter(l -> !l.isBlank() && !l.equals(PROMPT)).toList();
+        assertThat(lines).as("nothing promises a retry, nothing blames the key").hasSize(3)
+                .noneMatch(l -> l.contains("back-off") || l.contains("retrying") || l.contains("fix llm.api_key"));
+        assertThat(lines.get(0)).startsWith("! LLM endpoint " + llm.baseUrl()).contains("quota or credit is exhausted")
+                .endsWith("the agent is stopped (quota); your messages stay queued");
+        assertThat(lines.get(1)).startsWith("! STOPPED(quota): ").doesNotContain("must run agent unlock")
+                .endsWith(dev.hmpagent.safety.SafetyMonitor.QUOTA_RELEASE);
+        assertThat(lines.get(2)).isEqualTo("! exiting: stopped (quota): no LLM the agent may use has quota or credit"
+                + " left; add credit or raise the quota with the provider, or configure another LLM (llm.* or an"
+                + " llm.registry entry to fail over to), then start the agent again; agent unlock does not release it;"
+                + " your messages stay queued in agent.db for the next start");
+        assertThat(count("SELECT count(*) FROM safety_state WHERE state = 'STOPPED' AND reason = 'quota'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'hello' AND read = 0")).as("kept for the next start")
+                .isEqualTo(1);
+    }
+
+    @Test
     void a_rejected_api_key_is_explained_without_printing_the_key() throws Exception {
         llm.status(401, "{\"error\": {\"message\": \"Incorrect API key provided: sk-test-secret-4242\"}}");
 

@@ -460,6 +460,100 @@ class TickLoopTest {
         }
     }
 
+    // ---- back-off counts from the failure, not from the tick's start (issue 20, item 2) ----
+
+    /** When each call reached the fake LLM, in fake nanoseconds since the start. */
+    final List<Long> asked = new ArrayList<>();
+
+    /** The fake LLM, each call taking {@code take} on the fake clock before it answers or fails: a slow server. */
+    LlmClient answeringAfter(Duration take) {
+        return new LlmClient() {
+            @Override
+            public Completion complete(LlmRequest request, StreamListener listener) {
+                asked.add(time.nanoTime());
+                time.advance(take);
+                return llm.complete(request, listener);
+            }
+
+            @Override
+            public void cancel() { }
+
+            @Override
+            public String endpoint() { return llm.endpoint(); }
+
+            @Override
+            public String model() { return llm.model(); }
+        };
+    }
+
+    static dev.hmpagent.llm.RetryableLlmException unavailable(Duration retryAfter) {
+        return new dev.hmpagent.llm.RetryableLlmException("http_503", "LLM endpoint http://fake/v1 answered 503",
+                retryAfter, null);
+    }
+
+    @Test
+    void a_server_that_takes_3_s_to_fail_gets_its_retries_a_full_back_off_after_each_failure() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("hello", "user", 0, null);
+            llm.fail(unavailable(null)).fail(unavailable(null)).fail(unavailable(null)).reply("hello back");
+            TickLoop loop = paced(store, AgentConfig.defaults(), answeringAfter(Duration.ofSeconds(3)),
+                    new FixedRatePacer(10, Overrun.SKIP, 10), () -> true);
+            time.at(Duration.ofMillis(20_000), () -> loop.stop(false));
+
+            loop.run();
+
+            assertThat(asked).as("failures at 3, 7 and 12 s; back-off 1, 2 and 4 s from each")
+                    .isEqualTo(ms(0, 4_000, 9_000, 16_000));
+            java.time.Instant t0 = java.time.Instant.parse("2026-11-21T10:00:00Z");
+            assertThat(sink.of(AgentEvent.Retrying.class)).extracting(AgentEvent.Retrying::nextTry)
+                    .containsExactly(t0.plusSeconds(4), t0.plusSeconds(9), t0.plusSeconds(16));
+            assertThat(sink.of(AgentEvent.Retrying.class)).extracting(AgentEvent.Retrying::text)
+                    .allSatisfy(t -> assertThat(t).contains("answered 503"))
+                    .satisfies(t -> assertThat(t.get(0)).contains("retrying in 1 s"))
+                    .satisfies(t -> assertThat(t.get(1)).contains("retrying in 2 s"))
+                    .satisfies(t -> assertThat(t.get(2)).contains("retrying in 4 s"));
+        }
+    }
+
+    @Test
+    void a_fast_failure_with_retry_after_2_is_retried_2_s_after_it_arrived_never_sooner() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("hello", "user", 0, null);
+            llm.fail(unavailable(Duration.ofSeconds(2))).reply("hello back");
+            TickLoop loop = paced(store, AgentConfig.defaults(), answeringAfter(Duration.ofMillis(300)),
+                    new FixedRatePacer(10, Overrun.SKIP, 10), () -> true);
+            time.at(Duration.ofMillis(5_000), () -> loop.stop(false));
+
+            loop.run();
+
+            assertThat(asked).as("the 503 arrived at 0.3 s").isEqualTo(ms(0, 2_300));
+        }
+    }
+
+    @Test
+    void draining_through_a_slow_outage_waits_the_back_off_after_each_failure() throws Exception {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            new NotesDao(store).add("hello", "user", 0, null);
+            llm.fail(unavailable(null)).fail(unavailable(null)).reply("hello back");
+            AtomicInteger iterations = new AtomicInteger();
+            TickLoop[] self = new TickLoop[1];
+            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, answeringAfter(Duration.ofSeconds(3)),
+                    sink, clock), new WakeOrPollPacer(Duration.ofHours(1)), time, Duration.ofHours(1), () -> {
+                        // a wait that does not wait spins here; on the fake clock it would never end
+                        if (iterations.incrementAndGet() > 100) self[0].end(TickLoop.End.FAILED);
+                        return true;
+                    }, sink);
+            self[0] = loop;
+            loop.stop(true);   // a piped run: answer what is queued, waiting out the back-off, then end
+
+            assertThat(loop.run()).isEqualTo(TickLoop.End.STOPPED);
+
+            assertThat(asked).isEqualTo(ms(0, 4_000, 9_000));
+            assertThat(iterations.get()).as("one iteration per try, then the idle one that ends the drain")
+                    .isLessThanOrEqualTo(5);
+        }
+    }
+
     @Test
     void stop_from_another_thread_ends_a_long_frame_wait_on_the_real_clock_at_once() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {

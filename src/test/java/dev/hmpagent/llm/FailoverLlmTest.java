@@ -232,6 +232,23 @@ class FailoverLlmTest {
         assertThat(e.quotaExhausted()).isTrue();
         assertThat(failure(alone).quotaExhausted()).as("it stays out").isTrue();
         assertThat(main.probes).isZero();
+        assertThat(alone.notices()).as("the refusal itself is the news: no outage line promising a retry").isEmpty();
+    }
+
+    @Test
+    void when_every_llm_is_out_for_good_it_says_so_once_and_promises_no_retry() {
+        FailoverLlm llm = failover(FailoverAfter.failures(3), main, backup);
+        main.refusal = new FatalLlmException(LlmException.INSUFFICIENT_QUOTA, "quota gone", null);
+        backup.refusal = new FatalLlmException(LlmException.INSUFFICIENT_QUOTA, "credit gone", null);
+
+        assertThat(failure(llm).quotaExhausted()).isTrue();
+
+        assertThat(llm.notices()).containsExactly("main-model at http://main (main) is out because its quota is"
+                + " exhausted: thinking with backup-model at http://backup (backup) instead",
+                "No LLM can be used: main-model at http://main (main) is out because its quota is exhausted;"
+                        + " backup-model at http://backup (backup) is out because its quota is exhausted");
+        assertThat(failure(llm).quotaExhausted()).as("still out, said no more").isTrue();
+        assertThat(llm.notices()).isEmpty();
     }
 
     @Test
