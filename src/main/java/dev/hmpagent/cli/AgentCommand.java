@@ -178,7 +178,7 @@ public final class AgentCommand implements Callable<Integer> {
             case FAILED -> ExitCodes.FAILURE;
             case LLM_GAVE_UP -> ExitCodes.LLM_UNAVAILABLE;
             case LLM_REJECTED -> ExitCodes.CONFIG;
-            case DATABASE -> ExitCodes.DATABASE;
+            case DATABASE, FILE_GONE -> ExitCodes.DATABASE;
             case LOST_FILE -> ExitCodes.IN_USE;
             case SAFETY_STOP -> ExitCodes.STOPPED;
         };
