@@ -31,7 +31,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The agent's file deleted or replaced under a running agent (issue 20, item 3). */
+/**
+ * The agent's file deleted or replaced under a running agent (issue 20, item 3), another program's SQLite file
+ * given as --db (item 6), and `agent note` on a full disk (item 7).
+ */
 @Timeout(60)
 class DatabaseFileEndToEndTest {
     @TempDir Path dir;
@@ -114,6 +117,51 @@ class DatabaseFileEndToEndTest {
         assertThat(done.code()).as(done.out() + done.err()).isEqualTo(ExitCodes.DATABASE);
         assertThat(done.out()).contains("was replaced by another file");
         assertThat(count("SELECT count(*) FROM runner_lock")).as("the new file was never the running agent's").isZero();
+    }
+
+    @Test
+    void another_programs_sqlite_file_is_refused_with_exit_5_by_status_note_and_run_and_left_byte_for_byte_as_it_was()
+            throws Exception {
+        Files.delete(db);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            c.createStatement().execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)");
+            c.createStatement().execute("CREATE TABLE schema_version (version INTEGER)");
+            c.createStatement().execute("INSERT INTO customers(name) VALUES ('Ada')");
+        }
+        byte[] before = Files.readAllBytes(db);
+
+        for (String[] args : List.of(new String[] {"status"}, new String[] {"note", "hello"},
+                new String[] {"run", "--hz", "20", "--max-ticks", "1"})) {
+            Run run = cli(args);
+            assertThat(run.code()).as(String.join(" ", args) + ": " + run.out() + run.err()).isEqualTo(ExitCodes.DATABASE);
+            assertThat(run.err().strip()).as(args[0]).doesNotContain("\n").contains("another program's SQLite file")
+                    .contains("customers").doesNotContain("Exception");
+            assertThat(Files.readAllBytes(db)).as(args[0] + " left the file as it was").isEqualTo(before);
+        }
+        assertThat(dir.resolve("agent.db-wal")).doesNotExist();
+        assertThat(dir.resolve("agent.db.inbox")).as("the note was not kept for a file that is not an agent's")
+                .doesNotExist();
+    }
+
+    @Test
+    void a_file_marked_with_another_programs_application_id_is_refused_even_when_it_has_our_tables() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            c.createStatement().execute("PRAGMA application_id = " + 0x464f5352);   // "FOSR"
+        }
+        byte[] before = Files.readAllBytes(db);
+        Run note = cli("note", "hello");
+        assertThat(note.code()).isEqualTo(ExitCodes.DATABASE);
+        assertThat(note.err()).contains("application_id 0x464f5352");
+        assertThat(Files.readAllBytes(db)).isEqualTo(before);
+    }
+
+    @Test
+    void a_file_made_before_the_application_id_is_recognised_by_its_tables() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            c.createStatement().execute("PRAGMA application_id = 0");
+        }
+        assertThat(cli("note", "still mine").code()).isZero();
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'still mine'")).isEqualTo(1);
     }
 
     /** Waits (bounded) until the running agent has published its figures once. */
