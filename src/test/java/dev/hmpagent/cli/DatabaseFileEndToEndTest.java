@@ -164,6 +164,21 @@ class DatabaseFileEndToEndTest {
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'still mine'")).isEqualTo(1);
     }
 
+    @Test
+    void a_note_on_a_full_disk_exits_5_with_plain_words_saying_it_was_not_kept() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full (Linux) to fake a full disk");
+        // every write to the file's WAL and to the note spool beside it fails with ENOSPC, as on a full disk
+        Files.createSymbolicLink(dir.resolve("agent.db-wal"), full);
+        Files.createSymbolicLink(dir.resolve("agent.db.inbox"), full);
+
+        Run note = cli("note", "are you there?");
+
+        assertThat(note.code()).as(note.out() + note.err()).isEqualTo(ExitCodes.DATABASE);
+        assertThat(note.err().strip()).doesNotContain("\n").doesNotContain("Exception").doesNotContain("java.")
+                .contains("disk is full").contains("not kept").contains("free some space");
+    }
+
     /** Waits (bounded) until the running agent has published its figures once. */
     void awaitRunnerPublished() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
