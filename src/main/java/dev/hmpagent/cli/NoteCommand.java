@@ -44,6 +44,9 @@ final class NoteCommand extends Subcommand {
     public Integer call() {
         AgentConfig config = config();
         String text = String.join(" ", words);
+        // no file (never made, or deleted under an agent, which then stops within a second): the note makes one,
+        // which the next agent started on this path reads; it is said, so nobody expects a running agent to answer
+        boolean created = !java.nio.file.Files.exists(config.agent().db());
         try (Store store = Store.open(config.agent().db(), launch().clock())) {
             long id = store.inTransaction(() -> {
                 long note = new NotesDao(store).add(text, "cli", priority, tags);
@@ -51,7 +54,8 @@ final class NoteCommand extends Subcommand {
                 new ControlRequestsDao(store).add("note", Long.toString(note), Requester.thisProcess());
                 return note;
             });
-            say("note " + id + " queued in " + config.agent().db());
+            say("note " + id + " queued in " + config.agent().db() + (created ? " (a new file: no agent had one at"
+                    + " this path; the next agent started on it reads the note)" : ""));
             SafetyStatus state = new SafetyControl(store).current();
             if (!state.active()) {
                 // stored and acknowledged, never executed or dropped: it is seen after a person releases the agent

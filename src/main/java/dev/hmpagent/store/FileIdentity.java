@@ -1,10 +1,14 @@
 package dev.hmpagent.store;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -51,6 +55,41 @@ public final class FileIdentity {
             // the directory cannot be read now (permissions, a flaky mount): not proof the file is gone
             return Optional.empty();
         }
+    }
+
+    /**
+     * The processes (of this user; Linux only, else none) that still have a file open that was at {@code db} and
+     * has been deleted or replaced since: what {@code /proc/PID/fd} shows as "{@code db (deleted)}". For
+     * {@code agent status}, which otherwise sees no runner in a new file or no file at all. Reads every
+     * process's descriptors: call it only when no runner is seen.
+     */
+    public static List<Long> pidsHoldingDeleted(Path db) {
+        String wanted = db.toAbsolutePath() + " (deleted)";
+        List<Long> pids = new ArrayList<>();
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString()
+                .chars().allMatch(Character::isDigit))) {
+            for (Path proc : procs) {
+                if (holds(proc.resolve("fd"), wanted)) pids.add(Long.parseLong(proc.getFileName().toString()));
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // no /proc here: nothing can be told
+        }
+        return pids;
+    }
+
+    private static boolean holds(Path fds, String wanted) {
+        try (DirectoryStream<Path> links = Files.newDirectoryStream(fds)) {
+            for (Path link : links) {
+                try {
+                    if (Files.readSymbolicLink(link).toString().equals(wanted)) return true;
+                } catch (IOException e) {
+                    // closed meanwhile
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // another user's process, or one that ended meanwhile
+        }
+        return false;
     }
 
     private static Object key(Path path) throws IOException {

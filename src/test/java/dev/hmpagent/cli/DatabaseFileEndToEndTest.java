@@ -96,7 +96,9 @@ class DatabaseFileEndToEndTest {
                 .satisfies(l -> assertThat(l).contains(db.toString()).contains("Start it again"));
         assertThat(Files.exists(db)).as("the stopping agent wrote nothing at the path").isFalse();
 
-        assertThat(cli("note", "are you there?").code()).isZero();
+        Run note = cli("note", "are you there?");
+        assertThat(note.code()).isZero();
+        assertThat(note.out()).contains("a new file").contains("the next agent started on it reads the note");
         llm.streamed(RunEndToEndTest.SAY_HI, 10, 5);
         Run next = cli("run", "--until-idle");
         assertThat(next.code()).as(next.out() + next.err()).isZero();
@@ -177,6 +179,21 @@ class DatabaseFileEndToEndTest {
         assertThat(note.code()).as(note.out() + note.err()).isEqualTo(ExitCodes.DATABASE);
         assertThat(note.err().strip()).doesNotContain("\n").doesNotContain("Exception").doesNotContain("java.")
                 .contains("disk is full").contains("not kept").contains("free some space");
+    }
+
+    @Test
+    void status_says_the_file_was_deleted_while_a_process_still_holds_it() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs Linux /proc");
+        try (java.nio.channels.FileChannel held = java.nio.channels.FileChannel.open(db)) {
+            Files.delete(db);
+            Run status = cli("status");
+            assertThat(status.code()).isEqualTo(ExitCodes.DATABASE);
+            assertThat(status.err()).contains("deleted or replaced while pid " + ProcessHandle.current().pid());
+
+            Store.open(db, Clock.systemUTC()).close();   // what `agent note` does on a missing file
+            Run again = cli("status");
+            assertThat(again.out()).contains("runner: none in this file; the file was deleted or replaced while pid");
+        }
     }
 
     /** Waits (bounded) until the running agent has published its figures once. */
