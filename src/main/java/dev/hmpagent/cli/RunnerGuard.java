@@ -30,8 +30,8 @@ final class RunnerGuard implements AutoCloseable {
     private final FileIdentity identity;
     private final String file;
     private final AtomicBoolean lost = new AtomicBoolean();
-    /** Set (before {@code lost}) when the file was deleted or replaced rather than taken over. */
-    private volatile boolean gone;
+    /** Why the file was lost, once it was: the loop, if wired later, still ends with it. */
+    private volatile TickLoop.End lostWhy;
     private final ScheduledExecutorService heartbeat;
     private volatile TickLoop loop;
 
@@ -43,8 +43,10 @@ final class RunnerGuard implements AutoCloseable {
         this(heartbeatLock, tickThreadLock, events, identity, () -> new RunnerLock.Published(null, 0, 0));
     }
 
-    /** @param figures what to publish with each heartbeat, read on the heartbeat thread (must be thread-safe) */
-    /** @param identity the file this agent opened, which the heartbeat checks the path still names */
+    /**
+     * @param identity the file this agent opened, which the heartbeat checks the path still names
+     * @param figures  what to publish with each heartbeat, read on the heartbeat thread (must be thread-safe)
+     */
     RunnerGuard(RunnerLock heartbeatLock, RunnerLock tickThreadLock, EventSink events, FileIdentity identity,
                 Supplier<RunnerLock.Published> figures) {
         Objects.requireNonNull(heartbeatLock, "heartbeatLock");
@@ -65,6 +67,8 @@ final class RunnerGuard implements AutoCloseable {
     /** The loop to stop when the file is lost (it is built after the guard's first use is wired). */
     void guard(TickLoop loop) {
         this.loop = Objects.requireNonNull(loop, "loop");
+        TickLoop.End why = lostWhy;
+        if (why != null) loop.end(why);   // lost before the loop was wired
     }
 
     /** For {@link TickLoop}: whether this process may start another tick. */
@@ -73,11 +77,6 @@ final class RunnerGuard implements AutoCloseable {
         if (tickThreadLock.held()) return true;
         lose();
         return false;
-    }
-
-    /** Whether the file was found deleted or replaced (then nothing more may be written through this agent's connections). */
-    boolean fileGone() {
-        return lost.get() && gone;
     }
 
     private void beat(RunnerLock lock, Supplier<RunnerLock.Published> figures) {
@@ -99,7 +98,6 @@ final class RunnerGuard implements AutoCloseable {
     }
 
     private void gone(String change) {
-        gone = true;
         stop(TickLoop.End.FILE_GONE, identity.path() + " " + change + " while this agent held it: it stopped thinking"
                 + " and exits (what it wrote since went with the old file). Start it again: it opens (or creates) "
                 + file + ", where messages sent since then wait");
@@ -107,6 +105,7 @@ final class RunnerGuard implements AutoCloseable {
 
     private void stop(TickLoop.End why, String line) {
         if (!lost.compareAndSet(false, true)) return;
+        lostWhy = why;
         events.emit(new AgentEvent.Problem(line));
         TickLoop l = loop;
         if (l != null) {
