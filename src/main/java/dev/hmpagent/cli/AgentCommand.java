@@ -179,7 +179,7 @@ public final class AgentCommand implements Callable<Integer> {
             case LLM_GAVE_UP -> ExitCodes.LLM_UNAVAILABLE;
             // the LLM refused for good; when that refusal stopped the agent (every LLM's quota spent) it is a stop
             case LLM_REJECTED -> runtime.stopped() ? ExitCodes.STOPPED : ExitCodes.CONFIG;
-            case DATABASE -> ExitCodes.DATABASE;
+            case DATABASE, FILE_GONE -> ExitCodes.DATABASE;
             case LOST_FILE -> ExitCodes.IN_USE;
             case SAFETY_STOP -> ExitCodes.STOPPED;
         };

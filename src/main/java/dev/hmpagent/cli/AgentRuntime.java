@@ -16,6 +16,7 @@ import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.store.FileIdentity;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.NotesDao;
@@ -59,11 +60,14 @@ final class AgentRuntime implements AutoCloseable {
     private final ControlWatcher watcher;
     private final java.time.Instant startedAt;
     private final Confinement confinement;
+    private final FileIdentity identity;
     private boolean started;
 
     private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
                          SwitchableLlm llm, TickLoop loop, NoteSpool inbox, String takeover,
-                         ControlWatcher watcher, java.time.Instant startedAt, Confinement confinement) {
+                         ControlWatcher watcher, java.time.Instant startedAt, Confinement confinement,
+                         FileIdentity identity) {
+        this.identity = identity;
         this.startedAt = startedAt;
         this.confinement = confinement;
         this.watcher = watcher;
@@ -113,6 +117,8 @@ final class AgentRuntime implements AutoCloseable {
         try {
             Path db = config.agent().db();
             Store lockStore = push(resources, Store.open(db, launch.clock()));
+            // the file just opened: the heartbeat stops the agent should the path come to name another (or none)
+            FileIdentity identity = FileIdentity.of(lockStore.path());
             RunnerLock lock = RunnerLock.forThisProcess(lockStore);
             String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
                     + ", which had stopped)").orElse("");
@@ -138,7 +144,7 @@ final class AgentRuntime implements AutoCloseable {
             resources.push(() -> tools.stopAll("the agent is shutting down"));
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
-                    tickStore.path().getFileName().toString(), () -> published(cycle, loopRef.get())));
+                    identity, () -> published(cycle, loopRef.get())));
             SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), new HaltFlag(db), events);
             // first thing in every iteration: still the file's runner, and the persisted state lets it think
             TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
@@ -154,7 +160,7 @@ final class AgentRuntime implements AutoCloseable {
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
-                    watcher, startedAt, confinement);
+                    watcher, startedAt, confinement, identity);
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
@@ -211,6 +217,8 @@ final class AgentRuntime implements AutoCloseable {
     }
 
     private void retrySpool(EventSink events) {
+        // messages waiting beside a file deleted under the agent belong to the next start, not to the unlinked file
+        if (identity.change().isPresent()) return;
         try {
             if (inbox.flush() > 0) loop.wake();
         } catch (StoreException | java.io.UncheckedIOException e) {
@@ -295,7 +303,7 @@ final class AgentRuntime implements AutoCloseable {
                     + " cannot be used (see above)" + (waiting > 0 ? "; " + waiting + " typed line(s) wait in "
                     + inbox.file().getFileName() : ""));
             case SAFETY_STOP -> Optional.of("exiting: " + SafetyGate.describe(safety()));
-            case STOPPED, FAILED, LOST_FILE -> Optional.empty();
+            case STOPPED, FAILED, LOST_FILE, FILE_GONE -> Optional.empty();   // the guard said why, once
         };
     }
 

@@ -8,6 +8,7 @@ import dev.hmpagent.repl.Costs;
 import dev.hmpagent.repl.ModelFigures;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.FileIdentity;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.LlmCallsDao;
 import dev.hmpagent.store.LlmCallsDao.ModelTokens;
@@ -16,7 +17,9 @@ import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
+import dev.hmpagent.store.StoreException;
 import dev.hmpagent.store.TickRecord;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,6 +53,12 @@ final class StatusCommand extends Subcommand {
 
     @Override
     public Integer call() throws Exception {
+        Path named = config().agent().db().toAbsolutePath();
+        if (!Files.isRegularFile(named)) {
+            List<Long> holders = FileIdentity.pidsHoldingDeleted(named);
+            if (!holders.isEmpty()) throw new StoreException(StoreException.Kind.IO, named + " does not exist: "
+                    + deletedUnder(named, holders));
+        }
         Path db = existingDb();
         try (Store store = Store.openReadOnly(db, launch().clock())) {
             Instant now = launch().clock().instant();
@@ -91,6 +100,10 @@ final class StatusCommand extends Subcommand {
                 } else {
                     o.putNull("runner");
                 }
+                if (runner.isEmpty()) {
+                    List<Long> holders = FileIdentity.pidsHoldingDeleted(db);
+                    if (!holders.isEmpty()) o.put("deleted_file_held_by", deletedUnder(db, holders));
+                }
                 if (last.isEmpty()) {
                     o.putNull("last_tick");
                     o.putNull("last_tick_at");
@@ -119,8 +132,11 @@ final class StatusCommand extends Subcommand {
                     say("halted by " + flag.file().getFileName() + " (the file could not take the halt yet; "
                             + "`agent unlock` lifts it)");
                 }
-                say(runner.map(s -> runnerLine(s, lock.live(s.holder()), now))
-                        .orElse("runner: none (no agent runs on this file)"));
+                say(runner.map(s -> runnerLine(s, lock.live(s.holder()), now)).orElseGet(() -> {
+                    List<Long> holders = FileIdentity.pidsHoldingDeleted(db);
+                    return holders.isEmpty() ? "runner: none (no agent runs on this file)"
+                            : "runner: none in this file; " + deletedUnder(db, holders);
+                }));
                 say(last.isEmpty() ? "last tick: none yet" : "last tick: " + last.get(0).tickId() + " at "
                         + last.get(0).endedAt() + " (" + last.get(0).state() + "); tokens used " + tokens);
                 session.ifPresent(s -> ModelFigures.lines(s, costs).forEach(l -> say("session: " + l)));
@@ -170,6 +186,13 @@ final class StatusCommand extends Subcommand {
     /** Dollars to the millionth: no binary noise in the JSON. */
     private static double usd(double usd) {
         return Math.round(usd * 1_000_000) / 1_000_000.0;
+    }
+
+    /** What {@code agent status} can tell when the file was deleted or replaced under a running agent. */
+    static String deletedUnder(Path db, List<Long> pids) {
+        return "the file was deleted or replaced while pid " + pids.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")) + " held it open (an agent stops by itself"
+                + " within a second of that, exit 5; what it wrote since is lost). The next start uses " + db;
     }
 
     private static String runnerLine(RunnerLock.Seen s, boolean alive, Instant now) {

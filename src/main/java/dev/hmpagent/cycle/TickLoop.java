@@ -43,6 +43,8 @@ public final class TickLoop {
         DATABASE,
         /** Another agent took the file over. */
         LOST_FILE,
+        /** The file was deleted or replaced under the running agent: its writes would go to the unlinked file. */
+        FILE_GONE,
         /** The persisted safety state is not ACTIVE (halted, locked) and the loop was asked to end on that. */
         SAFETY_STOP
     }

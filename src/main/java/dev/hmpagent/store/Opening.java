@@ -27,6 +27,7 @@ final class Opening {
             throw new StoreException("cannot open " + path + ": directory " + parent
                     + " does not exist; create it or choose another --db");
         }
+        if (Files.exists(absolute)) requireOurs(absolute, clock, options);
         Store store = connect(absolute, clock, options, false);
         try {
             Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
@@ -35,6 +36,16 @@ final class Opening {
         } catch (RuntimeException e) {
             store.close();
             throw e;
+        }
+    }
+
+    /**
+     * An existing file is looked at read-only first: a read-write connection switches it to WAL at once, and
+     * closing one may checkpoint another program's WAL into its file.
+     */
+    private static void requireOurs(Path absolute, Clock clock, OpenOptions options) {
+        try (Store look = connect(absolute, clock, options, true)) {
+            Ownership.requireOurs(look);
         }
     }
 
@@ -49,6 +60,7 @@ final class Opening {
         Objects.requireNonNull(options, "options");
         Store store = connect(existing(path), clock, options, true);
         try {
+            Ownership.requireOurs(store);
             Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
             new Migrator(store).requireCurrent();
             return store;

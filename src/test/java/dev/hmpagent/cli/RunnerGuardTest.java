@@ -7,6 +7,7 @@ import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.cycle.TimeSource;
 import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.store.FileIdentity;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
@@ -33,7 +34,7 @@ class RunnerGuardTest {
             RunnerLock lock = new RunnerLock(mine, 100, "box", alive::contains, Duration.ofSeconds(30));
             lock.acquire();
             FakeLlmClient llm = new FakeLlmClient();
-            try (RunnerGuard guard = new RunnerGuard(lock, lock.on(tick), sink, "agent.db")) {
+            try (RunnerGuard guard = new RunnerGuard(lock, lock.on(tick), sink, FileIdentity.of(db))) {
                 TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), tick, llm, sink, clock),
                         new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, guard::mayTick,
                         sink);

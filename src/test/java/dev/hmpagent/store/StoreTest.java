@@ -88,7 +88,7 @@ class StoreTest {
         }
         assertThatThrownBy(() -> Store.open(other, clock))
                 .isInstanceOf(StoreException.class)
-                .hasMessageContaining("did not create")
+                .hasMessageContaining("another program's SQLite file")
                 .hasMessageContaining("--db");
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + other);
              java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'")) {
