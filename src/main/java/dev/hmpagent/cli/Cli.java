@@ -46,10 +46,14 @@ public final class Cli {
             if (SUBCOMMANDS.contains(arg)) named.add(arg);
             else if (named.isEmpty() && (arg.equals("-h") || arg.equals("--help") || arg.equals("help"))) rootHelp = true;
         }
-        boolean versionOnly = args.length > 0 && Arrays.stream(args).allMatch(a -> a.equals("-V") || a.equals("--version"));
-        if (versionOnly) return Set.of();
+        if (bareVersion(args)) return Set.of();
         if (rootHelp || named.isEmpty() || named.contains("completion")) return Set.copyOf(SUBCOMMANDS);
         return named;
+    }
+
+    /** {@code agent --version} (or {@code -V}) and nothing else. */
+    static boolean bareVersion(String... args) {
+        return args.length > 0 && Arrays.stream(args).allMatch(a -> a.equals("-V") || a.equals("--version"));
     }
 
     private static CommandLine commandLine(Launch launch, Set<String> subcommands) {

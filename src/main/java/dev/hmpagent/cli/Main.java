@@ -7,6 +7,11 @@ public final class Main {
     private Main() { }
 
     public static void main(String[] args) {
+        if (Cli.bareVersion(args)) {
+            // the line picocli would print, without picocli's model of the root (a tenth of a second of CPU)
+            System.out.println(Version.line());
+            System.exit(ExitCodes.OK);
+        }
         picocli.CommandLine cl = Cli.commandLine(Launch.system(), args);
         // before any command runs, and only then (--version and --help need neither):
         Cli.setUpBeforeRunning(cl, () -> {
