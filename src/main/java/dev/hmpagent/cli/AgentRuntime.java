@@ -140,9 +140,10 @@ final class AgentRuntime implements AutoCloseable {
             // in force: a detail (the banner says it); missing: said once, whoever watches
             events.emit(confinement.sandboxed() ? new AgentEvent.Info(confinement.line(), true)
                     : new AgentEvent.Problem(confinement.line()));
-            // a process outliving the agent would be untracked: every tree is killed when the runtime closes
-            resources.push(() -> tools.stopAll("the agent is shutting down"));
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
+            // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
+            // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
+            resources.push(() -> stopEverything(tools, cycle, tickStore));
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
                     identity, () -> published(cycle, loopRef.get())));
             SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), new HaltFlag(db), events);
@@ -179,6 +180,17 @@ final class AgentRuntime implements AutoCloseable {
             events.emit(new AgentEvent.Info(n + " command" + (n == 1 ? "" : "s") + " left unfinished by the previous run "
                     + (n == 1 ? "is" : "are") + " marked offline (not run again; the agent is told)"));
         }
+    }
+
+    /**
+     * On the way out (the tick thread has stopped): kills every process and cancels every second LLM call, writes
+     * the results they reported on the tick connection, and ends any row still running, each saying the agent
+     * exited. A file that refuses the write leaves them to the next start, which marks them offline.
+     */
+    private static void stopEverything(Wiring.Tools tools, Cycle cycle, Store tickStore) {
+        tools.stopAll(dev.hmpagent.commands.ShellCommands.STOPPED_AT_EXIT);
+        cycle.recordResults();
+        tickStore.inTransaction(() -> new ProcessLogDao(tickStore).stopRunning(dev.hmpagent.commands.ShellCommands.STOPPED_AT_EXIT));
     }
 
     /** What the heartbeat publishes for `agent status`: the phase, and the loop's figures once it exists. */

@@ -7,9 +7,17 @@ public final class Main {
     private Main() { }
 
     public static void main(String[] args) {
-        LibraryLogs.quiet();        // no library may print a stack trace at the user
-        NativeSqlite.install();     // before the first connection: one copy per user, never the temp dir
-        int code = Cli.commandLine(Launch.system()).execute(args);
-        System.exit(code);
+        if (Cli.bareVersion(args)) {
+            // the line picocli would print, without picocli's model of the root (a tenth of a second of CPU)
+            System.out.println(Version.line());
+            System.exit(ExitCodes.OK);
+        }
+        picocli.CommandLine cl = Cli.commandLine(Launch.system(), args);
+        // before any command runs, and only then (--version and --help need neither):
+        Cli.setUpBeforeRunning(cl, () -> {
+            LibraryLogs.quiet();        // no library may print a stack trace at the user
+            NativeSqlite.install();     // before the first connection: one copy per user, never the temp dir
+        });
+        System.exit(cl.execute(args));
     }
 }

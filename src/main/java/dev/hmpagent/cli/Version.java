@@ -16,7 +16,12 @@ final class Version implements CommandLine.IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        return new String[] {"hmp-agent " + current()};
+        return new String[] {line()};
+    }
+
+    /** The one line {@code agent --version} prints. */
+    static String line() {
+        return "hmp-agent " + current();
     }
 
     static String current() {

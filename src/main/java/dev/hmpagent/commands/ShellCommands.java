@@ -39,6 +39,11 @@ public final class ShellCommands {
     }
 
     static final String STOPPED_BY_LLM = "stopped by process_stop";
+    /**
+     * Why the agent stops its processes on a clean exit: not a failure of the command (no pain), a warning the LLM
+     * reads at the next start.
+     */
+    public static final String STOPPED_AT_EXIT = "stopped because the agent exited";
 
     private final ProcessRunner runner;
     private final FileRoots roots;
@@ -135,7 +140,8 @@ public final class ShellCommands {
             case OK -> CommandOutcome.ok(text);
             case ERROR -> CommandOutcome.error(ErrorCode.exit(r.optionalExitCode().orElse(-1)), text);
             case TIMEOUT -> new CommandOutcome("timeout", text, Optional.empty(), ErrorCode.ETIMEDOUT);
-            case KILLED -> r.reason().contains(STOPPED_BY_LLM) ? new CommandOutcome("warning", text, Optional.empty())
+            case KILLED -> r.reason().contains(STOPPED_BY_LLM) || r.reason().startsWith(STOPPED_AT_EXIT)
+                    ? new CommandOutcome("warning", text, Optional.empty())
                     : CommandOutcome.error(ErrorCode.EHALT, text);
             case FAILED_TO_START -> CommandOutcome.error(ErrorCode.ENOENT, "could not start: " + r.reason());
         };

@@ -112,6 +112,19 @@ public final class ProcessLogDao {
     }
 
     /**
+     * On a clean exit, after every process was stopped and the results that arrived were written: a row still
+     * {@code running} (work whose report did not come in time, a cancelled second LLM call) ends as a
+     * {@code warning} (the agent's doing, not a failure of the command: no pain) with {@code why} as its result, so no
+     * row is left running until the next start, whose LLM is woken by it. Pending rows (never started) are left for
+     * the next start, which marks them offline. Returns how many.
+     */
+    public int stopRunning(String why) {
+        return store.update("UPDATE process_log SET status = 'warning', error_code = NULL, severity = NULL, "
+                + "pain_level = 0, wake = 1, seen_tick = NULL, updated_at = ?, result = ? WHERE status = 'running'",
+                store.now(), why + "; its result is not known");
+    }
+
+    /**
      * At start: rows a process that died left pending or running become {@code offline}, with a result that says
      * so; they never run again. Returns how many.
      */

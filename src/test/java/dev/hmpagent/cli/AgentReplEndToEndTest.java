@@ -143,6 +143,21 @@ class AgentReplEndToEndTest {
     }
 
     @Test
+    void the_end_of_input_closes_the_row_of_a_shell_command_still_running_saying_why() throws Exception {
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[policy]\nshell_allow = [\"sleep\"]\n");
+        llm.streamed("Starting.\n# Commands:\n[{\"type\": \"shell\", \"args\": {\"command\": \"sleep 60\"}}]", 10, 5)
+                .streamed("Waiting.", 10, 1);
+
+        int code = agent("start something slow\n", "--base-url", llm.baseUrl());
+
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(count("SELECT count(*) FROM process_log WHERE status IN ('running', 'pending')"))
+                .as("no row left in flight after the input ended").isZero();
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'shell' AND status = 'warning' "
+                + "AND result LIKE 'stopped because the agent exited after %'")).isEqualTo(1);
+    }
+
+    @Test
     void a_non_streaming_server_works_the_same() throws Exception {
         llm.plain(REPLY, 500, 80).plain("Nothing more.", 600, 3);
 

@@ -27,7 +27,7 @@ record CliRun(int code, String out, String err) {
         StringWriter err = new StringWriter();
         Launch launch = new Launch(env, () -> new DumbTerminal(new ByteArrayInputStream(new byte[0]),
                 new ByteArrayOutputStream()), Clock.systemUTC(), false);
-        CommandLine cl = Cli.commandLine(launch);
+        CommandLine cl = Cli.commandLine(launch, args);   // the tree main builds for these arguments
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         setUp.accept(cl);

@@ -84,6 +84,12 @@ class RunEndToEndTest {
         }
     }
 
+    String text(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); ResultSet rs = c.createStatement().executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
     @Test
     void run_with_max_ticks_answers_a_queued_note_prints_json_lines_and_exits_0() throws Exception {
         assertThat(cli("note", "hello").code()).isZero();
@@ -109,6 +115,26 @@ class RunEndToEndTest {
         });
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'hello' AND read = 1")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
+    }
+
+    @Test
+    void a_clean_max_ticks_exit_closes_the_row_of_the_shell_command_it_stopped_saying_why() throws Exception {
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[policy]\nshell_allow = [\"sleep\"]\n");
+        cli("note", "start something slow");
+        llm.streamed("Starting.\n# Commands:\n[{\"type\": \"shell\", \"args\": {\"command\": \"sleep 60\"}}]", 10, 5)
+                .streamed("Waiting.", 10, 1);
+
+        Run run = cli("run", "--hz", "50", "--max-ticks", "3");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'shell'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM process_log WHERE status IN ('running', 'pending')"))
+                .as("no row left in flight after a clean exit").isZero();
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'shell' AND status = 'warning' "
+                + "AND pain_level = 0 AND result LIKE 'stopped because the agent exited after %'"))
+                .as("closed as stopped, saying why: %s", text("SELECT status || ' ' || result "
+                        + "FROM process_log WHERE name = 'shell'"))
+                .isEqualTo(1);
     }
 
     @Test

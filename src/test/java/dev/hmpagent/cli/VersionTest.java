@@ -3,6 +3,10 @@ package dev.hmpagent.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -29,6 +33,21 @@ class VersionTest {
         assertThat(run.code()).isZero();
         assertThat(run.out()).isEqualTo("hmp-agent " + pomVersion() + System.lineSeparator());
         assertThat(run.err()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "java ... Main {0}")
+    @ValueSource(strings = {"--version", "-V", "--version -V"})
+    void main_prints_the_same_line_in_a_process_of_its_own(String args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args.split(" ")));
+        Process main = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String printed = new String(main.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(main.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(main.exitValue()).isZero();
+        assertThat(printed).isEqualTo("hmp-agent " + pomVersion() + System.lineSeparator())
+                .isEqualTo(CliRun.agent("--version").out());
     }
 
     @Test

@@ -196,8 +196,9 @@ public final class ProcessRunner {
     }
 
     /**
-     * Kills every running process tree (a halt, shutdown) and returns when they are gone, including
-     * trees their watchers were already killing. Each reports {@link ProcessStatus#KILLED} with this
+     * Kills every running process tree (a halt, shutdown) and returns when they are gone and each has
+     * been reported (its onFinish has returned), including trees their watchers were already killing, so
+     * a caller on its way out can write every result. Each reports {@link ProcessStatus#KILLED} with this
      * reason, unless it had ended on its own or timed out just before. Returns how many it stopped.
      * A start that races with it is not covered: stop starting new processes first.
      */
@@ -210,6 +211,10 @@ public final class ProcessRunner {
         int stopped = stop(all, reason);
         for (Child child : all) {
             await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
+        }
+        for (Child child : all) {
+            // bounded: its watcher waits for the death (DEATH_WAIT) and the output (OUTPUT_DRAIN), then reports
+            await(child.reported, DEATH_WAIT.plus(OUTPUT_DRAIN).plus(KILL_GRACE));
         }
         return stopped;
     }
@@ -313,6 +318,7 @@ public final class ProcessRunner {
         try {
             child.onFinish.accept(result);
         } finally {
+            child.reported.countDown();
             launcher.ended(child.spec);   // tidying up (a sandbox's cgroup) does not delay the result
         }
     }
@@ -445,6 +451,8 @@ public final class ProcessRunner {
         final AtomicReference<Ending> ending = new AtomicReference<>();
         final CompletableFuture<Void> treeDead = new CompletableFuture<>();
         final CountDownLatch outputClosed = new CountDownLatch(1);
+        /** Counted down once its onFinish has returned. */
+        final CountDownLatch reported = new CountDownLatch(1);
 
         Child(ProcessSpec spec, Process process, Instant startedAt, String markerEntry,
                 Consumer<ProcessResult> onFinish, TailBuffer output) {

@@ -389,6 +389,21 @@ class ProcessRunnerTest {
     }
 
     @Test
+    void stopAllReturnsOnlyOnceEveryStoppedProcessHasBeenReported() throws Exception {
+        ProcessRunner runner = runner(4, 8192);
+        Path ready = fifo("ready");
+        Finish finish = started(runner, spec("echo ready > ready; sleep 60", LONG));
+        assertThat(awaitSignal(ready)).isEqualTo("ready");
+
+        assertThat(runner.stopAll("stopped because the agent exited")).isEqualTo(1);
+
+        // no waiting here: a caller on its way out writes the results right after stopAll returns
+        assertThat(finish.result).as("reported before stopAll returned").isDone();
+        assertThat(finish.await().status()).isEqualTo(ProcessStatus.KILLED);
+        assertThat(finish.await().reason()).isEqualTo("stopped because the agent exited");
+    }
+
+    @Test
     void aMissingWorkingDirectoryFailsToStartWithAClearReason() throws Exception {
         ProcessRunner runner = runner(4, 8192);
         Path missing = dir.resolve("missing");
