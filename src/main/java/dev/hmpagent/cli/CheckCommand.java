@@ -1,5 +1,8 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
+import dev.hmpagent.runtime.Confinements;
+import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.store.IntegrityReport;
 import dev.hmpagent.store.Store;
 import java.nio.file.Path;
@@ -52,7 +55,7 @@ final class CheckCommand extends Subcommand {
     /** Says which sandbox mode is in force and why; false when this configuration cannot start with the sandbox. */
     private boolean sandbox() {
         try {
-            dev.hmpagent.commands.process.Confinement c = Wiring.confinement(config(), configFiles(), launch().env());
+            dev.hmpagent.process.Confinement c = Wiring.confinement(config(), configFiles(), launch().env());
             say(c.line());
             if (!c.sandboxed()) Confinements.fallbackLines(config().policy()).forEach(this::say);
             return true;

@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.config.ConfigException;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.StoreException;

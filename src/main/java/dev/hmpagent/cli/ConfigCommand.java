@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
 import picocli.CommandLine.Command;
 
 /**

@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.LoggedTick;

@@ -1,5 +1,7 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.llm.SwitchableLlm;
+import dev.hmpagent.runtime.RegistrySwitch;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.llm.FailoverLlm;
@@ -24,7 +26,7 @@ import java.util.function.Function;
  * <p>{@code target} is the LLM handed to the cycle: the reflex's own switch wraps it, so the reflex's temporary
  * switch returns to the person's choice, not past it.
  */
-final class ModelChoices implements ModelChoice {
+public final class ModelChoices implements ModelChoice {
     private static final String MAIN = LlmRegistryDao.MAIN_ID;
 
     private final SwitchableLlm target;

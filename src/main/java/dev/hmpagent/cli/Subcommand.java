@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LoadedConfig;
 import dev.hmpagent.store.StoreException;

@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopReason;
@@ -97,9 +98,9 @@ final class UnlockCommand extends Subcommand {
      * ancestors), or empty for a person's.
      */
     private Optional<String> startedByTheAgent(Store store) {
-        if (launch().env().containsKey(dev.hmpagent.commands.process.ProcessRunner.MARKER_VARIABLE)) {
+        if (launch().env().containsKey(dev.hmpagent.process.ProcessRunner.MARKER_VARIABLE)) {
             return Optional.of("it runs in a process the agent started ("
-                    + dev.hmpagent.commands.process.ProcessRunner.MARKER_VARIABLE + " is set)");
+                    + dev.hmpagent.process.ProcessRunner.MARKER_VARIABLE + " is set)");
         }
         Optional<RunnerLock.Holder> agent = RunnerLock.forThisProcess(store).holder();
         if (agent.isEmpty()) return Optional.empty();

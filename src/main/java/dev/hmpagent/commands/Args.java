@@ -90,11 +90,11 @@ public final class Args {
         return out;
     }
 
-    CommandArgException bad(String what) {
+    public CommandArgException bad(String what) {
         return new CommandArgException(type + ": " + what + "; write it as " + example);
     }
 
-    static String abbreviate(String s) {
+    public static String abbreviate(String s) {
         String one = s.replaceAll("\\s+", " ");
         return one.length() > 60 ? one.substring(0, 60) + "…" : one;
     }

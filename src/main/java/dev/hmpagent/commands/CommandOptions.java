@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.commands.catalogue.CleanupCommands;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,21 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.commands.catalogue.BuiltInCommands;
+import dev.hmpagent.commands.catalogue.CleanupCommands;
+import dev.hmpagent.commands.catalogue.ConceptCommands;
+import dev.hmpagent.commands.catalogue.DiaryCommands;
+import dev.hmpagent.commands.catalogue.ExternalServiceCommands;
+import dev.hmpagent.commands.catalogue.GoalCommands;
+import dev.hmpagent.commands.catalogue.IdentityCommands;
+import dev.hmpagent.commands.catalogue.LlmRegistryCommands;
+import dev.hmpagent.commands.catalogue.MemoryCommands;
+import dev.hmpagent.commands.catalogue.NotesCommands;
+import dev.hmpagent.commands.catalogue.PeerCommands;
+import dev.hmpagent.commands.catalogue.ScriptCommands;
+import dev.hmpagent.commands.catalogue.SettingsCommands;
+import dev.hmpagent.commands.catalogue.StrategyCommands;
+import dev.hmpagent.commands.catalogue.TableCommands;
+import dev.hmpagent.commands.catalogue.UserCommands;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -86,7 +86,7 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
     }
 
     /** Size and modification time, or "" when the file does not exist. */
-    static String stamp(Path file) {
+    public static String stamp(Path file) {
         try {
             return Files.size(file) + "@" + Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toMillis();
         } catch (IOException e) {

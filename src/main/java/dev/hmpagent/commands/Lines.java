@@ -11,7 +11,7 @@ public final class Lines {
     }
 
     /** "1 entry", "2 entries": {@code n} with the right form of the noun. */
-    static String count(long n, String one, String many) {
+    public static String count(long n, String one, String many) {
         return n + " " + (n == 1 ? one : many);
     }
 }

@@ -1,8 +1,8 @@
 package dev.hmpagent.commands;
 
-import dev.hmpagent.commands.policy.FileResult;
-import dev.hmpagent.commands.policy.FileRoots;
-import dev.hmpagent.commands.policy.ShellPolicy;
+import dev.hmpagent.policy.FileResult;
+import dev.hmpagent.policy.FileRoots;
+import dev.hmpagent.policy.ShellPolicy;
 import dev.hmpagent.store.ScriptLaunch;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,9 +4,9 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /** A handler made from a function, for command families that fit in a few lines each. */
-record SimpleCommand(String type, String summary, String argsExample, boolean informs,
+public record SimpleCommand(String type, String summary, String argsExample, boolean informs,
                      BiFunction<Args, CommandContext, CommandOutcome> body) implements CommandHandler {
-    SimpleCommand {
+    public SimpleCommand {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(summary, "summary");
         Objects.requireNonNull(argsExample, "argsExample");
@@ -14,12 +14,12 @@ record SimpleCommand(String type, String summary, String argsExample, boolean in
     }
 
     /** An effect-only command: its success does not wake the LLM. */
-    SimpleCommand(String type, String summary, String argsExample, BiFunction<Args, CommandContext, CommandOutcome> body) {
+    public SimpleCommand(String type, String summary, String argsExample, BiFunction<Args, CommandContext, CommandOutcome> body) {
         this(type, summary, argsExample, false, body);
     }
 
     /** A command that returns what the LLM asked for: its result wakes the LLM once. */
-    static SimpleCommand informing(String type, String summary, String argsExample,
+    public static SimpleCommand informing(String type, String summary, String argsExample,
                                    BiFunction<Args, CommandContext, CommandOutcome> body) {
         return new SimpleCommand(type, summary, argsExample, true, body);
     }

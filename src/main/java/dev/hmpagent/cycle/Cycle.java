@@ -4,7 +4,7 @@ import dev.hmpagent.commands.CommandBlockParser;
 import dev.hmpagent.commands.CommandExecutor;
 import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.Idle;
-import dev.hmpagent.commands.IdleCommands;
+import dev.hmpagent.commands.catalogue.IdleCommands;
 import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.commands.QuotedBlocks;
 import dev.hmpagent.context.AssembledPrompt;

@@ -2,7 +2,7 @@ package dev.hmpagent.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.hmpagent.cli.Wiring;
+import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.ConfigLoader;

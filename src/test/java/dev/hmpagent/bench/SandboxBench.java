@@ -1,13 +1,13 @@
 package dev.hmpagent.bench;
 
-import dev.hmpagent.commands.policy.ControlSurface;
-import dev.hmpagent.commands.process.Launcher;
-import dev.hmpagent.commands.process.ProcessResult;
-import dev.hmpagent.commands.process.ProcessRunner;
-import dev.hmpagent.commands.process.ProcessSpec;
-import dev.hmpagent.commands.process.ProcessStatus;
-import dev.hmpagent.commands.process.Sandbox;
-import dev.hmpagent.commands.process.SandboxProbe;
+import dev.hmpagent.policy.ControlSurface;
+import dev.hmpagent.process.Launcher;
+import dev.hmpagent.process.ProcessResult;
+import dev.hmpagent.process.ProcessRunner;
+import dev.hmpagent.process.ProcessSpec;
+import dev.hmpagent.process.ProcessStatus;
+import dev.hmpagent.process.Sandbox;
+import dev.hmpagent.process.SandboxProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

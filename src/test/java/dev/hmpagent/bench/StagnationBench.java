@@ -1,6 +1,6 @@
 package dev.hmpagent.bench;
 
-import dev.hmpagent.cli.Wiring;
+import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.ConfigLoader;
 import dev.hmpagent.config.ConfigSources;

@@ -1,5 +1,8 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
+import dev.hmpagent.runtime.AgentRuntime;
+import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.ConfigLoader;
 import dev.hmpagent.config.ConfigSources;

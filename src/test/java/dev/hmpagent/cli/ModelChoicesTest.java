@@ -1,5 +1,8 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.llm.SwitchableLlm;
+import dev.hmpagent.runtime.RegistrySwitch;
+import dev.hmpagent.runtime.Wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

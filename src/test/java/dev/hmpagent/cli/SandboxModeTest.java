@@ -1,5 +1,7 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.Launch;
+import dev.hmpagent.runtime.Confinements;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.store.Store;

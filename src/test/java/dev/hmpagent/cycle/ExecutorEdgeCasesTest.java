@@ -3,7 +3,7 @@ package dev.hmpagent.cycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hmpagent.cli.Wiring;
+import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.*;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.*;
@@ -145,10 +145,10 @@ class ExecutorEdgeCasesTest {
     /** the child's env is scrubbed, but the agent's own env (API keys) is one cat away. */
     @Test
     void the_agents_own_environment_is_not_readable_under_an_allow_cat_rule() {
-        var surface = dev.hmpagent.commands.policy.ControlSurface.forDatabase(dir.resolve("agent.db"), java.util.List.of());
-        var policy = new dev.hmpagent.commands.policy.ShellPolicy(new dev.hmpagent.commands.policy.ShellRules(
+        var surface = dev.hmpagent.policy.ControlSurface.forDatabase(dir.resolve("agent.db"), java.util.List.of());
+        var policy = new dev.hmpagent.policy.ShellPolicy(new dev.hmpagent.policy.ShellRules(
                 java.util.List.of(), java.util.List.of(), java.util.List.of("cat")), surface, false);
         assertThat(policy.check("cat /proc/$PPID/environ", dir).verdict())
-                .isNotEqualTo(dev.hmpagent.commands.policy.ShellPolicy.Verdict.ALLOW);
+                .isNotEqualTo(dev.hmpagent.policy.ShellPolicy.Verdict.ALLOW);
     }
 }

@@ -2,7 +2,7 @@ package dev.hmpagent.cycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hmpagent.cli.Wiring;
+import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.AgentSection;

@@ -1,7 +1,7 @@
 package dev.hmpagent.testing;
 
-import dev.hmpagent.commands.process.Sandbox;
-import dev.hmpagent.commands.process.SandboxProbe;
+import dev.hmpagent.process.Sandbox;
+import dev.hmpagent.process.SandboxProbe;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 

@@ -1,0 +1,66 @@
+package dev.hmpagent.commands.catalogue;
+
+import dev.hmpagent.commands.CommandHandler;
+import dev.hmpagent.commands.CommandOutcome;
+import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.SimpleCommand;
+import dev.hmpagent.commands.UserMessage;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The general commands: help, talking to the person, closing results. The memory families live in their own
+ * classes ({@link DiaryCommands}, {@link ConceptCommands}, ...); {@link CommandRegistry#builtIn} registers all.
+ */
+public final class BuiltInCommands {
+    private BuiltInCommands() { }
+
+    public static List<CommandHandler> all() {
+        return List.of(help(), sendMessage(), processClose());
+    }
+
+    static CommandHandler help() {
+        return SimpleCommand.informing("help", "the command catalogue, or one command's arguments and an example",
+                "{\"type\": \"diary_entry\"}", (args, ctx) -> {
+            Optional<String> type = args.optionalText("type").filter(s -> !s.isBlank());
+            if (type.isEmpty()) return CommandOutcome.ok("commands:\n" + ctx.registry().fullCatalog().strip());
+            return ctx.registry().find(type.get())
+                    .map(h -> CommandOutcome.ok(CommandRegistry.help(h)))
+                    .orElseGet(() -> CommandOutcome.notFound("help: no command type \"" + type.get() + "\"; known: "
+                            + String.join(", ", ctx.registry().types())));
+        });
+    }
+
+    static CommandHandler sendMessage() {
+        return new SimpleCommand("send_message", "send a message to the person (shown in their terminal)",
+                "{\"text\": \"...\"}", (args, ctx) -> {
+            String text = args.requiredText("text");
+            long id = ctx.notes().addFromLlm(text, ctx.llmId(), ctx.tickId());
+            return new CommandOutcome("ok", "message delivered to the user (note " + id + ")",
+                    Optional.of(new UserMessage(id, text)));
+        });
+    }
+
+    static CommandHandler processClose() {
+        return new SimpleCommand("process_close",
+                "close results you have dealt with (they leave context 2)",
+                "{\"ids\": [\"c-1\", 42]}", (args, ctx) -> {
+            List<String> ids = args.list("ids");
+            ids.addAll(args.list("cmd_id"));
+            ids.addAll(args.list("id"));
+            if (ids.isEmpty()) throw args.bad("args.ids is required (cmd_ids or process_log ids)");
+            int closed = 0;
+            StringBuilder missing = new StringBuilder();
+            for (String id : ids) {
+                int n = ctx.processLog().close(id);
+                if (n == 0) missing.append(missing.length() == 0 ? "" : ", ").append(id);
+                closed += n;
+            }
+            String result = "closed " + closed + " entr" + (closed == 1 ? "y" : "ies");
+            if (missing.length() > 0) return new CommandOutcome(closed > 0 ? "warning" : "error",
+                    result + "; not found, not seen by you yet, or already closed: " + missing, Optional.empty());
+            // nothing to report back: the row is born closed, so it neither shows in context 2 nor wakes the LLM
+            return new CommandOutcome("close", result, Optional.empty());
+        });
+    }
+}

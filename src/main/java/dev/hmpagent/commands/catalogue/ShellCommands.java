@@ -1,0 +1,229 @@
+package dev.hmpagent.commands.catalogue;
+
+import dev.hmpagent.commands.Args;
+import dev.hmpagent.commands.CommandContext;
+import dev.hmpagent.commands.CommandHandler;
+import dev.hmpagent.commands.CommandOutcome;
+import dev.hmpagent.commands.ExternalCommand;
+import dev.hmpagent.commands.SimpleCommand;
+import dev.hmpagent.policy.FileResult;
+import dev.hmpagent.policy.FileRoots;
+import dev.hmpagent.process.ProcessResult;
+import dev.hmpagent.process.ProcessRunner;
+import dev.hmpagent.process.ProcessSpec;
+import dev.hmpagent.process.RunningProcess;
+import dev.hmpagent.process.StartResult;
+import dev.hmpagent.safety.ErrorCode;
+import dev.hmpagent.store.ProcessRow;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * External processes, the HMP way: {@code shell} starts a child process without blocking the tick loop, its row
+ * stays {@code running}, and the tick after it ends shows its result in context 2 (the LLM never sees stdout
+ * except through {@code process_log.result}). The shell policy has checked the command line before this runs.
+ */
+public final class ShellCommands {
+    /**
+     * What agent.toml bounds.
+     *
+     * @param scriptsDir where {@code script_run} writes the agent's scripts before running them (outside the roots)
+     */
+    public record Limits(Duration defaultTimeout, Duration maxTimeout, long cleanupFloorTicks, Path scriptsDir) {
+        public Limits {
+            Objects.requireNonNull(defaultTimeout, "defaultTimeout");
+            Objects.requireNonNull(maxTimeout, "maxTimeout");
+            Objects.requireNonNull(scriptsDir, "scriptsDir");
+            if (defaultTimeout.compareTo(maxTimeout) > 0) throw new IllegalArgumentException("default timeout > max");
+        }
+    }
+
+    static final String STOPPED_BY_LLM = "stopped by process_stop";
+    /**
+     * Why the agent stops its processes on a clean exit: not a failure of the command (no pain), a warning the LLM
+     * reads at the next start.
+     */
+    public static final String STOPPED_AT_EXIT = "stopped because the agent exited";
+
+    private final ProcessRunner runner;
+    private final FileRoots roots;
+    private final Limits limits;
+    private final java.time.Clock clock;
+    private final String confinement;
+
+    public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock) {
+        this(runner, roots, limits, clock, "");
+    }
+
+    /** @param confinement one sentence for context 0: what the commands can reach (the sandbox, or its fallback) */
+    public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock, String confinement) {
+        this.confinement = Objects.requireNonNull(confinement, "confinement");
+        this.runner = Objects.requireNonNull(runner, "runner");
+        this.roots = Objects.requireNonNull(roots, "roots");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public List<CommandHandler> all() {
+        return List.of(shell(), scriptRun(), processStop(), processList(), processCleanup());
+    }
+
+    private CommandHandler shell() {
+        return new External("shell", "run a shell command line as a child process (result arrives in a later tick)"
+                + (confinement.isEmpty() ? "" : ". " + confinement),
+                "{\"command\": \"ls -la\", \"cwd\": \"workspace\", \"timeout_s\": 30}",
+                (args, ctx, id, onDone) -> run(args.requiredText("command"), args, id, onDone));
+    }
+
+    private CommandHandler scriptRun() {
+        return new External("script_run", "run one of your scripts as a child process, with args (like shell)",
+                "{\"name\": \"report\", \"args\": [\"--short\"], \"timeout_s\": 30}", (args, ctx, id, onDone) -> {
+            Optional<dev.hmpagent.store.ScriptLaunch> launch = scriptLaunch(ctx.registries().scripts(),
+                    args.requiredText("name"), args.list("args"));
+            if (launch.isEmpty()) {
+                return Optional.of(CommandOutcome.notFound("script_run: no script \"" + args.requiredText("name")
+                        + "\"; scripts_list shows yours"));
+            }
+            // a sandbox shows the script's file, read-only, to this command alone
+            return run(launch.get().commandLine(), args, id, onDone, List.of(launch.get().file()));
+        });
+    }
+
+    /**
+     * The command line that runs the newest version of script {@code name} with {@code args} (writing its code
+     * to the scripts folder first, so the file always matches the database); empty when there is no such script.
+     * The policy checks this line like any shell command.
+     */
+    public Optional<String> scriptLine(dev.hmpagent.store.ScriptsDao scripts, String name, List<String> args) {
+        return scriptLaunch(scripts, name, args).map(dev.hmpagent.store.ScriptLaunch::commandLine);
+    }
+
+    /** As {@link #scriptLine}, with the script's file: its code written out, and how to start it. */
+    public Optional<dev.hmpagent.store.ScriptLaunch> scriptLaunch(dev.hmpagent.store.ScriptsDao scripts, String name,
+                                                                 List<String> args) {
+        return scripts.latest(name).map(row -> dev.hmpagent.store.ScriptLaunch.prepare(row, limits.scriptsDir(), args));
+    }
+
+    private Optional<CommandOutcome> run(String command, Args args, long id, Consumer<CommandOutcome> onDone) {
+        return run(command, args, id, onDone, List.of());
+    }
+
+    private Optional<CommandOutcome> run(String command, Args args, long id, Consumer<CommandOutcome> onDone,
+                                         List<Path> readOnlyFiles) {
+        {
+            long maxS = limits.maxTimeout().toSeconds();
+            long timeoutS = args.optionalLong("timeout_s").orElse(limits.defaultTimeout().toSeconds());
+            if (timeoutS < 1 || timeoutS > maxS) {
+                throw args.bad("args.timeout_s must be from 1 to " + maxS + " (shell.max_timeout_s in agent.toml)");
+            }
+            Optional<String> cwdArg = args.optionalText("cwd").filter(s -> !s.isBlank());
+            FileResult<Path> cwd = cwdArg.isPresent() ? roots.resolve(cwdArg.get(), FileRoots.Access.LIST)
+                    : roots.resolve(".", FileRoots.Access.LIST);
+            if (!cwd.ok()) return Optional.of(CommandOutcome.error(cwd.code(), "shell: cwd " + cwd.message()));
+            StartResult started = runner.start(new ProcessSpec(id, command, cwd.value(), Duration.ofSeconds(timeoutS),
+                            readOnlyFiles),
+                    result -> onDone.accept(outcome(result)));
+            if (started instanceof StartResult.Refused r) {
+                return Optional.of(CommandOutcome.error(ErrorCode.EBUSY, "shell: " + r.reason()));
+            }
+            if (started instanceof StartResult.FailedToStart f) return Optional.of(outcome(f.result()));
+            return Optional.empty();
+        }
+    }
+
+    /** How a finished process reads in context 2. */
+    static CommandOutcome outcome(ProcessResult r) {
+        String took = String.format(Locale.ROOT, "%.1f s", r.duration().toMillis() / 1000.0);
+        String output = r.output().isEmpty() ? "(no output)" : r.output();
+        String text = r.reason() + " after " + took + "\n" + output;
+        return switch (r.status()) {
+            case OK -> CommandOutcome.ok(text);
+            case ERROR -> CommandOutcome.error(ErrorCode.exit(r.optionalExitCode().orElse(-1)), text);
+            case TIMEOUT -> new CommandOutcome("timeout", text, Optional.empty(), ErrorCode.ETIMEDOUT);
+            case KILLED -> r.reason().contains(STOPPED_BY_LLM) || r.reason().startsWith(STOPPED_AT_EXIT)
+                    ? new CommandOutcome("warning", text, Optional.empty())
+                    : CommandOutcome.error(ErrorCode.EHALT, text);
+            case FAILED_TO_START -> CommandOutcome.error(ErrorCode.ENOENT, "could not start: " + r.reason());
+        };
+    }
+
+    private CommandHandler processStop() {
+        return new External("process_stop", "stop a running process and its children by process_log id or cmd_id",
+                "{\"id\": 42}", (args, ctx, id, onDone) -> {
+            String wanted = args.requiredText("id").strip();
+            Optional<Long> running = runningRow(ctx, wanted);
+            if (running.isEmpty()) {
+                return Optional.of(CommandOutcome.notFound("process_stop: no running process with id or cmd_id \""
+                        + wanted + "\"; process_list shows the running ones"));
+            }
+            long target = running.get();
+            Thread stopper = new Thread(() -> onDone.accept(runner.stop(target)
+                    ? CommandOutcome.ok("process " + target + " and its children were stopped; its own row shows its output")
+                    : CommandOutcome.notFound("process_stop: process " + target + " had already ended")),
+                    "process-stop-" + target);
+            stopper.setDaemon(true);
+            stopper.start();
+            return Optional.empty();
+        });
+    }
+
+    /** The row id of a running process named by its process_log id or its cmd_id (the latest with that cmd_id). */
+    private Optional<Long> runningRow(CommandContext ctx, String wanted) {
+        List<RunningProcess> now = runner.running();
+        for (ProcessRow row : ctx.processLog().inFlight()) {
+            boolean named = String.valueOf(row.id()).equals(wanted) || wanted.equals(row.cmdId());
+            if (named && now.stream().anyMatch(p -> p.id() == row.id())) return Optional.of(row.id());
+        }
+        return Optional.empty();
+    }
+
+    private CommandHandler processList() {
+        return SimpleCommand.informing("process_list", "list the processes running now and for how long", "{}",
+                (args, ctx) -> {
+            List<RunningProcess> now = runner.running();
+            if (now.isEmpty()) return CommandOutcome.ok("no process is running");
+            Instant at = clock.instant();
+            StringBuilder sb = new StringBuilder(now.size() + (now.size() == 1 ? " process" : " processes") + " running"
+                    + (runner.pidNote().isEmpty() ? "" : " (pid: the " + runner.pidNote() + ")") + ":");
+            for (RunningProcess p : now) {
+                sb.append("\n- id ").append(p.id()).append(" (pid ").append(p.pid()).append(", ")
+                        .append(Math.max(0, Duration.between(p.startedAt(), at).toSeconds())).append(" s): ")
+                        .append(Args.abbreviate(p.command()));
+            }
+            return CommandOutcome.ok(sb.toString());
+        });
+    }
+
+    private CommandHandler processCleanup() {
+        return new SimpleCommand("process_cleanup", "delete closed process_log rows older than N ticks",
+                "{\"older_than_ticks\": 200}", (args, ctx) -> {
+            long asked = args.optionalLong("older_than_ticks").orElse(limits.cleanupFloorTicks());
+            if (asked < 0) throw args.bad("args.older_than_ticks must not be negative");
+            long ticks = Math.max(asked, limits.cleanupFloorTicks());
+            long upTo = ctx.tickId() - ticks;
+            int n = upTo < 1 ? 0 : ctx.processLog().deleteClosed(upTo, "");
+            return CommandOutcome.ok("process_cleanup: " + n + " closed row" + (n == 1 ? "" : "s") + " of tick "
+                    + Math.max(upTo, 0) + " or earlier deleted" + (asked < ticks ? " (" + asked
+                    + " is below the floor of " + ticks + " ticks agent.toml sets)" : ""));
+        });
+    }
+
+    /** An external command made from a function. */
+    private interface Starter {
+        Optional<CommandOutcome> start(Args args, CommandContext ctx, long id, Consumer<CommandOutcome> onDone);
+    }
+
+    private record External(String type, String summary, String argsExample, Starter starter) implements ExternalCommand {
+        @Override
+        public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,
+                                              Consumer<CommandOutcome> onDone) {
+            return starter.start(args, context, processLogId, onDone);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package dev.hmpagent.policy;
+
+import dev.hmpagent.store.HaltFlag;
+import dev.hmpagent.store.NoteSpool;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The files and programs that control the agent, which the LLM may never touch whatever the rules
+ * say (DESIGN.md, "The control surface is not the LLM's"): the database and its {@code -wal},
+ * {@code -shm}, {@code -journal}, halt flag and inbox spool, the config files, the history file, the
+ * scripts folder, and the programs {@code agent} and {@code sqlite3}. One list, built once: the text
+ * policy refuses commands that name them, and the sandbox never lets a confined process see them.
+ */
+public final class ControlSurface {
+    /** Program names denied as the program of any part, compared without case. */
+    public static final Set<String> PROGRAMS = Set.of("agent", "sqlite3");
+
+    private final List<Path> paths;
+    private final List<Path> folders;
+    private final Set<String> names;
+
+    /** @param protectedPaths every file to protect, as given (relative ones resolve against the working directory) */
+    public ControlSurface(List<Path> protectedPaths) {
+        this(protectedPaths, List.of());
+    }
+
+    /**
+     * @param protectedPaths   every file to protect, as given (relative ones resolve against the working directory)
+     * @param protectedFolders folders protected with everything in them (the scripts folder)
+     */
+    public ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders) {
+        this.folders = Objects.requireNonNull(protectedFolders, "protectedFolders").stream()
+                .map(p -> p.toAbsolutePath().normalize()).distinct().toList();
+        Set<Path> absolute = new LinkedHashSet<>();
+        Set<String> fileNames = new LinkedHashSet<>();
+        for (Path p : Objects.requireNonNull(protectedPaths, "protectedPaths")) {
+            Path abs = p.toAbsolutePath().normalize();
+            absolute.add(abs);
+            if (abs.getFileName() != null) {
+                fileNames.add(abs.getFileName().toString().toLowerCase(Locale.ROOT));
+            }
+        }
+        this.paths = List.copyOf(absolute);
+        this.names = Set.copyOf(fileNames);
+    }
+
+    /**
+     * The agent's own control surface: {@code db} with {@code -wal}, {@code -shm}, {@code -journal}, its
+     * halt flag, its inbox spool and the REPL's history file, plus {@code others} (the config files that exist or may, the history file).
+     */
+    public static ControlSurface forDatabase(Path db, List<Path> others) {
+        return forDatabase(db, List.of(), others);
+    }
+
+    /** As {@link #forDatabase(Path, List)}, with {@code folders} (the scripts folder) protected whole. */
+    public static ControlSurface forDatabase(Path db, List<Path> folders, List<Path> others) {
+        Path abs = Objects.requireNonNull(db, "db").toAbsolutePath();
+        List<Path> all = new ArrayList<>(List.of(abs, Path.of(abs + "-wal"), Path.of(abs + "-shm"),
+                Path.of(abs + "-journal"), new HaltFlag(abs).file(), NoteSpool.fileFor(abs),
+                abs.resolveSibling(abs.getFileName() + ".history")));
+        all.addAll(others);
+        return new ControlSurface(all, folders);
+    }
+
+    /** The protected files, absolute and normalised, whether they exist or not. */
+    public List<Path> paths() {
+        return paths;
+    }
+
+    /** The protected folders, absolute and normalised, whether they exist or not. */
+    public List<Path> folders() {
+        return folders;
+    }
+
+    public static boolean isControlProgram(String programName) {
+        return PROGRAMS.contains(programName.toLowerCase(Locale.ROOT));
+    }
+
+    /** The protected file name {@code word} contains, ignoring case ({@code --db=Agent.DB} names agent.db). */
+    public Optional<String> nameIn(String word) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        if (PROCESS_SECRETS.matcher(lower).find()) return Optional.of(PROCESS_SECRETS_NAME);
+        return names.stream().filter(lower::contains).findFirst();
+    }
+
+    /**
+     * A process's environment and memory ({@code /proc/<pid>/environ}, {@code mem}): the agent's own hold its API
+     * key, and its children are started with a scrubbed environment, so reading the parent's would undo that.
+     */
+    private static final Pattern PROCESS_SECRETS = Pattern.compile("/proc/[^/]*/+(task/[^/]*/+)?(environ|mem)\\b");
+    private static final String PROCESS_SECRETS_NAME = "/proc/<pid>/environ (the agent's environment holds its API key)";
+    private static final List<String> PROCESS_SECRET_SAMPLES = List.of("/proc/self/environ", "/proc/1/environ",
+            "/proc/12345/environ", "/proc/self/mem", "/proc/12345/mem");
+
+    /**
+     * The protected file {@code path} is, after both are canonicalised (symbolic links, {@code ..}), or a
+     * hard link to (same file key); or the protected folder it is (or is inside).
+     */
+    public Optional<Path> covering(Path path) {
+        Canonical target = Canonical.of(path.toAbsolutePath());
+        for (Path folder : folders) {
+            if (target.path().startsWith(Canonical.of(folder).path()) || target.path().startsWith(folder)) {
+                return Optional.of(folder);
+            }
+        }
+        Optional<Object> targetKey = target.exists() ? fileKey(target.path()) : Optional.empty();
+        for (Path p : paths) {
+            Canonical c = Canonical.of(p);
+            if (c.path().equals(target.path()) || p.equals(target.path())) {
+                return Optional.of(p);
+            }
+            if (targetKey.isPresent() && c.exists() && targetKey.equals(fileKey(c.path()))) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A protected file a word only known when the shell runs could name: {@code regex} (a glob or an
+     * expansion, see {@link ShellCommand#wildcards()}) is tried on each protected file's name, its
+     * absolute path and the tails of it, and {@code ./} and {@code ../} forms.
+     */
+    public Optional<String> couldBeNamedBy(String regex) {
+        Pattern pattern;
+        try {
+            pattern = Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+        } catch (PatternSyntaxException e) {
+            return paths.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
+        }
+        for (Path p : paths) {
+            for (String candidate : candidates(p)) {
+                if (pattern.matcher(candidate).matches()) {
+                    return Optional.of(String.valueOf(p.getFileName()));
+                }
+            }
+        }
+        for (String sample : PROCESS_SECRET_SAMPLES) {
+            if (pattern.matcher(sample).matches()) return Optional.of(PROCESS_SECRETS_NAME);
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> candidates(Path p) {
+        List<String> out = new ArrayList<>();
+        String name = String.valueOf(p.getFileName());
+        out.add(name);
+        out.add("./" + name);
+        out.add("../" + name);
+        out.add("../../" + name);
+        for (int i = 0; i < p.getNameCount(); i++) {
+            out.add(p.subpath(i, p.getNameCount()).toString());
+        }
+        out.add(p.toString());
+        return out;
+    }
+
+    /** Device and inode where the platform has them; empty when it has not or the file is gone. */
+    static Optional<Object> fileKey(Path path) {
+        try {
+            return Optional.ofNullable(
+                    Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,437 @@
+package dev.hmpagent.policy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The directories the LLM's file commands may use, and the only way they touch files. A path is
+ * resolved ({@code ~}, relative to the first root, {@code ..}, symbolic links of the part that exists)
+ * and refused when it leads outside every root, to a control-surface file (even inside a root) or, for
+ * a write, into {@code .git}. The helpers then open the canonical path without following a link in its
+ * last element and check again after opening that the path still has no link in it and is the same
+ * file, so a link swapped in between the check and the open cannot lead them out.
+ *
+ * <p>What remains: a directory swapped for a link and back again between the open and the second check
+ * would go unseen (Java cannot open relative to a directory handle portably); the LLM would need to win
+ * that race with a shell command the policy allowed.
+ */
+public final class FileRoots {
+    /** What the caller means to do with the path. */
+    public enum Access { READ, WRITE, LIST }
+
+    /** A file's content as text (invalid UTF-8 replaced). */
+    public record FileText(Path path, String text, long bytes) {
+        public FileText {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /** What {@link #write} did. */
+    public record Written(Path path, long bytes, boolean created) {
+        public Written {
+            Objects.requireNonNull(path, "path");
+        }
+    }
+
+    public enum EntryKind { FILE, DIRECTORY, LINK, OTHER }
+
+    public record Entry(String name, EntryKind kind, long size) {
+        public Entry {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(kind, "kind");
+        }
+    }
+
+    /** A directory's entries sorted by name, the first {@code maxEntries} of {@code total}. */
+    public record Listing(Path dir, List<Entry> entries, int total) {
+        public Listing {
+            Objects.requireNonNull(dir, "dir");
+            entries = List.copyOf(entries);
+        }
+
+        public boolean truncated() {
+            return total > entries.size();
+        }
+    }
+
+    private static final int SHOWN_PATH = 120;
+
+    private final List<Path> roots;
+    private final ControlSurface controlSurface;
+    private final Path home;
+    private final boolean createFirstRoot;
+    private final Runnable beforeOpen;
+
+    /** @param roots the directories, first one first (relative paths resolve against it); none created */
+    public FileRoots(List<Path> roots, ControlSurface controlSurface, Path home) {
+        this(roots, controlSurface, home, false, () -> { });
+    }
+
+    /** @param beforeOpen runs between the check and the open; tests swap links there */
+    FileRoots(List<Path> roots, ControlSurface controlSurface, Path home, boolean createFirstRoot, Runnable beforeOpen) {
+        if (Objects.requireNonNull(roots, "roots").isEmpty()) {
+            throw new IllegalArgumentException("at least one root is needed");
+        }
+        this.roots = roots.stream().map(r -> r.toAbsolutePath().normalize()).toList();
+        this.controlSurface = Objects.requireNonNull(controlSurface, "controlSurface");
+        this.home = Objects.requireNonNull(home, "home").toAbsolutePath();
+        this.createFirstRoot = createFirstRoot;
+        this.beforeOpen = Objects.requireNonNull(beforeOpen, "beforeOpen");
+    }
+
+    /**
+     * The configured roots ({@code files.roots}), or when there are none {@code workspace/} beside the
+     * database, created on first use.
+     */
+    public static FileRoots forDatabase(List<Path> configuredRoots, Path db, ControlSurface controlSurface) {
+        Path home = Path.of(System.getProperty("user.home", "/"));
+        if (!configuredRoots.isEmpty()) {
+            return new FileRoots(configuredRoots, controlSurface, home);
+        }
+        Path workspace = db.toAbsolutePath().normalize().resolveSibling("workspace");
+        return new FileRoots(List.of(workspace), controlSurface, home, true, () -> { });
+    }
+
+    /** The roots as absolute paths, first one first. */
+    public List<Path> roots() {
+        return roots;
+    }
+
+    /** The canonical path {@code userPath} names, if {@code access} to it is allowed. */
+    public FileResult<Path> resolve(String userPath, Access access) {
+        Objects.requireNonNull(access, "access");
+        if (userPath == null || userPath.isBlank()) {
+            return FileResult.refused(FileResult.EINVAL, "the path is empty");
+        }
+        if (userPath.indexOf('\0') >= 0) {
+            return FileResult.refused(FileResult.EINVAL, "the path contains a NUL character");
+        }
+        Path given;
+        try {
+            given = expandHome(userPath);
+        } catch (InvalidPathException e) {
+            return FileResult.refused(FileResult.EINVAL, shown(userPath) + " is not a valid path");
+        }
+        if (given == null) {
+            return FileResult.refused(FileResult.EINVAL, shown(userPath) + ": only ~ and ~/… are understood, not ~user");
+        }
+        Path absolute = given.isAbsolute() ? given : firstRoot().resolve(given);
+        return check(userPath, absolute, access);
+    }
+
+    /** Reads a file of at most {@code maxBytes} bytes ({@code files.max_read_bytes}). */
+    public FileResult<FileText> openForRead(String userPath, long maxBytes) {
+        FileResult<Path> path = resolve(userPath, Access.READ);
+        return path.ok() ? read(userPath, path.value(), maxBytes) : path.refusal();
+    }
+
+    /** Reads {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
+    public FileResult<FileText> openForRead(Path resolved, long maxBytes) {
+        FileResult<Path> path = recheck(resolved, Access.READ);
+        return path.ok() ? read(resolved.toString(), path.value(), maxBytes) : path.refusal();
+    }
+
+    /** Writes {@code content} as UTF-8 (at most {@code maxBytes}, {@code files.max_write_bytes}), creating parent directories. */
+    public FileResult<Written> write(String userPath, String content, long maxBytes) {
+        Optional<FileResult<Written>> tooBig = tooBig(content, maxBytes);
+        if (tooBig.isPresent()) {
+            return tooBig.get();
+        }
+        FileResult<Path> path = resolve(userPath, Access.WRITE);
+        return path.ok() ? store(userPath, path.value(), content) : path.refusal();
+    }
+
+    /** Writes to {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
+    public FileResult<Written> write(Path resolved, String content, long maxBytes) {
+        Optional<FileResult<Written>> tooBig = tooBig(content, maxBytes);
+        if (tooBig.isPresent()) {
+            return tooBig.get();
+        }
+        FileResult<Path> path = recheck(resolved, Access.WRITE);
+        return path.ok() ? store(resolved.toString(), path.value(), content) : path.refusal();
+    }
+
+    /** The entries of a directory, at most {@code maxEntries} of them; control-surface files are left out. */
+    public FileResult<Listing> list(String userDir, int maxEntries) {
+        FileResult<Path> path = resolve(userDir, Access.LIST);
+        return path.ok() ? listing(userDir, path.value(), maxEntries) : path.refusal();
+    }
+
+    /** Lists {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
+    public FileResult<Listing> list(Path resolved, int maxEntries) {
+        FileResult<Path> path = recheck(resolved, Access.LIST);
+        return path.ok() ? listing(resolved.toString(), path.value(), maxEntries) : path.refusal();
+    }
+
+    // ---- the check ----
+
+    private FileResult<Path> recheck(Path resolved, Access access) {
+        if (!Objects.requireNonNull(resolved, "resolved").isAbsolute()) {
+            return FileResult.refused(FileResult.EINVAL, shown(resolved.toString()) + " is not a resolved (absolute) path");
+        }
+        return check(resolved.toString(), resolved, access);
+    }
+
+    private FileResult<Path> check(String userPath, Path absolute, Access access) {
+        Canonical canonical = Canonical.of(absolute);
+        if (!canonical.problem().isEmpty()) {
+            return FileResult.refused(FileResult.EPERM, shown(userPath) + ": " + clip(canonical.problem()));
+        }
+        Path path = canonical.path();
+        List<Path> realRoots = realRoots();
+        if (realRoots.isEmpty()) {
+            return FileResult.refused(FileResult.ENOENT, "no file root exists (" + rootList() + ")");
+        }
+        Optional<Path> root = realRoots.stream().filter(path::startsWith).findFirst();
+        if (root.isEmpty()) {
+            return FileResult.refused(FileResult.EPERM, shown(userPath) + " is " + clip(path.toString())
+                    + ", outside the file roots (" + rootList() + ")");
+        }
+        if (controlSurface.covering(path).isPresent()) {
+            return FileResult.refused(FileResult.EPERM, shown(userPath) + " is " + clip(path.toString())
+                    + ", part of the agent's control surface (its database, config or history)");
+        }
+        if (access == Access.WRITE && inGitDirectory(root.get().relativize(path))) {
+            return FileResult.refused(FileResult.EPERM, shown(userPath)
+                    + " is inside .git, whose hooks and config the next git command would run");
+        }
+        return kindCheck(userPath, path, canonical.exists(), access);
+    }
+
+    private FileResult<Path> kindCheck(String userPath, Path path, boolean exists, Access access) {
+        if (!exists) {
+            return access == Access.WRITE ? FileResult.of(path)
+                    : FileResult.refused(FileResult.ENOENT, shown(userPath) + " does not exist");
+        }
+        boolean directory = Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS);
+        boolean regular = Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS);
+        if (access == Access.LIST) {
+            return directory ? FileResult.of(path)
+                    : FileResult.refused(FileResult.EINVAL, shown(userPath) + " is not a directory");
+        }
+        if (directory) {
+            return FileResult.refused(FileResult.EISDIR, shown(userPath) + " is a directory"
+                    + (access == Access.READ ? "; list it instead" : ""));
+        }
+        return regular ? FileResult.of(path)
+                : FileResult.refused(FileResult.EINVAL, shown(userPath) + " is not a regular file");
+    }
+
+    /** After opening: the path still resolves to itself (no link swapped in) and to the same file, inside a root. */
+    private boolean unchanged(Path path, Optional<Object> keyBefore) {
+        Canonical now = Canonical.of(path);
+        if (!now.path().equals(path) || !now.exists()) {
+            return false;
+        }
+        if (realRoots().stream().noneMatch(path::startsWith) || controlSurface.covering(path).isPresent()) {
+            return false;
+        }
+        return keyBefore.isEmpty() || keyBefore.equals(ControlSurface.fileKey(path));
+    }
+
+    // ---- the helpers ----
+
+    private FileResult<FileText> read(String userPath, Path path, long maxBytes) {
+        try {
+            BasicFileAttributes before = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (before.size() > maxBytes) {
+                return tooLarge(userPath, before.size(), maxBytes);
+            }
+            beforeOpen.run();
+            try (SeekableByteChannel channel = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                if (!unchanged(path, Optional.ofNullable(before.fileKey()))) {
+                    return changed(userPath);
+                }
+                ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 8));
+                while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+                    // fill up to the cap and one byte more
+                }
+                if (buffer.position() > maxBytes) {
+                    return tooLarge(userPath, channel.size(), maxBytes);
+                }
+                buffer.flip();
+                String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                        .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(buffer).toString();
+                return FileResult.of(new FileText(path, text, buffer.limit()));
+            }
+        } catch (IOException e) {
+            return ioFailure(userPath, e);
+        }
+    }
+
+    private FileResult<Written> store(String userPath, Path path, String content) {
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+        try {
+            Files.createDirectories(path.getParent());
+            boolean existed = Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+            Optional<Object> keyBefore = existed ? ControlSurface.fileKey(path) : Optional.empty();
+            beforeOpen.run();
+            StandardOpenOption create = existed ? StandardOpenOption.WRITE : StandardOpenOption.CREATE_NEW;
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE, create, LinkOption.NOFOLLOW_LINKS)) {
+                if (!unchanged(path, keyBefore)) {
+                    channel.close();
+                    if (!existed) {
+                        Files.deleteIfExists(path);
+                    }
+                    return changed(userPath);
+                }
+                channel.truncate(0);
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+            return FileResult.of(new Written(path, bytes.length, !existed));
+        } catch (FileAlreadyExistsException e) {
+            return changed(userPath);
+        } catch (IOException e) {
+            return ioFailure(userPath, e);
+        }
+    }
+
+    private FileResult<Listing> listing(String userPath, Path dir, int maxEntries) {
+        try {
+            Optional<Object> keyBefore = ControlSurface.fileKey(dir);
+            beforeOpen.run();
+            List<Entry> entries = new ArrayList<>();
+            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+                if (!unchanged(dir, keyBefore)) {
+                    return changed(userPath);
+                }
+                for (Path child : stream) {
+                    String name = String.valueOf(child.getFileName());
+                    if (controlSurface.nameIn(name).isPresent() && controlSurface.covering(child).isPresent()) {
+                        continue;
+                    }
+                    entries.add(entry(child, name));
+                }
+            }
+            entries.sort(Comparator.comparing(Entry::name));
+            return FileResult.of(new Listing(dir, entries.subList(0, Math.min(Math.max(0, maxEntries), entries.size())),
+                    entries.size()));
+        } catch (IOException e) {
+            return ioFailure(userPath, e);
+        }
+    }
+
+    private static Entry entry(Path child, String name) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            EntryKind kind = a.isSymbolicLink() ? EntryKind.LINK : a.isDirectory() ? EntryKind.DIRECTORY
+                    : a.isRegularFile() ? EntryKind.FILE : EntryKind.OTHER;
+            return new Entry(name, kind, kind == EntryKind.FILE ? a.size() : 0);
+        } catch (IOException e) {
+            return new Entry(name, EntryKind.OTHER, 0);
+        }
+    }
+
+    // ---- small parts ----
+
+    private Path firstRoot() {
+        Path first = roots.get(0);
+        if (createFirstRoot && !Files.exists(first, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createDirectories(first);
+            } catch (IOException e) {
+                // the check then reports that no root exists
+            }
+        }
+        return first;
+    }
+
+    private List<Path> realRoots() {
+        firstRoot();
+        List<Path> real = new ArrayList<>();
+        for (Path root : roots) {
+            try {
+                real.add(root.toRealPath());
+            } catch (IOException e) {
+                // a missing root holds nothing
+            }
+        }
+        return real;
+    }
+
+    private String rootList() {
+        return roots.stream().map(Path::toString).collect(Collectors.joining(", "));
+    }
+
+    /** {@code ~} and {@code ~/x} against the home directory; null for {@code ~user}. */
+    private Path expandHome(String userPath) {
+        if (userPath.equals("~")) {
+            return home;
+        }
+        if (userPath.startsWith("~/")) {
+            return home.resolve(userPath.substring(2));
+        }
+        return userPath.startsWith("~") ? null : Path.of(userPath);
+    }
+
+    private static boolean inGitDirectory(Path relative) {
+        for (Path element : relative) {
+            if (element.toString().equals(".git")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static <T> Optional<FileResult<T>> tooBig(String content, long maxBytes) {
+        long bytes = content.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes <= maxBytes) {
+            return Optional.empty();
+        }
+        return Optional.of(FileResult.refused(FileResult.EFBIG, "the content is " + bytes
+                + " bytes, over the write cap of " + maxBytes + " bytes (files.max_write_bytes)"));
+    }
+
+    private static <T> FileResult<T> tooLarge(String userPath, long size, long maxBytes) {
+        return FileResult.refused(FileResult.EFBIG, shown(userPath) + " is " + size + " bytes, over the read cap of "
+                + maxBytes + " bytes (files.max_read_bytes); read a part with a shell command such as head");
+    }
+
+    private static <T> FileResult<T> changed(String userPath) {
+        return FileResult.refused(FileResult.EPERM, shown(userPath)
+                + " changed while it was being opened (a symbolic link swapped in?); nothing was done");
+    }
+
+    private static <T> FileResult<T> ioFailure(String userPath, IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return FileResult.refused(FileResult.ENOENT, shown(userPath) + " does not exist");
+        }
+        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (why.contains("Too many levels of symbolic links") || why.contains("NOFOLLOW_LINKS")) {
+            return FileResult.refused(FileResult.EPERM, shown(userPath) + " became a symbolic link; nothing was done");
+        }
+        return FileResult.refused(FileResult.EIO, shown(userPath) + ": " + clip(why.replace('\n', ' ')));
+    }
+
+    private static String shown(String userPath) {
+        return "\"" + clip(userPath) + "\"";
+    }
+
+    private static String clip(String text) {
+        String line = text.replace("\n", "\\n");
+        return line.length() <= SHOWN_PATH ? line : line.substring(0, SHOWN_PATH) + "…";
+    }
+}

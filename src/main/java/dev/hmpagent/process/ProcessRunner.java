@@ -1,0 +1,471 @@
+package dev.hmpagent.process;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * Runs shell command lines as child processes without blocking the caller: at most
+ * {@code maxProcesses} at once, each with a scrubbed environment, stdin from {@code /dev/null},
+ * its combined output kept as a bounded tail, and a timeout that kills its whole process tree.
+ *
+ * <p>Every process that {@link #start} reports as {@link StartResult.Started} ends with exactly one
+ * call of its onFinish, on a runner thread, possibly before {@code start} has returned: hand the
+ * result to your own thread. A process's background children end with it: when the command exits,
+ * whatever it left running (found by the environment marker) is killed too.
+ */
+public final class ProcessRunner {
+    /** The variable every child gets, {@code <runner token>-<spec id>}, to find its escaped grandchildren. */
+    public static final String MARKER_VARIABLE = "HMP_AGENT_PROC";
+
+    static final String SHELL = "/bin/sh";
+    private static final Duration KILL_GRACE = Duration.ofSeconds(1);
+    private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
+    private static final Duration DEATH_WAIT = Duration.ofSeconds(5);
+
+    private final int maxProcesses;
+    private final int outputCapBytes;
+    private final Clock clock;
+    private final Map<String, String> childEnvironment;
+    private final ThreadFactory threads;
+    private final String token;
+    private final ProcessTreeKiller killer;
+    private final Launcher launcher;
+    /**
+     * The one long-lived thread every process is started from. A sandbox started with {@code --die-with-parent}
+     * is killed when the thread that started it ends (the kernel's parent-death signal follows the thread), so no
+     * short-lived thread (the tick thread of one tick, a process_stop helper) may start one.
+     */
+    private final java.util.concurrent.ExecutorService starter;
+
+    private final Object lock = new Object();
+    private final Map<Long, Child> children = new HashMap<>(); // guarded by lock
+
+    /**
+     * @param maxProcesses    how many processes may run at once ({@code shell.max_processes})
+     * @param outputCapBytes  how many bytes of output tail a result keeps
+     * @param clock           for start times and durations
+     * @param baseEnvironment the environment to pass on after scrubbing, normally {@code System.getenv()}
+     * @param threads         makes the two threads each process uses (a watcher and an output reader)
+     */
+    public ProcessRunner(
+            int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
+            ThreadFactory threads) {
+        this(maxProcesses, outputCapBytes, clock, baseEnvironment, threads, Launcher.UNCONFINED);
+    }
+
+    /**
+     * As the constructor above, each command started by {@code launcher} ({@code /bin/sh -c} as it is, or inside
+     * a {@link Sandbox}).
+     */
+    public ProcessRunner(
+            int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
+            ThreadFactory threads, Launcher launcher) {
+        if (maxProcesses < 1) {
+            throw new IllegalArgumentException("maxProcesses must be at least 1, was " + maxProcesses);
+        }
+        if (outputCapBytes < 1) {
+            throw new IllegalArgumentException("outputCapBytes must be at least 1, was " + outputCapBytes);
+        }
+        this.maxProcesses = maxProcesses;
+        this.outputCapBytes = outputCapBytes;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.childEnvironment = ChildEnvironment.scrub(Objects.requireNonNull(baseEnvironment, "baseEnvironment"));
+        this.threads = Objects.requireNonNull(threads, "threads");
+        this.token = randomToken();
+        this.killer = new ProcessTreeKiller(new ProcFs(Path.of("/proc")), KILL_GRACE);
+        this.launcher = Objects.requireNonNull(launcher, "launcher");
+        this.starter = java.util.concurrent.Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "hmp-proc-starter");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** As the full constructor, with daemon threads: call {@link #stopAll} before the JVM exits. */
+    public ProcessRunner(int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment) {
+        this(maxProcesses, outputCapBytes, clock, baseEnvironment, DAEMONS);
+    }
+
+    /** As the full constructor with daemon threads, each command started by {@code launcher}. */
+    public ProcessRunner(int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
+                         Launcher launcher) {
+        this(maxProcesses, outputCapBytes, clock, baseEnvironment, DAEMONS, launcher);
+    }
+
+    private static final ThreadFactory DAEMONS = runnable -> {
+        Thread thread = new Thread(runnable);
+        thread.setDaemon(true);
+        return thread;
+    };
+
+    /** What the pid in {@link #running()} is, for a person ("" when it is simply the command's shell). */
+    public String pidNote() {
+        return launcher.pidNote();
+    }
+
+    /**
+     * Starts the command and returns at once. {@link StartResult.Refused} at the cap and
+     * {@link StartResult.FailedToStart} never call onFinish; {@link StartResult.Started} calls it
+     * exactly once.
+     *
+     * @throws IllegalStateException if a process with the same id is still running
+     */
+    public StartResult start(ProcessSpec spec, Consumer<ProcessResult> onFinish) {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(onFinish, "onFinish");
+        Path cwd = spec.workingDirectory();
+        if (!Files.exists(cwd)) {
+            return failedToStart(spec, "working directory " + cwd + " does not exist");
+        }
+        if (!Files.isDirectory(cwd)) {
+            return failedToStart(spec, "working directory " + cwd + " is not a directory");
+        }
+        Child child;
+        synchronized (lock) {
+            if (children.containsKey(spec.id())) {
+                throw new IllegalStateException("process " + spec.id() + " is already running");
+            }
+            if (children.size() >= maxProcesses) {
+                return new StartResult.Refused(children.size() + " processes already running (shell.max_processes = "
+                        + maxProcesses + "); wait for one to finish or stop one with process_stop");
+            }
+            Instant startedAt = clock.instant();
+            Process process;
+            try {
+                process = startOnStarter(spec);
+            } catch (IOException | RuntimeException e) {
+                launcher.ended(spec);
+                return failedToStart(spec, "could not start it: " + oneLine(e.getMessage()));
+            }
+            child = new Child(spec, process, startedAt, markerEntry(spec.id()), onFinish, new TailBuffer(outputCapBytes));
+            children.put(spec.id(), child);
+        }
+        try {
+            Thread reader = threads.newThread(() -> readOutput(child));
+            reader.setName("hmp-proc-" + spec.id() + "-output");
+            Thread watcher = threads.newThread(() -> watch(child));
+            watcher.setName("hmp-proc-" + spec.id() + "-watch");
+            reader.start();
+            watcher.start();
+        } catch (RuntimeException | OutOfMemoryError e) { // OutOfMemoryError: "unable to create native thread"
+            child.ending.set(new Ending(ProcessStatus.FAILED_TO_START, "no thread to watch it"));
+            killQuietly(child);
+            launcher.ended(spec);
+            synchronized (lock) {
+                children.remove(spec.id());
+            }
+            return failedToStart(spec, "could not make a thread to watch it: " + oneLine(e.toString()));
+        }
+        return new StartResult.Started(spec.id(), child.process.pid());
+    }
+
+    /**
+     * Kills the process tree of that id; returns when it is gone (SIGTERM, then SIGKILL after a
+     * short grace). Its onFinish then reports {@link ProcessStatus#KILLED}, "stopped by
+     * process_stop". False when no process of that id is running (or it is ending already).
+     */
+    public boolean stop(long id) {
+        Child child;
+        synchronized (lock) {
+            child = children.get(id);
+        }
+        return child != null && stop(List.of(child), "stopped by process_stop") == 1;
+    }
+
+    /**
+     * Kills every running process tree (a halt, shutdown) and returns when they are gone and each has
+     * been reported (its onFinish has returned), including trees their watchers were already killing, so
+     * a caller on its way out can write every result. Each reports {@link ProcessStatus#KILLED} with this
+     * reason, unless it had ended on its own or timed out just before. Returns how many it stopped.
+     * A start that races with it is not covered: stop starting new processes first.
+     */
+    public int stopAll(String reason) {
+        Objects.requireNonNull(reason, "reason");
+        List<Child> all;
+        synchronized (lock) {
+            all = List.copyOf(children.values());
+        }
+        int stopped = stop(all, reason);
+        for (Child child : all) {
+            await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
+        }
+        for (Child child : all) {
+            // bounded: its watcher waits for the death (DEATH_WAIT) and the output (OUTPUT_DRAIN), then reports
+            await(child.reported, DEATH_WAIT.plus(OUTPUT_DRAIN).plus(KILL_GRACE));
+        }
+        return stopped;
+    }
+
+    /** The processes running now, by id. */
+    public List<RunningProcess> running() {
+        synchronized (lock) {
+            return children.values().stream()
+                    .map(c -> new RunningProcess(c.spec.id(), c.process.pid(), c.spec.command(), c.startedAt))
+                    .sorted(Comparator.comparingLong(RunningProcess::id))
+                    .toList();
+        }
+    }
+
+    private int stop(List<Child> candidates, String reason) {
+        List<Child> claimed = new ArrayList<>();
+        for (Child child : candidates) {
+            if (child.ending.compareAndSet(null, new Ending(ProcessStatus.KILLED, reason))) {
+                claimed.add(child);
+            }
+        }
+        if (claimed.isEmpty()) {
+            return 0;
+        }
+        try {
+            killer.kill(claimed.stream().map(Child::tree).toList());
+        } finally {
+            claimed.forEach(c -> c.treeDead.complete(null));
+        }
+        return claimed.size();
+    }
+
+    /** Starts the process on the long-lived starter thread (see {@link #starter}) and waits for it to be started. */
+    private Process startOnStarter(ProcessSpec spec) throws IOException {
+        java.util.concurrent.Future<Process> started;
+        try {
+            started = starter.submit(() -> builder(spec).start());
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new IOException("the process runner is closed", e);
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return started.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;   // the process may be starting: wait for it, so it is never untracked
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof IOException io) throw io;
+                    if (e.getCause() instanceof RuntimeException re) throw re;
+                    throw new IOException(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+
+    private ProcessBuilder builder(ProcessSpec spec) {
+        ProcessBuilder builder = new ProcessBuilder(launcher.argv(spec))
+                .directory(spec.workingDirectory().toFile())
+                .redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        Map<String, String> env = builder.environment();
+        env.clear();
+        env.putAll(childEnvironment);
+        env.put(MARKER_VARIABLE, markerValue(spec.id()));
+        return builder;
+    }
+
+    private static void readOutput(Child child) {
+        byte[] buffer = new byte[8192];
+        try (InputStream in = child.process.getInputStream()) {
+            int n;
+            while ((n = in.read(buffer)) != -1) {
+                child.output.append(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            // the stream was closed under us: what was read is kept
+        } finally {
+            child.outputClosed.countDown();
+        }
+    }
+
+    /** The loop boundary of one process: whatever happens, it is reported once and its slot is freed. */
+    private void watch(Child child) {
+        ProcessResult result;
+        try {
+            result = awaitEnd(child);
+        } catch (RuntimeException e) {
+            child.ending.compareAndSet(null, new Ending(ProcessStatus.KILLED, "the process runner failed"));
+            killQuietly(child);
+            result = new ProcessResult(child.spec.id(), ProcessStatus.KILLED, null, child.output.render(),
+                    elapsed(child), "the process runner failed while watching it (" + oneLine(e.toString())
+                            + "); its process tree was killed");
+        } finally {
+            synchronized (lock) {
+                children.remove(child.spec.id());
+            }
+        }
+        try {
+            child.onFinish.accept(result);
+        } finally {
+            child.reported.countDown();
+            launcher.ended(child.spec);   // tidying up (a sandbox's cgroup) does not delay the result
+        }
+    }
+
+    private ProcessResult awaitEnd(Child child) {
+        boolean exited = waitFor(child.process, child.spec.timeout());
+        Ending timedOut = new Ending(ProcessStatus.TIMEOUT,
+                "timed out after " + human(child.spec.timeout()) + "; its process tree was killed");
+        int killed = 0;
+        if (exited ? child.ending.compareAndSet(null, EXITED) : child.ending.compareAndSet(null, timedOut)) {
+            try {
+                killed = killer.kill(List.of(child.tree()));
+            } finally {
+                child.treeDead.complete(null);
+            }
+        } else {
+            await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
+        }
+        boolean dead = waitFor(child.process, DEATH_WAIT);
+        boolean drained = await(child.outputClosed, OUTPUT_DRAIN);
+        String output = child.output.render();
+        if (!drained) {
+            output += "\n[output still open after the process ended (a process outside its tree holds it);"
+                    + " what came after is not shown]";
+        }
+        Duration duration = elapsed(child);
+        Ending ending = child.ending.get();
+        if (ending != EXITED) {
+            String reason = dead ? ending.reason() : ending.reason() + " (the process did not die)";
+            return new ProcessResult(child.spec.id(), ending.status(), null, output, duration, reason);
+        }
+        int code = child.process.exitValue();
+        String reason = "exit " + code + (killed == 0 ? ""
+                : "; " + killed + " background process" + (killed == 1 ? "" : "es") + " it left running killed");
+        return new ProcessResult(child.spec.id(), code == 0 ? ProcessStatus.OK : ProcessStatus.ERROR, code,
+                output, duration, reason);
+    }
+
+    private void killQuietly(Child child) {
+        try {
+            killer.kill(List.of(child.tree()));
+        } catch (RuntimeException ignored) {
+            // already failing; the report says the tree was meant to be killed
+        } finally {
+            child.treeDead.complete(null);
+        }
+    }
+
+    private StartResult failedToStart(ProcessSpec spec, String reason) {
+        return new StartResult.FailedToStart(
+                new ProcessResult(spec.id(), ProcessStatus.FAILED_TO_START, null, "", Duration.ZERO, reason));
+    }
+
+    private Duration elapsed(Child child) {
+        Duration d = Duration.between(child.startedAt, clock.instant());
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+
+    private String markerValue(long id) {
+        return token + "-" + id;
+    }
+
+    private String markerEntry(long id) {
+        return MARKER_VARIABLE + "=" + markerValue(id);
+    }
+
+    static String randomToken() {
+        byte[] bytes = new byte[8];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    /** Waits for the process to exit; true if it did within the time. An interrupt ends the wait early. */
+    private static boolean waitFor(Process process, Duration timeout) {
+        try {
+            return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
+        }
+    }
+
+    private static boolean await(CountDownLatch latch, Duration timeout) {
+        try {
+            return latch.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return latch.getCount() == 0;
+        }
+    }
+
+    private static void await(CompletableFuture<?> future, Duration timeout) {
+        try {
+            future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // bounded: go on with what is known
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        if (ms < 1000) {
+            return ms + " ms";
+        }
+        if (ms % 1000 == 0) {
+            return ms / 1000 + " s";
+        }
+        return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "unknown error" : s.replaceAll("\\s+", " ").strip();
+    }
+
+    /** How a process ends, decided once by whoever gets there first: its watcher or a stop. */
+    private record Ending(ProcessStatus status, String reason) {}
+
+    /** The process exited by itself; its exit code decides OK or ERROR. */
+    private static final Ending EXITED = new Ending(null, "exited");
+
+    private static final class Child {
+        final ProcessSpec spec;
+        final Process process;
+        final Instant startedAt;
+        final String markerEntry;
+        final Consumer<ProcessResult> onFinish;
+        final TailBuffer output;
+        final AtomicReference<Ending> ending = new AtomicReference<>();
+        final CompletableFuture<Void> treeDead = new CompletableFuture<>();
+        final CountDownLatch outputClosed = new CountDownLatch(1);
+        /** Counted down once its onFinish has returned. */
+        final CountDownLatch reported = new CountDownLatch(1);
+
+        Child(ProcessSpec spec, Process process, Instant startedAt, String markerEntry,
+                Consumer<ProcessResult> onFinish, TailBuffer output) {
+            this.spec = spec;
+            this.process = process;
+            this.startedAt = startedAt;
+            this.markerEntry = markerEntry;
+            this.onFinish = onFinish;
+            this.output = output;
+        }
+
+        ProcessTreeKiller.Tree tree() {
+            return new ProcessTreeKiller.Tree(process.toHandle(), markerEntry);
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package dev.hmpagent.process;
+
+import dev.hmpagent.policy.Canonical;
+import dev.hmpagent.policy.ControlSurface;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+
+/**
+ * Runs each command inside bubblewrap ({@code bwrap}), so the operating system, not a reading of the command's text,
+ * decides what it and everything it starts can reach: new user, PID, IPC, UTS and cgroup namespaces, its own
+ * {@code /proc}, no network unless allowed, the system ({@code /usr}, {@code /bin}, {@code /lib*}, {@code /etc})
+ * read-only, the file roots read-write at their own paths, a private {@code HOME} and {@code /tmp}, and nothing else
+ * of the machine: not {@code $HOME}, not the database's folder, not the agent's files. A file it must read outside
+ * the roots (the script of a {@code script_run}) is bound read-only for that command alone.
+ *
+ * <p>The control surface ({@link ControlSurface}) is never mounted: files of it under the read-only system are
+ * masked where they exist, and a control file inside a read-write root cannot be made safe (a command could create
+ * it there: an empty {@code agent.db.halt} halts the agent, an {@code agent.toml} widens the policy at the next
+ * start), so {@link #plan} refuses such a layout.
+ *
+ * <p>Limits: the largest file one command writes ({@code prlimit --fsize}); its processes, by a cgroup's
+ * {@code pids.max} where the agent may make one, else by {@code RLIMIT_NPROC} set inside the sandbox's own user
+ * namespace, where the kernel counts only that namespace's processes (for root neither is enforced without a
+ * cgroup). When a command's shell exits, the namespace's first process exits and the kernel kills every process
+ * left in it, however it left the tree.
+ */
+public final class Sandbox implements Launcher {
+    /** The system, bound read-only (or re-created as the symbolic links they are on merged-/usr systems). */
+    static final List<Path> SYSTEM = Stream.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+            .map(Path::of).toList();
+
+    /** What a sandboxed command may use. */
+    public record Limits(boolean network, long maxFileBytes, int maxProcesses) {
+        public Limits {
+            if (maxFileBytes < 1 || maxProcesses < 1) throw new IllegalArgumentException("limits must be positive");
+        }
+    }
+
+    /** Refused: the layout asked for cannot be confined safely. The message is one line saying what to change. */
+    public static final class Unsafe extends RuntimeException {
+        Unsafe(String message) {
+            super(message);
+        }
+    }
+
+    private final SandboxHost host;
+    private final Limits limits;
+    private final List<String> fixed;
+    private final String token;
+
+    private Sandbox(SandboxHost host, Limits limits, List<String> fixed, String token) {
+        this.host = host;
+        this.limits = limits;
+        this.fixed = List.copyOf(fixed);
+        this.token = token;
+    }
+
+    /**
+     * The sandbox for commands working in {@code roots}, never showing {@code surface}, with {@code home} (the
+     * agent's {@code HOME}) private to each command.
+     *
+     * @throws Unsafe when a file or folder of the control surface lies inside a root
+     */
+    public static Sandbox plan(SandboxHost host, Limits limits, List<Path> roots, ControlSurface surface, Path home) {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(limits, "limits");
+        List<Path> rootPaths = roots.stream().map(r -> canonical(r.toAbsolutePath())).distinct().toList();
+        List<Path> controlled = Stream.concat(surface.paths().stream(), surface.folders().stream())
+                .map(Sandbox::canonical).distinct().toList();
+        for (Path c : controlled) {
+            for (Path r : rootPaths) {
+                if (c.startsWith(r)) {
+                    throw new Unsafe("sandbox: " + c + " (part of the agent's control surface) lies inside the file root "
+                            + r + ", where a sandboxed command could create or change it; keep the database and config"
+                            + " files out of files.roots (e.g. --db elsewhere), or set sandbox.mode = \"off\"");
+                }
+            }
+        }
+        List<String> args = new ArrayList<>(namespaces(host, limits.network()));
+        args.addAll(system());
+        args.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"));
+        if (limits.network()) args.addAll(resolver());
+        Path homeDir = canonical(home.toAbsolutePath());
+        boolean privateHome = homeDir.getNameCount() > 0 && SYSTEM.stream().noneMatch(s -> homeDir.startsWith(canonical(s)));
+        if (privateHome) args.addAll(List.of("--tmpfs", homeDir.toString()));
+        for (Path c : controlled) {
+            if (SYSTEM.stream().anyMatch(s -> c.startsWith(canonical(s))) && Files.exists(c, LinkOption.NOFOLLOW_LINKS)) {
+                args.addAll(Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS) ? List.of("--tmpfs", c.toString())
+                        : List.of("--ro-bind", "/dev/null", c.toString()));
+            }
+        }
+        for (Path r : rootPaths) args.addAll(List.of("--bind-try", r.toString(), r.toString()));
+        args.addAll(List.of("--setenv", "HOME", privateHome ? homeDir.toString() : "/tmp", "--setenv", "TMPDIR", "/tmp"));
+        return new Sandbox(host, limits, args, ProcessRunner.randomToken());
+    }
+
+    /** The namespace and session options every sandbox of this host starts with (the probe uses them too). */
+    static List<String> namespaces(SandboxHost host, boolean network) {
+        List<String> args = new ArrayList<>(List.of("--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                "--unshare-cgroup-try"));
+        if (!network) args.add("--unshare-net");
+        if (host.disableUserns()) args.add("--disable-userns");
+        // as root, bwrap would leave the command every capability inside its user namespace (enough to unmount a mask)
+        args.addAll(List.of("--cap-drop", "ALL", "--die-with-parent", "--new-session"));
+        return args;
+    }
+
+    /** The system read-only: each tree bound, or re-made as the symbolic link it is. */
+    static List<String> system() {
+        List<String> args = new ArrayList<>();
+        for (Path p : SYSTEM) {
+            try {
+                if (Files.isSymbolicLink(p)) {
+                    args.addAll(List.of("--symlink", Files.readSymbolicLink(p).toString(), p.toString()));
+                } else if (Files.isDirectory(p)) {
+                    args.addAll(List.of("--ro-bind", p.toString(), p.toString()));
+                }
+            } catch (IOException e) {
+                // unreadable: left out, as if the machine had no such tree
+            }
+        }
+        return args;
+    }
+
+    /** With the network on, the resolver's file where {@code /etc/resolv.conf} points outside {@code /etc}. */
+    private static List<String> resolver() {
+        Path conf = Path.of("/etc/resolv.conf");
+        if (!Files.isSymbolicLink(conf)) return List.of();
+        try {
+            Path target = conf.toRealPath();
+            return List.of("--ro-bind-try", target.toString(), target.toString());
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    @Override
+    public List<String> argv(ProcessSpec spec) {
+        List<String> argv = new ArrayList<>();
+        if (host.cgroup().isPresent()) {
+            try {
+                Path join = host.cgroup().get().create(cgroupName(spec), limits.maxProcesses());
+                // the shell joins the cgroup (0: itself) before it becomes bwrap: nothing it starts is outside the cap
+                argv.addAll(List.of(ProcessRunner.SHELL, "-c", "echo 0 > \"$0\" && exec \"$@\"", join.toString()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not make the cgroup that caps its processes ("
+                        + e.getMessage() + ")", e);
+            }
+        }
+        argv.add(host.bwrap().toString());
+        argv.addAll(fixed);
+        Set<Path> readOnly = new LinkedHashSet<>();
+        for (Path f : spec.readOnlyFiles()) readOnly.add(canonical(f.toAbsolutePath()));
+        for (Path f : readOnly) argv.addAll(List.of("--ro-bind", f.toString(), f.toString()));
+        argv.addAll(List.of("--chdir", canonical(spec.workingDirectory().toAbsolutePath()).toString(), "--"));
+        host.prlimit().ifPresent(prlimit -> {
+            argv.addAll(List.of(prlimit.toString(), "--fsize=" + limits.maxFileBytes()));
+            if (capsByRlimit()) argv.add("--nproc=" + limits.maxProcesses());
+            argv.add("--");
+        });
+        argv.addAll(List.of(ProcessRunner.SHELL, "-c", spec.command()));
+        return argv;
+    }
+
+    @Override
+    public void ended(ProcessSpec spec) {
+        if (host.cgroup().isEmpty()) return;
+        // the tree is dead; a last task may still be leaving the cgroup for a moment
+        for (int i = 0; i < 50 && !host.cgroup().get().remove(cgroupName(spec)); i++) {
+            if (!Files.exists(host.cgroup().get().parent().resolve(cgroupName(spec)))) return;
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    @Override
+    public String pidNote() {
+        return "host pid; it is the sandbox: killing it ends the command and everything it started";
+    }
+
+    /** One line: what a sandboxed command can and cannot do here. */
+    public String describe() {
+        return "bubblewrap " + host.version() + ": each command sees only the file roots (read-write) and the system"
+                + " (read-only), " + (limits.network() ? "with" : "no") + " network, files up to "
+                + bytes(limits.maxFileBytes()) + ", " + processCap();
+    }
+
+    /** How the processes of one command are capped, or that they are not. */
+    public String processCap() {
+        if (host.cgroup().isPresent()) return "at most " + limits.maxProcesses() + " processes (cgroup pids.max)";
+        if (capsByRlimit()) return "at most " + limits.maxProcesses() + " processes (a limit inside its user namespace)";
+        return "processes not capped (running as root with no pids cgroup the agent may make)";
+    }
+
+    private boolean capsByRlimit() {
+        return host.cgroup().isEmpty() && !host.root() && host.prlimit().isPresent();
+    }
+
+    private String cgroupName(ProcessSpec spec) {
+        return "hmp-agent-" + token + "-" + spec.id();
+    }
+
+    static String bytes(long n) {
+        if (n % (1024L * 1024 * 1024) == 0) return n / (1024L * 1024 * 1024) + " GiB";
+        if (n % (1024L * 1024) == 0) return n / (1024L * 1024) + " MiB";
+        if (n % 1024 == 0) return n / 1024 + " KiB";
+        return String.format(Locale.ROOT, "%,d bytes", n);
+    }
+
+    private static Path canonical(Path p) {
+        return Canonical.of(p.toAbsolutePath().normalize()).path();
+    }
+
+    /** The host's sandbox tools, as {@link SandboxProbe} found them working. */
+    public record SandboxHost(Path bwrap, String version, boolean disableUserns, Optional<Path> prlimit,
+                              Optional<PidsCgroup> cgroup, boolean root) {
+        public SandboxHost {
+            Objects.requireNonNull(bwrap, "bwrap");
+            Objects.requireNonNull(version, "version");
+            Objects.requireNonNull(prlimit, "prlimit");
+            Objects.requireNonNull(cgroup, "cgroup");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.hmpagent.process;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Finds out once whether bubblewrap works on this machine for this user: the binary on the agent's {@code PATH} (or
+ * in {@code /usr/bin}), and a trivial sandbox with the real options actually started. Says why not in one line
+ * with what to do ("bwrap not found: apt-get install bubblewrap").
+ */
+public final class SandboxProbe {
+    /** How long one trial sandbox may take before it counts as not working. */
+    private static final long TRIAL_SECONDS = 10;
+
+    /** What the probe found. */
+    public sealed interface Result {
+        /** bwrap works; commands can run in a {@link Sandbox} on this host. */
+        record Works(Sandbox.SandboxHost host) implements Result {
+            public Works {
+                Objects.requireNonNull(host, "host");
+            }
+        }
+
+        /** It does not; {@code reason} is one line saying why and what to install or change. */
+        record Fails(String reason) implements Result {
+            public Fails {
+                Objects.requireNonNull(reason, "reason");
+            }
+        }
+    }
+
+    private SandboxProbe() { }
+
+    /** Probes with the agent's environment ({@code PATH} decides where bwrap and prlimit are looked for). */
+    public static Result probe(Map<String, String> env) {
+        Optional<Path> bwrap = find("bwrap", env);
+        if (bwrap.isEmpty()) {
+            return new Result.Fails("bwrap not found on PATH: apt-get install bubblewrap (dnf install bubblewrap on"
+                    + " Fedora)");
+        }
+        String version = version(bwrap.get());
+        Optional<Path> prlimit = find("prlimit", env).filter(p -> Sandbox.SYSTEM.stream().anyMatch(p::startsWith));
+        boolean root = isRoot();
+        Optional<PidsCgroup> cgroup = PidsCgroup.find(Path.of("/proc"), "hmp-agent-probe-" + ProcessRunner.randomToken());
+        Sandbox.SandboxHost host = new Sandbox.SandboxHost(bwrap.get(), version, true, prlimit, cgroup, root);
+        Trial first = trial(host);
+        if (!first.ok() && first.error().contains("disable-userns")) {
+            host = new Sandbox.SandboxHost(bwrap.get(), version, false, prlimit, cgroup, root);
+            first = trial(host);
+        }
+        if (!first.ok()) {
+            return new Result.Fails("bwrap cannot make a sandbox here (" + first.error() + "); unprivileged user"
+                    + " namespaces may be off: sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04 and later"
+                    + " kernel.apparmor_restrict_unprivileged_userns=0");
+        }
+        return new Result.Works(host);
+    }
+
+    /** The executable {@code name} in the agent's {@code PATH} ({@code /usr/bin:/bin} when it has none). */
+    static Optional<Path> find(String name, Map<String, String> env) {
+        String path = env.getOrDefault("PATH", "");
+        for (String dir : (path.isBlank() ? "/usr/bin:/bin" : path).split(File.pathSeparator)) {
+            if (dir.isBlank() || !dir.startsWith("/")) continue;
+            Path candidate = Path.of(dir, name);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) return Optional.of(candidate);
+        }
+        return Optional.empty();
+    }
+
+    private record Trial(boolean ok, String error) { }
+
+    private static Trial trial(Sandbox.SandboxHost host) {
+        List<String> argv = new ArrayList<>(List.of(host.bwrap().toString()));
+        argv.addAll(Sandbox.namespaces(host, false));
+        argv.addAll(Sandbox.system());
+        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--", ProcessRunner.SHELL, "-c", ":"));
+        Run run = run(argv);
+        return new Trial(run.code() == 0, run.code() == 0 ? "" : run.firstLine());
+    }
+
+    private static String version(Path bwrap) {
+        Run run = run(List.of(bwrap.toString(), "--version"));
+        String line = run.firstLine().replaceFirst("(?i)^bubblewrap\\s*", "").strip();
+        return run.code() == 0 && !line.isEmpty() ? line : "(version unknown)";
+    }
+
+    private static boolean isRoot() {
+        try {
+            return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
+        } catch (IOException | RuntimeException e) {
+            return "root".equals(System.getProperty("user.name"));
+        }
+    }
+
+    private record Run(int code, String firstLine) { }
+
+    private static Run run(List<String> argv) {
+        try {
+            Process p = new ProcessBuilder(argv).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            byte[] out;
+            try (InputStream in = p.getInputStream()) {
+                out = in.readNBytes(4096);
+            }
+            if (!p.waitFor(TRIAL_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new Run(-1, "it did not finish within " + TRIAL_SECONDS + " s");
+            }
+            String text = new String(out, StandardCharsets.UTF_8).strip();
+            String first = text.isEmpty() ? "exit " + p.exitValue() : text.lines().findFirst().orElse("");
+            return new Run(p.exitValue(), first);
+        } catch (IOException e) {
+            return new Run(-1, "could not start it: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Run(-1, "interrupted");
+        }
+    }
+}

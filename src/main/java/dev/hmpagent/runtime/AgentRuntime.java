@@ -1,0 +1,361 @@
+package dev.hmpagent.runtime;
+
+import dev.hmpagent.llm.SwitchableLlm;
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.commands.Approver;
+import dev.hmpagent.process.Confinement;
+import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.cycle.LoopStats;
+import dev.hmpagent.cycle.Pacer;
+import dev.hmpagent.cycle.SafetyGate;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
+import dev.hmpagent.safety.StopReason;
+import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.cycle.TimeSource;
+import dev.hmpagent.cycle.WakeOrPollPacer;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.store.FileIdentity;
+import dev.hmpagent.store.HaltFlag;
+import dev.hmpagent.store.NoteSpool;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.Requester;
+import dev.hmpagent.store.RunnerLock;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.store.StoreException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One agent running the cycle on one file, whatever its face (the REPL now, {@code agent run}
+ * next): the runner lock and its guard, the tick thread's connection, the input connection with
+ * its message spool, the LLM client, the cycle and its loop. Built by the composition root;
+ * {@link #close()} stops the loop and gives everything back, the lock last.
+ */
+public final class AgentRuntime implements AutoCloseable {
+    /** How often messages waiting in the spool (typed while the file was locked, or from other processes) are retried. */
+    static final Duration SPOOL_RETRY = Duration.ofSeconds(1);
+    /** How long storing a typed line waits for another process's write lock before it goes to the spool. */
+    static final Duration INPUT_BUSY_TIMEOUT = Duration.ofMillis(250);
+
+    private final Deque<AutoCloseable> resources;
+    private final AgentConfig config;
+    private final Store tickStore;
+    private final SwitchableLlm llm;
+    private final TickLoop loop;
+    private final NoteSpool inbox;
+    private final String takeover;
+    private final ScheduledExecutorService spoolRetry;
+    private final ControlWatcher watcher;
+    private final java.time.Instant startedAt;
+    private final Confinement confinement;
+    private final FileIdentity identity;
+    private boolean started;
+
+    private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
+                         SwitchableLlm llm, TickLoop loop, NoteSpool inbox, String takeover,
+                         ControlWatcher watcher, java.time.Instant startedAt, Confinement confinement,
+                         FileIdentity identity) {
+        this.identity = identity;
+        this.startedAt = startedAt;
+        this.confinement = confinement;
+        this.watcher = watcher;
+        this.resources = resources;
+        this.config = config;
+        this.tickStore = tickStore;
+        this.llm = llm;
+        this.loop = loop;
+        this.inbox = inbox;
+        this.takeover = takeover;
+        this.spoolRetry = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "spool");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Takes the file (or throws {@link RunnerLock.HeldException}), opens the connections, stores
+     * messages a previous run left in the spool, and wires the cycle; the loop is not started yet.
+     */
+    public static AgentRuntime start(AgentConfig config, Launch launch, EventSink events) {
+        return start(config, launch, events, new WakeOrPollPacer(config.cycle().pollInterval()), false);
+    }
+
+    public static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer, boolean endOnSafetyStop) {
+        return start(config, launch, events, pacer, endOnSafetyStop, Approver.NOBODY, List.of());
+    }
+
+    /**
+     * As {@link #start(AgentConfig, Launch, EventSink)}, with the loop paced by {@code pacer} (fixed-rate
+     * for `agent run`); with {@code endOnSafetyStop} the loop ends (End.SAFETY_STOP) as soon as the
+     * safety state is not ACTIVE, instead of waiting for an unlock.
+     */
+    /**
+     * @param approver       who answers the policy's questions (a person at the REPL, or nobody)
+     * @param protectedFiles the config files this run was started with: the shell and file policies never let the
+     *                       LLM touch them (the database and its side files are always protected)
+     */
+    public static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer, boolean endOnSafetyStop,
+                              Approver approver, List<Path> protectedFiles) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(pacer, "pacer");
+        java.time.Instant startedAt = launch.clock().instant();
+        AtomicReference<TickLoop> loopRef = new AtomicReference<>();
+        Deque<AutoCloseable> resources = new ArrayDeque<>();
+        try {
+            Path db = config.agent().db();
+            Store lockStore = push(resources, Store.open(db, launch.clock()));
+            // the file just opened: the heartbeat stops the agent should the path come to name another (or none)
+            FileIdentity identity = FileIdentity.of(lockStore.path());
+            RunnerLock lock = RunnerLock.forThisProcess(lockStore);
+            String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
+                    + ", which had stopped)").orElse("");
+            resources.push(lock::release);
+            Store tickStore = push(resources, lockStore.connectAgain());
+            recoverOrphans(tickStore, events);
+            // typed lines must not freeze the prompt for the full busy timeout: a locked file sends them to the
+            // spool quickly, and the retry stores them within a second of the lock being free
+            Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
+            Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
+            // the person's /model choice; the reflex's own switch wraps it, and returns to it
+            // the LLM's own choice (llm_select) is read on the tick thread's connection before each call
+            dev.hmpagent.store.LlmRegistryDao choices = new dev.hmpagent.store.LlmRegistryDao(tickStore);
+            SwitchableLlm llm = new SwitchableLlm(Wiring.thinkingLlm(config.llm(), launch.llms(), launch.env()::get,
+                    launch.clock()).following(choices::selected));
+            Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
+                    launch.clock(), () -> launch.llms().create(config.llm())), new java.util.SplittableRandom()::nextDouble);
+            Confinement confinement = tools.confinement();
+            // in force: a detail (the banner says it); missing: said once, whoever watches
+            events.emit(confinement.sandboxed() ? new AgentEvent.Info(confinement.line(), true)
+                    : new AgentEvent.Problem(confinement.line()));
+            Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
+            // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
+            // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
+            resources.push(() -> stopEverything(tools, cycle, tickStore));
+            RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
+                    identity, () -> published(cycle, loopRef.get())));
+            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), new HaltFlag(db), events);
+            // first thing in every iteration: still the file's runner, and the persisted state lets it think
+            TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
+                if (!guard.mayTick()) return false;
+                if (gate.mayThink()) return true;
+                if (endOnSafetyStop) loopRef.get().end(TickLoop.End.SAFETY_STOP);
+                return false;
+            }, events);
+            loopRef.set(loop);
+            guard.guard(loop);
+            tools.completions().onArrival(loop::wake);
+            ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop,
+                    () -> tools.stopAll("killed by a halt")));
+            NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
+            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
+                    watcher, startedAt, confinement, identity);
+            runtime.storeSpooled(events);
+            return runtime;
+        } catch (RuntimeException | Error e) {
+            closeAll(resources);
+            throw e;
+        }
+    }
+
+    /**
+     * Commands a process that died left pending or running become {@code offline}: they never run again, and the
+     * LLM learns so from their result. Only the runner holding the lock may do this (a live runner's rows are its own).
+     */
+    private static void recoverOrphans(Store store, EventSink events) {
+        int n = store.inTransaction(() -> new ProcessLogDao(store).markOrphansOffline());
+        if (n > 0) {
+            events.emit(new AgentEvent.Info(n + " command" + (n == 1 ? "" : "s") + " left unfinished by the previous run "
+                    + (n == 1 ? "is" : "are") + " marked offline (not run again; the agent is told)"));
+        }
+    }
+
+    /**
+     * On the way out (the tick thread has stopped): kills every process and cancels every second LLM call, writes
+     * the results they reported on the tick connection, and ends any row still running, each saying the agent
+     * exited. A file that refuses the write leaves them to the next start, which marks them offline.
+     */
+    private static void stopEverything(Wiring.Tools tools, Cycle cycle, Store tickStore) {
+        tools.stopAll(dev.hmpagent.commands.catalogue.ShellCommands.STOPPED_AT_EXIT);
+        cycle.recordResults();
+        tickStore.inTransaction(() -> new ProcessLogDao(tickStore).stopRunning(dev.hmpagent.commands.catalogue.ShellCommands.STOPPED_AT_EXIT));
+    }
+
+    /** What the heartbeat publishes for `agent status`: the phase, and the loop's figures once it exists. */
+    private static RunnerLock.Published published(Cycle cycle, TickLoop loop) {
+        String phase = cycle.status().phase().name();
+        if (loop == null) return new RunnerLock.Published(phase, 0, 0);
+        LoopStats stats = loop.stats();
+        return new RunnerLock.Published(phase, stats.hz(), stats.noOpTicks());
+    }
+
+    private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {
+        resources.push(resource);
+        return resource;
+    }
+
+    /** Starts the tick thread and the spool retry. */
+    public void startThinking(EventSink events) {
+        started = true;
+        loop.start();
+        watcher.start();
+        long every = SPOOL_RETRY.toMillis();
+        spoolRetry.scheduleWithFixedDelay(() -> retrySpool(events), every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void storeSpooled(EventSink events) {
+        try {
+            int stored = inbox.flush();
+            if (stored > 0) {
+                events.emit(new AgentEvent.Info(stored + (stored == 1 ? " message" : " messages")
+                        + " that waited in " + inbox.file().getFileName() + " stored"));
+            }
+        } catch (StoreException | java.io.UncheckedIOException e) {
+            events.emit(new AgentEvent.Problem("messages waiting in " + inbox.file() + " could not be stored yet ("
+                    + e.getMessage() + "); retrying every " + SPOOL_RETRY.toSeconds() + " s"));
+        }
+    }
+
+    private void retrySpool(EventSink events) {
+        // messages waiting beside a file deleted under the agent belong to the next start, not to the unlinked file
+        if (identity.change().isPresent()) return;
+        try {
+            if (inbox.flush() > 0) loop.wake();
+        } catch (StoreException | java.io.UncheckedIOException e) {
+            // still locked or full: the next retry comes in a second; /status shows what waits
+        } catch (RuntimeException e) {
+            events.emit(new AgentEvent.Problem("storing waiting messages failed: " + e.getMessage()));
+        }
+    }
+
+
+    /** The persisted safety state, read now (any thread: on a connection of its own). */
+    public SafetyStatus safety() {
+        try (Store s = tickStore.connectAgain()) {
+            return new SafetyControl(s).current();
+        }
+    }
+
+    /** Whether a person's halt (in the file, or in its halt flag) or a lock keeps the agent from thinking. */
+    public boolean stopped() {
+        return new HaltFlag(tickStore.path()).raised() || !safety().active();
+    }
+
+    /** /halt and /unlock from the REPL, the same as `agent halt` / `agent unlock` from another process. */
+    public SafetyControl.Outcome control(boolean halt, String reason) {
+        try (Store s = tickStore.connectAgain()) {
+            SafetyControl control = new SafetyControl(s);
+            Requester me = Requester.thisProcess();
+            return halt ? control.halt(reason, me) : control.unlock(reason, me);
+        }
+    }
+
+
+    /**
+     * /drop: the person's unread messages are marked read (at the last tick), so no reply answers them; returns how
+     * many. On a connection of its own, waiting for another process's write lock only briefly.
+     */
+    public int dropUnread() {
+        try (Store s = tickStore.connectAgain(INPUT_BUSY_TIMEOUT)) {
+            return s.inTransaction(() -> new NotesDao(s).dropUnread("user", loop.cycle().status().lastTickId()));
+        }
+    }
+
+    /** A new connection to the file, for a reader on another thread (the REPL's status line and commands). */
+    public Store connectAgain() {
+        return tickStore.connectAgain();
+    }
+
+    /** As {@link #connectAgain()}, waiting at most {@code busyTimeout} for another connection's write lock. */
+    public Store connectAgain(java.time.Duration busyTimeout) {
+        return tickStore.connectAgain(busyTimeout);
+    }
+
+    public TickLoop loop() { return loop; }
+
+    /** When this run began, before its first LLM call: its session's calls are those sent since. */
+    public java.time.Instant startedAt() { return startedAt; }
+
+    public Cycle cycle() { return loop.cycle(); }
+
+    public NoteSpool inbox() { return inbox; }
+
+    public SwitchableLlm llm() { return llm; }
+
+    Path db() { return tickStore.path(); }
+
+
+    /**
+     * What the person should know when the loop ended for {@code end} with work left over (a
+     * drain that gave up), or empty: the failures themselves were already said as they happened.
+     */
+    public Optional<String> farewell(TickLoop.End end) {
+        int waiting = inbox.waiting();
+        String queued = "; your messages stay queued in " + tickStore.path().getFileName() + " for the next start";
+        return switch (end) {
+            case LLM_GAVE_UP -> Optional.of("giving up: the LLM stayed unreachable for llm.give_up_s = "
+                    + config.llm().giveUp().toSeconds() + " s" + queued);
+            case LLM_REJECTED -> Optional.of(quotaStopped() ? "exiting: stopped (quota): no LLM the agent may use has"
+                    + " quota or credit left; " + dev.hmpagent.safety.SafetyMonitor.QUOTA_RELEASE + queued
+                    : "giving up: the LLM refused the request (see above); fix llm.api_key, llm.model or llm.base_url"
+                    + " and start again" + queued);
+            case DATABASE -> Optional.of("stopped: " + tickStore.path().getFileName()
+                    + " cannot be used (see above)" + (waiting > 0 ? "; " + waiting + " typed line(s) wait in "
+                    + inbox.file().getFileName() : ""));
+            case SAFETY_STOP -> Optional.of("exiting: " + SafetyGate.describe(safety()));
+            case STOPPED, FAILED, LOST_FILE, FILE_GONE -> Optional.empty();   // the guard said why, once
+        };
+    }
+
+    /** Whether the agent is STOPPED because every LLM's quota is exhausted. */
+    private boolean quotaStopped() {
+        SafetyStatus s = safety();
+        return !s.active() && s.reason().equals(Optional.of(StopReason.QUOTA));
+    }
+
+    /** One line for the start: model, endpoint, file, and a takeover if there was one. */
+    public String banner() {
+        return "model " + llm.model() + " at " + llm.endpoint() + ", state in " + tickStore.path() + takeover
+                + (confinement.sandboxed() ? ", shell commands sandboxed (bubblewrap)" : "");
+    }
+
+    /** Stops the loop (without draining) and the spool retry, then closes everything, releasing the lock last. */
+    @Override
+    public void close() {
+        loop.stop(false);
+        // not shutdownNow: an interrupt between a flush's commit and its truncation of the spool would
+        // leave stored notes in it, to be stored twice at the next start
+        spoolRetry.shutdown();
+        try {
+            if (started) loop.awaitStopped();
+            spoolRetry.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();   // closing anyway
+        } finally {
+            closeAll(resources);
+        }
+    }
+
+    private static void closeAll(Deque<AutoCloseable> resources) {
+        while (!resources.isEmpty()) {
+            try {
+                resources.pop().close();
+            } catch (Exception e) {
+                // closing is best effort: the next resource (the lock last) must still be released
+            }
+        }
+    }
+}
