@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.text.Text;
 import java.util.List;
 
 /**
@@ -43,6 +44,6 @@ public final class ReplyWindow {
 
     /** "5 to 14 replies": what history {@code k} shows. */
     public static String describe(int k) {
-        return most(k) == k ? Lines.count(k, "reply", "replies") : k + " to " + most(k) + " replies";
+        return most(k) == k ? Text.count(k, "reply", "replies") : k + " to " + most(k) + " replies";
     }
 }

@@ -1,7 +1,7 @@
 package dev.hmpagent.cycle;
 
 import dev.hmpagent.commands.Idle;
-import dev.hmpagent.commands.Lines;
+import dev.hmpagent.text.Text;
 import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.stagnation.Diagnosis;
 import dev.hmpagent.stagnation.SignSettings;
@@ -385,7 +385,7 @@ public final class StagnationReflex {
                 reflex.addItem(f.tickId, s.name(), 1, "goal reformulation: restate what you are trying to achieve in one"
                         + " simpler or sharper sentence, then act on that sentence (record it with task_update or"
                         + " goal_update if it changed). Now: " + focus, until);
-                return Optional.of("asked to restate the goal (" + Lines.oneLine(focus, 80) + ")");
+                return Optional.of("asked to restate the goal (" + Text.oneLine(focus, 80) + ")");
             }
             case "creative_frame" -> {
                 String frame = FRAMES.get(random.applyAsInt(FRAMES.size()));
@@ -452,7 +452,7 @@ public final class StagnationReflex {
         }
         if (best == null) return Optional.empty();
         reflex.addItem(tickId, "Flashback", 3, "flashback, a diary entry far from your recent thoughts (diary "
-                + best.id() + ", " + best.timestamp() + "): " + Lines.oneLine(best.text(), 1_500), until);
+                + best.id() + ", " + best.timestamp() + "): " + Text.oneLine(best.text(), 1_500), until);
         return Optional.of("brought back diary entry " + best.id() + " into context 3");
     }
 
@@ -462,7 +462,7 @@ public final class StagnationReflex {
         for (ConceptRow c : concepts.leastRecentlyTouched(20)) {
             if (recent.contains(c.name().toLowerCase(Locale.ROOT))) continue;
             reflex.addItem(tickId, "Interest memory", 3, "interest memory, a topic you have not touched for long: concept "
-                    + c.id() + " \"" + c.name() + "\"" + (c.description().isEmpty() ? "" : ": " + Lines.oneLine(c.description(), 500))
+                    + c.id() + " \"" + c.name() + "\"" + (c.description().isEmpty() ? "" : ": " + Text.oneLine(c.description(), 500))
                     + (c.links().isEmpty() ? "" : "; links: " + String.join("; ", c.links())), until);
             return Optional.of("brought back the concept \"" + c.name() + "\" into context 3");
         }
@@ -517,10 +517,10 @@ public final class StagnationReflex {
     private String focus() {
         for (WorkItem.Kind kind : List.of(WorkItem.Kind.TASK, WorkItem.Kind.GOAL)) {
             Optional<WorkItem> w = goals.forContext(kind, 1).stream().findFirst();
-            if (w.isPresent()) return "The " + kind.word() + " in front of me: \"" + Lines.oneLine(w.get().title(), 200) + "\".";
+            if (w.isPresent()) return "The " + kind.word() + " in front of me: \"" + Text.oneLine(w.get().title(), 200) + "\".";
         }
         return notes.list(false, "user", "", 1).stream().findFirst()
-                .map(n -> "Your last message: \"" + Lines.oneLine(n.text(), 200) + "\".").orElse("");
+                .map(n -> "Your last message: \"" + Text.oneLine(n.text(), 200) + "\".").orElse("");
     }
 
     private String recentText() {

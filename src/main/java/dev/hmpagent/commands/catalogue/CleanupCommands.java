@@ -2,7 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.commands.Lines;
+import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.store.Store;
 import java.time.Duration;
@@ -49,14 +49,14 @@ public final class CleanupCommands {
                 default -> ctx.responses().deleteUpTo(upToTick, before);
             };
             String what = switch (table) {
-                case "notes" -> Lines.count(n, "read note", "read notes");
-                case "process_log" -> Lines.count(n, "closed process_log row", "closed process_log rows");
-                default -> Lines.count(n, "reply", "replies");
+                case "notes" -> Text.count(n, "read note", "read notes");
+                case "process_log" -> Text.count(n, "closed process_log row", "closed process_log rows");
+                default -> Text.count(n, "reply", "replies");
             };
             String floor = asked < minAgeTicks ? " (" + asked + " is below the floor of " + minAgeTicks
                     + " ticks agent.toml sets)" : "";
             return CommandOutcome.ok("cleanup " + table + ": " + what + " deleted, of tick " + Math.max(upToTick, 0)
-                    + " or earlier" + (days == 0 ? "" : " and older than " + Lines.count(days, "day", "days")) + floor);
+                    + " or earlier" + (days == 0 ? "" : " and older than " + Text.count(days, "day", "days")) + floor);
         });
     }
 }

@@ -3,7 +3,7 @@ package dev.hmpagent.commands.catalogue;
 import dev.hmpagent.commands.Args;
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.commands.Lines;
+import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hmpagent.store.ConceptRow;
@@ -44,7 +44,7 @@ public final class ConceptCommands {
             return t.find(ctx.concepts()).map(c -> {
                 List<LinkRow> links = ctx.concepts().linksOf(c.id());
                 StringBuilder sb = new StringBuilder("concept " + c.id() + " \"" + c.name() + "\"" + (c.pinned() ? " (pinned)" : "")
-                        + (c.description().isEmpty() ? "" : ": " + Lines.oneLine(c.description(), 400)));
+                        + (c.description().isEmpty() ? "" : ": " + Text.oneLine(c.description(), 400)));
                 sb.append(links.isEmpty() ? "\nno links" : "\nlinks:");
                 for (LinkRow l : links) sb.append("\n- [link ").append(l.id()).append("] ").append(l.text());
                 return CommandOutcome.ok(sb.toString());
@@ -85,7 +85,7 @@ public final class ConceptCommands {
             return t.find(ctx.concepts()).map(c -> {
                 int links = ctx.concepts().delete(c.id());
                 return CommandOutcome.ok("concept " + c.id() + " \"" + c.name() + "\" deleted with "
-                        + Lines.count(links, "link", "links"));
+                        + Text.count(links, "link", "links"));
             }).orElseGet(() -> missing("concept_delete", t));
         });
     }
@@ -158,7 +158,7 @@ public final class ConceptCommands {
             int n = ctx.concepts().unlink(fromId.get(), toId.get(), relation);
             String what = from + " " + (relation == null ? "(any relation)" : relation) + " " + to;
             return n == 0 ? CommandOutcome.notFound(type + ": no link " + what + "; concept_read \"" + from
-                    + "\" shows its links") : CommandOutcome.ok(Lines.count(n, "link", "links") + " deleted: " + what);
+                    + "\" shows its links") : CommandOutcome.ok(Text.count(n, "link", "links") + " deleted: " + what);
         });
     }
 
@@ -170,10 +170,10 @@ public final class ConceptCommands {
             return t.find(ctx.concepts()).map(c -> {
                 List<ConceptsDao.Neighbour> near = ctx.concepts().neighbours(c.id(), depth, MAX_NEIGHBOURS);
                 if (near.isEmpty()) return CommandOutcome.ok("\"" + c.name() + "\" has no links");
-                StringBuilder sb = new StringBuilder(Lines.count(near.size(), "concept", "concepts") + " within "
-                        + Lines.count(depth, "link", "links") + " of \"" + c.name() + "\" (nearest first):");
+                StringBuilder sb = new StringBuilder(Text.count(near.size(), "concept", "concepts") + " within "
+                        + Text.count(depth, "link", "links") + " of \"" + c.name() + "\" (nearest first):");
                 for (ConceptsDao.Neighbour n : near) {
-                    sb.append("\n- ").append(n.name()).append(" (").append(Lines.count(n.distance(), "link", "links"))
+                    sb.append("\n- ").append(n.name()).append(" (").append(Text.count(n.distance(), "link", "links"))
                             .append(" away; via [link ").append(n.via().id()).append("] ").append(n.via().text()).append(')');
                 }
                 if (near.size() == MAX_NEIGHBOURS) sb.append("\n(stopped at ").append(MAX_NEIGHBOURS).append(")");

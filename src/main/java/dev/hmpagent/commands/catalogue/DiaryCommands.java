@@ -3,7 +3,7 @@ package dev.hmpagent.commands.catalogue;
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.ContextKeys;
-import dev.hmpagent.commands.Lines;
+import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.store.DiaryRow;
 import java.util.List;
@@ -42,8 +42,8 @@ public final class DiaryCommands {
             ctx.settings().put(ContextKeys.DIARY_LIMIT, Integer.toString(limit));
             int entries = ctx.diary().search(query, limit).size();
             int concepts = ctx.concepts().search(query, limit).size();
-            return CommandOutcome.ok(Lines.count(entries, "diary entry", "diary entries") + " and "
-                    + Lines.count(concepts, "concept", "concepts") + " will show in context 3");
+            return CommandOutcome.ok(Text.count(entries, "diary entry", "diary entries") + " and "
+                    + Text.count(concepts, "concept", "concepts") + " will show in context 3");
         });
     }
 
@@ -54,7 +54,7 @@ public final class DiaryCommands {
             int limit = args.intWithin("limit", 1, MAX_LIMIT, 5);
             List<DiaryRow> found = ctx.diary().search(query, limit);
             if (found.isEmpty()) return CommandOutcome.ok("no diary entry matches \"" + query + "\"");
-            StringBuilder sb = new StringBuilder(Lines.count(found.size(), "diary entry matches", "diary entries match")
+            StringBuilder sb = new StringBuilder(Text.count(found.size(), "diary entry matches", "diary entries match")
                     + " \"" + query + "\" (newest first):");
             for (DiaryRow d : found) sb.append('\n').append(line(d));
             return CommandOutcome.ok(sb.toString());
@@ -65,7 +65,7 @@ public final class DiaryCommands {
     static String line(DiaryRow d) {
         return "[diary " + d.id() + ", " + d.timestamp() + (d.tags() == null || d.tags().isBlank() ? "" : ", tags " + d.tags())
                 + (d.priority() == 0 ? "" : ", priority " + d.priority()) + (d.pinned() ? ", pinned" : "") + "] "
-                + Lines.oneLine(d.text(), 160);
+                + Text.oneLine(d.text(), 160);
     }
 
     static CommandHandler update() {

@@ -2,7 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.commands.Lines;
+import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.store.ProcessRow;
 import dev.hmpagent.store.WorkItem;
@@ -140,7 +140,7 @@ public final class GoalCommands {
         return "[" + w.kind().word() + " " + w.id() + (w.goalId() == 0 ? "" : " of goal " + w.goalId())
                 + (w.pinned() ? ", pinned" : "") + ", " + w.status() + ", priority " + w.priority()
                 + (w.evidence().isEmpty() ? "" : ", evidence " + w.evidence()) + "] " + w.title()
-                + (w.description().isEmpty() ? "" : ": " + Lines.oneLine(w.description(), 200));
+                + (w.description().isEmpty() ? "" : ": " + Text.oneLine(w.description(), 200));
     }
 
     private static CommandOutcome missing(String type, Kind kind, long id) {

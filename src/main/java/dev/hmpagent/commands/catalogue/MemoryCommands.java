@@ -2,7 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.commands.Lines;
+import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.store.MemoryRow;
 import dev.hmpagent.store.NoteFilter;
@@ -36,11 +36,11 @@ public final class MemoryCommands {
             List<MemoryRow> rows = ctx.memory().withTags(tags, limit);
             String which = tags.isEmpty() ? "" : " tagged " + String.join(" or ", tags);
             if (rows.isEmpty()) return CommandOutcome.ok("no notebook entries" + which);
-            StringBuilder sb = new StringBuilder(Lines.count(rows.size(), "notebook entry", "notebook entries") + which
+            StringBuilder sb = new StringBuilder(Text.count(rows.size(), "notebook entry", "notebook entries") + which
                     + " (newest first):");
             for (MemoryRow m : rows) {
                 sb.append("\n[memory ").append(m.id()).append(m.tags() == null ? "" : ", tags " + m.tags()).append("] ")
-                        .append(m.title() == null ? "" : m.title() + ": ").append(Lines.oneLine(m.content(), 160));
+                        .append(m.title() == null ? "" : m.title() + ": ").append(Text.oneLine(m.content(), 160));
             }
             return CommandOutcome.ok(sb.toString());
         });

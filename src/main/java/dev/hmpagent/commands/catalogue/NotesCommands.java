@@ -2,7 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.commands.Lines;
+import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.UserMessage;
 import dev.hmpagent.store.NoteFilter;
@@ -51,7 +51,7 @@ public final class NotesCommands {
         if (n.tags() != null && !n.tags().isBlank()) sb.append(", tags ").append(n.tags());
         n.hashtags().forEach(h -> sb.append(" #").append(h));
         n.mentions().forEach(m -> sb.append(" @").append(m));
-        return sb.append(": ").append(Lines.oneLine(n.text(), 100)).toString();
+        return sb.append(": ").append(Text.oneLine(n.text(), 100)).toString();
     }
 
     static CommandHandler read() {
@@ -95,7 +95,7 @@ public final class NotesCommands {
                 else missing.add(s);
             }
             ctx.notes().markRead(found, ctx.tickId());
-            String result = "marked " + Lines.count(found.size(), "note", "notes") + " read";
+            String result = "marked " + Text.count(found.size(), "note", "notes") + " read";
             if (missing.isEmpty()) return CommandOutcome.ok(result);
             String problem = "; no note with id " + String.join(", ", missing) + " (" + WHERE_IDS + ")";
             return found.isEmpty() ? CommandOutcome.notFound("note_mark_read: " + result + problem)

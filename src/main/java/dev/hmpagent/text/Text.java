@@ -1,8 +1,8 @@
-package dev.hmpagent.commands;
+package dev.hmpagent.text;
 
 /** Text helpers for command results and other lines the LLM or a person reads. */
-public final class Lines {
-    private Lines() { }
+public final class Text {
+    private Text() { }
 
     /** {@code s} on one line (runs of white space become one space), cut at {@code max} characters with "…". */
     public static String oneLine(String s, int max) {
