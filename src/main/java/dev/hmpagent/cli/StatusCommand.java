@@ -20,6 +20,7 @@ import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.StoreException;
 import dev.hmpagent.store.TickRecord;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,95 +63,122 @@ final class StatusCommand extends Subcommand {
         }
         Path db = existingDb();
         try (Store store = Store.openReadOnly(db, launch().clock())) {
-            Instant now = launch().clock().instant();
-            SafetyStatus safety = new SafetyControl(store).current();
-            HaltFlag flag = new HaltFlag(db);
-            boolean flagged = flag.raised();
-            RunnerLock lock = RunnerLock.forThisProcess(store);
-            Optional<RunnerLock.Seen> runner = lock.seen();
-            List<TickRecord> last = new AgentLogDao(store).latest(1);
-            long tokens = new AgentLogDao(store).totalTokens();
-            long pending = new NotesDao(store).unreadCount();
-            int inbox = NoteSpool.waitingIn(db);
-            long running = new ProcessLogDao(store).runningCount();
-            LlmCallsDao calls = new LlmCallsDao(store);
-            Optional<List<ModelTokens>> session = runner.map(s -> calls.byModelSince(s.holder().startedAt()));
-            List<ModelTokens> lifetime = calls.byModel();
-            Costs costs = new Costs(config().llm().prices());
+            Seen seen = look(db, store);
             if (json) {
-                ObjectMapper mapper = new ObjectMapper();
-                ObjectNode o = mapper.createObjectNode();
-                o.put("file", db.toString());
-                o.put("safety_state", safety.state().name());
-                o.put("stop_reason", safety.reason().map(r -> r.columnName()).orElse(null));
-                o.put("detail", safety.detail().isEmpty() ? null : safety.detail());
-                o.put("since", safety.since().toString());
-                o.put("halt_flag", flagged);
-                if (runner.isPresent()) {
-                    RunnerLock.Seen s = runner.get();
-                    ObjectNode r = o.putObject("runner");
-                    r.put("pid", s.holder().pid());
-                    r.put("host", s.holder().host());
-                    r.put("started_at", s.holder().startedAt().toString());
-                    r.put("alive", lock.live(s.holder()));
-                    r.put("heartbeat_age_s", seconds(Duration.between(s.holder().heartbeatAt(), now)));
-                    r.put("phase", s.published().phase());
-                    r.put("hz", s.published().hz());
-                    r.put("noop_ticks", s.published().noOpTicks());
-                    if (s.publishedAt() != null) r.put("published_age_s", seconds(Duration.between(s.publishedAt(), now)));
-                } else {
-                    o.putNull("runner");
-                }
-                if (runner.isEmpty()) {
-                    List<Long> holders = FileIdentity.pidsHoldingDeleted(db);
-                    if (!holders.isEmpty()) o.put("deleted_file_held_by", deletedUnder(db, holders));
-                }
-                if (last.isEmpty()) {
-                    o.putNull("last_tick");
-                    o.putNull("last_tick_at");
-                } else {
-                    o.put("last_tick", last.get(0).tickId());
-                    o.put("last_tick_at", last.get(0).endedAt().toString());
-                }
-                o.put("tokens_used", tokens);
-                o.put("pending_notes", pending);
-                o.put("inbox_waiting", inbox);
-                o.put("running_processes", running);
-                ObjectNode byModel = o.putObject("tokens_by_model");
-                if (session.isPresent()) {
-                    models(byModel.putArray("session"), session.get(), costs);
-                } else {
-                    byModel.putNull("session");
-                }
-                models(byModel.putArray("lifetime"), lifetime, costs);
-                total(byModel, "session", session.map(costs::total), costs);
-                total(byModel, "lifetime", Optional.of(costs.total(lifetime)), costs);
-                say(mapper.writeValueAsString(o));
+                say(json(seen));
             } else {
-                say(db.getFileName() + ": " + safety.label() + " since " + safety.since()
-                        + (safety.detail().isEmpty() ? "" : " (" + safety.detail() + ")"));
-                if (flagged) {
-                    say("halted by " + flag.file().getFileName() + " (the file could not take the halt yet; "
-                            + "`agent unlock` lifts it)");
-                }
-                say(runner.map(s -> runnerLine(s, lock.live(s.holder()), now)).orElseGet(() -> {
-                    List<Long> holders = FileIdentity.pidsHoldingDeleted(db);
-                    return holders.isEmpty() ? "runner: none (no agent runs on this file)"
-                            : "runner: none in this file; " + deletedUnder(db, holders);
-                }));
-                say(last.isEmpty() ? "last tick: none yet" : "last tick: " + last.get(0).tickId() + " at "
-                        + last.get(0).endedAt() + " (" + last.get(0).state() + "); tokens used " + tokens);
-                session.ifPresent(s -> ModelFigures.lines(s, costs).forEach(l -> say("session: " + l)));
-                ModelFigures.lines(lifetime, costs).forEach(l -> say("lifetime: " + l));
-                if (costs.any()) {
-                    say("cost: " + session.map(s -> "session " + costs.total(s).text() + "; ").orElse("")
-                            + "lifetime " + costs.total(lifetime).text());
-                }
-                say("pending notes: " + pending + "; waiting in " + NoteSpool.fileFor(db).getFileName() + ": " + inbox
-                        + "; running processes: " + running);
+                lines(seen);
             }
-            return safety.active() && !flagged ? ExitCodes.OK : ExitCodes.STOPPED;
+            return seen.safety().active() && !seen.flagged() ? ExitCodes.OK : ExitCodes.STOPPED;
         }
+    }
+
+    /**
+     * What one look at the file saw: read once, then shown as lines or as JSON. {@code runnerOrNull} and
+     * {@code sessionOrNull} are null when no agent runs on the file.
+     */
+    private record Seen(Path db, Instant now, SafetyStatus safety, HaltFlag flag, boolean flagged, RunnerLock lock,
+                        RunnerLock.Seen runnerOrNull, List<TickRecord> last, long tokens, long pending, int inbox,
+                        long running, List<ModelTokens> sessionOrNull, List<ModelTokens> lifetime, Costs costs) {
+        Optional<RunnerLock.Seen> runner() {
+            return Optional.ofNullable(runnerOrNull);
+        }
+
+        Optional<List<ModelTokens>> session() {
+            return Optional.ofNullable(sessionOrNull);
+        }
+    }
+
+    private Seen look(Path db, Store store) {
+        HaltFlag flag = new HaltFlag(db);
+        RunnerLock lock = RunnerLock.forThisProcess(store);
+        Optional<RunnerLock.Seen> runner = lock.seen();
+        LlmCallsDao calls = new LlmCallsDao(store);
+        AgentLogDao log = new AgentLogDao(store);
+        return new Seen(db, launch().clock().instant(), new SafetyControl(store).current(), flag, flag.raised(), lock,
+                runner.orElse(null), log.latest(1), log.totalTokens(), new NotesDao(store).unreadCount(),
+                NoteSpool.waitingIn(db), new ProcessLogDao(store).runningCount(),
+                runner.map(s -> calls.byModelSince(s.holder().startedAt())).orElse(null), calls.byModel(),
+                new Costs(config().llm().prices()));
+    }
+
+    private static String json(Seen s) throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode o = mapper.createObjectNode();
+        o.put("file", s.db().toString());
+        o.put("safety_state", s.safety().state().name());
+        o.put("stop_reason", s.safety().reason().map(r -> r.columnName()).orElse(null));
+        o.put("detail", s.safety().detail().isEmpty() ? null : s.safety().detail());
+        o.put("since", s.safety().since().toString());
+        o.put("halt_flag", s.flagged());
+        runnerJson(o, s);
+        if (s.last().isEmpty()) {
+            o.putNull("last_tick");
+            o.putNull("last_tick_at");
+        } else {
+            o.put("last_tick", s.last().get(0).tickId());
+            o.put("last_tick_at", s.last().get(0).endedAt().toString());
+        }
+        o.put("tokens_used", s.tokens());
+        o.put("pending_notes", s.pending());
+        o.put("inbox_waiting", s.inbox());
+        o.put("running_processes", s.running());
+        ObjectNode byModel = o.putObject("tokens_by_model");
+        if (s.session().isPresent()) {
+            models(byModel.putArray("session"), s.session().get(), s.costs());
+        } else {
+            byModel.putNull("session");
+        }
+        models(byModel.putArray("lifetime"), s.lifetime(), s.costs());
+        total(byModel, "session", s.session().map(s.costs()::total), s.costs());
+        total(byModel, "lifetime", Optional.of(s.costs().total(s.lifetime())), s.costs());
+        return mapper.writeValueAsString(o);
+    }
+
+    private static void runnerJson(ObjectNode o, Seen seen) {
+        if (seen.runner().isPresent()) {
+            RunnerLock.Seen s = seen.runner().get();
+            ObjectNode r = o.putObject("runner");
+            r.put("pid", s.holder().pid());
+            r.put("host", s.holder().host());
+            r.put("started_at", s.holder().startedAt().toString());
+            r.put("alive", seen.lock().live(s.holder()));
+            r.put("heartbeat_age_s", seconds(Duration.between(s.holder().heartbeatAt(), seen.now())));
+            r.put("phase", s.published().phase());
+            r.put("hz", s.published().hz());
+            r.put("noop_ticks", s.published().noOpTicks());
+            if (s.publishedAt() != null) r.put("published_age_s", seconds(Duration.between(s.publishedAt(), seen.now())));
+        } else {
+            o.putNull("runner");
+            List<Long> holders = FileIdentity.pidsHoldingDeleted(seen.db());
+            if (!holders.isEmpty()) o.put("deleted_file_held_by", deletedUnder(seen.db(), holders));
+        }
+    }
+
+    private void lines(Seen s) {
+        SafetyStatus safety = s.safety();
+        say(s.db().getFileName() + ": " + safety.label() + " since " + safety.since()
+                + (safety.detail().isEmpty() ? "" : " (" + safety.detail() + ")"));
+        if (s.flagged()) {
+            say("halted by " + s.flag().file().getFileName() + " (the file could not take the halt yet; "
+                    + "`agent unlock` lifts it)");
+        }
+        say(s.runner().map(r -> runnerLine(r, s.lock().live(r.holder()), s.now())).orElseGet(() -> {
+            List<Long> holders = FileIdentity.pidsHoldingDeleted(s.db());
+            return holders.isEmpty() ? "runner: none (no agent runs on this file)"
+                    : "runner: none in this file; " + deletedUnder(s.db(), holders);
+        }));
+        say(s.last().isEmpty() ? "last tick: none yet" : "last tick: " + s.last().get(0).tickId() + " at "
+                + s.last().get(0).endedAt() + " (" + s.last().get(0).state() + "); tokens used " + s.tokens());
+        Costs costs = s.costs();
+        s.session().ifPresent(m -> ModelFigures.lines(m, costs).forEach(l -> say("session: " + l)));
+        ModelFigures.lines(s.lifetime(), costs).forEach(l -> say("lifetime: " + l));
+        if (costs.any()) {
+            say("cost: " + s.session().map(m -> "session " + costs.total(m).text() + "; ").orElse("")
+                    + "lifetime " + costs.total(s.lifetime()).text());
+        }
+        say("pending notes: " + s.pending() + "; waiting in " + NoteSpool.fileFor(s.db()).getFileName() + ": "
+                + s.inbox() + "; running processes: " + s.running());
     }
 
     /**

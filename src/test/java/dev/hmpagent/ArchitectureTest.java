@@ -1,0 +1,168 @@
+package dev.hmpagent;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * ARCHITECTURE.md's room table, held against the compiled main code: each room imports only the rooms its row
+ * names, the rooms form no cycle, the inner rooms never see a terminal, a socket or JDBC, and no test code lives in
+ * main. A failure names the class and the dependency that broke the table.
+ */
+class ArchitectureTest {
+    private static final String ROOT = "dev.hmpagent";
+
+    /** Room → the rooms it may import (besides itself). Keep in step with ARCHITECTURE.md. */
+    static final Map<String, Set<String>> MAY_IMPORT = table();
+
+    private static Map<String, Set<String>> table() {
+        Map<String, Set<String>> t = new LinkedHashMap<>();
+        t.put("cli", Set.of("runtime", "repl", "cycle", "context", "llm", "commands", "policy", "process", "safety",
+                "stagnation", "store", "config", "event", "text"));
+        t.put("runtime", Set.of("cycle", "context", "llm", "commands", "policy", "process", "safety", "stagnation",
+                "store", "config", "event", "text"));
+        t.put("repl", Set.of("cycle", "store", "config", "event", "text"));
+        t.put("cycle", Set.of("context", "llm", "commands", "safety", "stagnation", "store", "event", "text"));
+        t.put("commands", Set.of("context", "policy", "process", "safety", "store", "text"));
+        t.put("context", Set.of("llm", "store", "text"));
+        t.put("stagnation", Set.of("llm", "store", "text"));
+        t.put("policy", Set.of("store", "text"));
+        t.put("process", Set.of("policy", "text"));
+        t.put("safety", Set.of("store", "text"));
+        t.put("llm", Set.of("text"));
+        t.put("store", Set.of("text"));
+        t.put("config", Set.of("text"));
+        t.put("event", Set.of());
+        t.put("text", Set.of());
+        return t;
+    }
+
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMain() {
+        main = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages(ROOT);
+    }
+
+    /** The room of a class: the first package under the root ({@code dev.hmpagent.llm.openai} is in {@code llm}). */
+    static String roomOf(String packageName) {
+        if (!packageName.startsWith(ROOT + ".")) return "";
+        String rest = packageName.substring(ROOT.length() + 1);
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+
+    @Test
+    void every_package_of_main_is_in_a_room_of_the_table() {
+        Set<String> unknown = new TreeSet<>();
+        for (JavaClass c : main) {
+            String room = roomOf(c.getPackageName());
+            if (!room.isEmpty() && !MAY_IMPORT.containsKey(room)) unknown.add(c.getPackageName());
+        }
+        if (!unknown.isEmpty()) {
+            throw new AssertionError("packages in no room of ARCHITECTURE.md's table: " + unknown
+                    + "; add the room to the table (and to ARCHITECTURE.md) or move the code into one");
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> each_room_imports_only_the_rooms_its_row_names() {
+        return MAY_IMPORT.entrySet().stream().map(row -> DynamicTest.dynamicTest(row.getKey(), () -> {
+            List<String> forbidden = new ArrayList<>();
+            for (String other : MAY_IMPORT.keySet()) {
+                if (!other.equals(row.getKey()) && !row.getValue().contains(other)) forbidden.add(ROOT + "." + other + "..");
+            }
+            if (forbidden.isEmpty()) return;
+            noClasses().that().resideInAPackage(ROOT + "." + row.getKey() + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(forbidden.toArray(String[]::new))
+                    .because("ARCHITECTURE.md: " + row.getKey() + " may import " + row.getValue())
+                    .check(main);
+        }));
+    }
+
+    @Test
+    void the_rooms_form_no_cycle() {
+        slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(main);
+    }
+
+    @Test
+    void the_command_protocol_does_not_know_the_catalogue() {
+        noClasses().that().resideInAPackage(ROOT + ".commands")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".commands.catalogue..")
+                .because("the families plug into the registry; the registry does not name them")
+                .check(main);
+    }
+
+    @Test
+    void the_inner_rooms_never_see_a_terminal_a_socket_or_jdbc() {
+        noClasses().that().resideInAnyPackage(ROOT + ".cycle..", ROOT + ".context..", ROOT + ".safety..",
+                        ROOT + ".stagnation..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.jline..", "okhttp3..", "java.sql..",
+                        "org.sqlite..")
+                .because("they talk to interfaces (DESIGN: cycle, context, safety, stagnation)")
+                .check(main);
+    }
+
+    @Test
+    void main_code_depends_on_no_test_library() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("org.junit..", "org.assertj..",
+                        "mockwebserver3..", "okhttp3.mockwebserver..", "net.jqwik..", "com.tngtech.archunit..")
+                .check(main);
+    }
+
+    @Test
+    void every_main_class_is_used_by_main_code() {
+        ArchRule rule = classes().that().areTopLevelClasses()
+                .and(DescribedPredicate.describe("not the entry point", (JavaClass c) -> !c.getName().equals(ROOT + ".cli.Main")))
+                .and(DescribedPredicate.describe("not a holder of constants (javac copies them into their users)",
+                        (JavaClass c) -> !onlyConstants(c)))
+                .should(new ArchCondition<JavaClass>("be used by other main code (test-only code belongs in src/test)") {
+                    @Override
+                    public void check(JavaClass c, ConditionEvents events) {
+                        boolean used = c.getDirectDependenciesToSelf().stream()
+                                .map(Dependency::getOriginClass)
+                                .map(o -> o.getEnclosingClass().map(e -> topLevel(e)).orElse(o))
+                                .anyMatch(o -> !o.equals(c));
+                        if (!used) events.add(SimpleConditionEvent.violated(c, c.getName() + " is used by no main class"));
+                    }
+                });
+        rule.check(main);
+    }
+
+    private static boolean onlyConstants(JavaClass c) {
+        return c.getMethods().isEmpty() && !c.getFields().isEmpty() && c.getFields().stream()
+                .allMatch(f -> f.getModifiers().containsAll(Set.of(JavaModifier.STATIC, JavaModifier.FINAL)));
+    }
+
+    private static JavaClass topLevel(JavaClass c) {
+        JavaClass t = c;
+        while (t.getEnclosingClass().isPresent()) t = t.getEnclosingClass().get();
+        return t;
+    }
+}
