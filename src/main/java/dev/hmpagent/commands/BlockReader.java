@@ -109,60 +109,22 @@ final class BlockReader {
     }
 
     private void command(int pos, JsonNode node, String excerpt) {
-        String prefix = "command #" + pos;
-        if (node == null || !node.isObject()) {
-            error(pos, prefix + " is not a JSON object (found " + kind(node) + "): " + HINT, excerpt);
-            return;
-        }
-        JsonNode type = node.get("type");
-        if (type == null || type.isNull()) {
-            error(pos, prefix + " has no \"type\": add \"type\" with the command name,"
-                    + " e.g. \"type\": \"diary_entry\"", excerpt);
-            return;
-        }
-        if (!type.isTextual() || type.asText().isBlank()) {
-            error(pos, prefix + " has a \"type\" that is not a non-empty string (found " + kind(type)
-                    + "): set \"type\" to the command name, e.g. \"diary_entry\"", excerpt);
-            return;
-        }
-        String typeName = type.asText().strip();
-        prefix = prefix + " (\"" + typeName + "\")";
-
-        JsonNode id = node.get("cmd_id");
-        String cmdId;
-        if (id == null || id.isNull() || (id.isTextual() && id.asText().isBlank())) {
-            cmdId = "auto-" + pos;
-        } else if (id.isTextual() || id.isIntegralNumber()) {
-            cmdId = id.asText().strip();
-        } else {
-            error(pos, prefix + " has a \"cmd_id\" that is not a string (found " + kind(id)
-                    + "): use a short string like \"c-1\", or leave it out", excerpt);
-            return;
-        }
-
-        JsonNode argsNode = node.get("args");
-        ObjectNode args;
-        if (argsNode == null || argsNode.isNull()) {
-            args = nodes.objectNode();
-        } else if (argsNode.isObject()) {
-            args = (ObjectNode) argsNode;
-        } else {
-            error(pos, prefix + " has \"args\" that is not a JSON object (found " + kind(argsNode)
-                    + "): put the arguments in an object, e.g. \"args\": {\"text\": \"...\"}", excerpt);
-            return;
-        }
-
+        String typeName = typeName(pos, node, excerpt);
+        if (typeName == null) return;
+        String prefix = "command #" + pos + " (\"" + typeName + "\")";
+        String cmdId = cmdId(pos, prefix, node.get("cmd_id"), excerpt);
+        if (cmdId == null) return;
+        ObjectNode args = args(pos, prefix, node.get("args"), excerpt);
+        if (args == null) return;
         JsonNode descNode = node.get("description");
         String description = descNode == null || descNode.isNull() ? ""
                 : descNode.isTextual() ? descNode.asText() : descNode.toString();
-
         Integer earlier = idPositions.get(cmdId);
         if (earlier != null) {
             error(pos, prefix + " reuses cmd_id \"" + cmdId + "\" of command #" + earlier
                     + ": give each command its own cmd_id", excerpt);
             return;
         }
-
         ObjectNode extra = nodes.objectNode();
         for (Map.Entry<String, JsonNode> field : node.properties()) {
             switch (field.getKey()) {
@@ -172,6 +134,45 @@ final class BlockReader {
         }
         idPositions.put(cmdId, pos);
         commands.add(new ParsedCommand(pos, cmdId, typeName, args, description, extra));
+    }
+
+    /** The command's type, or null when the element has none fit to be one (the error is recorded). */
+    private String typeName(int pos, JsonNode node, String excerpt) {
+        String prefix = "command #" + pos;
+        if (node == null || !node.isObject()) {
+            error(pos, prefix + " is not a JSON object (found " + kind(node) + "): " + HINT, excerpt);
+            return null;
+        }
+        JsonNode type = node.get("type");
+        if (type == null || type.isNull()) {
+            error(pos, prefix + " has no \"type\": add \"type\" with the command name,"
+                    + " e.g. \"type\": \"diary_entry\"", excerpt);
+            return null;
+        }
+        if (!type.isTextual() || type.asText().isBlank()) {
+            error(pos, prefix + " has a \"type\" that is not a non-empty string (found " + kind(type)
+                    + "): set \"type\" to the command name, e.g. \"diary_entry\"", excerpt);
+            return null;
+        }
+        return type.asText().strip();
+    }
+
+    /** The command's id ("auto-N" when it has none), or null when it is not a string (the error is recorded). */
+    private String cmdId(int pos, String prefix, JsonNode id, String excerpt) {
+        if (id == null || id.isNull() || (id.isTextual() && id.asText().isBlank())) return "auto-" + pos;
+        if (id.isTextual() || id.isIntegralNumber()) return id.asText().strip();
+        error(pos, prefix + " has a \"cmd_id\" that is not a string (found " + kind(id)
+                + "): use a short string like \"c-1\", or leave it out", excerpt);
+        return null;
+    }
+
+    /** The command's arguments (empty when absent), or null when they are not an object (the error is recorded). */
+    private ObjectNode args(int pos, String prefix, JsonNode argsNode, String excerpt) {
+        if (argsNode == null || argsNode.isNull()) return nodes.objectNode();
+        if (argsNode.isObject()) return (ObjectNode) argsNode;
+        error(pos, prefix + " has \"args\" that is not a JSON object (found " + kind(argsNode)
+                + "): put the arguments in an object, e.g. \"args\": {\"text\": \"...\"}", excerpt);
+        return null;
     }
 
     /** Records an error; past the cap only counts it, so a flood of them costs no excerpts. */

@@ -159,9 +159,7 @@ final class BlockSplitter {
     private int nextItem(int from, int to, boolean lines) {
         int column = -1;
         JsonLexer lexer = new JsonLexer();
-        StringBuilder stack = new StringBuilder();
-        int braces = 0;
-        int squares = 0;
+        OpenBrackets open = new OpenBrackets();
         char previous = 0;
         for (int j = from; j < to; j++) {
             char c = s.charAt(j);
@@ -171,50 +169,67 @@ final class BlockSplitter {
                     column = from - (s.lastIndexOf('\n', from - 1) + 1);
                     steps += column;
                 }
-                int k = j + 1;
-                while (k < to && k - (j + 1) <= column && (s.charAt(k) == ' ' || s.charAt(k) == '\t')) k++;
-                if (k < to && s.charAt(k) == '{' && k - (j + 1) <= column && brackets.isOpener(k)) return k;
+                int sibling = siblingAfterLineBreak(j, to, column);
+                if (sibling >= 0) return sibling;
             }
             boolean wasInString = lexer.inString();
             switch (lexer.read(c, true)) {
                 case '{' -> {
-                    boolean inObject = stack.length() > 0 && stack.charAt(stack.length() - 1) == '{';
                     boolean afterValue = previous == ',' || previous == '}' || previous == ']';
-                    if (j > from && afterValue && (stack.length() == 0 || inObject) && brackets.isOpener(j)) {
+                    if (j > from && afterValue && (open.none() || open.innermostIsBrace()) && brackets.isOpener(j)) {
                         return j;
                     }
-                    stack.append('{');
-                    braces++;
+                    open.push('{');
                 }
-                case '[' -> {
-                    stack.append('[');
-                    squares++;
-                }
-                case '}' -> {
-                    if (braces > 0) {
-                        char popped;
-                        do {
-                            popped = stack.charAt(stack.length() - 1);
-                            stack.setLength(stack.length() - 1);
-                            if (popped == '{') braces--; else squares--;
-                        } while (popped != '{');
-                    }
-                }
-                case ']' -> {
-                    if (squares > 0) {
-                        char popped;
-                        do {
-                            popped = stack.charAt(stack.length() - 1);
-                            stack.setLength(stack.length() - 1);
-                            if (popped == '{') braces--; else squares--;
-                        } while (popped != '[');
-                    }
-                }
+                case '[' -> open.push('[');
+                case '}' -> open.closeTo('{');
+                case ']' -> open.closeTo('[');
                 default -> { }
             }
             if (!wasInString && !Character.isWhitespace(c)) previous = c;
         }
         return -1;
+    }
+
+    /**
+     * Where a line that starts after the line break at {@code j} opens a sibling object: a {@code {} indented no
+     * deeper than {@code column}; -1 when it does not.
+     */
+    private int siblingAfterLineBreak(int j, int to, int column) {
+        int k = j + 1;
+        while (k < to && k - (j + 1) <= column && (s.charAt(k) == ' ' || s.charAt(k) == '\t')) k++;
+        return k < to && s.charAt(k) == '{' && k - (j + 1) <= column && brackets.isOpener(k) ? k : -1;
+    }
+
+    /** The brackets open at a point of the scan, innermost last; a closer with no opener of its kind is ignored. */
+    private static final class OpenBrackets {
+        private final StringBuilder stack = new StringBuilder();
+        private int braces;
+        private int squares;
+
+        boolean none() {
+            return stack.length() == 0;
+        }
+
+        boolean innermostIsBrace() {
+            return stack.length() > 0 && stack.charAt(stack.length() - 1) == '{';
+        }
+
+        void push(char opener) {
+            stack.append(opener);
+            if (opener == '{') braces++; else squares++;
+        }
+
+        /** Pops to the innermost {@code opener}, closing what is open inside it, when one is open. */
+        void closeTo(char opener) {
+            if ((opener == '{' ? braces : squares) == 0) return;
+            char popped;
+            do {
+                popped = stack.charAt(stack.length() - 1);
+                stack.setLength(stack.length() - 1);
+                if (popped == '{') braces--; else squares--;
+            } while (popped != opener);
+        }
     }
 
     /** The start of {@code s[from, to)}: enough for an error's one-line excerpt, without copying megabytes. */

@@ -43,90 +43,130 @@ final class ConfigValues {
     AgentConfig toConfig() {
         return new AgentConfig(
                 new AgentSection(path(ConfigKey.AGENT_DB), string(ConfigKey.AGENT_NAME)),
-                new LlmSection(
-                        Provider.fromConfigName(string(ConfigKey.LLM_PROVIDER)),
-                        string(ConfigKey.LLM_BASE_URL),
-                        string(ConfigKey.LLM_MODEL),
-                        string(ConfigKey.LLM_API_KEY_ENV),
-                        string(ConfigKey.LLM_API_KEY),
-                        decimal(ConfigKey.LLM_TEMPERATURE),
-                        decimal(ConfigKey.LLM_PRESENCE_PENALTY),
-                        decimal(ConfigKey.LLM_FREQUENCY_PENALTY),
-                        integer(ConfigKey.LLM_MAX_TOKENS),
-                        bool(ConfigKey.LLM_STREAM),
-                        Duration.ofSeconds(integer(ConfigKey.LLM_CONNECT_TIMEOUT_S)),
-                        Duration.ofSeconds(integer(ConfigKey.LLM_READ_TIMEOUT_S)),
-                        Duration.ofSeconds(integer(ConfigKey.LLM_MAX_BACKOFF_S)),
-                        Duration.ofSeconds(integer(ConfigKey.LLM_CALL_DEADLINE_S)),
-                        Duration.ofSeconds(integer(ConfigKey.LLM_GIVE_UP_S)),
-                        options(ConfigKey.LLM_OPTIONS),
-                        (FailoverAfter) get(ConfigKey.LLM_FAILOVER_AFTER),
-                        LlmSection.registry(tables(ConfigKey.LLM_REGISTRY)),
-                        LlmSection.prices(tables(ConfigKey.LLM_PRICES))),
-                new CycleSection(
-                        bool(ConfigKey.CYCLE_AUTONOMOUS),
-                        integer(ConfigKey.CYCLE_HISTORY_K),
-                        Duration.ofMillis(integer(ConfigKey.CYCLE_POLL_MS)),
-                        Duration.ofSeconds(integer(ConfigKey.CYCLE_MAX_IDLE_S)),
-                        integer(ConfigKey.CYCLE_MAX_COMMANDS_PER_REPLY)),
-                new ContextSection(
-                        integer(ConfigKey.CONTEXT_PROMPT_BUDGET_TOKENS),
-                        NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
-                        integer(ConfigKey.CONTEXT_NOTES_LIMIT),
-                        integer(ConfigKey.CONTEXT_NOTES_MIN_PRIORITY),
-                        string(ConfigKey.CONTEXT_NOTES_TAGS)),
-                new RunSection(
-                        decimal(ConfigKey.RUN_HZ),
-                        integer(ConfigKey.RUN_MAX_CATCH_UP)),
-                new PolicySection(
-                        list(ConfigKey.POLICY_SHELL_DENY, String.class),
-                        list(ConfigKey.POLICY_SHELL_ASK, String.class),
-                        list(ConfigKey.POLICY_SHELL_ALLOW, String.class)),
-                new FilesSection(
-                        list(ConfigKey.FILES_ROOTS, Path.class),
-                        integer(ConfigKey.FILES_MAX_READ_BYTES),
-                        integer(ConfigKey.FILES_MAX_WRITE_BYTES)),
-                new ShellSection(
-                        Duration.ofSeconds(integer(ConfigKey.SHELL_TIMEOUT_S)),
-                        Duration.ofSeconds(integer(ConfigKey.SHELL_MAX_TIMEOUT_S)),
-                        integer(ConfigKey.SHELL_MAX_PROCESSES),
-                        integer(ConfigKey.SHELL_OUTPUT_CAP_BYTES)),
+                llm(),
+                cycle(),
+                context(),
+                run(),
+                policy(),
+                files(),
+                shell(),
                 new CleanupSection((Long) get(ConfigKey.CLEANUP_MIN_AGE_TICKS)),
-                new SafetySection(
-                        string(ConfigKey.SAFETY_GUIDE),
-                        whole(ConfigKey.SAFETY_TOKEN_BUDGET),
-                        whole(ConfigKey.SAFETY_DAILY_TOKEN_BUDGET),
-                        integer(ConfigKey.SAFETY_TICK_CAP),
-                        string(ConfigKey.SAFETY_ALERT_COMMAND),
-                        integer(ConfigKey.SAFETY_REPEAT_ALERT_AT),
-                        integer(ConfigKey.SAFETY_REPEAT_LOCK_AT),
-                        integer(ConfigKey.SAFETY_CASCADE_WINDOW),
-                        integer(ConfigKey.SAFETY_CASCADE_FAILURES),
-                        integer(ConfigKey.SAFETY_LOOP_ALERT_AT),
-                        integer(ConfigKey.SAFETY_LOOP_LOCK_AT)),
-                new StagnationSection(
-                        StagnationSection.Method.fromConfigName(string(ConfigKey.STAGNATION_METHOD)),
-                        string(ConfigKey.STAGNATION_MODEL),
-                        integer(ConfigKey.STAGNATION_MAX_TOKENS),
-                        decimal(ConfigKey.STAGNATION_NEAR_IDENTICAL),
-                        decimal(ConfigKey.STAGNATION_AMBIGUOUS_HIGH),
-                        decimal(ConfigKey.STAGNATION_NOVELTY_THRESHOLD),
-                        integer(ConfigKey.STAGNATION_LOW_NOVELTY_TICKS),
-                        integer(ConfigKey.STAGNATION_REPEAT_WINDOW),
-                        integer(ConfigKey.STAGNATION_NO_GROWTH_TICKS),
-                        integer(ConfigKey.STAGNATION_NO_STIMULUS_TICKS),
-                        bool(ConfigKey.STAGNATION_REFLEX),
-                        integer(ConfigKey.STAGNATION_RATING_TICKS),
-                        integer(ConfigKey.STAGNATION_MAX_QUESTIONS),
-                        Duration.ofSeconds(integer(ConfigKey.STAGNATION_SLEEP_S)),
-                        Duration.ofSeconds(integer(ConfigKey.STAGNATION_TASK_SWITCH_S)),
-                        integer(ConfigKey.STAGNATION_CHANT_MIN_PERIOD),
-                        integer(ConfigKey.STAGNATION_CHANT_REPEATS)),
-                new SandboxSection(
-                        SandboxSection.Mode.fromConfigName(string(ConfigKey.SANDBOX_MODE)),
-                        string(ConfigKey.SANDBOX_NETWORK).equals("on"),
-                        whole(ConfigKey.SANDBOX_MAX_FILE_BYTES),
-                        integer(ConfigKey.SANDBOX_MAX_PROCESSES)));
+                safety(),
+                stagnation(),
+                sandbox());
+    }
+
+    private LlmSection llm() {
+        return new LlmSection(
+                Provider.fromConfigName(string(ConfigKey.LLM_PROVIDER)),
+                string(ConfigKey.LLM_BASE_URL),
+                string(ConfigKey.LLM_MODEL),
+                string(ConfigKey.LLM_API_KEY_ENV),
+                string(ConfigKey.LLM_API_KEY),
+                decimal(ConfigKey.LLM_TEMPERATURE),
+                decimal(ConfigKey.LLM_PRESENCE_PENALTY),
+                decimal(ConfigKey.LLM_FREQUENCY_PENALTY),
+                integer(ConfigKey.LLM_MAX_TOKENS),
+                bool(ConfigKey.LLM_STREAM),
+                Duration.ofSeconds(integer(ConfigKey.LLM_CONNECT_TIMEOUT_S)),
+                Duration.ofSeconds(integer(ConfigKey.LLM_READ_TIMEOUT_S)),
+                Duration.ofSeconds(integer(ConfigKey.LLM_MAX_BACKOFF_S)),
+                Duration.ofSeconds(integer(ConfigKey.LLM_CALL_DEADLINE_S)),
+                Duration.ofSeconds(integer(ConfigKey.LLM_GIVE_UP_S)),
+                options(ConfigKey.LLM_OPTIONS),
+                (FailoverAfter) get(ConfigKey.LLM_FAILOVER_AFTER),
+                LlmSection.registry(tables(ConfigKey.LLM_REGISTRY)),
+                LlmSection.prices(tables(ConfigKey.LLM_PRICES)));
+    }
+
+    private CycleSection cycle() {
+        return new CycleSection(
+                bool(ConfigKey.CYCLE_AUTONOMOUS),
+                integer(ConfigKey.CYCLE_HISTORY_K),
+                Duration.ofMillis(integer(ConfigKey.CYCLE_POLL_MS)),
+                Duration.ofSeconds(integer(ConfigKey.CYCLE_MAX_IDLE_S)),
+                integer(ConfigKey.CYCLE_MAX_COMMANDS_PER_REPLY));
+    }
+
+    private ContextSection context() {
+        return new ContextSection(
+                integer(ConfigKey.CONTEXT_PROMPT_BUDGET_TOKENS),
+                NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
+                integer(ConfigKey.CONTEXT_NOTES_LIMIT),
+                integer(ConfigKey.CONTEXT_NOTES_MIN_PRIORITY),
+                string(ConfigKey.CONTEXT_NOTES_TAGS));
+    }
+
+    private RunSection run() {
+        return new RunSection(
+                decimal(ConfigKey.RUN_HZ),
+                integer(ConfigKey.RUN_MAX_CATCH_UP));
+    }
+
+    private PolicySection policy() {
+        return new PolicySection(
+                list(ConfigKey.POLICY_SHELL_DENY, String.class),
+                list(ConfigKey.POLICY_SHELL_ASK, String.class),
+                list(ConfigKey.POLICY_SHELL_ALLOW, String.class));
+    }
+
+    private FilesSection files() {
+        return new FilesSection(
+                list(ConfigKey.FILES_ROOTS, Path.class),
+                integer(ConfigKey.FILES_MAX_READ_BYTES),
+                integer(ConfigKey.FILES_MAX_WRITE_BYTES));
+    }
+
+    private ShellSection shell() {
+        return new ShellSection(
+                Duration.ofSeconds(integer(ConfigKey.SHELL_TIMEOUT_S)),
+                Duration.ofSeconds(integer(ConfigKey.SHELL_MAX_TIMEOUT_S)),
+                integer(ConfigKey.SHELL_MAX_PROCESSES),
+                integer(ConfigKey.SHELL_OUTPUT_CAP_BYTES));
+    }
+
+    private SafetySection safety() {
+        return new SafetySection(
+                string(ConfigKey.SAFETY_GUIDE),
+                whole(ConfigKey.SAFETY_TOKEN_BUDGET),
+                whole(ConfigKey.SAFETY_DAILY_TOKEN_BUDGET),
+                integer(ConfigKey.SAFETY_TICK_CAP),
+                string(ConfigKey.SAFETY_ALERT_COMMAND),
+                integer(ConfigKey.SAFETY_REPEAT_ALERT_AT),
+                integer(ConfigKey.SAFETY_REPEAT_LOCK_AT),
+                integer(ConfigKey.SAFETY_CASCADE_WINDOW),
+                integer(ConfigKey.SAFETY_CASCADE_FAILURES),
+                integer(ConfigKey.SAFETY_LOOP_ALERT_AT),
+                integer(ConfigKey.SAFETY_LOOP_LOCK_AT));
+    }
+
+    private StagnationSection stagnation() {
+        return new StagnationSection(
+                StagnationSection.Method.fromConfigName(string(ConfigKey.STAGNATION_METHOD)),
+                string(ConfigKey.STAGNATION_MODEL),
+                integer(ConfigKey.STAGNATION_MAX_TOKENS),
+                decimal(ConfigKey.STAGNATION_NEAR_IDENTICAL),
+                decimal(ConfigKey.STAGNATION_AMBIGUOUS_HIGH),
+                decimal(ConfigKey.STAGNATION_NOVELTY_THRESHOLD),
+                integer(ConfigKey.STAGNATION_LOW_NOVELTY_TICKS),
+                integer(ConfigKey.STAGNATION_REPEAT_WINDOW),
+                integer(ConfigKey.STAGNATION_NO_GROWTH_TICKS),
+                integer(ConfigKey.STAGNATION_NO_STIMULUS_TICKS),
+                bool(ConfigKey.STAGNATION_REFLEX),
+                integer(ConfigKey.STAGNATION_RATING_TICKS),
+                integer(ConfigKey.STAGNATION_MAX_QUESTIONS),
+                Duration.ofSeconds(integer(ConfigKey.STAGNATION_SLEEP_S)),
+                Duration.ofSeconds(integer(ConfigKey.STAGNATION_TASK_SWITCH_S)),
+                integer(ConfigKey.STAGNATION_CHANT_MIN_PERIOD),
+                integer(ConfigKey.STAGNATION_CHANT_REPEATS));
+    }
+
+    private SandboxSection sandbox() {
+        return new SandboxSection(
+                SandboxSection.Mode.fromConfigName(string(ConfigKey.SANDBOX_MODE)),
+                string(ConfigKey.SANDBOX_NETWORK).equals("on"),
+                whole(ConfigKey.SANDBOX_MAX_FILE_BYTES),
+                integer(ConfigKey.SANDBOX_MAX_PROCESSES));
     }
 
     private Object get(ConfigKey key) {
