@@ -52,17 +52,7 @@ final class UnlockCommand extends Subcommand {
             // check first, then act: a refused unlock changes nothing, the halt flag included
             Optional<String> fromAgent = startedByTheAgent(store);
             if (fromAgent.isPresent()) {
-                // only a person unlocks: a process the agent started (its shell, a script) never may
-                SafetyDao safety = new SafetyDao(store);
-                SafetyDao.Row now = safety.current();
-                String label = new SafetyControl(store).current().label();   // as every other audit row names a state
-                Requester who = Requester.thisProcess();
-                store.inTransaction(() -> safety.audit(new SafetyDao.Audit(launch().clock().instant(), "unlock_refused",
-                        label, label, now.reason(), fromAgent.get(), who.pid(), who.user(), who.host())));
-                err().println("agent: unlock refused: " + fromAgent.get() + "; only a person may unlock the agent"
-                        + " (the attempt is audited)");
-                err().flush();
-                return ExitCodes.STOPPED;
+                return refuse(store, fromAgent.get());
             }
             if (flag.raised()) {
                 // a halt that could not be written to the file: lifting it needs no free space (only a read above)
@@ -71,23 +61,43 @@ final class UnlockCommand extends Subcommand {
             }
             SafetyControl control = new SafetyControl(store);
             SafetyControl.Outcome o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);
-            switch (o.result()) {
-                case ALREADY -> say(db.getFileName() + " is already ACTIVE: nothing to unlock"
-                        + (addBudget == null ? "" : "; no budget added"));
-                case MOVED -> {
-                    say("unlocked: " + db.getFileName() + " is ACTIVE again (was " + o.before().label()
-                            + "); a running agent resumes at its next frame (in the REPL: at once)");
-                    if (o.budgetAdded() > 0) {
-                        say("added " + o.budgetAdded() + " tokens to the budget (" + control.extraBudget()
-                                + " added in all)" + (o.before().reason().equals(Optional.of(StopReason.BUDGET))
-                                ? "; the task goes on" : ""));
-                    }
+            return report(db, control, o);
+        }
+    }
+
+    /** A process the agent started asked: refuse, audit it, and change nothing. */
+    private int refuse(Store store, String why) {
+        // only a person unlocks: a process the agent started (its shell, a script) never may
+        SafetyDao safety = new SafetyDao(store);
+        SafetyDao.Row now = safety.current();
+        String label = new SafetyControl(store).current().label();   // as every other audit row names a state
+        Requester who = Requester.thisProcess();
+        store.inTransaction(() -> safety.audit(new SafetyDao.Audit(launch().clock().instant(), "unlock_refused",
+                label, label, now.reason(), why, who.pid(), who.user(), who.host())));
+        err().println("agent: unlock refused: " + why + "; only a person may unlock the agent"
+                + " (the attempt is audited)");
+        err().flush();
+        return ExitCodes.STOPPED;
+    }
+
+    /** What the unlock did, in words; exit 7 when the state refused it. */
+    private int report(Path db, SafetyControl control, SafetyControl.Outcome o) {
+        switch (o.result()) {
+            case ALREADY -> say(db.getFileName() + " is already ACTIVE: nothing to unlock"
+                    + (addBudget == null ? "" : "; no budget added"));
+            case MOVED -> {
+                say("unlocked: " + db.getFileName() + " is ACTIVE again (was " + o.before().label()
+                        + "); a running agent resumes at its next frame (in the REPL: at once)");
+                if (o.budgetAdded() > 0) {
+                    say("added " + o.budgetAdded() + " tokens to the budget (" + control.extraBudget()
+                            + " added in all)" + (o.before().reason().equals(Optional.of(StopReason.BUDGET))
+                            ? "; the task goes on" : ""));
                 }
-                case REFUSED -> {
-                    err().println("agent: " + refusal(db, o.before()));
-                    err().flush();
-                    return ExitCodes.STOPPED;
-                }
+            }
+            case REFUSED -> {
+                err().println("agent: " + refusal(db, o.before()));
+                err().flush();
+                return ExitCodes.STOPPED;
             }
         }
         return ExitCodes.OK;

@@ -1,5 +1,7 @@
 package dev.hmpagent.commands.catalogue;
 
+import dev.hmpagent.commands.Args;
+import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.text.Text;
@@ -62,30 +64,38 @@ public final class GoalCommands {
             }
             Optional<WorkItem> found = ctx.goals().get(kind, id);
             if (found.isEmpty()) return missing(type, kind, id);
-            List<Long> evidence = null;
             if (Kind.DONE.equals(status) && !found.get().status().equals(Kind.DONE)) {
-                List<String> named = args.list("evidence");
-                List<String> bad = new ArrayList<>();
-                List<ProcessRow> rows = new ArrayList<>();
-                for (String e : named) {
-                    Optional<ProcessRow> row = ctx.processLog().byCmdIdOrId(e.strip()).filter(GoalCommands::showsDone);
-                    if (row.isPresent()) rows.add(row.get());
-                    else bad.add(e);
-                }
-                if (named.isEmpty() || !bad.isEmpty()) {
-                    return CommandOutcome.warning(kind.word() + " " + id + " is still " + found.get().status()
-                            + " and nothing was changed: " + REMINDER
-                            + (bad.isEmpty() ? "" : "; not a successful row: " + String.join(", ", bad)));
-                }
-                evidence = rows.stream().map(ProcessRow::id).distinct().toList();
-                String shown = String.join(", ", rows.stream().map(r -> r.id() + " " + r.name()).distinct().toList());
-                ctx.goals().update(kind, id, status, priority, title, description, evidence);
-                return CommandOutcome.ok(kind.word() + " " + id + " done (evidence: process_log " + shown + ")");
+                return markDone(kind, found.get(), args, ctx, new Change(priority, title, description));
             }
-            ctx.goals().update(kind, id, status, priority, title, description, evidence);
+            ctx.goals().update(kind, id, status, priority, title, description, null);
             return CommandOutcome.ok(kind.word() + " " + id + " updated" + (status == null ? "" : ": " + status)
                     + (priority == null ? "" : ", priority " + priority));
         });
+    }
+
+    /** What an update changes besides the status (null: unchanged). */
+    private record Change(Integer priority, String title, String description) { }
+
+    /** Done needs evidence: successful process_log rows the LLM names; without them nothing changes. */
+    private static CommandOutcome markDone(Kind kind, WorkItem item, Args args, CommandContext ctx, Change change) {
+        long id = item.id();
+        List<String> named = args.list("evidence");
+        List<String> bad = new ArrayList<>();
+        List<ProcessRow> rows = new ArrayList<>();
+        for (String e : named) {
+            Optional<ProcessRow> row = ctx.processLog().byCmdIdOrId(e.strip()).filter(GoalCommands::showsDone);
+            if (row.isPresent()) rows.add(row.get());
+            else bad.add(e);
+        }
+        if (named.isEmpty() || !bad.isEmpty()) {
+            return CommandOutcome.warning(kind.word() + " " + id + " is still " + item.status()
+                    + " and nothing was changed: " + REMINDER
+                    + (bad.isEmpty() ? "" : "; not a successful row: " + String.join(", ", bad)));
+        }
+        List<Long> evidence = rows.stream().map(ProcessRow::id).distinct().toList();
+        String shown = String.join(", ", rows.stream().map(r -> r.id() + " " + r.name()).distinct().toList());
+        ctx.goals().update(kind, id, Kind.DONE, change.priority(), change.title(), change.description(), evidence);
+        return CommandOutcome.ok(kind.word() + " " + id + " done (evidence: process_log " + shown + ")");
     }
 
     /** A row that can show something was done: it ran and succeeded (ok, or closed after success), and is not bookkeeping. */

@@ -1,5 +1,7 @@
 package dev.hmpagent.commands.catalogue;
 
+import dev.hmpagent.commands.Args;
+import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.Idle;
@@ -46,45 +48,47 @@ public final class IdleCommands {
     private CommandHandler idle() {
         return new SimpleCommand("idle", "rest (no LLM call) until a time, a process ends, a matching note or a file change",
                 "{\"seconds\": 600, \"process\": 42, \"note\": {\"sources\": [\"cli\"]}, \"file\": \"out.txt\"}",
-                (args, ctx) -> {
-            long max = maxIdle.toSeconds();
-            long seconds = args.optionalLong("seconds").orElse(max);
-            if (seconds < 1 || seconds > max) {
-                throw args.bad("args.seconds must be from 1 to " + max + " (cycle.max_idle_s in agent.toml)");
+                this::idleFor);
+    }
+
+    private CommandOutcome idleFor(Args args, CommandContext ctx) {
+        long max = maxIdle.toSeconds();
+        long seconds = args.optionalLong("seconds").orElse(max);
+        if (seconds < 1 || seconds > max) {
+            throw args.bad("args.seconds must be from 1 to " + max + " (cycle.max_idle_s in agent.toml)");
+        }
+        List<String> until = new ArrayList<>();
+        long process = args.optionalLong("process").orElse(0L);
+        if (process > 0) {
+            Optional<ProcessStatus> s = ctx.processLog().status(process);
+            if (s.isEmpty()) return CommandOutcome.notFound("idle: no process_log row " + process + "; process_list shows the running ones");
+            until.add("process " + process + " finishes");
+        }
+        String filter = "";
+        JsonNode note = args.node().get("note");
+        if (note != null && !note.isNull()) {
+            try {
+                filter = NoteFilter.fromJson(note.toString()).toJson();
+            } catch (IllegalArgumentException e) {
+                throw args.bad("args.note: " + e.getMessage());
             }
-            List<String> until = new ArrayList<>();
-            long process = args.optionalLong("process").orElse(0L);
-            if (process > 0) {
-                Optional<ProcessStatus> s = ctx.processLog().status(process);
-                if (s.isEmpty()) return CommandOutcome.notFound("idle: no process_log row " + process + "; process_list shows the running ones");
-                until.add("process " + process + " finishes");
-            }
-            String filter = "";
-            JsonNode note = args.node().get("note");
-            if (note != null && !note.isNull()) {
-                try {
-                    filter = NoteFilter.fromJson(note.toString()).toJson();
-                } catch (IllegalArgumentException e) {
-                    throw args.bad("args.note: " + e.getMessage());
-                }
-                until.add("a note matching " + NoteFilter.fromJson(filter).describe() + " arrives");
-            }
-            String file = "";
-            Optional<String> path = args.optionalText("file").filter(p -> !p.isBlank());
-            if (path.isPresent()) {
-                FileResult<Path> r = roots.resolve(path.get(), FileRoots.Access.READ);
-                if (!r.ok()) return CommandOutcome.error(r.code(), "idle: file " + r.message());
-                file = r.value().toString();
-                until.add(file + " changes");
-            }
-            Instant end = ctx.now().plusSeconds(seconds);
-            Idle idle = new Idle(ctx.tickId(), end, ctx.notes().maxUnreadId(NoteFilter.ALL), process, filter, file,
-                    file.isEmpty() ? "" : Idle.stamp(Path.of(file)));
-            ctx.settings().putAtTick(Idle.KEY, idle.toJson(), ctx.tickId());
-            until.add(seconds + " s pass (" + end + ")");
-            return CommandOutcome.ok("idle from now until " + String.join(", or ", until)
-                    + "; a message from a person always wakes you");
-        });
+            until.add("a note matching " + NoteFilter.fromJson(filter).describe() + " arrives");
+        }
+        String file = "";
+        Optional<String> path = args.optionalText("file").filter(p -> !p.isBlank());
+        if (path.isPresent()) {
+            FileResult<Path> r = roots.resolve(path.get(), FileRoots.Access.READ);
+            if (!r.ok()) return CommandOutcome.error(r.code(), "idle: file " + r.message());
+            file = r.value().toString();
+            until.add(file + " changes");
+        }
+        Instant end = ctx.now().plusSeconds(seconds);
+        Idle idle = new Idle(ctx.tickId(), end, ctx.notes().maxUnreadId(NoteFilter.ALL), process, filter, file,
+                file.isEmpty() ? "" : Idle.stamp(Path.of(file)));
+        ctx.settings().putAtTick(Idle.KEY, idle.toJson(), ctx.tickId());
+        until.add(seconds + " s pass (" + end + ")");
+        return CommandOutcome.ok("idle from now until " + String.join(", or ", until)
+                + "; a message from a person always wakes you");
     }
 
     private CommandHandler pause() {
