@@ -4,7 +4,7 @@ package dev.hmpagent.stagnation;
  * What firing a strategy does here: the twelve effects of the catalogue ({@code stagnation_strategies.effect}, a code
  * name), read once where the catalogue is read, and {@link #NONE} for a strategy hmp-agent does nothing for.
  */
-public enum Effect {
+enum Effect {
     /** Temperature and penalties up a step until a novel reply. */
     REFLEX_TUNING("reflex_tuning"),
     /** A diary entry far from the recent replies, into context 3. */

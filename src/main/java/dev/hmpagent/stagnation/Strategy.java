@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param available     whether it may be used now (active, and its effect can be carried out)
  * @param effect        what firing it does here ({@link Effect#NONE}: nothing)
  */
-public record Strategy(long id, String name, StrategyClass strategyClass, int cost, double reputation, boolean rated,
+record Strategy(long id, String name, StrategyClass strategyClass, int cost, double reputation, boolean rated,
                        boolean available, Effect effect) {
     public static final int CHEAP = 1;
     public static final int MEDIUM = 2;
