@@ -22,6 +22,7 @@ import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.Usage;
 import dev.hmpagent.stagnation.ChantDetector;
+import dev.hmpagent.stagnation.StagnationReflex;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.NoteFilter;

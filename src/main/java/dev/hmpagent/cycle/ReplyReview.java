@@ -8,6 +8,7 @@ import dev.hmpagent.stagnation.ChantDetector;
 import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.stagnation.LocalComparator;
 import dev.hmpagent.stagnation.ReplyComparator;
+import dev.hmpagent.stagnation.StagnationReflex;
 import dev.hmpagent.stagnation.Words;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ResponseRow;

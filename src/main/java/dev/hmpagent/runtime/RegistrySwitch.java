@@ -3,7 +3,7 @@ package dev.hmpagent.runtime;
 import dev.hmpagent.llm.SwitchableLlm;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Secrets;
-import dev.hmpagent.cycle.StagnationReflex;
+import dev.hmpagent.stagnation.ModelSwitch;
 import dev.hmpagent.config.Provider;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.LlmRegistryDao;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * and a model) thinks until a novel reply, then the configured
  * LLM again. The entry's key is read from the variable it names and sent only to its own base URL.
  */
-public final class RegistrySwitch implements StagnationReflex.ModelSwitch {
+public final class RegistrySwitch implements ModelSwitch {
     private final LlmRegistryDao registry;
     private final java.util.function.Function<String, String> variables;
     private final LlmSection main;

@@ -57,7 +57,10 @@ import dev.hmpagent.llm.ollama.OllamaSettings;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.cycle.ReplyReview;
-import dev.hmpagent.cycle.StagnationReflex;
+import dev.hmpagent.cycle.ReflexIdle;
+import dev.hmpagent.stagnation.ModelSwitch;
+import dev.hmpagent.stagnation.ReflexSettings;
+import dev.hmpagent.stagnation.StagnationReflex;
 import dev.hmpagent.stagnation.HybridComparator;
 import dev.hmpagent.stagnation.LlmComparator;
 import dev.hmpagent.stagnation.LocalComparator;
@@ -247,7 +250,7 @@ public final class Wiring {
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
     static ReplyReview review(AgentConfig config, Store store, Clock clock, LlmClient comparisonLlm,
                               LiveSettings.Generation generation, java.util.function.IntUnaryOperator random,
-                              Supplier<List<String>> commandTypes, StagnationReflex.ModelSwitch models) {
+                              Supplier<List<String>> commandTypes, ModelSwitch models) {
         StagnationSection s = config.stagnation();
         LocalComparator local = new LocalComparator(s.noveltyThreshold());
         // each comparison call is noted, and written with its tick
@@ -260,9 +263,11 @@ public final class Wiring {
         };
         SignSettings signs = new SignSettings(s.noveltyThreshold(), s.lowNoveltyTicks(), s.repeatWindow() > 0,
                 s.noGrowthTicks(), s.noStimulusTicks(), SignSettings.DEFAULTS.overheatTicks());
-        StagnationReflex reflex = new StagnationReflex(store, new StagnationReflex.Settings(signs, s.reflex(),
-                s.ratingTicks(), s.maxQuestions(), s.sleep(), s.taskSwitch(), generation, config.cycle().historyK()),
-                clock, random, commandTypes, models);
+        ReflexSettings.Generation configured = new ReflexSettings.Generation(generation.temperature(),
+                generation.presencePenalty(), generation.frequencyPenalty());
+        StagnationReflex reflex = new StagnationReflex(store, new ReflexSettings(signs, s.reflex(), s.ratingTicks(),
+                s.maxQuestions(), s.sleep(), s.taskSwitch(), configured, config.cycle().historyK()),
+                clock, random, commandTypes, models, new ReflexIdle(store));
         return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
                 new ResponsesDao(store), new dev.hmpagent.store.StagnationDao(store),
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take);

@@ -15,7 +15,7 @@ import java.util.Objects;
  *       when data is rich, and after external stimulation when it is not (the cheap internal ways still apply).</li>
  * </ul>
  */
-public final class Diagnosis {
+final class Diagnosis {
     private Diagnosis() {
     }
 

@@ -30,7 +30,7 @@ import java.util.function.Predicate;
  * (noGrowth and noStimulus), even while the words vary. <b>overheated</b>: stagnant in a window of at least
  * {@code overheatTicks}.
  */
-public final class StagnationSigns {
+final class StagnationSigns {
     private StagnationSigns() {
     }
 

@@ -12,10 +12,10 @@ import java.util.Objects;
  * @param reputation    the average of its ratings (-1 did not help .. +1 helped); meaningless when not {@code rated}
  * @param rated         whether it has any rating
  * @param available     whether it may be used now (active, and its effect can be carried out)
- * @param effect        a code name for what firing it does, e.g. {@code "reflex_tuning"}
+ * @param effect        what firing it does here ({@link Effect#NONE}: nothing)
  */
-public record Strategy(long id, String name, StrategyClass strategyClass, int cost, double reputation, boolean rated,
-                       boolean available, String effect) {
+record Strategy(long id, String name, StrategyClass strategyClass, int cost, double reputation, boolean rated,
+                       boolean available, Effect effect) {
     public static final int CHEAP = 1;
     public static final int MEDIUM = 2;
     public static final int COSTLY = 3;

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /** The HMP classes of ways out of stagnation; {@link #configName()} is the tag in {@code stagnation_strategies.tags}. */
-public enum StrategyClass {
+enum StrategyClass {
     EXTERNAL_STIMULATION("external_stimulation", "no new data: bring in fresh data or contacts"),
     CONTEXT_CHANGE("context_change", "a monotonous context: move the task or change the frame"),
     INTERNAL_RESTRUCTURING("internal_restructuring", "repeated thoughts despite rich data: restructure the thinking"),

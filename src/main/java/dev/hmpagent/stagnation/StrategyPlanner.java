@@ -25,7 +25,7 @@ import java.util.function.Predicate;
  *       allowed: a repeat of the best rather than nothing. An unavailable strategy is never chosen.</li>
  * </ol>
  */
-public final class StrategyPlanner {
+final class StrategyPlanner {
     /** Cheapest first, then the best reputation (unrated counts as {@link Strategy#NEUTRAL_REPUTATION}), then lowest id. */
     public static final Comparator<Strategy> ORDER = Comparator.comparingInt(Strategy::cost)
             .thenComparing(Comparator.comparingDouble(Strategy::rankingReputation).reversed())

@@ -9,7 +9,7 @@ import java.util.OptionalInt;
  * +1 as soon as one of the first {@code ratingTicks} LLM ticks after it reaches the novelty threshold; -1 once
  * {@code ratingTicks} have passed without that; undecided before.
  */
-public final class StrategyRating {
+final class StrategyRating {
     public static final int HELPED = 1;
     public static final int DID_NOT_HELP = -1;
 

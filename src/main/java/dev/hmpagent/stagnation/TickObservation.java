@@ -14,7 +14,7 @@ package dev.hmpagent.stagnation;
  *                      stimulus)
  * @param growth        a new concept or link was created this tick (or the tick before: the caller decides)
  */
-public record TickObservation(long tickId, double novelty, boolean identical, long repeatOfTick, boolean stimulus,
+record TickObservation(long tickId, double novelty, boolean identical, long repeatOfTick, boolean stimulus,
                               boolean personMessage, boolean growth) {
     public TickObservation {
         if (!(novelty >= 0 && novelty <= 1)) {

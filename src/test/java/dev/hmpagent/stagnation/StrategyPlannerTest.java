@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 
 class StrategyPlannerTest {
     static Strategy unrated(long id, StrategyClass c, int cost) {
-        return new Strategy(id, "s" + id, c, cost, 0.0, false, true, "effect_" + id);
+        return new Strategy(id, "s" + id, c, cost, 0.0, false, true, Effect.NONE);
     }
 
     static Strategy rated(long id, StrategyClass c, int cost, double reputation) {
-        return new Strategy(id, "s" + id, c, cost, reputation, true, true, "effect_" + id);
+        return new Strategy(id, "s" + id, c, cost, reputation, true, true, Effect.NONE);
     }
 
     static Strategy unavailable(Strategy s) {
@@ -30,21 +30,21 @@ class StrategyPlannerTest {
 
     /** The catalogue V007 seeds, in its order (ids 1..15), unrated; cost from the tags: cheap 1, costly 3, else 2. */
     static final List<Strategy> SEEDED = List.of(
-            new Strategy(1, "Mesh request", EXTERNAL_STIMULATION, 1, 0, false, true, "mesh_request"),
-            new Strategy(2, "Check the outside world", EXTERNAL_STIMULATION, 2, 0, false, true, "outside_world"),
-            new Strategy(3, "Information feeding", EXTERNAL_STIMULATION, 2, 0, false, true, "information_feeding"),
-            new Strategy(4, "Dialogue with the user", EXTERNAL_STIMULATION, 2, 0, false, true, "user_dialogue"),
-            new Strategy(5, "Change of context", CONTEXT_CHANGE, 3, 0, false, true, "context_change"),
-            new Strategy(6, "Creative intervention", CONTEXT_CHANGE, 2, 0, false, true, "creative_intervention"),
-            new Strategy(7, "Task switch", CONTEXT_CHANGE, 2, 0, false, true, "task_switch"),
-            new Strategy(8, "Random iteration", CONTEXT_CHANGE, 2, 0, false, true, "random_iteration"),
-            new Strategy(9, "Flashback", INTERNAL_RESTRUCTURING, 1, 0, false, true, "flashback"),
-            new Strategy(10, "Interest memory", INTERNAL_RESTRUCTURING, 2, 0, false, true, "interest_memory"),
-            new Strategy(11, "Meta-analysis", INTERNAL_RESTRUCTURING, 2, 0, false, true, "meta_analysis"),
-            new Strategy(12, "Goal reformulation", INTERNAL_RESTRUCTURING, 2, 0, false, true, "goal_reformulation"),
-            new Strategy(13, "Switch LLM", INTERNAL_RESTRUCTURING, 2, 0, false, true, "switch_llm"),
-            new Strategy(14, "LLM reflex tuning", INTERNAL_RESTRUCTURING, 2, 0, false, true, "reflex_tuning"),
-            new Strategy(15, "Radical pause", RADICAL_PAUSE, 3, 0, false, true, "radical_pause"));
+            new Strategy(1, "Mesh request", EXTERNAL_STIMULATION, 1, 0, false, true, Effect.NONE),
+            new Strategy(2, "Check the outside world", EXTERNAL_STIMULATION, 2, 0, false, true, Effect.NONE),
+            new Strategy(3, "Information feeding", EXTERNAL_STIMULATION, 2, 0, false, true, Effect.NONE),
+            new Strategy(4, "Dialogue with the user", EXTERNAL_STIMULATION, 2, 0, false, true, Effect.ASK_PERSON),
+            new Strategy(5, "Change of context", CONTEXT_CHANGE, 3, 0, false, true, Effect.CHANGE_CONTEXT),
+            new Strategy(6, "Creative intervention", CONTEXT_CHANGE, 2, 0, false, true, Effect.CREATIVE_FRAME),
+            new Strategy(7, "Task switch", CONTEXT_CHANGE, 2, 0, false, true, Effect.TASK_SWITCH),
+            new Strategy(8, "Random iteration", CONTEXT_CHANGE, 2, 0, false, true, Effect.RANDOM_ACTION),
+            new Strategy(9, "Flashback", INTERNAL_RESTRUCTURING, 1, 0, false, true, Effect.FLASHBACK),
+            new Strategy(10, "Interest memory", INTERNAL_RESTRUCTURING, 2, 0, false, true, Effect.INTEREST_MEMORY),
+            new Strategy(11, "Meta-analysis", INTERNAL_RESTRUCTURING, 2, 0, false, true, Effect.META_ANALYSIS),
+            new Strategy(12, "Goal reformulation", INTERNAL_RESTRUCTURING, 2, 0, false, true, Effect.GOAL_REFORMULATION),
+            new Strategy(13, "Switch LLM", INTERNAL_RESTRUCTURING, 2, 0, false, true, Effect.SWITCH_LLM),
+            new Strategy(14, "LLM reflex tuning", INTERNAL_RESTRUCTURING, 2, 0, false, true, Effect.REFLEX_TUNING),
+            new Strategy(15, "Radical pause", RADICAL_PAUSE, 3, 0, false, true, Effect.SLEEP));
 
     @Test
     void order_is_cost_then_reputation_with_unrated_as_neutral_then_id() {
@@ -176,6 +176,6 @@ class StrategyPlannerTest {
                 .hasMessageContaining("failedRounds");
         assertThatThrownBy(() -> StrategyPlanner.plan(List.of(), SEEDED, Set.of(), 0, -1))
                 .hasMessageContaining("maxStrategies");
-        assertThatThrownBy(() -> new Strategy(1, "x", CONTEXT_CHANGE, 4, 0, false, true, "")).hasMessageContaining("cost");
+        assertThatThrownBy(() -> new Strategy(1, "x", CONTEXT_CHANGE, 4, 0, false, true, Effect.NONE)).hasMessageContaining("cost");
     }
 }

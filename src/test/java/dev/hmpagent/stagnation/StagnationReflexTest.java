@@ -1,4 +1,4 @@
-package dev.hmpagent.cycle;
+package dev.hmpagent.stagnation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,7 @@ import dev.hmpagent.commands.Idle;
 import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.commands.SettingsBounds;
-import dev.hmpagent.stagnation.SignSettings;
+import dev.hmpagent.cycle.ReflexIdle;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.GoalsDao;
 import dev.hmpagent.store.NoteFilter;
@@ -60,9 +60,9 @@ class StagnationReflexTest {
     }
 
     StagnationReflex reflex(int maxQuestions) {
-        return new StagnationReflex(store, new StagnationReflex.Settings(SIGNS, true, 2, maxQuestions,
-                Duration.ofMinutes(10), Duration.ofHours(1), CONFIGURED, 5), clock, bound -> 0,
-                () -> List.of("concept_add", "diary_entry"), StagnationReflex.ModelSwitch.NONE);
+        return new StagnationReflex(store, new ReflexSettings(SIGNS, true, 2, maxQuestions, Duration.ofMinutes(10),
+                Duration.ofHours(1), new ReflexSettings.Generation(0.7, 0, 0), 5), clock, bound -> 0,
+                () -> List.of("concept_add", "diary_entry"), ModelSwitch.NONE, new ReflexIdle(store));
     }
 
     /** Only {@code name} may fire, at cost 1. */
