@@ -111,7 +111,7 @@ public final class ShellPolicy {
     }
 
     /** The default allow rules the unconfined policy left out because they run programs named by data. */
-    public List<String> droppedDefaults() {
+    List<String> droppedDefaults() {
         return fallback == null ? List.of() : fallback.dropped();
     }
 
@@ -119,7 +119,7 @@ public final class ShellPolicy {
      * The allow rules (a person's choice) whose program can run other programs named by data or flags: without a
      * sandbox nothing confines what those run.
      */
-    public List<String> allowsThatRunPrograms() {
+    List<String> allowsThatRunPrograms() {
         return runningPrograms(allow.stream().map(Rule::text).toList());
     }
 
@@ -169,7 +169,7 @@ public final class ShellPolicy {
     }
 
     /** The prefixes allowed for this session so far, in order. */
-    public List<String> sessionAllows() {
+    List<String> sessionAllows() {
         return session.stream().map(Rule::text).toList();
     }
 
