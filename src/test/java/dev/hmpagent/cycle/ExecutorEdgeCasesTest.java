@@ -8,7 +8,7 @@ import dev.hmpagent.commands.*;
 import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.*;
-import dev.hmpagent.repl.ReplApprover;
+import dev.hmpagent.cli.ReplApprover;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.store.*;
 import dev.hmpagent.testing.FakeLlmClient;
