@@ -7,7 +7,8 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.CommandExecutor;
 import dev.hmpagent.commands.CommandGate;
-import dev.hmpagent.commands.CommandOptions;
+import dev.hmpagent.commands.catalogue.Catalogue;
+import dev.hmpagent.commands.catalogue.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.commands.Completions;
@@ -383,7 +384,7 @@ public final class Wiring {
         ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
                 config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks(),
                 scriptsDir(config)), clock, tools.confinement().forModel());
-        CommandRegistry registry = CommandRegistry.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
+        CommandRegistry registry = Catalogue.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
                 .register("processes", shell.all())
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
                         config.files().maxWriteBytes()).all())

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.*;
+import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.*;
-import dev.hmpagent.repl.ReplApprover;
+import dev.hmpagent.cli.ReplApprover;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.store.*;
 import dev.hmpagent.testing.FakeLlmClient;
@@ -80,7 +81,7 @@ class ExecutorEdgeCasesTest {
                     return Optional.of(CommandOutcome.error("EBUSY", "shell: 4 processes already running"));
                 }
             };
-            CommandRegistry registry = CommandRegistry.builtIn().register(refusedAtCap);
+            CommandRegistry registry = Catalogue.builtIn().register(refusedAtCap);
             CommandExecutor executor = new CommandExecutor(store, registry, new ObjectMapper(), CommandGate.ALLOW_ALL,
                     Approver.NOBODY, OutcomeListener.NONE);
             ProcessLogDao log = new ProcessLogDao(store);
@@ -128,7 +129,7 @@ class ExecutorEdgeCasesTest {
                     return Optional.empty();
                 }
             };
-            CommandExecutor executor = new CommandExecutor(store, CommandRegistry.builtIn().register(slow),
+            CommandExecutor executor = new CommandExecutor(store, Catalogue.builtIn().register(slow),
                     new ObjectMapper(), CommandGate.ALLOW_ALL, Approver.NOBODY, OutcomeListener.NONE);
             ProcessLogDao log = new ProcessLogDao(store);
             long id = log.enqueue(1, "ext", "c-1", "{\"cmd_id\":\"c-1\",\"type\":\"ext\",\"args\":{}}", "fp");

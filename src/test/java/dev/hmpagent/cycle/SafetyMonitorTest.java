@@ -266,7 +266,7 @@ class SafetyMonitorTest {
         java.util.Optional<dev.hmpagent.commands.CommandOutcome> ended = tasks.start(new dev.hmpagent.commands.Args(
                 "llm_task", "{}", new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
                         .put("task_description", "summarise")), new dev.hmpagent.commands.CommandContext(1, "m",
-                dev.hmpagent.commands.CommandRegistry.builtIn(), store), 1, o -> { });
+                dev.hmpagent.commands.catalogue.Catalogue.builtIn(), store), 1, o -> { });
         assertThat(ended).hasValueSatisfying(o -> assertThat(o.result()).contains("token budget"));
         assertThat(taskLlm.requests).isEmpty();
         assertThat(state()).startsWith("STOPPED(budget)");
