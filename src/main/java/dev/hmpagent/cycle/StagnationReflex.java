@@ -222,7 +222,7 @@ public final class StagnationReflex {
         if (state.questions() >= settings.maxQuestions() && settings.maxQuestions() > 0 && !state.slowed()) {
             state = state.withQuestions(state.questions(), true);
             lines.add("anti-stagnation reflex: " + state.questions() + " question" + (state.questions() == 1 ? "" : "s")
-                    + " to you went unanswered; no more questions, and a pause of " + Cycle.human(settings.sleep())
+                    + " to you went unanswered; no more questions, and a pause of " + Text.duration(settings.sleep())
                     + " between thoughts until you write");
             changed = true;
         }
@@ -429,7 +429,7 @@ public final class StagnationReflex {
                 runtime.put(Idle.KEY, idle.toJson());
                 reflex.addItem(f.tickId, s.name(), 1, "radical pause: you rested until " + until2 + " to come back"
                         + " with a fresh look; do not pick up the thread you were repeating.", f.tickId + ITEM_TICKS + 1);
-                return Optional.of("resting for " + Cycle.human(settings.sleep()) + " (a message from you wakes it)");
+                return Optional.of("resting for " + Text.duration(settings.sleep()) + " (a message from you wakes it)");
             }
             default -> {
                 return Optional.empty();
