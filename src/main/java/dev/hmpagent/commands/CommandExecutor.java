@@ -197,12 +197,7 @@ public final class CommandExecutor {
                         command.type() + " refused: " + decision.reason()));
             }
             case REFUSE -> {
-                // refused and the agent locked by the same verdict: recorded as such, not as a halt
-                Result refused = fail(command.type(), command.fingerprint(), decision.code(),
-                        command.type() + " refused: " + decision.reason());
-                JsonNode args = argsOf(row);
-                Result shown = store.inTransaction(() -> finish(row, args, refused));
-                return shown == null ? Optional.empty() : Optional.of(reported(row, shown));
+                return refused(row, command, decision);
             }
             case ASK -> {
                 Approver.Answer answer = approver.ask(command, decision.reason(),
@@ -219,6 +214,21 @@ public final class CommandExecutor {
             }
             case ALLOW -> { }
         }
+        return allowed(row, command, llmId, halt);
+    }
+
+    /** Refused, and the agent locked by the same verdict: recorded as such, not as a halt. */
+    private Optional<CommandRun> refused(ProcessRow row, PendingCommand command, CommandGate.Decision decision) {
+        Result refused = fail(command.type(), command.fingerprint(), decision.code(),
+                command.type() + " refused: " + decision.reason());
+        JsonNode args = argsOf(row);
+        Result shown = store.inTransaction(() -> finish(row, args, refused));
+        return shown == null ? Optional.empty() : Optional.of(reported(row, shown));
+    }
+
+    /** A command the gate (or a person) allowed: run, unless it holds a secret or nothing handles its type. */
+    private Optional<CommandRun> allowed(ProcessRow row, PendingCommand command, String llmId, StopSignal.Since halt) {
+        Optional<CommandHandler> handler = registry.find(command.type());
         List<String> secrets = CommandQueue.redactedPaths(command.args(), "args");
         if (!secrets.isEmpty()) {
             // the secret was never stored, so the command cannot run with it; and it must not run without it
