@@ -78,8 +78,8 @@ public final class Cycle {
         this.agentLog = writer.agentLog();
         this.stops = writer.stops();
         this.status = new StatusCell(CycleStatus.initial(agentLog.lastTickId(), agentLog.totalTokens()));
-        this.wake = new WakeRule(clock, settings, writer.notes(), writer.processLog(), writer.settings(), review,
-                maxIdle, events, breakers);
+        this.wake = new WakeRule(clock, settings, writer.notes(), writer.processLog(), writer.settings(),
+                review::slowDown, maxIdle, events, breakers);
         this.call = new MainCall(llm, params, clock, events, status);
         this.retries = new Retries(clock, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
         this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries);

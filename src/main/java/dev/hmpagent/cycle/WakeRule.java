@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The wake rule: whether the LLM is asked now, and why. Something new from outside (a note past the watermark, a
@@ -34,7 +35,8 @@ final class WakeRule {
     private final ProcessLogDao processLog;
     /** Where the LLM's idle and pause are stored (by its own commands). */
     private final SettingsDao runtimeSettings;
-    private final ReplyReview review;
+    /** The longer pause the anti-stagnation reflex imposes while its questions go unanswered (zero for none). */
+    private final Supplier<Duration> slowDown;
     private final Duration maxIdle;
     private final EventSink events;
     private final LlmBreakers breakers;
@@ -62,13 +64,13 @@ final class WakeRule {
     private Duration pause = Duration.ZERO;
 
     WakeRule(Clock clock, LiveSettings settings, NotesDao notes, ProcessLogDao processLog, SettingsDao runtimeSettings,
-             ReplyReview review, Duration maxIdle, EventSink events, LlmBreakers breakers) {
+             Supplier<Duration> slowDown, Duration maxIdle, EventSink events, LlmBreakers breakers) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.notes = Objects.requireNonNull(notes, "notes");
         this.processLog = Objects.requireNonNull(processLog, "processLog");
         this.runtimeSettings = Objects.requireNonNull(runtimeSettings, "runtimeSettings");
-        this.review = Objects.requireNonNull(review, "review");
+        this.slowDown = Objects.requireNonNull(slowDown, "slowDown");
         this.maxIdle = Objects.requireNonNull(maxIdle, "maxIdle");
         this.events = Objects.requireNonNull(events, "events");
         this.breakers = Objects.requireNonNull(breakers, "breakers");
@@ -119,8 +121,8 @@ final class WakeRule {
         idle = Idle.read(runtimeSettings).orElse(null);
         // the LLM's own pause, or a longer one the reflex imposes while its questions go unanswered
         Duration llmPause = IdleCommands.pause(runtimeSettings, maxIdle);
-        Duration slowDown = review.slowDown();
-        pause = slowDown.compareTo(llmPause) > 0 ? slowDown : llmPause;
+        Duration imposed = slowDown.get();
+        pause = imposed.compareTo(llmPause) > 0 ? imposed : llmPause;
         settingsStale = false;
     }
 
