@@ -98,7 +98,7 @@ public final class Cycle {
     public CycleStatus status() { return status.get(); }
 
     /** The clock this cycle reads time from. */
-    public Clock clock() { return clock; }
+    Clock clock() { return clock; }
 
     /**
      * The stop signal of this agent: the control watcher raises a halt on it; a reply that was in flight or arrived
@@ -118,7 +118,7 @@ public final class Cycle {
      * withdrawn so the tick can end; that command and the ones after it stay pending, and the next start marks them
      * offline.
      */
-    public void leaving() { commands.leaving(); }
+    void leaving() { commands.leaving(); }
 
     /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
     public TickResult tick() {
@@ -275,7 +275,7 @@ public final class Cycle {
      * Leaves a trace of an {@link Error} that ended the loop, if the file can still be written: an
      * {@code agent_log} row in state {@code fatal}. Never throws.
      */
-    public void recordFatal(Throwable e) {
+    void recordFatal(Throwable e) {
         try {
             String what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             writer.writeTickError(agentLog.lastTickId() + 1, clock.instant(), "fatal", "fatal", what);

@@ -1,5 +1,6 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.text.Text;
 import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Objects;
@@ -46,15 +47,11 @@ public record Pace(Wait waiting, long due, boolean catchUp, long late, long skip
 
     /** E.g. "tick 12 took 3.4 s: skipped 6 frames at 2 Hz", for {@code what} (a tick, an idle frame) that overran. */
     String overrun(String what, long tookNanos, double hz) {
-        String done = caughtUp() == 0 ? "skipped " + frames(skipped)
-                : "catching up " + frames(caughtUp())
+        String done = caughtUp() == 0 ? "skipped " + Text.count(skipped, "frame", "frames")
+                : "catching up " + Text.count(caughtUp(), "frame", "frames")
                         + (skipped == 0 ? "" : ", skipped " + skipped + " beyond run.max_catch_up");
         return what + " took " + took(tookNanos) + ": " + done + " at "
                 + BigDecimal.valueOf(hz).stripTrailingZeros().toPlainString() + " Hz";
-    }
-
-    private static String frames(long n) {
-        return n + (n == 1 ? " frame" : " frames");
     }
 
     private static String took(long nanos) {

@@ -14,7 +14,7 @@ import java.util.Objects;
 public final class SafetyGate {
     private final StopSignal stops;
     private final EventSink events;
-    private volatile SafetyStatus last;
+    private SafetyStatus last;   // tick thread only
 
     private final HaltFlag flag;
     private boolean flagSaid;
@@ -45,11 +45,6 @@ public final class SafetyGate {
                     : new AgentEvent.Problem(describe(now)));
         }
         return now.active();
-    }
-
-    /** The state last read, or null before the first read. */
-    public SafetyStatus last() {
-        return last;
     }
 
     /** One line for a state that keeps the agent from thinking. */

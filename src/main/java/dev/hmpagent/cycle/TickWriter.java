@@ -83,10 +83,6 @@ public final class TickWriter {
     private final PromptsDao prompts;
     private final LlmCallsDao llmCalls;
 
-    public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes) {
-        this(store, queue, outcomes, LlmBreakers.NONE);
-    }
-
     /** @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them) */
     public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes, LlmBreakers breakers) {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
