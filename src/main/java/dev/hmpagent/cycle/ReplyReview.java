@@ -14,6 +14,7 @@ import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.StagnationDao;
+import dev.hmpagent.text.Text;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -133,7 +134,7 @@ public final class ReplyReview {
      */
     static String commandBlock(String reply) {
         int at = Math.max(reply.lastIndexOf("# Commands:"), reply.lastIndexOf("# Команды:"));
-        return at < 0 ? "" : reply.substring(at).strip().replaceAll("\\s+", " ");
+        return at < 0 ? "" : Text.oneLine(reply.substring(at), Integer.MAX_VALUE);
     }
 
     /** A halt: the comparison call in flight, if any, is cancelled (the comparison then falls back to local). */

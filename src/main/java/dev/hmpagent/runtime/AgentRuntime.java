@@ -147,7 +147,7 @@ public final class AgentRuntime implements AutoCloseable {
             resources.push(() -> stopEverything(tools, cycle, tickStore));
             RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
                     identity, () -> published(cycle, loopRef.get())));
-            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), new HaltFlag(db), events);
+            SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(db), events);
             // first thing in every iteration: still the file's runner, and the persisted state lets it think
             TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
                 if (!guard.mayTick()) return false;
@@ -158,7 +158,7 @@ public final class AgentRuntime implements AutoCloseable {
             loopRef.set(loop);
             guard.guard(loop);
             tools.completions().onArrival(loop::wake);
-            ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop,
+            ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, cycle.stops(), loop::wake,
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,

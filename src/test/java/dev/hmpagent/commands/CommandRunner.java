@@ -33,7 +33,7 @@ public final class CommandRunner {
                 new CommandQueue(mapper).enqueue(reply, ctx.tickId(), ctx.processLog(), listener));
         List<CommandRun> runs = new ArrayList<>(queued.malformed());
         runs.addAll(new CommandExecutor(ctx.store(), registry, mapper, CommandGate.ALLOW_ALL, Approver.NOBODY, listener)
-                .runPending(ctx.tickId(), ctx.llmId(), () -> false, r -> { }).runs());
+                .runPending(ctx.tickId(), ctx.llmId(), r -> { }).runs());
         return runs;
     }
 }

@@ -178,7 +178,7 @@ class CommandExecutionTest {
         Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, gate, Approver.NOBODY);
         CompletableFuture<TickResult> tick = CompletableFuture.supplyAsync(cycle::tick);
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
-        cycle.halt();
+        cycle.stops().halt();
         gate.release.countDown();
         tick.get(30, TimeUnit.SECONDS);
         assertThat(count("SELECT count(*) FROM process_log WHERE error_code = 'EHALT'")).isEqualTo(2);

@@ -519,7 +519,7 @@ class CycleTest {
     void a_halt_and_an_unlock_between_two_frames_still_get_the_unanswered_message_answered() throws Exception {
         notes.add("what time is it?", "user", 0, null);
         Cycle cycle = cycle();
-        llm.replyAfter(cycle::halt, "It is").reply("Noon, sorry for the wait.");
+        llm.replyAfter(cycle.stops()::halt, "It is").reply("Noon, sorry for the wait.");
         assertThat(cycle.tick().state()).isEqualTo("interrupted");
         // the unlock came before the next frame: the tick thread never saw the agent stopped
         clock.advance(Duration.ofSeconds(1));
