@@ -83,6 +83,6 @@ public final class RegistrySwitch implements StagnationReflex.ModelSwitch {
                 .findFirst().map(dev.hmpagent.config.RegistryEntry::options).orElse(java.util.Map.of());
         Provider provider = provider(r).orElseThrow(() -> new IllegalArgumentException("llm_registry entry " + r.id()
                 + " names provider \"" + r.provider() + "\", which this agent does not speak"));
-        return Wiring.llmClient(main.forRoute(provider, r.baseUrl(), r.model(), key, options));
+        return LlmChain.client(main.forRoute(provider, r.baseUrl(), r.model(), key, options));
     }
 }
