@@ -1,7 +1,7 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.llm.SwitchableLlm;
-import dev.hmpagent.runtime.RegistrySwitch;
+import dev.hmpagent.runtime.RegistryRoutes;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.llm.FailoverLlm;
@@ -70,7 +70,7 @@ public final class ModelChoices implements ModelChoice {
         out.add(new Choice(MAIN, "the LLM agent.toml configures", main.model(), Secrets.redactUrl(main.baseUrl())));
         Map<String, String> names = new HashMap<>();
         registry.list().forEach(e -> names.put(e.id(), e.name()));
-        for (LlmRegistryDao.Route r : RegistrySwitch.reachable(registry)) {
+        for (LlmRegistryDao.Route r : RegistryRoutes.reachable(registry)) {
             out.add(new Choice(r.id(), names.getOrDefault(r.id(), ""), r.model(), Secrets.redactUrl(r.baseUrl())));
         }
         return List.copyOf(out);
@@ -104,12 +104,12 @@ public final class ModelChoices implements ModelChoice {
             return (was ? "back to " : "already thinking with ") + "the configured LLM, " + target.model() + " at "
                     + target.endpoint();
         }
-        LlmRegistryDao.Route route = RegistrySwitch.reachable(registry).stream().filter(r -> r.id().equals(id))
+        LlmRegistryDao.Route route = RegistryRoutes.reachable(registry).stream().filter(r -> r.id().equals(id))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no llm_registry entry " + id
                         + " with a provider this agent speaks"));
         Built built = clients.get(id);
         if (built == null || !built.route().equals(route)) {
-            built = new Built(route, RegistrySwitch.client(route, variables, main));
+            built = new Built(route, RegistryRoutes.client(route, variables, main));
             clients.put(id, built);
         }
         target.use(built.client());

@@ -18,6 +18,7 @@ import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.Usage;
@@ -58,7 +59,7 @@ public final class Cycle {
     private final Clock clock;
     private final LlmClient llm;
     /** The main calls go through it: each is noted for the tick's transaction. */
-    private final MeteredLlm meter;
+    private final MeteredLlm<LlmCall> meter;
     private final LlmParams params;
     /** The settings in force each tick: agent.toml's, with what the LLM set within its bounds. */
     private final LiveSettings settings;
@@ -126,7 +127,7 @@ public final class Cycle {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.llm = Objects.requireNonNull(llm, "llm");
-        this.meter = new MeteredLlm(llm, clock, LlmCall.Purpose.MAIN);
+        this.meter = new MeteredLlm<>(llm, clock, CallRows.as(LlmCall.Purpose.MAIN));
         this.params = Objects.requireNonNull(params, "params");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.assembler = Objects.requireNonNull(assembler, "assembler");

@@ -1,5 +1,6 @@
 package dev.hmpagent.runtime;
 
+import dev.hmpagent.llm.RegistrySwitch;
 import dev.hmpagent.llm.SwitchableLlm;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.commands.CommandBlockParser;
@@ -40,7 +41,8 @@ import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;
 import dev.hmpagent.cycle.LlmTasks;
-import dev.hmpagent.cycle.MeteredLlm;
+import dev.hmpagent.cycle.CallRows;
+import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.cycle.TickWriter;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
@@ -67,6 +69,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** The object graph of one agent, built by constructors from a validated config. Tests build through it too. */
@@ -199,6 +202,20 @@ public final class Wiring {
         return out;
     }
 
+    /** The reflex's "switch LLM" as the reflex asks for it. */
+    private static StagnationReflex.ModelSwitch modelSwitch(RegistrySwitch models) {
+        return new StagnationReflex.ModelSwitch() {
+            @Override
+            public boolean available() { return models.available(); }
+
+            @Override
+            public String switchToNext() { return models.switchToNext(); }
+
+            @Override
+            public Optional<String> restore() { return models.restore(); }
+        };
+    }
+
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
@@ -212,7 +229,7 @@ public final class Wiring {
         StagnationSection s = config.stagnation();
         LocalComparator local = new LocalComparator(s.noveltyThreshold());
         // each comparison call is noted, and written with its tick
-        MeteredLlm metered = new MeteredLlm(comparisonLlm, clock, LlmCall.Purpose.COMPARISON);
+        MeteredLlm<LlmCall> metered = new MeteredLlm<>(comparisonLlm, clock, CallRows.as(LlmCall.Purpose.COMPARISON));
         ReplyComparator comparator = switch (s.method()) {
             case LOCAL -> local;
             case LLM -> new LlmComparator(metered, s.maxTokens(), s.noveltyThreshold(), local);
@@ -316,11 +333,12 @@ public final class Wiring {
         // the reflex's random choices (a creative frame, a random command) come from the same injected source as jitter
         java.util.function.IntUnaryOperator random = bound -> Math.min(bound - 1,
                 (int) (tools.jitter().getAsDouble() * bound));
-        RegistrySwitch models = new RegistrySwitch(new LlmRegistryDao(store), tools.variables(), config.llm(), thinking);
+        RegistrySwitch models = new RegistrySwitch(new RegistryRoutes(new LlmRegistryDao(store), tools.variables(),
+                config.llm()), config.llm().model(), thinking);
         return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),
                 review(config, store, clock, LlmChain.comparisonClient(config, llm), generation, random,
-                        commands.registry()::types, models),
+                        commands.registry()::types, modelSwitch(models)),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
                 config.cycle().maxIdle(), breakers(monitor, config.llm()));
     }

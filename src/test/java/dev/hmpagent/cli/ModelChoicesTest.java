@@ -3,7 +3,8 @@ package dev.hmpagent.cli;
 import dev.hmpagent.runtime.LlmChain;
 
 import dev.hmpagent.llm.SwitchableLlm;
-import dev.hmpagent.runtime.RegistrySwitch;
+import dev.hmpagent.llm.RegistrySwitch;
+import dev.hmpagent.runtime.RegistryRoutes;
 import dev.hmpagent.runtime.Wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -236,8 +237,8 @@ class ModelChoicesTest {
     @Test
     void the_reflexs_switch_returns_to_the_persons_choice_not_past_it() {
         SwitchableLlm thinking = new SwitchableLlm(chosen);   // what the cycle wraps around the LLM it is given
-        RegistrySwitch reflex = new RegistrySwitch(new LlmRegistryDao(store), Map.of("HMP_TEST_KEY_B", "key-b")::get,
-                config.llm(), thinking);
+        RegistrySwitch reflex = new RegistrySwitch(new RegistryRoutes(new LlmRegistryDao(store),
+                Map.of("HMP_TEST_KEY_B", "key-b")::get, config.llm()), config.llm().model(), thinking);
         models.use("keyless");
 
         assertThat(reflex.switchToNext()).contains("thinking with model-b");
