@@ -79,25 +79,7 @@ public final class ModelChoices implements ModelChoice {
     @Override
     public synchronized String use(String id) {
         Optional<FailoverLlm> failover = target.failover().filter(f -> f.routes(id));
-        if (failover.isPresent()) {
-            // an LLM agent.toml configures: chosen within the failover, which goes on from it when it fails
-            FailoverLlm f = failover.get();
-            Optional<String> out = f.outBecause(id);
-            if (out.isPresent()) {
-                return id + " is out because " + out.get() + ": still thinking with " + target.model() + " at "
-                        + target.endpoint();
-            }
-            boolean was = target.useMain();
-            chosen = id;
-            if (f.activeId().equals(id)) {
-                f.choose(id);   // overrides a different choice not yet taken up, and changes nothing else
-                return (was ? "back to " : "already thinking with ") + (id.equals(MAIN) ? "the configured LLM, " : "")
-                        + target.model() + " at " + target.endpoint() + (id.equals(MAIN) ? "" : " (llm_registry " + id + ")");
-            }
-            f.choose(id);
-            return "thinking with " + id + " from the next call; failover goes on from it when it fails"
-                    + (id.equals(MAIN) ? "" : "; /model main returns");
-        }
+        if (failover.isPresent()) return useWithin(failover.get(), id);
         if (id.equals(MAIN)) {
             boolean was = target.useMain();
             chosen = MAIN;
@@ -118,5 +100,24 @@ public final class ModelChoices implements ModelChoice {
                 ? "; " + route.apiKeyEnv() + " is not set, so no key is sent" : "";
         return "thinking with " + route.model() + " at " + built.client().endpoint() + " (llm_registry " + id
                 + ") from the next call" + unset + "; /model main returns";
+    }
+
+    /** An LLM agent.toml configures: chosen within the failover, which goes on from it when it fails. */
+    private String useWithin(FailoverLlm f, String id) {
+        Optional<String> out = f.outBecause(id);
+        if (out.isPresent()) {
+            return id + " is out because " + out.get() + ": still thinking with " + target.model() + " at "
+                    + target.endpoint();
+        }
+        boolean was = target.useMain();
+        chosen = id;
+        if (f.activeId().equals(id)) {
+            f.choose(id);   // overrides a different choice not yet taken up, and changes nothing else
+            return (was ? "back to " : "already thinking with ") + (id.equals(MAIN) ? "the configured LLM, " : "")
+                    + target.model() + " at " + target.endpoint() + (id.equals(MAIN) ? "" : " (llm_registry " + id + ")");
+        }
+        f.choose(id);
+        return "thinking with " + id + " from the next call; failover goes on from it when it fails"
+                + (id.equals(MAIN) ? "" : "; /model main returns");
     }
 }
