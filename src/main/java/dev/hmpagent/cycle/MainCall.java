@@ -5,6 +5,7 @@ import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.cycle.CycleStatus.Phase;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmException;
@@ -40,7 +41,7 @@ final class MainCall {
 
     private final LlmClient llm;
     /** The calls go through it: each is noted for the tick's transaction. */
-    private final MeteredLlm meter;
+    private final MeteredLlm<LlmCall> meter;
     private final LlmParams params;
     private final Clock clock;
     private final EventSink events;
@@ -56,7 +57,7 @@ final class MainCall {
 
     MainCall(LlmClient llm, LlmParams params, Clock clock, EventSink events, StatusCell status) {
         this.llm = Objects.requireNonNull(llm, "llm");
-        this.meter = new MeteredLlm(llm, clock, LlmCall.Purpose.MAIN);
+        this.meter = new MeteredLlm<>(llm, clock, CallRows.as(LlmCall.Purpose.MAIN));
         this.params = Objects.requireNonNull(params, "params");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.events = Objects.requireNonNull(events, "events");

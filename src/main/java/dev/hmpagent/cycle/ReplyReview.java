@@ -71,7 +71,7 @@ public final class ReplyReview {
      * @param comparator      the configured comparison (local, llm or hybrid)
      * @param local           the local one, for replies cut short
      * @param repeatWindow    how many earlier replies an exact repeat is looked for in (0: none)
-     * @param comparisonCalls takes the calls the comparator made since it was last asked ({@link MeteredLlm#take()}
+     * @param comparisonCalls takes the calls the comparator made since it was last asked ({@link dev.hmpagent.llm.MeteredLlm#take()}
      *                        of the comparator's client; nothing for the local comparison)
      */
     public ReplyReview(ReplyComparator comparator, LocalComparator local, CommandBlockParser parser,

@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,7 +46,7 @@ class ExecutorEdgeCasesTest {
             llm.reply("ok" + commands("[{\"cmd_id\":\"c-1\",\"type\":\"diary_entry\",\"args\":{\"text\":\"x\"}}]"));
             ReplApprover approver = new ReplApprover(s -> { }, true);
             CommandGate ask = c -> CommandGate.Decision.ask("needs approval");
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, approver),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, approver),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.start();
             long until = System.nanoTime() + 10_000_000_000L;
@@ -108,7 +110,7 @@ class ExecutorEdgeCasesTest {
             new NotesDao(store).add("record my reddit account", "user", 0, null);
             llm.reply("ok" + commands("[{\"cmd_id\":\"c-1\",\"type\":\"account_add\",\"args\":{\"service\":\"Reddit\","
                     + "\"login\":\"bot\",\"password\":\"hunter2-SuperSecret\"}}]"));
-            Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock).tick();
+            TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock).tick();
             ProcessRow row = new ProcessLogDao(store).byTick(1).get(0);
             assertThat(row.result()).contains("refused").contains("args.password");
             assertThat(row.value()).as("process_log.value").doesNotContain("hunter2-SuperSecret");
