@@ -11,7 +11,6 @@ import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.repl.Costs;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
-import dev.hmpagent.repl.ReplApprover;
 import dev.hmpagent.repl.JLineScreen;
 import dev.hmpagent.repl.Verbosity;
 import dev.hmpagent.repl.Inspect;

@@ -3,6 +3,7 @@ package dev.hmpagent.cli;
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.cycle.SafetyGate;
 import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code agent halt}: a human stop, priority 0. The file's safety state becomes STOPPED(halt) at
  * once (audited, persisted: a restarted agent stays stopped); a running agent cancels its LLM call
- * within a few tens of milliseconds and thinks again only after {@code agent unlock}.
+ * within one poll of its control watcher ({@link StopSignal#POLL_MILLIS}) and thinks again only after
+ * {@code agent unlock}.
  */
 @Command(name = "halt", mixinStandardHelpOptions = true,
         description = {"Stop the agent now; it stays stopped, across restarts, until `agent unlock`.",
@@ -47,7 +49,8 @@ final class HaltCommand extends Subcommand {
                 say(db.getFileName() + " was already " + SafetyGate.describe(o.after()));
             } else {
                 say("halted: " + db.getFileName() + " is " + o.after().label() + " (was " + o.before().label()
-                        + "); a running agent cancels its LLM call within 25 ms, and `agent unlock` resumes it");
+                        + "); a running agent cancels its LLM call within "
+                        + StopSignal.POLL_MILLIS + " ms, and `agent unlock` resumes it");
             }
         }
         return ExitCodes.OK;
@@ -58,7 +61,8 @@ final class HaltCommand extends Subcommand {
         HaltFlag flag = new HaltFlag(db);
         flag.raise(reason, Requester.thisProcess());
         say("halted: " + db.getFileName() + " could not be written (" + why.getMessage() + "), so the halt is in "
-                + flag.file().getFileName() + "; a running agent obeys it within 25 ms and records it in the file once it"
+                + flag.file().getFileName() + "; a running agent obeys it within "
+                + StopSignal.POLL_MILLIS + " ms and records it in the file once it"
                 + " can, and `agent unlock` resumes it");
         return ExitCodes.OK;
     }

@@ -1,7 +1,7 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.llm.SwitchableLlm;
-import dev.hmpagent.runtime.RegistrySwitch;
+import dev.hmpagent.runtime.RegistryRoutes;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.llm.FailoverLlm;
@@ -70,7 +70,7 @@ public final class ModelChoices implements ModelChoice {
         out.add(new Choice(MAIN, "the LLM agent.toml configures", main.model(), Secrets.redactUrl(main.baseUrl())));
         Map<String, String> names = new HashMap<>();
         registry.list().forEach(e -> names.put(e.id(), e.name()));
-        for (LlmRegistryDao.Route r : RegistrySwitch.reachable(registry)) {
+        for (LlmRegistryDao.Route r : RegistryRoutes.reachable(registry)) {
             out.add(new Choice(r.id(), names.getOrDefault(r.id(), ""), r.model(), Secrets.redactUrl(r.baseUrl())));
         }
         return List.copyOf(out);
@@ -79,37 +79,19 @@ public final class ModelChoices implements ModelChoice {
     @Override
     public synchronized String use(String id) {
         Optional<FailoverLlm> failover = target.failover().filter(f -> f.routes(id));
-        if (failover.isPresent()) {
-            // an LLM agent.toml configures: chosen within the failover, which goes on from it when it fails
-            FailoverLlm f = failover.get();
-            Optional<String> out = f.outBecause(id);
-            if (out.isPresent()) {
-                return id + " is out because " + out.get() + ": still thinking with " + target.model() + " at "
-                        + target.endpoint();
-            }
-            boolean was = target.useMain();
-            chosen = id;
-            if (f.activeId().equals(id)) {
-                f.choose(id);   // overrides a different choice not yet taken up, and changes nothing else
-                return (was ? "back to " : "already thinking with ") + (id.equals(MAIN) ? "the configured LLM, " : "")
-                        + target.model() + " at " + target.endpoint() + (id.equals(MAIN) ? "" : " (llm_registry " + id + ")");
-            }
-            f.choose(id);
-            return "thinking with " + id + " from the next call; failover goes on from it when it fails"
-                    + (id.equals(MAIN) ? "" : "; /model main returns");
-        }
+        if (failover.isPresent()) return useWithin(failover.get(), id);
         if (id.equals(MAIN)) {
             boolean was = target.useMain();
             chosen = MAIN;
             return (was ? "back to " : "already thinking with ") + "the configured LLM, " + target.model() + " at "
                     + target.endpoint();
         }
-        LlmRegistryDao.Route route = RegistrySwitch.reachable(registry).stream().filter(r -> r.id().equals(id))
+        LlmRegistryDao.Route route = RegistryRoutes.reachable(registry).stream().filter(r -> r.id().equals(id))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no llm_registry entry " + id
                         + " with a provider this agent speaks"));
         Built built = clients.get(id);
         if (built == null || !built.route().equals(route)) {
-            built = new Built(route, RegistrySwitch.client(route, variables, main));
+            built = new Built(route, RegistryRoutes.client(route, variables, main));
             clients.put(id, built);
         }
         target.use(built.client());
@@ -118,5 +100,24 @@ public final class ModelChoices implements ModelChoice {
                 ? "; " + route.apiKeyEnv() + " is not set, so no key is sent" : "";
         return "thinking with " + route.model() + " at " + built.client().endpoint() + " (llm_registry " + id
                 + ") from the next call" + unset + "; /model main returns";
+    }
+
+    /** An LLM agent.toml configures: chosen within the failover, which goes on from it when it fails. */
+    private String useWithin(FailoverLlm f, String id) {
+        Optional<String> out = f.outBecause(id);
+        if (out.isPresent()) {
+            return id + " is out because " + out.get() + ": still thinking with " + target.model() + " at "
+                    + target.endpoint();
+        }
+        boolean was = target.useMain();
+        chosen = id;
+        if (f.activeId().equals(id)) {
+            f.choose(id);   // overrides a different choice not yet taken up, and changes nothing else
+            return (was ? "back to " : "already thinking with ") + (id.equals(MAIN) ? "the configured LLM, " : "")
+                    + target.model() + " at " + target.endpoint() + (id.equals(MAIN) ? "" : " (llm_registry " + id + ")");
+        }
+        f.choose(id);
+        return "thinking with " + id + " from the next call; failover goes on from it when it fails"
+                + (id.equals(MAIN) ? "" : "; /model main returns");
     }
 }

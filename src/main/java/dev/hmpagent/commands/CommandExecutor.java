@@ -9,11 +9,14 @@ import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Fingerprint;
 import dev.hmpagent.safety.Outcome;
 import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.SafetyState;
+import dev.hmpagent.safety.SafetyStatus;
+import dev.hmpagent.safety.StopReason;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessRow;
 import dev.hmpagent.store.ProcessStatus;
-import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.StoreException;
 import java.util.ArrayList;
@@ -26,7 +29,7 @@ import java.util.function.Consumer;
 /**
  * Runs the pending commands of committed replies, one by one, outside the tick's transaction: asks the gate
  * (and, when it says ASK, a person) first, runs each database-only handler in its own short transaction, and
- * reports every outcome to one listener. Between two commands it reads the control channel: after a halt the
+ * reports every outcome to one listener. Between two commands it asks the {@link StopSignal}: after a halt the
  * commands it did not run end as {@code error} with code EHALT and never run later.
  */
 public final class CommandExecutor {
@@ -43,7 +46,6 @@ public final class CommandExecutor {
     private final OutcomeListener outcomes;
     private final ProcessLogDao processLog;
     private final AgentLogDao agentLog;
-    private final SafetyDao safety;
     private final dev.hmpagent.store.SafetyCountersDao counters;
     private final dev.hmpagent.store.LlmCallsDao llmCalls;
     private final Completions completions;
@@ -66,7 +68,6 @@ public final class CommandExecutor {
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
         this.processLog = new ProcessLogDao(store);
         this.agentLog = new AgentLogDao(store);
-        this.safety = new SafetyDao(store);
         this.counters = new dev.hmpagent.store.SafetyCountersDao(store);
         this.llmCalls = new dev.hmpagent.store.LlmCallsDao(store);
         this.completions = Objects.requireNonNull(completions, "completions");
@@ -119,31 +120,30 @@ public final class CommandExecutor {
         return runs;
     }
 
-    /**
-     * Runs every pending command of {@code tickId} in order. {@code haltRequested} is read before each command
-     * (and while a person is asked); the persisted safety state is read inside each command's transaction, so a
-     * halt from another process that committed first always wins.
-     */
-    public Executed runPending(long tickId, String llmId, BooleanSupplier haltRequested, Consumer<CommandRun> onEach) {
-        return runPending(tickId, llmId, haltRequested, () -> false, onEach);
+    /** Runs every pending command of {@code tickId} in order, stopped only by a halt from now on (tools, tests). */
+    public Executed runPending(long tickId, String llmId, Consumer<CommandRun> onEach) {
+        return runPending(tickId, llmId, StopSignal.over(store).since(), () -> false, onEach);
     }
 
     /**
-     * As above; {@code stopRequested} (the process is ending) withdraws a question to a person: the command and
-     * the ones after it stay pending, and the next start marks them offline (not run, the LLM is told).
+     * Runs every pending command of {@code tickId} in order. A halt heard after {@code halt} is looked for before each
+     * command (and while a person is asked); the persisted safety state is read through the same signal inside each
+     * command's transaction, so a halt from another process that committed first always wins. {@code leaving} (the
+     * process is ending) withdraws a question to a person: the command and the ones after it stay pending, and the
+     * next start marks them offline (not run, the LLM is told).
      */
-    public Executed runPending(long tickId, String llmId, BooleanSupplier haltRequested, BooleanSupplier stopRequested,
+    public Executed runPending(long tickId, String llmId, StopSignal.Since halt, BooleanSupplier leaving,
                                Consumer<CommandRun> onEach) {
         List<CommandRun> runs = new ArrayList<>();
         List<ProcessRow> pending = processLog.pending(tickId);
         for (ProcessRow row : pending) {
             try {
-                if (haltRequested.getAsBoolean()) return new Executed(runs, Optional.empty(), haltAll(tickId, runs, onEach));
-                Optional<CommandRun> run = runOne(row, llmId, haltRequested, stopRequested);
-                if (run.isEmpty() && !haltRequested.getAsBoolean() && stopRequested.getAsBoolean()) {
+                if (halt.halted()) return new Executed(runs, Optional.empty(), haltAll(tickId, halt, runs, onEach));
+                Optional<CommandRun> run = runOne(row, llmId, halt, leaving);
+                if (run.isEmpty() && !halt.halted() && leaving.getAsBoolean()) {
                     return new Executed(runs, Optional.empty(), false);   // leaving: the rest stays pending
                 }
-                if (run.isEmpty()) return new Executed(runs, Optional.empty(), haltAll(tickId, runs, onEach));
+                if (run.isEmpty()) return new Executed(runs, Optional.empty(), haltAll(tickId, halt, runs, onEach));
                 runs.add(run.get());
                 onEach.accept(run.get());
             } catch (StoreException e) {
@@ -155,14 +155,15 @@ public final class CommandExecutor {
     }
 
     /** Ends every command not yet run as EHALT; returns true. */
-    private boolean haltAll(long tickId, List<CommandRun> runs, Consumer<CommandRun> onEach) {
+    private boolean haltAll(long tickId, StopSignal.Since halt, List<CommandRun> runs, Consumer<CommandRun> onEach) {
         List<ProcessRow> left = processLog.pending(tickId);
         // not always a person's halt: the monitor may have locked the agent on the command before (a refused repeat)
         String why = store.inTransaction(() -> {
-            SafetyDao.Row state = safety.current();
-            String reason = state.state().equals("ACTIVE") || state.state().equals("STOPPED") && "halt".equals(state.reason())
-                    ? HALTED : "the agent was stopped (" + state.state() + (state.detail() == null ? "" : ": "
-                    + state.detail()) + ") before this command ran";
+            SafetyStatus state = halt.signal().persisted();
+            boolean halted = state.state() == SafetyState.STOPPED
+                    && state.reason().equals(Optional.of(StopReason.HALT));
+            String reason = state.active() || halted ? HALTED : "the agent was stopped (" + state.state()
+                    + (state.detail().isEmpty() ? "" : ": " + state.detail()) + ") before this command ran";
             processLog.haltPending(reason);
             return reason;
         });
@@ -176,69 +177,76 @@ public final class CommandExecutor {
     }
 
     /** Runs one row; empty when a halt came first (the caller ends this one and the rest as EHALT). */
-    private Optional<CommandRun> runOne(ProcessRow row, String llmId, BooleanSupplier haltRequested,
-                                        BooleanSupplier stopRequested) {
+    private Optional<CommandRun> runOne(ProcessRow row, String llmId, StopSignal.Since halt, BooleanSupplier leaving) {
         PendingCommand command;
         try {
             command = pendingCommand(row);
         } catch (IllegalArgumentException e) {
-            return finishedNow(row, llmId, fail(row.name(), row.fingerprint(), ErrorCode.EINVAL, e.getMessage()));
+            return finishedNow(row, llmId, halt, fail(row.name(), row.fingerprint(), ErrorCode.EINVAL, e.getMessage()));
         }
         CommandGate.Decision decision = gate.check(command);   // first: a reserved type is refused, known or not
-        if (haltRequested.getAsBoolean()) return Optional.empty();
+        if (halt.halted()) return Optional.empty();
         Optional<CommandHandler> handler = registry.find(command.type());
         if (handler.isEmpty() && decision.verdict() == CommandGate.Verdict.ALLOW) {
-            return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
+            return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
                     "unknown command type \"" + command.type() + "\"; known types: " + String.join(", ", registry.types())));
         }
         switch (decision.verdict()) {
             case DENY -> {
-                return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), decision.code(),
+                return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), decision.code(),
                         command.type() + " refused: " + decision.reason()));
             }
             case REFUSE -> {
-                // refused and the agent locked by the same verdict: recorded as such, not as a halt
-                Result refused = fail(command.type(), command.fingerprint(), decision.code(),
-                        command.type() + " refused: " + decision.reason());
-                JsonNode args = argsOf(row);
-                Result shown = store.inTransaction(() -> finish(row, args, refused));
-                Optional<CommandRun> run = shown == null ? Optional.empty() : Optional.of(reported(row, shown));
-                if (run.isPresent()) return run;
-                return Optional.empty();
+                return refused(row, command, decision);
             }
             case ASK -> {
                 Approver.Answer answer = approver.ask(command, decision.reason(),
-                        () -> haltRequested.getAsBoolean() || stopRequested.getAsBoolean());
-                if (haltRequested.getAsBoolean() || stopRequested.getAsBoolean()) return Optional.empty();
+                        () -> halt.halted() || leaving.getAsBoolean());
+                if (halt.halted() || leaving.getAsBoolean()) return Optional.empty();
                 if (answer == Approver.Answer.NO) {
                     String why = approver.personPresent() ? "the person at the terminal said no"
                             : "nobody is at a terminal to approve it (" + decision.reason()
                               + "); a person can allow it in agent.toml";
-                    return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EPERM,
+                    return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EPERM,
                             command.type() + " not approved: " + why));
                 }
                 if (answer == Approver.Answer.ALWAYS) gate.allowForSession(command);
             }
             case ALLOW -> { }
         }
+        return allowed(row, command, llmId, halt);
+    }
+
+    /** Refused, and the agent locked by the same verdict: recorded as such, not as a halt. */
+    private Optional<CommandRun> refused(ProcessRow row, PendingCommand command, CommandGate.Decision decision) {
+        Result refused = fail(command.type(), command.fingerprint(), decision.code(),
+                command.type() + " refused: " + decision.reason());
+        JsonNode args = argsOf(row);
+        Result shown = store.inTransaction(() -> finish(row, args, refused));
+        return shown == null ? Optional.empty() : Optional.of(reported(row, shown));
+    }
+
+    /** A command the gate (or a person) allowed: run, unless it holds a secret or nothing handles its type. */
+    private Optional<CommandRun> allowed(ProcessRow row, PendingCommand command, String llmId, StopSignal.Since halt) {
+        Optional<CommandHandler> handler = registry.find(command.type());
         List<String> secrets = CommandQueue.redactedPaths(command.args(), "args");
         if (!secrets.isEmpty()) {
             // the secret was never stored, so the command cannot run with it; and it must not run without it
-            return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EPERM, command.type()
-                    + " refused: " + String.join(", ", secrets) + (secrets.size() == 1 ? " looks" : " look")
+            return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EPERM,
+                    command.type() + " refused: " + String.join(", ", secrets) + (secrets.size() == 1 ? " looks" : " look")
                     + " like a secret: not stored, and the command did not run; never write a secret in a command,"
                     + " name where it lives instead (secret_ref: env:NAME or keyring:entry)"));
         }
-        if (handler.isEmpty()) return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
-                "unknown command type \"" + command.type() + "\""));
-        if (handler.get() instanceof ExternalCommand external) return start(row, command, external, llmId, haltRequested);
-        return execute(row, command, handler.get(), llmId, haltRequested);
+        if (handler.isEmpty()) return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(),
+                ErrorCode.EINVAL, "unknown command type \"" + command.type() + "\""));
+        if (handler.get() instanceof ExternalCommand external) return start(row, command, external, llmId, halt);
+        return execute(row, command, handler.get(), llmId, halt);
     }
 
     /** Marks the row running and starts the work outside any transaction; its result arrives through completions. */
     private Optional<CommandRun> start(ProcessRow row, PendingCommand command, ExternalCommand handler, String llmId,
-                                       BooleanSupplier haltRequested) {
-        boolean claimed = store.inTransaction(() -> !haltRequested.getAsBoolean() && mayRun(row.id())
+                                       StopSignal.Since halt) {
+        boolean claimed = store.inTransaction(() -> !halt.halted() && mayRun(row.id(), halt)
                 && processLog.startRunning(row.id()));
         if (!claimed) return Optional.empty();
         CommandContext ctx = new CommandContext(row.tickId(), llmId, registry, store);
@@ -255,41 +263,42 @@ public final class CommandExecutor {
         // the row is running now: whatever ended it at once is written the way every asynchronous result is
         // (recordResults, which keeps it and tries again while the file refuses writes), never lost, never stuck
         endedAtOnce.ifPresent(outcome -> completions.add(row.id(), outcome));
-        if (endedAtOnce.isEmpty() && haltRequested.getAsBoolean()) stopAfterHalt.accept(row.id());
+        if (endedAtOnce.isEmpty() && halt.halted()) stopAfterHalt.accept(row.id());
         return Optional.of(new CommandRun(row.id(), row.cmdId(), row.name(), "running", "started; its result comes in a "
                 + "later tick", Optional.empty(), Optional.empty()));
     }
 
     private Optional<CommandRun> execute(ProcessRow row, PendingCommand command, CommandHandler handler, String llmId,
-                                         BooleanSupplier haltRequested) {
+                                         StopSignal.Since halt) {
         CommandContext ctx = new CommandContext(row.tickId(), llmId, registry, store);
         Args args = new Args(command.type(), handler.argsExample(), command.args());
         Result attempt;
         try {
             attempt = store.inTransaction(() -> {
-                if (haltRequested.getAsBoolean() || !mayRun(row.id())) return null;
+                if (halt.halted() || !mayRun(row.id(), halt)) return null;
                 CommandOutcome outcome = handler.execute(args, ctx);
                 Result result = resultOf(command.type(), command.fingerprint(), outcome, handler.informs());
                 return finish(row, command.args(), result);
             });
         } catch (CommandArgException e) {
-            return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL, e.getMessage()));
+            return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
+                    e.getMessage()));
         } catch (StoreException e) {
             throw e;
         } catch (RuntimeException e) {
             // a crashed handler is one failed command (its writes rolled back), not a failed tick
             String msg = command.type() + " crashed: " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + Args.abbreviate(e.getMessage()));
-            return finishedNow(row, llmId, fail(command.type(), command.fingerprint(), ErrorCode.EUNKNOWN, msg));
+            return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EUNKNOWN, msg));
         }
         if (attempt == null) return Optional.empty();
         return Optional.of(reported(row, attempt));
     }
 
     /** Records a result decided without running the handler, in its own transaction. */
-    private Optional<CommandRun> finishedNow(ProcessRow row, String llmId, Result result) {
+    private Optional<CommandRun> finishedNow(ProcessRow row, String llmId, StopSignal.Since halt, Result result) {
         JsonNode args = argsOf(row);
-        Result shown = store.inTransaction(() -> mayRun(row.id()) ? finish(row, args, result) : null);
+        Result shown = store.inTransaction(() -> mayRun(row.id(), halt) ? finish(row, args, result) : null);
         return shown == null ? Optional.empty() : Optional.of(reported(row, shown));
     }
 
@@ -303,8 +312,8 @@ public final class CommandExecutor {
     }
 
     /** Inside a command's transaction: the agent is still ACTIVE and the row still pending (a halt ends both). */
-    private boolean mayRun(long id) {
-        return safety.current().state().equals("ACTIVE")
+    private boolean mayRun(long id, StopSignal.Since halt) {
+        return halt.signal().active()
                 && processLog.status(id).filter(s -> s == ProcessStatus.PENDING).isPresent();
     }
 

@@ -1,23 +1,8 @@
 package dev.hmpagent.commands;
 
-import dev.hmpagent.commands.catalogue.BuiltInCommands;
-import dev.hmpagent.commands.catalogue.CleanupCommands;
-import dev.hmpagent.commands.catalogue.ConceptCommands;
-import dev.hmpagent.commands.catalogue.DiaryCommands;
-import dev.hmpagent.commands.catalogue.ExternalServiceCommands;
-import dev.hmpagent.commands.catalogue.GoalCommands;
-import dev.hmpagent.commands.catalogue.IdentityCommands;
-import dev.hmpagent.commands.catalogue.LlmRegistryCommands;
-import dev.hmpagent.commands.catalogue.MemoryCommands;
-import dev.hmpagent.commands.catalogue.NotesCommands;
-import dev.hmpagent.commands.catalogue.PeerCommands;
-import dev.hmpagent.commands.catalogue.ScriptCommands;
-import dev.hmpagent.commands.catalogue.SettingsCommands;
-import dev.hmpagent.commands.catalogue.StrategyCommands;
-import dev.hmpagent.commands.catalogue.TableCommands;
-import dev.hmpagent.commands.catalogue.UserCommands;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +13,8 @@ import java.util.Set;
 /**
  * The one list of command types, grouped in families: execution, {@code help} and the catalog in context 0
  * all read it. The catalog stays short as the list grows (names and one-line summaries); {@link #help} gives
- * one command's arguments and an example.
+ * one command's arguments and an example. The built-in families are registered by
+ * {@code commands.catalogue.Catalogue}, which the composition root calls.
  */
 public final class CommandRegistry {
     /** The family of commands registered without one. */
@@ -41,7 +27,7 @@ public final class CommandRegistry {
     private final Map<String, CommandHandler> handlers = new LinkedHashMap<>();
     private final Map<String, String> families = new LinkedHashMap<>();
     /** Families the catalog shows as one line of names (rarely used: their summaries come with help). */
-    private final java.util.Set<String> compact = new java.util.HashSet<>();
+    private final Set<String> compact = new HashSet<>();
 
     /**
      * Whether a command type touches safety, so no handler may have it and an LLM command of that type is refused
@@ -80,32 +66,6 @@ public final class CommandRegistry {
     public CommandRegistry registerCompact(String family, List<CommandHandler> handlers) {
         compact.add(family);
         return register(family, handlers);
-    }
-
-    /** The built-in commands with agent.toml's defaults. */
-    public static CommandRegistry builtIn() {
-        return builtIn(CommandOptions.DEFAULTS);
-    }
-
-    /** The built-in commands, every family in one place. */
-    public static CommandRegistry builtIn(CommandOptions options) {
-        return new CommandRegistry()
-                .register(GENERAL, BuiltInCommands.all())
-                .register("diary", DiaryCommands.all())
-                .register("concepts and links", ConceptCommands.all())
-                .register("notebook (llm_memory)", MemoryCommands.all())
-                .register("notes", NotesCommands.all())
-                .register("goals and tasks", GoalCommands.all())
-                .register("cycle settings", new SettingsCommands(options.settingsBounds()).all())
-                .register("cleanup", new CleanupCommands(options.cleanupMinAgeTicks()).all())
-                .registerCompact("strategies and ratings", StrategyCommands.all())
-                .registerCompact("scripts", ScriptCommands.all())
-                .registerCompact("tables", TableCommands.all())
-                .registerCompact("llm registry", LlmRegistryCommands.all())
-                .registerCompact("identity", IdentityCommands.all())
-                .registerCompact("peers", PeerCommands.all())
-                .registerCompact("users", UserCommands.all())
-                .registerCompact("external services", ExternalServiceCommands.all());
     }
 
     public Optional<CommandHandler> find(String type) {

@@ -27,6 +27,17 @@ public final class OllamaHost {
     private OllamaHost() {
     }
 
+    /**
+     * The root of the Ollama server to use when none is configured: the one {@code OLLAMA_HOST} names in {@code env}
+     * (its root, without the {@code /v1} the OpenAI-compatible default has), else {@code http://localhost:11434}.
+     *
+     * @throws IllegalArgumentException when OLLAMA_HOST is set but unusable: one line naming it and the form expected
+     */
+    public static String defaultRootUrl(java.util.Map<String, String> env) {
+        String raw = env.get(VARIABLE);
+        return raw == null || raw.isBlank() ? "http://localhost:" + DEFAULT_PORT : rootUrl(raw);
+    }
+
     /** E.g. {@code gpu-box} to {@code http://gpu-box:11434/v1}, {@code 0.0.0.0:8080} to {@code http://127.0.0.1:8080/v1}. */
     static String baseUrl(String raw) throws InvalidValueException {
         return root(raw) + "/v1";

@@ -6,6 +6,7 @@ import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.ExternalCommand;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
@@ -64,7 +65,7 @@ public final class LlmTasks implements ExternalCommand {
             return Optional.of(CommandOutcome.error(ErrorCode.EPERM, "llm_task: not run: the token budget of this task"
                     + " is spent; a person must add budget (agent unlock --add-budget N)"));
         }
-        MeteredLlm client = new MeteredLlm(clients.get(), clock, LlmCall.Purpose.TASK);
+        MeteredLlm<LlmCall> client = new MeteredLlm<>(clients.get(), clock, CallRows.as(LlmCall.Purpose.TASK));
         Optional<String> target = args.optionalText("target_llm").filter(t -> !t.isBlank());
         if (target.isPresent() && !target.get().equals(client.model())) {
             return Optional.of(CommandOutcome.notFound("llm_task: no LLM \"" + target.get() + "\" is configured here; "

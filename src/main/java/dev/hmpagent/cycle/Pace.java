@@ -1,5 +1,8 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.text.Text;
+import java.math.BigDecimal;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -40,5 +43,19 @@ public record Pace(Wait waiting, long due, boolean catchUp, long late, long skip
     /** Frames the next iterations run back to back to make up for an overrun (counting the next one). */
     public long caughtUp() {
         return late - skipped;
+    }
+
+    /** E.g. "tick 12 took 3.4 s: skipped 6 frames at 2 Hz", for {@code what} (a tick, an idle frame) that overran. */
+    String overrun(String what, long tookNanos, double hz) {
+        String done = caughtUp() == 0 ? "skipped " + Text.count(skipped, "frame", "frames")
+                : "catching up " + Text.count(caughtUp(), "frame", "frames")
+                        + (skipped == 0 ? "" : ", skipped " + skipped + " beyond run.max_catch_up");
+        return what + " took " + took(tookNanos) + ": " + done + " at "
+                + BigDecimal.valueOf(hz).stripTrailingZeros().toPlainString() + " Hz";
+    }
+
+    private static String took(long nanos) {
+        if (nanos < 1_000_000_000L) return Math.max(1, nanos / 1_000_000) + " ms";
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 }

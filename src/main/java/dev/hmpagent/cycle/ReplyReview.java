@@ -14,6 +14,7 @@ import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.StagnationDao;
+import dev.hmpagent.text.Text;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -70,7 +71,7 @@ public final class ReplyReview {
      * @param comparator      the configured comparison (local, llm or hybrid)
      * @param local           the local one, for replies cut short
      * @param repeatWindow    how many earlier replies an exact repeat is looked for in (0: none)
-     * @param comparisonCalls takes the calls the comparator made since it was last asked ({@link MeteredLlm#take()}
+     * @param comparisonCalls takes the calls the comparator made since it was last asked ({@link dev.hmpagent.llm.MeteredLlm#take()}
      *                        of the comparator's client; nothing for the local comparison)
      */
     public ReplyReview(ReplyComparator comparator, LocalComparator local, CommandBlockParser parser,
@@ -133,7 +134,7 @@ public final class ReplyReview {
      */
     static String commandBlock(String reply) {
         int at = Math.max(reply.lastIndexOf("# Commands:"), reply.lastIndexOf("# Команды:"));
-        return at < 0 ? "" : reply.substring(at).strip().replaceAll("\\s+", " ");
+        return at < 0 ? "" : Text.oneLine(reply.substring(at), Integer.MAX_VALUE);
     }
 
     /** A halt: the comparison call in flight, if any, is cancelled (the comparison then falls back to local). */

@@ -2,26 +2,26 @@ package dev.hmpagent.cycle;
 
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
-import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.HaltFlag;
 import java.util.Objects;
 
 /**
  * Asked first thing in every loop iteration, on the tick thread: may the agent think? Only when the
- * persisted safety state is ACTIVE. Says once when the state changes (stopped, and by whom; active again).
+ * persisted safety state, read through the {@link StopSignal}, is ACTIVE. Says once when the state changes (stopped, and by whom; active again).
  */
 public final class SafetyGate {
-    private final SafetyControl control;
+    private final StopSignal stops;
     private final EventSink events;
-    private volatile SafetyStatus last;
+    private SafetyStatus last;   // tick thread only
 
     private final HaltFlag flag;
     private boolean flagSaid;
 
     /** @param flag a halt that could not be written to the file, obeyed all the same */
-    public SafetyGate(SafetyControl control, HaltFlag flag, EventSink events) {
-        this.control = Objects.requireNonNull(control, "control");
+    public SafetyGate(StopSignal stops, HaltFlag flag, EventSink events) {
+        this.stops = Objects.requireNonNull(stops, "stops");
         this.flag = Objects.requireNonNull(flag, "flag");
         this.events = Objects.requireNonNull(events, "events");
     }
@@ -37,7 +37,7 @@ public final class SafetyGate {
             return false;
         }
         flagSaid = false;
-        SafetyStatus now = control.current();
+        SafetyStatus now = stops.persisted();
         SafetyStatus before = last;
         last = now;
         if (before == null ? !now.active() : !before.label().equals(now.label())) {
@@ -45,11 +45,6 @@ public final class SafetyGate {
                     : new AgentEvent.Problem(describe(now)));
         }
         return now.active();
-    }
-
-    /** The state last read, or null before the first read. */
-    public SafetyStatus last() {
-        return last;
     }
 
     /** One line for a state that keeps the agent from thinking. */

@@ -3,14 +3,8 @@ package dev.hmpagent.cycle;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.store.StoreException;
-import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
@@ -49,6 +43,7 @@ public final class TickLoop {
         SAFETY_STOP
     }
 
+    // Set at construction; safe from any thread.
     private final Cycle cycle;
     private final Pacer pacer;
     private final double hz;
@@ -56,18 +51,22 @@ public final class TickLoop {
     private final Duration giveUp;
     private final BooleanSupplier mayTick;
     private final EventSink events;
+    private final LoopCounter counter = new LoopCounter();
+    private final LoopEnding ending = new LoopEnding();
+
+    // Any thread: the requests that steer the loop, and why it ended.
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
-    private final CountDownLatch finished = new CountDownLatch(1);
-    private final List<Runnable> endListeners = new ArrayList<>();   // guarded by this
-    private boolean endAnnounced;                                      // guarded by this
     private volatile boolean stopRequested;
     private volatile boolean drain;
     private volatile End end;
     private volatile Thread thread;
     private volatile long frameLimit;   // 0: none
     private volatile boolean reportNoOps;
-    private final LoopCounter counter = new LoopCounter();
+
+    // Tick thread only.
     private String lastProblem = "";
+    /** Ticks that worked since the drain began. */
+    private int drained;
 
     /**
      * @param pacer   when each iteration runs; owned by this loop from now on
@@ -99,7 +98,7 @@ public final class TickLoop {
     /** Runs the loop on the calling thread until it ends; returns why it ended. */
     public End run() {
         thread = Thread.currentThread();
-        int drained = 0;
+        drained = 0;
         long frames = 0;
         boolean catchUp = false;
         pacer.start(time.nanoTime());
@@ -116,59 +115,32 @@ public final class TickLoop {
                 if (end != null) break;
                 if (frameLimit > 0 && ++frames >= frameLimit) break;
                 if (stopRequested && drain) {
-                    boolean troubled = cycle.status().trouble() != CycleStatus.Trouble.NONE;
-                    if (result.worked() && !troubled) {
-                        if (++drained >= MAX_DRAIN_TICKS) break;
-                        continue;
-                    }
-                    // failed ticks do not count: the give-up time bounds them, checked after each one
-                    if (!result.worked() && !troubled && !drainingBefore) continue;
-                    if (!waitOutTrouble()) break;
+                    if (!drainGoesOn(result, drainingBefore)) break;
                 } else {
                     catchUp = pace(result, began);
                 }
             }
             endWith(End.STOPPED);
         } finally {
-            finished.countDown();
-            List<Runnable> listeners;
-            synchronized (this) {
-                endAnnounced = true;
-                listeners = List.copyOf(endListeners);
-            }
-            listeners.forEach(Runnable::run);
+            ending.announce();
         }
         return end;
     }
 
     /**
-     * Draining and idle: when the cycle is backing off, parks until its next try (true) unless
-     * that try would come after the give-up time; false when there is nothing left to wait for.
+     * Draining, after an iteration: whether the drain goes on. Ticks that worked count toward the bound; failed ticks
+     * do not (the give-up time bounds them, checked after each one); an idle iteration that began before the stop
+     * does not end it (input that arrived meanwhile must still be answered). While the cycle backs off, parks until
+     * its next try unless that try would come after the give-up time.
      */
-    private boolean waitOutTrouble() {
-        CycleStatus s = cycle.status();
-        switch (s.trouble()) {
-            case NONE -> {
-                return false;
-            }
-            case LLM_REJECTED -> {
-                endWith(End.LLM_REJECTED);
-                return false;
-            }
-            default -> { }
-        }
-        Instant now = cycle.clock().instant();
-        Instant retryAt = s.retryAt().orElse(now);
-        Instant since = s.troubleSince().orElse(now);
-        if (retryAt.isAfter(since.plus(giveUp))) {
-            endWith(switch (s.trouble()) {
-                case STORE -> End.DATABASE;
-                case ERROR -> End.FAILED;
-                default -> End.LLM_GAVE_UP;
-            });
-            return false;
-        }
-        park(Math.max(1, Duration.between(now, retryAt).toNanos()));
+    private boolean drainGoesOn(TickResult result, boolean drainingBefore) {
+        boolean troubled = cycle.status().trouble() != CycleStatus.Trouble.NONE;
+        if (result.worked() && !troubled) return ++drained < MAX_DRAIN_TICKS;
+        if (!result.worked() && !troubled && !drainingBefore) return true;
+        DrainWait wait = DrainWait.of(cycle.status(), cycle.clock().instant(), giveUp);
+        if (wait.end() != null) endWith(wait.end());
+        if (!wait.waits()) return false;
+        park(wait.nanos());
         return true;
     }
 
@@ -181,7 +153,8 @@ public final class TickLoop {
         Pace pace = pacer.next(now, result.worked());
         if (pace.late() > 0) {
             counter.skipped(pace.skipped());
-            events.emit(new AgentEvent.Info(overrun(result, now - began, pace)));
+            String what = result.worked() ? "tick " + result.tickId() : "an idle frame";
+            events.emit(new AgentEvent.Info(pace.overrun(what, now - began, hz)));
         }
         switch (pace.waiting()) {
             case NONE -> { }
@@ -189,25 +162,6 @@ public final class TickLoop {
             case UNTIL_DUE_OR_WOKEN -> waitUntil(pace.due(), true);
         }
         return pace.catchUp();
-    }
-
-    /** E.g. "tick 12 took 3.4 s: skipped 6 frames at 2 Hz". */
-    private String overrun(TickResult result, long tookNanos, Pace pace) {
-        String what = result.worked() ? "tick " + result.tickId() : "an idle frame";
-        String done = pace.caughtUp() == 0 ? "skipped " + frames(pace.skipped())
-                : "catching up " + frames(pace.caughtUp())
-                        + (pace.skipped() == 0 ? "" : ", skipped " + pace.skipped() + " beyond run.max_catch_up");
-        return what + " took " + took(tookNanos) + ": " + done + " at "
-                + BigDecimal.valueOf(hz).stripTrailingZeros().toPlainString() + " Hz";
-    }
-
-    private static String frames(long n) {
-        return n + (n == 1 ? " frame" : " frames");
-    }
-
-    private static String took(long nanos) {
-        if (nanos < 1_000_000_000L) return Math.max(1, nanos / 1_000_000) + " ms";
-        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 
     private TickResult iterate(boolean catchUp) {
@@ -322,14 +276,7 @@ public final class TickLoop {
 
     /** Runs {@code listener} on the tick thread when the loop has ended (at once if it already has). */
     public void onEnd(Runnable listener) {
-        Objects.requireNonNull(listener, "listener");
-        synchronized (this) {
-            if (!endAnnounced) {
-                endListeners.add(listener);
-                return;
-            }
-        }
-        listener.run();
+        ending.onEnd(listener);
     }
 
     /** What the loop has counted so far (kept in memory only); safe to call from any thread. */
@@ -339,12 +286,12 @@ public final class TickLoop {
 
     /** Why the loop ended, or null while it runs. */
     public End ended() {
-        return finished.getCount() == 0 ? end : null;
+        return ending.ended() ? end : null;
     }
 
     /** Waits for the loop to end; returns why it ended. */
     public End awaitStopped() throws InterruptedException {
-        finished.await();
+        ending.await();
         return end;
     }
 }

@@ -3,6 +3,7 @@ package dev.hmpagent.cycle;
 import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.ParsedReply;
+import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmException;
@@ -12,17 +13,18 @@ import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Outcome;
 import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.LlmCallsDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessStatus;
 import dev.hmpagent.store.PromptPart;
 import dev.hmpagent.store.PromptsDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
-import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.StagnationDao;
 import dev.hmpagent.store.Store;
@@ -76,17 +78,14 @@ public final class TickWriter {
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
     private final StagnationDao stagnation;
-    private final SafetyDao safety;
+    /** The one stop signal of the running agent: the persisted state is read through it in the tick's transaction. */
+    private final StopSignal stops;
     private final PromptsDao prompts;
     private final LlmCallsDao llmCalls;
 
-    public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes) {
-        this(store, queue, outcomes, LlmBreakers.NONE);
-    }
-
     /** @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them) */
     public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes, LlmBreakers breakers) {
-        this.breakers = java.util.Objects.requireNonNull(breakers, "breakers");
+        this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = store.clock();
         this.queue = Objects.requireNonNull(queue, "queue");
@@ -96,15 +95,18 @@ public final class TickWriter {
         this.responses = new ResponsesDao(store);
         this.agentLog = new AgentLogDao(store);
         this.stagnation = new StagnationDao(store);
-        this.safety = new SafetyDao(store);
+        this.stops = StopSignal.over(store);
         this.prompts = new PromptsDao(store);
         this.llmCalls = new LlmCallsDao(store);
     }
 
     NotesDao notes() { return notes; }
 
+    /** The stop signal over this writer's connection: the cycle and the executor ask the same one. */
+    StopSignal stops() { return stops; }
+
     /** What of a reply may be stored: the cycle keeps, compares and shows the reply through it. */
-    dev.hmpagent.commands.ReplySecrets secrets() { return queue.secrets(); }
+    ReplySecrets secrets() { return queue.secrets(); }
 
     ProcessLogDao processLog() { return processLog; }
 
@@ -115,47 +117,23 @@ public final class TickWriter {
     SettingsDao settings() { return new SettingsDao(store); }
 
     Written writeThought(Thought t) {
-        Written written = store.inTransaction(() -> {
+        return store.inTransaction(() -> {
             // read inside the write transaction, which a halt's own transaction cannot interleave with: a reply
             // that lands after a person stopped the agent answers nothing and runs no command, however late the
             // running agent learned of the halt
-            Completion c = safety.current().state().equals("ACTIVE") ? t.completion() : interrupted(t.completion());
+            Completion c = stops.active() ? t.completion() : interrupted(t.completion());
             breakers.afterLlmCall(t.completion().usage().total(), true);
-            Comparison cmp = t.comparison();
-            int comparisonTokens = cmp.usage().total();
+            int comparisonTokens = t.comparison().usage().total();
             if (comparisonTokens > 0) breakers.afterLlmCall(comparisonTokens, false);   // counted with every other call
             // identical is judged locally, never from an LLM's score alone
             boolean repeated = t.reviewed().repeated() && !c.interrupted();
             savePrompt(t.tickId(), t.prompt());
-            ResponsesDao.Compared compared = new ResponsesDao.Compared(cmp.newIdeas(), cmp.refinedIdeas(),
-                    cmp.discardedIdeas(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT), comparisonTokens,
-                    t.reviewed().contentHash());
-            if (repeated) {
-                // not stored again, its commands not run again: a short row says the reflex fired and why
-                ResponseRow prev = t.previous().get();
-                responses.add(t.tickId(), "[anti-stagnation reflex] this reply repeated the reply of tick " + prev.tickId()
-                                + " word for word: it was not stored again and its commands did not run again; say"
-                                + " something new, or use idle if there is nothing to do",
-                        "reflex fired: identical to tick " + prev.tickId(), 0.0, c.usage().promptTokens(),
-                        c.usage().completionTokens(), c.usage().estimated(), false, true, c.model(), compared);
-            } else {
-                responses.add(t.tickId(), c.text(), reflection(t), c.interrupted() ? null : cmp.novelty(),
-                        c.usage().promptTokens(), c.usage().completionTokens(), c.usage().estimated(), c.interrupted(),
-                        false, c.model(), compared);
-            }
-            if (!c.interrupted()) {
-                // one row per LLM-calling tick that got a reply: what the signs of stagnation are read from
-                ReplyReview.Reviewed r = t.reviewed();
-                stagnation.record(new StagnationDao.Metric(t.tickId(), t.previous().map(ResponseRow::id).orElse(0L),
-                        repeated ? 0.0 : cmp.novelty(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT),
-                        comparisonTokens, repeated, r.repeatOfTick(), r.stimulus(), r.personMessage(), r.graphMark(),
-                        false, "", repeated, repeated ? "flag-to-llm" : ""));
-            }
+            saveReply(t, c, repeated);
             // a reply cut short did not answer: its notes stay unread (shown again at the next wake)
             if (!c.interrupted()) notes.markRead(t.prompt().noteIdsShown(), t.tickId());
             processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
             processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
-            boolean chanted = Cycle.CHANT.equals(c.finishReason());
+            boolean chanted = MainCall.CHANT.equals(c.finishReason());
             CommandQueue.Queued queued = c.interrupted() || chanted || repeated
                     ? new CommandQueue.Queued(List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes);
             if (chanted) recordChant(t.tickId(), c);
@@ -168,7 +146,35 @@ public final class TickWriter {
             t.reviewed().calls().forEach(call -> llmCalls.insert(t.tickId(), call));
             return new Written(state, repeated, queued.malformed(), queued.pending(), !c.interrupted());
         });
-        return written;
+    }
+
+    /** Inside the tick's transaction: the reply's row (a short one when it repeated the last) and its metrics row. */
+    private void saveReply(Thought t, Completion c, boolean repeated) {
+        Comparison cmp = t.comparison();
+        int comparisonTokens = cmp.usage().total();
+        ResponsesDao.Compared compared = new ResponsesDao.Compared(cmp.newIdeas(), cmp.refinedIdeas(),
+                cmp.discardedIdeas(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT), comparisonTokens,
+                t.reviewed().contentHash());
+        if (repeated) {
+            // not stored again, its commands not run again: a short row says the reflex fired and why
+            ResponseRow prev = t.previous().get();
+            responses.add(t.tickId(), "[anti-stagnation reflex] this reply repeated the reply of tick " + prev.tickId()
+                            + " word for word: it was not stored again and its commands did not run again; say"
+                            + " something new, or use idle if there is nothing to do",
+                    "reflex fired: identical to tick " + prev.tickId(), 0.0, c.usage().promptTokens(),
+                    c.usage().completionTokens(), c.usage().estimated(), false, true, c.model(), compared);
+        } else {
+            responses.add(t.tickId(), c.text(), reflection(t), c.interrupted() ? null : cmp.novelty(),
+                    c.usage().promptTokens(), c.usage().completionTokens(), c.usage().estimated(), c.interrupted(),
+                    false, c.model(), compared);
+        }
+        if (c.interrupted()) return;
+        // one row per LLM-calling tick that got a reply: what the signs of stagnation are read from
+        ReplyReview.Reviewed r = t.reviewed();
+        stagnation.record(new StagnationDao.Metric(t.tickId(), t.previous().map(ResponseRow::id).orElse(0L),
+                repeated ? 0.0 : cmp.novelty(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT),
+                comparisonTokens, repeated, r.repeatOfTick(), r.stimulus(), r.personMessage(), r.graphMark(),
+                false, "", repeated, repeated ? "flag-to-llm" : ""));
     }
 
     /**
@@ -181,7 +187,7 @@ public final class TickWriter {
                 + " there, and none of its commands ran. Do not repeat yourself: say something new or use idle";
         FailureFact fact = FailureFact.of("parse", "chanting", ErrorCode.EINVAL, message);
         long id = processLog.record(tickId, "output_anomaly", null, tail, new ProcessLogDao.Finished(
-                dev.hmpagent.store.ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
+                ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
                 fact.fingerprint(), true));
         String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "output_anomaly",
                 fact.fingerprint(), "error", message, "", Optional.of(fact)));
@@ -216,7 +222,7 @@ public final class TickWriter {
             // born closed: a failed call is the server's trouble, never shown to the LLM as a failure of its own
             // actions (six retries used to put six rows of noise into every later prompt); the row is the record
             long id = processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, new ProcessLogDao.Finished(
-                    dev.hmpagent.store.ProcessStatus.CLOSE, e.getMessage(), fact.code(), fact.severity().column(),
+                    ProcessStatus.CLOSE, e.getMessage(), fact.code(), fact.severity().column(),
                     fact.painLevel(), fact.fingerprint(), false));
             agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
                     false, e.getMessage()));

@@ -1,13 +1,12 @@
 package dev.hmpagent.llm;
 
-import dev.hmpagent.cli.ModelChoices;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The main cycle's LLM, which the anti-stagnation reflex may point at another registry entry for a while ("switch
  * LLM") and back. Each target is a whole client with its own base URL and key, so a key never travels to another host.
- * A person's choice (/model, {@link ModelChoices}) is another one of these inside it, so the reflex's switch returns
+ * A person's choice (/model) is another one of these inside it, so the reflex's switch returns
  * to that choice.
  */
 public final class SwitchableLlm implements LlmClient {

@@ -85,12 +85,12 @@ public final class ControlSurface {
         return folders;
     }
 
-    public static boolean isControlProgram(String programName) {
+    static boolean isControlProgram(String programName) {
         return PROGRAMS.contains(programName.toLowerCase(Locale.ROOT));
     }
 
     /** The protected file name {@code word} contains, ignoring case ({@code --db=Agent.DB} names agent.db). */
-    public Optional<String> nameIn(String word) {
+    Optional<String> nameIn(String word) {
         String lower = word.toLowerCase(Locale.ROOT);
         if (PROCESS_SECRETS.matcher(lower).find()) return Optional.of(PROCESS_SECRETS_NAME);
         return names.stream().filter(lower::contains).findFirst();
@@ -109,7 +109,7 @@ public final class ControlSurface {
      * The protected file {@code path} is, after both are canonicalised (symbolic links, {@code ..}), or a
      * hard link to (same file key); or the protected folder it is (or is inside).
      */
-    public Optional<Path> covering(Path path) {
+    Optional<Path> covering(Path path) {
         Canonical target = Canonical.of(path.toAbsolutePath());
         for (Path folder : folders) {
             if (target.path().startsWith(Canonical.of(folder).path()) || target.path().startsWith(folder)) {
@@ -134,7 +134,7 @@ public final class ControlSurface {
      * expansion, see {@link ShellCommand#wildcards()}) is tried on each protected file's name, its
      * absolute path and the tails of it, and {@code ./} and {@code ../} forms.
      */
-    public Optional<String> couldBeNamedBy(String regex) {
+    Optional<String> couldBeNamedBy(String regex) {
         Pattern pattern;
         try {
             pattern = Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.DOTALL);

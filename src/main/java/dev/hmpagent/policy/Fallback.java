@@ -187,40 +187,14 @@ final class Fallback {
      */
     Optional<String> leavesRoots(ShellCommand part, Path workingDir, List<Path> exempt) {
         for (String target : part.redirects()) {
-            if (part.expanded().contains(target)) {
-                if (HOME_VARIABLE.matcher(target).find() && !hasOtherExpansion(target)) {
-                    Optional<String> out = outside(HOME_VARIABLE.matcher(target).replaceFirst(""), target, home);
-                    if (out.isPresent()) return out;
-                    continue;
-                }
-                return Optional.of("redirects to " + target + ", a path only known when it runs, which cannot be"
-                        + " checked without the sandbox");
-            }
-            Optional<String> out = outside(target, target, workingDir);
+            Optional<String> out = redirectLeaves(part, target, workingDir);
             if (out.isPresent()) return out;
-            if (inGit(target, workingDir)) {
-                return Optional.of("redirects into .git (" + target + "), whose config and hooks the next git command"
-                        + " would run");
-            }
         }
         boolean textOnly = TEXT_ONLY.contains(part.programName());
         List<String> args = part.words().isEmpty() ? List.of() : part.words().subList(1, part.words().size());
         for (String word : args) {
-            boolean expanded = part.expanded().contains(word);
-            for (String candidate : ShellPolicy.pathsIn(word)) {
-                if (expanded) {
-                    if (HOME_VARIABLE.matcher(candidate).find() && !hasOtherExpansion(candidate)) {
-                        Optional<String> out = outside(HOME_VARIABLE.matcher(candidate).replaceFirst(""), word, home);
-                        if (out.isPresent()) return out;
-                    } else if (!textOnly && hasExpansion(candidate)) {
-                        return Optional.of("has the argument " + word + ", only known when it runs: it could name any"
-                                + " file, which cannot be checked without the sandbox");
-                    }
-                    continue;
-                }
-                Optional<String> out = outside(candidate, word, workingDir);
-                if (out.isPresent() && !isExempt(candidate, workingDir, exempt)) return out;
-            }
+            Optional<String> out = argumentLeaves(part.expanded().contains(word), textOnly, word, workingDir, exempt);
+            if (out.isPresent()) return out;
         }
         for (String assignment : part.assignments()) {
             String value = assignment.substring(assignment.indexOf('=') + 1);
@@ -228,6 +202,42 @@ final class Fallback {
                 Optional<String> out = outside(value, assignment, workingDir);
                 if (out.isPresent()) return out;
             }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> redirectLeaves(ShellCommand part, String target, Path workingDir) {
+        if (part.expanded().contains(target)) {
+            if (HOME_VARIABLE.matcher(target).find() && !hasOtherExpansion(target)) {
+                return outside(HOME_VARIABLE.matcher(target).replaceFirst(""), target, home);
+            }
+            return Optional.of("redirects to " + target + ", a path only known when it runs, which cannot be"
+                    + " checked without the sandbox");
+        }
+        Optional<String> out = outside(target, target, workingDir);
+        if (out.isPresent()) return out;
+        if (inGit(target, workingDir)) {
+            return Optional.of("redirects into .git (" + target + "), whose config and hooks the next git command"
+                    + " would run");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> argumentLeaves(boolean expanded, boolean textOnly, String word, Path workingDir,
+                                            List<Path> exempt) {
+        for (String candidate : SurfaceCheck.pathsIn(word)) {
+            if (expanded) {
+                if (HOME_VARIABLE.matcher(candidate).find() && !hasOtherExpansion(candidate)) {
+                    Optional<String> out = outside(HOME_VARIABLE.matcher(candidate).replaceFirst(""), word, home);
+                    if (out.isPresent()) return out;
+                } else if (!textOnly && hasExpansion(candidate)) {
+                    return Optional.of("has the argument " + word + ", only known when it runs: it could name any"
+                            + " file, which cannot be checked without the sandbox");
+                }
+                continue;
+            }
+            Optional<String> out = outside(candidate, word, workingDir);
+            if (out.isPresent() && !isExempt(candidate, workingDir, exempt)) return out;
         }
         return Optional.empty();
     }

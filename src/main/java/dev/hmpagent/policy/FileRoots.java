@@ -1,22 +1,12 @@
 package dev.hmpagent.policy;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -80,7 +70,7 @@ public final class FileRoots {
     private final ControlSurface controlSurface;
     private final Path home;
     private final boolean createFirstRoot;
-    private final Runnable beforeOpen;
+    private final FileOpener opener;
 
     /** @param roots the directories, first one first (relative paths resolve against it); none created */
     public FileRoots(List<Path> roots, ControlSurface controlSurface, Path home) {
@@ -96,7 +86,7 @@ public final class FileRoots {
         this.controlSurface = Objects.requireNonNull(controlSurface, "controlSurface");
         this.home = Objects.requireNonNull(home, "home").toAbsolutePath();
         this.createFirstRoot = createFirstRoot;
-        this.beforeOpen = Objects.requireNonNull(beforeOpen, "beforeOpen");
+        this.opener = new FileOpener(controlSurface, Objects.requireNonNull(beforeOpen, "beforeOpen"), this::stillInside);
     }
 
     /**
@@ -142,13 +132,13 @@ public final class FileRoots {
     /** Reads a file of at most {@code maxBytes} bytes ({@code files.max_read_bytes}). */
     public FileResult<FileText> openForRead(String userPath, long maxBytes) {
         FileResult<Path> path = resolve(userPath, Access.READ);
-        return path.ok() ? read(userPath, path.value(), maxBytes) : path.refusal();
+        return path.ok() ? opener.read(userPath, path.value(), maxBytes) : path.refusal();
     }
 
     /** Reads {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
     public FileResult<FileText> openForRead(Path resolved, long maxBytes) {
         FileResult<Path> path = recheck(resolved, Access.READ);
-        return path.ok() ? read(resolved.toString(), path.value(), maxBytes) : path.refusal();
+        return path.ok() ? opener.read(resolved.toString(), path.value(), maxBytes) : path.refusal();
     }
 
     /** Writes {@code content} as UTF-8 (at most {@code maxBytes}, {@code files.max_write_bytes}), creating parent directories. */
@@ -158,7 +148,7 @@ public final class FileRoots {
             return tooBig.get();
         }
         FileResult<Path> path = resolve(userPath, Access.WRITE);
-        return path.ok() ? store(userPath, path.value(), content) : path.refusal();
+        return path.ok() ? opener.store(userPath, path.value(), content) : path.refusal();
     }
 
     /** Writes to {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
@@ -168,19 +158,19 @@ public final class FileRoots {
             return tooBig.get();
         }
         FileResult<Path> path = recheck(resolved, Access.WRITE);
-        return path.ok() ? store(resolved.toString(), path.value(), content) : path.refusal();
+        return path.ok() ? opener.store(resolved.toString(), path.value(), content) : path.refusal();
     }
 
     /** The entries of a directory, at most {@code maxEntries} of them; control-surface files are left out. */
     public FileResult<Listing> list(String userDir, int maxEntries) {
         FileResult<Path> path = resolve(userDir, Access.LIST);
-        return path.ok() ? listing(userDir, path.value(), maxEntries) : path.refusal();
+        return path.ok() ? opener.listing(userDir, path.value(), maxEntries) : path.refusal();
     }
 
     /** Lists {@code resolved} (from {@link #resolve}), checking it again as it is opened. */
     public FileResult<Listing> list(Path resolved, int maxEntries) {
         FileResult<Path> path = recheck(resolved, Access.LIST);
-        return path.ok() ? listing(resolved.toString(), path.value(), maxEntries) : path.refusal();
+        return path.ok() ? opener.listing(resolved.toString(), path.value(), maxEntries) : path.refusal();
     }
 
     // ---- the check ----
@@ -237,112 +227,13 @@ public final class FileRoots {
                 : FileResult.refused(FileResult.EINVAL, shown(userPath) + " is not a regular file");
     }
 
-    /** After opening: the path still resolves to itself (no link swapped in) and to the same file, inside a root. */
-    private boolean unchanged(Path path, Optional<Object> keyBefore) {
+    /** After opening: the path still resolves to itself (no link swapped in) and is inside a root, off the surface. */
+    private boolean stillInside(Path path) {
         Canonical now = Canonical.of(path);
         if (!now.path().equals(path) || !now.exists()) {
             return false;
         }
-        if (realRoots().stream().noneMatch(path::startsWith) || controlSurface.covering(path).isPresent()) {
-            return false;
-        }
-        return keyBefore.isEmpty() || keyBefore.equals(ControlSurface.fileKey(path));
-    }
-
-    // ---- the helpers ----
-
-    private FileResult<FileText> read(String userPath, Path path, long maxBytes) {
-        try {
-            BasicFileAttributes before = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (before.size() > maxBytes) {
-                return tooLarge(userPath, before.size(), maxBytes);
-            }
-            beforeOpen.run();
-            try (SeekableByteChannel channel = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-                if (!unchanged(path, Optional.ofNullable(before.fileKey()))) {
-                    return changed(userPath);
-                }
-                ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 8));
-                while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
-                    // fill up to the cap and one byte more
-                }
-                if (buffer.position() > maxBytes) {
-                    return tooLarge(userPath, channel.size(), maxBytes);
-                }
-                buffer.flip();
-                String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                        .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(buffer).toString();
-                return FileResult.of(new FileText(path, text, buffer.limit()));
-            }
-        } catch (IOException e) {
-            return ioFailure(userPath, e);
-        }
-    }
-
-    private FileResult<Written> store(String userPath, Path path, String content) {
-        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
-        try {
-            Files.createDirectories(path.getParent());
-            boolean existed = Files.exists(path, LinkOption.NOFOLLOW_LINKS);
-            Optional<Object> keyBefore = existed ? ControlSurface.fileKey(path) : Optional.empty();
-            beforeOpen.run();
-            StandardOpenOption create = existed ? StandardOpenOption.WRITE : StandardOpenOption.CREATE_NEW;
-            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE, create, LinkOption.NOFOLLOW_LINKS)) {
-                if (!unchanged(path, keyBefore)) {
-                    channel.close();
-                    if (!existed) {
-                        Files.deleteIfExists(path);
-                    }
-                    return changed(userPath);
-                }
-                channel.truncate(0);
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-            }
-            return FileResult.of(new Written(path, bytes.length, !existed));
-        } catch (FileAlreadyExistsException e) {
-            return changed(userPath);
-        } catch (IOException e) {
-            return ioFailure(userPath, e);
-        }
-    }
-
-    private FileResult<Listing> listing(String userPath, Path dir, int maxEntries) {
-        try {
-            Optional<Object> keyBefore = ControlSurface.fileKey(dir);
-            beforeOpen.run();
-            List<Entry> entries = new ArrayList<>();
-            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-                if (!unchanged(dir, keyBefore)) {
-                    return changed(userPath);
-                }
-                for (Path child : stream) {
-                    String name = String.valueOf(child.getFileName());
-                    if (controlSurface.nameIn(name).isPresent() && controlSurface.covering(child).isPresent()) {
-                        continue;
-                    }
-                    entries.add(entry(child, name));
-                }
-            }
-            entries.sort(Comparator.comparing(Entry::name));
-            return FileResult.of(new Listing(dir, entries.subList(0, Math.min(Math.max(0, maxEntries), entries.size())),
-                    entries.size()));
-        } catch (IOException e) {
-            return ioFailure(userPath, e);
-        }
-    }
-
-    private static Entry entry(Path child, String name) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            EntryKind kind = a.isSymbolicLink() ? EntryKind.LINK : a.isDirectory() ? EntryKind.DIRECTORY
-                    : a.isRegularFile() ? EntryKind.FILE : EntryKind.OTHER;
-            return new Entry(name, kind, kind == EntryKind.FILE ? a.size() : 0);
-        } catch (IOException e) {
-            return new Entry(name, EntryKind.OTHER, 0);
-        }
+        return realRoots().stream().anyMatch(path::startsWith) && controlSurface.covering(path).isEmpty();
     }
 
     // ---- small parts ----
@@ -405,32 +296,12 @@ public final class FileRoots {
                 + " bytes, over the write cap of " + maxBytes + " bytes (files.max_write_bytes)"));
     }
 
-    private static <T> FileResult<T> tooLarge(String userPath, long size, long maxBytes) {
-        return FileResult.refused(FileResult.EFBIG, shown(userPath) + " is " + size + " bytes, over the read cap of "
-                + maxBytes + " bytes (files.max_read_bytes); read a part with a shell command such as head");
-    }
-
-    private static <T> FileResult<T> changed(String userPath) {
-        return FileResult.refused(FileResult.EPERM, shown(userPath)
-                + " changed while it was being opened (a symbolic link swapped in?); nothing was done");
-    }
-
-    private static <T> FileResult<T> ioFailure(String userPath, IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return FileResult.refused(FileResult.ENOENT, shown(userPath) + " does not exist");
-        }
-        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        if (why.contains("Too many levels of symbolic links") || why.contains("NOFOLLOW_LINKS")) {
-            return FileResult.refused(FileResult.EPERM, shown(userPath) + " became a symbolic link; nothing was done");
-        }
-        return FileResult.refused(FileResult.EIO, shown(userPath) + ": " + clip(why.replace('\n', ' ')));
-    }
-
-    private static String shown(String userPath) {
+    /** A path as a reason shows it: quoted, on one line, cut at 120 characters. */
+    static String shown(String userPath) {
         return "\"" + clip(userPath) + "\"";
     }
 
-    private static String clip(String text) {
+    static String clip(String text) {
         String line = text.replace("\n", "\\n");
         return line.length() <= SHOWN_PATH ? line : line.substring(0, SHOWN_PATH) + "…";
     }

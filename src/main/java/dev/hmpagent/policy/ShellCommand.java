@@ -55,7 +55,7 @@ public record ShellCommand(List<String> assignments, List<String> words, List<St
     }
 
     /** The program's file name ({@code rm} for {@code /bin/rm}), or "". */
-    public String programName() {
+    String programName() {
         return basename(program());
     }
 

@@ -1,15 +1,11 @@
 package dev.hmpagent.policy;
 
-import java.nio.file.InvalidPathException;
+import dev.hmpagent.policy.RuleMatch.Kind;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -46,12 +42,6 @@ public final class ShellPolicy {
     }
 
     private static final int SHOWN_PART = 80;
-    private static final Pattern SUBCOMMAND = Pattern.compile("[a-z][a-z0-9-]*");
-    /** Variables a leading assignment may set without the rule having to name it; the rest can change what runs. */
-    private static final Set<String> HARMLESS_VARIABLES =
-            Set.of("LANG", "LANGUAGE", "TZ", "TERM", "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CLICOLOR");
-
-    private enum Kind { DENY, ASK, ALLOW }
 
     private final ShellSplitter splitter = new ShellSplitter();
     private final List<Rule> deny;
@@ -59,8 +49,8 @@ public final class ShellPolicy {
     private final List<Rule> allow;
     private final List<Rule> session = new CopyOnWriteArrayList<>();
     private final ControlSurface controlSurface;
+    private final SurfaceCheck surfaceCheck;
     private final boolean personPresent;
-    private final Path home;
     /** The stricter rules without a sandbox; null when a sandbox confines what the commands reach. */
     private final Fallback fallback;
 
@@ -79,7 +69,7 @@ public final class ShellPolicy {
         this.allow = rules.allow().stream().map(Rule::parse).toList();
         this.controlSurface = Objects.requireNonNull(controlSurface, "controlSurface");
         this.personPresent = personPresent;
-        this.home = Path.of(System.getProperty("user.home", "/"));
+        this.surfaceCheck = new SurfaceCheck(controlSurface, Path.of(System.getProperty("user.home", "/")));
         this.fallback = fallback;
     }
 
@@ -121,7 +111,7 @@ public final class ShellPolicy {
     }
 
     /** The default allow rules the unconfined policy left out because they run programs named by data. */
-    public List<String> droppedDefaults() {
+    List<String> droppedDefaults() {
         return fallback == null ? List.of() : fallback.dropped();
     }
 
@@ -129,7 +119,7 @@ public final class ShellPolicy {
      * The allow rules (a person's choice) whose program can run other programs named by data or flags: without a
      * sandbox nothing confines what those run.
      */
-    public List<String> allowsThatRunPrograms() {
+    List<String> allowsThatRunPrograms() {
         return runningPrograms(allow.stream().map(Rule::text).toList());
     }
 
@@ -179,7 +169,7 @@ public final class ShellPolicy {
     }
 
     /** The prefixes allowed for this session so far, in order. */
-    public List<String> sessionAllows() {
+    List<String> sessionAllows() {
         return session.stream().map(Rule::text).toList();
     }
 
@@ -212,196 +202,92 @@ public final class ShellPolicy {
 
     private PartVerdict judge(ShellCommand part, Path workingDir, List<Path> exempt) {
         String shown = "\"" + clip(part.text()) + "\"";
-        Optional<String> surface = controlSurface(part, workingDir, exempt);
-        if (surface.isPresent()) {
-            return new PartVerdict(Verdict.DENY, shown + " " + surface.get()
-                    + ", which is part of the control surface (refused whatever the rules say)", "", true);
-        }
-        Optional<Rule> denied = first(deny, part, Kind.DENY);
+        Optional<PartVerdict> denied = denied(part, shown, workingDir, exempt);
         if (denied.isPresent()) {
-            return new PartVerdict(Verdict.DENY, shown + " matches deny rule \"" + denied.get().text() + "\"", "", true);
+            return denied.get();
         }
-        if (fallback != null) {
-            Optional<String> through = fallback.deniedThrough(part, deny);
-            if (through.isPresent()) {
-                return new PartVerdict(Verdict.DENY, shown + " " + through.get(), "", true);
-            }
-            Optional<String> leaves = fallback.leavesRoots(part, workingDir, exempt);
-            if (leaves.isPresent()) {
-                return new PartVerdict(Verdict.DENY, shown + " " + leaves.get() + " (no sandbox: paths must stay in"
-                        + " the file roots)", "", true);
-            }
+        Optional<PartVerdict> asked = asked(part, shown);
+        return asked.isPresent() ? asked.get() : allowedOrAsked(part, shown);
+    }
+
+    /** The control surface, the deny rules and, without a sandbox, the fallback's denials. */
+    private Optional<PartVerdict> denied(ShellCommand part, String shown, Path workingDir, List<Path> exempt) {
+        Optional<String> surface = surfaceCheck.touches(part, workingDir, exempt);
+        if (surface.isPresent()) {
+            return deny(shown + " " + surface.get()
+                    + ", which is part of the control surface (refused whatever the rules say)");
         }
-        Optional<Rule> asked = first(ask, part, Kind.ASK);
+        Optional<Rule> denied = RuleMatch.first(deny, part, Kind.DENY);
+        if (denied.isPresent()) {
+            return deny(shown + " matches deny rule \"" + denied.get().text() + "\"");
+        }
+        if (fallback == null) {
+            return Optional.empty();
+        }
+        Optional<String> through = fallback.deniedThrough(part, deny);
+        if (through.isPresent()) {
+            return deny(shown + " " + through.get());
+        }
+        return fallback.leavesRoots(part, workingDir, exempt)
+                .flatMap(leaves -> deny(shown + " " + leaves + " (no sandbox: paths must stay in the file roots)"));
+    }
+
+    private static Optional<PartVerdict> deny(String reason) {
+        return Optional.of(new PartVerdict(Verdict.DENY, reason, "", true));
+    }
+
+    /** The ask rules, a file replaced while rm is denied, and a word known only when it runs that could name the surface. */
+    private Optional<PartVerdict> asked(ShellCommand part, String shown) {
+        Optional<Rule> asked = RuleMatch.first(ask, part, Kind.ASK);
         if (asked.isPresent()) {
-            return new PartVerdict(Verdict.ASK, shown + " matches ask rule \"" + asked.get().text() + "\"", "", true);
+            return Optional.of(new PartVerdict(Verdict.ASK, shown + " matches ask rule \"" + asked.get().text() + "\"",
+                    "", true));
         }
         Optional<String> replaces = fallback == null ? Optional.empty() : fallback.replacesFiles(part, deny);
         if (replaces.isPresent()) {
-            return new PartVerdict(Verdict.ASK, shown + ": " + replaces.get(), "", true);
+            return Optional.of(new PartVerdict(Verdict.ASK, shown + ": " + replaces.get(), "", true));
         }
         boolean opensNothing = part.words().isEmpty() && part.redirects().isEmpty();
         for (String wildcard : opensNothing ? List.<String>of() : part.wildcards()) {
             Optional<String> could = controlSurface.couldBeNamedBy(wildcard);
             if (could.isPresent()) {
-                return new PartVerdict(Verdict.ASK, shown + " has a word only known when it runs (a glob, $…, or"
-                        + " names from xargs/find) that could name " + could.get()
-                        + ", part of the control surface", "", true);
-            }
-        }
-        Optional<String> runs = fallback == null ? Optional.empty() : fallback.needsNamingRule(part);
-        // without a sandbox, "*" does not allow a program that runs programs: only a rule naming it does
-        Optional<Rule> allowed = Stream.concat(allow.stream(), session.stream())
-                .filter(rule -> runs.isEmpty() || !rule.matchesEverything())
-                .filter(rule -> matches(rule, part, Kind.ALLOW)).findFirst();
-        if (allowed.isPresent()) {
-            return new PartVerdict(Verdict.ALLOW, shown + " matches allow rule \"" + allowed.get().text() + "\""
-                    + runs.map(why -> " (" + why + "; no sandbox confines them)").orElse(""), "", true);
-        }
-        if (runs.isPresent() && !(part.words().isEmpty() && sensitiveAssignments(part).isEmpty())) {
-            String dropped = fallback.dropped().stream().anyMatch(d -> matches(Rule.parse(d), part, Kind.ALLOW))
-                    ? "; the default allow rule for it is dropped without the sandbox" : "";
-            return new PartVerdict(Verdict.ASK, shown + ": " + runs.get() + ", and without the sandbox only an allow"
-                    + " rule naming it allows it, not \"*\"" + dropped, suggestedPrefix(part), true);
-        }
-        if (part.words().isEmpty() && sensitiveAssignments(part).isEmpty()) {
-            return new PartVerdict(Verdict.ALLOW, "", "", false);
-        }
-        if (part.opaque()) {
-            return new PartVerdict(Verdict.ASK, shown + " runs inline code the policy cannot read; only an allow"
-                    + " rule naming the whole command allows it", quoted(allowTarget(part)), true);
-        }
-        return new PartVerdict(Verdict.ASK, shown + " matches no allow rule", suggestedPrefix(part), true);
-    }
-
-    /** What makes the part touch the control surface ("runs sqlite3", "names agent.db"), if anything. */
-    private Optional<String> controlSurface(ShellCommand part, Path workingDir, List<Path> exempt) {
-        if (ControlSurface.isControlProgram(part.programName())) {
-            return Optional.of("runs " + part.programName());
-        }
-        List<String> all = Stream.of(part.assignments(), part.words(), part.redirects())
-                .flatMap(List::stream).toList();
-        for (String word : all) {
-            Optional<String> name = controlSurface.nameIn(word);
-            if (name.isPresent()) {
-                return Optional.of("names " + name.get());
-            }
-        }
-        for (String word : all) {
-            for (String candidate : pathsIn(word)) {
-                if (resolve(candidate, workingDir).filter(p -> exempt.contains(Canonical.of(p).path())).isPresent()) {
-                    continue;
-                }
-                Optional<Path> file = resolve(candidate, workingDir).flatMap(controlSurface::covering);
-                if (file.isPresent()) {
-                    return Optional.of("names " + file.get() + " (as " + clip(candidate) + ")");
-                }
+                return Optional.of(new PartVerdict(Verdict.ASK, shown + " has a word only known when it runs (a glob,"
+                        + " $…, or names from xargs/find) that could name " + could.get()
+                        + ", part of the control surface", "", true));
             }
         }
         return Optional.empty();
     }
 
-    /** The word and, for {@code --db=path} or {@code X=path}, what follows the first {@code =}. */
-    static List<String> pathsIn(String word) {
-        List<String> out = new ArrayList<>();
-        if (!word.isEmpty() && !word.startsWith("-")) {
-            out.add(word);
+    /** The allow and session rules; a part none allows is asked about. */
+    private PartVerdict allowedOrAsked(ShellCommand part, String shown) {
+        Optional<String> runs = fallback == null ? Optional.empty() : fallback.needsNamingRule(part);
+        // without a sandbox, "*" does not allow a program that runs programs: only a rule naming it does
+        Optional<Rule> allowed = Stream.concat(allow.stream(), session.stream())
+                .filter(rule -> runs.isEmpty() || !rule.matchesEverything())
+                .filter(rule -> RuleMatch.matches(rule, part, Kind.ALLOW)).findFirst();
+        if (allowed.isPresent()) {
+            return new PartVerdict(Verdict.ALLOW, shown + " matches allow rule \"" + allowed.get().text() + "\""
+                    + runs.map(why -> " (" + why + "; no sandbox confines them)").orElse(""), "", true);
         }
-        int eq = word.indexOf('=');
-        if (eq >= 0 && eq + 1 < word.length()) {
-            out.add(word.substring(eq + 1));
+        if (runs.isPresent() && !RuleMatch.runsNothing(part)) {
+            String dropped = fallback.dropped().stream().anyMatch(d -> RuleMatch.matches(Rule.parse(d), part, Kind.ALLOW))
+                    ? "; the default allow rule for it is dropped without the sandbox" : "";
+            return new PartVerdict(Verdict.ASK, shown + ": " + runs.get() + ", and without the sandbox only an allow"
+                    + " rule naming it allows it, not \"*\"" + dropped, RuleMatch.suggestedPrefix(part), true);
         }
-        return out;
+        if (RuleMatch.runsNothing(part)) {
+            return new PartVerdict(Verdict.ALLOW, "", "", false);
+        }
+        if (part.opaque()) {
+            return new PartVerdict(Verdict.ASK, shown + " runs inline code the policy cannot read; only an allow"
+                    + " rule naming the whole command allows it", RuleMatch.quoted(RuleMatch.allowTarget(part)), true);
+        }
+        return new PartVerdict(Verdict.ASK, shown + " matches no allow rule", RuleMatch.suggestedPrefix(part), true);
     }
 
-    private Optional<Path> resolve(String word, Path workingDir) {
-        try {
-            if (word.equals("~")) {
-                return Optional.of(home);
-            }
-            if (word.startsWith("~/")) {
-                return Optional.of(home.resolve(word.substring(2)));
-            }
-            return Optional.of(workingDir.resolve(word));
-        } catch (InvalidPathException e) {
-            return Optional.empty();
-        }
-    }
-
-    private Optional<Rule> first(List<Rule> rules, ShellCommand part, Kind kind) {
-        return rules.stream().filter(rule -> matches(rule, part, kind)).findFirst();
-    }
-
-    /**
-     * Word by word; the program by its file name for deny and ask ({@code /bin/rm} is rm) but as written
-     * for allow (an allow rule "ls" does not allow {@code ./ls}, a file the LLM may have written). For
-     * allow, a leading assignment that can change what runs ({@code PATH=.}, {@code GIT_PAGER=…}) must be
-     * in the rule too, and an opaque part must equal the rule; "*" allows no opaque part.
-     */
-    private boolean matches(Rule rule, ShellCommand part, Kind kind) {
-        if (part.words().isEmpty() && kind != Kind.ALLOW) {
-            return false;
-        }
-        List<String> target = kind == Kind.ALLOW ? allowTarget(part) : part.words();
-        int programAt = kind == Kind.ALLOW ? sensitiveAssignments(part).size() : 0;
-        if (rule.matchesEverything()) {
-            return kind != Kind.ALLOW || !part.opaque();
-        }
-        List<String> words = rule.words();
-        if (words.size() > target.size() || kind == Kind.ALLOW && part.opaque() && words.size() != target.size()) {
-            return false;
-        }
-        for (int k = 0; k < words.size(); k++) {
-            boolean same = k == programAt && programAt < target.size()
-                    ? sameProgram(words.get(k), target.get(k), kind)
-                    : words.get(k).equals(target.get(k));
-            if (!same) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean sameProgram(String ruleWord, String program, Kind kind) {
-        if (kind == Kind.ALLOW) {
-            return ruleWord.equals(program);
-        }
-        return ShellCommand.basename(ruleWord).toLowerCase(Locale.ROOT)
-                .equals(ShellCommand.basename(program).toLowerCase(Locale.ROOT));
-    }
-
-    private static List<String> allowTarget(ShellCommand part) {
-        List<String> target = new ArrayList<>(sensitiveAssignments(part));
-        target.addAll(part.words());
-        return target;
-    }
-
-    /** Assignments to upper-case names other than locale and display settings ({@code PATH}, {@code LD_PRELOAD}, {@code GIT_PAGER}). */
-    private static List<String> sensitiveAssignments(ShellCommand part) {
-        return part.assignments().stream().filter(a -> {
-            String name = a.substring(0, Math.max(0, a.indexOf('=')));
-            boolean lowerCase = !name.equals(name.toUpperCase(Locale.ROOT));
-            return !lowerCase && !HARMLESS_VARIABLES.contains(name) && !name.startsWith("LC_");
-        }).toList();
-    }
-
-    /** The program (and a subcommand such as {@code push} in {@code git push}) with the assignments that matter. */
-    private static String suggestedPrefix(ShellCommand part) {
-        List<String> prefix = new ArrayList<>(sensitiveAssignments(part));
-        if (!part.words().isEmpty()) {
-            prefix.add(part.program());
-            if (part.words().size() > 1 && SUBCOMMAND.matcher(part.words().get(1)).matches()) {
-                prefix.add(part.words().get(1));
-            }
-        }
-        return quoted(prefix);
-    }
-
-    private static String quoted(List<String> words) {
-        return words.stream().map(ShellCommand::quote).collect(Collectors.joining(" "));
-    }
-
-    private static String clip(String text) {
+    /** A part or a word as shown in a reason: on one line, newlines as {@code \\n}, cut at 80 characters. */
+    static String clip(String text) {
         String line = text.replace("\n", "\\n").replace("\r", "\\r");
         return line.length() <= SHOWN_PART ? line : line.substring(0, SHOWN_PART) + "…";
     }

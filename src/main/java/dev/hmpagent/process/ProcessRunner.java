@@ -1,6 +1,7 @@
 package dev.hmpagent.process;
 
-import java.io.File;
+import dev.hmpagent.process.ChildProcess.Ending;
+import dev.hmpagent.text.Text;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -17,13 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -48,20 +43,14 @@ public final class ProcessRunner {
     private final int maxProcesses;
     private final int outputCapBytes;
     private final Clock clock;
-    private final Map<String, String> childEnvironment;
     private final ThreadFactory threads;
     private final String token;
     private final ProcessTreeKiller killer;
     private final Launcher launcher;
-    /**
-     * The one long-lived thread every process is started from. A sandbox started with {@code --die-with-parent}
-     * is killed when the thread that started it ends (the kernel's parent-death signal follows the thread), so no
-     * short-lived thread (the tick thread of one tick, a process_stop helper) may start one.
-     */
-    private final java.util.concurrent.ExecutorService starter;
+    private final ProcessStarter starter;
 
     private final Object lock = new Object();
-    private final Map<Long, Child> children = new HashMap<>(); // guarded by lock
+    private final Map<Long, ChildProcess> children = new HashMap<>(); // guarded by lock
 
     /**
      * @param maxProcesses    how many processes may run at once ({@code shell.max_processes})
@@ -92,16 +81,12 @@ public final class ProcessRunner {
         this.maxProcesses = maxProcesses;
         this.outputCapBytes = outputCapBytes;
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.childEnvironment = ChildEnvironment.scrub(Objects.requireNonNull(baseEnvironment, "baseEnvironment"));
         this.threads = Objects.requireNonNull(threads, "threads");
         this.token = randomToken();
         this.killer = new ProcessTreeKiller(new ProcFs(Path.of("/proc")), KILL_GRACE);
         this.launcher = Objects.requireNonNull(launcher, "launcher");
-        this.starter = java.util.concurrent.Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "hmp-proc-starter");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.starter = new ProcessStarter(launcher,
+                ChildEnvironment.scrub(Objects.requireNonNull(baseEnvironment, "baseEnvironment")));
     }
 
     /** As the full constructor, with daemon threads: call {@link #stopAll} before the JVM exits. */
@@ -143,7 +128,7 @@ public final class ProcessRunner {
         if (!Files.isDirectory(cwd)) {
             return failedToStart(spec, "working directory " + cwd + " is not a directory");
         }
-        Child child;
+        ChildProcess child;
         synchronized (lock) {
             if (children.containsKey(spec.id())) {
                 throw new IllegalStateException("process " + spec.id() + " is already running");
@@ -155,14 +140,21 @@ public final class ProcessRunner {
             Instant startedAt = clock.instant();
             Process process;
             try {
-                process = startOnStarter(spec);
+                process = starter.start(spec, markerValue(spec.id()));
             } catch (IOException | RuntimeException e) {
                 launcher.ended(spec);
                 return failedToStart(spec, "could not start it: " + oneLine(e.getMessage()));
             }
-            child = new Child(spec, process, startedAt, markerEntry(spec.id()), onFinish, new TailBuffer(outputCapBytes));
+            child = new ChildProcess(spec, process, startedAt, markerEntry(spec.id()), onFinish,
+                    new TailBuffer(outputCapBytes));
             children.put(spec.id(), child);
         }
+        return watched(child);
+    }
+
+    /** Starts the child's output reader and watcher; if no thread can be made, kills it and says it failed to start. */
+    private StartResult watched(ChildProcess child) {
+        ProcessSpec spec = child.spec;
         try {
             Thread reader = threads.newThread(() -> readOutput(child));
             reader.setName("hmp-proc-" + spec.id() + "-output");
@@ -188,7 +180,7 @@ public final class ProcessRunner {
      * process_stop". False when no process of that id is running (or it is ending already).
      */
     public boolean stop(long id) {
-        Child child;
+        ChildProcess child;
         synchronized (lock) {
             child = children.get(id);
         }
@@ -204,17 +196,17 @@ public final class ProcessRunner {
      */
     public int stopAll(String reason) {
         Objects.requireNonNull(reason, "reason");
-        List<Child> all;
+        List<ChildProcess> all;
         synchronized (lock) {
             all = List.copyOf(children.values());
         }
         int stopped = stop(all, reason);
-        for (Child child : all) {
-            await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
+        for (ChildProcess child : all) {
+            Waits.await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
         }
-        for (Child child : all) {
+        for (ChildProcess child : all) {
             // bounded: its watcher waits for the death (DEATH_WAIT) and the output (OUTPUT_DRAIN), then reports
-            await(child.reported, DEATH_WAIT.plus(OUTPUT_DRAIN).plus(KILL_GRACE));
+            Waits.await(child.reported, DEATH_WAIT.plus(OUTPUT_DRAIN).plus(KILL_GRACE));
         }
         return stopped;
     }
@@ -229,9 +221,9 @@ public final class ProcessRunner {
         }
     }
 
-    private int stop(List<Child> candidates, String reason) {
-        List<Child> claimed = new ArrayList<>();
-        for (Child child : candidates) {
+    private int stop(List<ChildProcess> candidates, String reason) {
+        List<ChildProcess> claimed = new ArrayList<>();
+        for (ChildProcess child : candidates) {
             if (child.ending.compareAndSet(null, new Ending(ProcessStatus.KILLED, reason))) {
                 claimed.add(child);
             }
@@ -240,52 +232,14 @@ public final class ProcessRunner {
             return 0;
         }
         try {
-            killer.kill(claimed.stream().map(Child::tree).toList());
+            killer.kill(claimed.stream().map(ChildProcess::tree).toList());
         } finally {
             claimed.forEach(c -> c.treeDead.complete(null));
         }
         return claimed.size();
     }
 
-    /** Starts the process on the long-lived starter thread (see {@link #starter}) and waits for it to be started. */
-    private Process startOnStarter(ProcessSpec spec) throws IOException {
-        java.util.concurrent.Future<Process> started;
-        try {
-            started = starter.submit(() -> builder(spec).start());
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            throw new IOException("the process runner is closed", e);
-        }
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return started.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;   // the process may be starting: wait for it, so it is never untracked
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof IOException io) throw io;
-                    if (e.getCause() instanceof RuntimeException re) throw re;
-                    throw new IOException(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) Thread.currentThread().interrupt();
-        }
-    }
-
-    private ProcessBuilder builder(ProcessSpec spec) {
-        ProcessBuilder builder = new ProcessBuilder(launcher.argv(spec))
-                .directory(spec.workingDirectory().toFile())
-                .redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Map<String, String> env = builder.environment();
-        env.clear();
-        env.putAll(childEnvironment);
-        env.put(MARKER_VARIABLE, markerValue(spec.id()));
-        return builder;
-    }
-
-    private static void readOutput(Child child) {
+    private static void readOutput(ChildProcess child) {
         byte[] buffer = new byte[8192];
         try (InputStream in = child.process.getInputStream()) {
             int n;
@@ -300,7 +254,7 @@ public final class ProcessRunner {
     }
 
     /** The loop boundary of one process: whatever happens, it is reported once and its slot is freed. */
-    private void watch(Child child) {
+    private void watch(ChildProcess child) {
         ProcessResult result;
         try {
             result = awaitEnd(child);
@@ -323,22 +277,22 @@ public final class ProcessRunner {
         }
     }
 
-    private ProcessResult awaitEnd(Child child) {
-        boolean exited = waitFor(child.process, child.spec.timeout());
+    private ProcessResult awaitEnd(ChildProcess child) {
+        boolean exited = Waits.waitFor(child.process, child.spec.timeout());
         Ending timedOut = new Ending(ProcessStatus.TIMEOUT,
                 "timed out after " + human(child.spec.timeout()) + "; its process tree was killed");
         int killed = 0;
-        if (exited ? child.ending.compareAndSet(null, EXITED) : child.ending.compareAndSet(null, timedOut)) {
+        if (exited ? child.ending.compareAndSet(null, ChildProcess.EXITED) : child.ending.compareAndSet(null, timedOut)) {
             try {
                 killed = killer.kill(List.of(child.tree()));
             } finally {
                 child.treeDead.complete(null);
             }
         } else {
-            await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
+            Waits.await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
         }
-        boolean dead = waitFor(child.process, DEATH_WAIT);
-        boolean drained = await(child.outputClosed, OUTPUT_DRAIN);
+        boolean dead = Waits.waitFor(child.process, DEATH_WAIT);
+        boolean drained = Waits.await(child.outputClosed, OUTPUT_DRAIN);
         String output = child.output.render();
         if (!drained) {
             output += "\n[output still open after the process ended (a process outside its tree holds it);"
@@ -346,7 +300,7 @@ public final class ProcessRunner {
         }
         Duration duration = elapsed(child);
         Ending ending = child.ending.get();
-        if (ending != EXITED) {
+        if (ending != ChildProcess.EXITED) {
             String reason = dead ? ending.reason() : ending.reason() + " (the process did not die)";
             return new ProcessResult(child.spec.id(), ending.status(), null, output, duration, reason);
         }
@@ -357,7 +311,7 @@ public final class ProcessRunner {
                 output, duration, reason);
     }
 
-    private void killQuietly(Child child) {
+    private void killQuietly(ChildProcess child) {
         try {
             killer.kill(List.of(child.tree()));
         } catch (RuntimeException ignored) {
@@ -372,7 +326,7 @@ public final class ProcessRunner {
                 new ProcessResult(spec.id(), ProcessStatus.FAILED_TO_START, null, "", Duration.ZERO, reason));
     }
 
-    private Duration elapsed(Child child) {
+    private Duration elapsed(ChildProcess child) {
         Duration d = Duration.between(child.startedAt, clock.instant());
         return d.isNegative() ? Duration.ZERO : d;
     }
@@ -391,35 +345,6 @@ public final class ProcessRunner {
         return HexFormat.of().formatHex(bytes);
     }
 
-    /** Waits for the process to exit; true if it did within the time. An interrupt ends the wait early. */
-    private static boolean waitFor(Process process, Duration timeout) {
-        try {
-            return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !process.isAlive();
-        }
-    }
-
-    private static boolean await(CountDownLatch latch, Duration timeout) {
-        try {
-            return latch.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return latch.getCount() == 0;
-        }
-    }
-
-    private static void await(CompletableFuture<?> future, Duration timeout) {
-        try {
-            future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            // bounded: go on with what is known
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     static String human(Duration d) {
         long ms = d.toMillis();
         if (ms < 1000) {
@@ -432,40 +357,6 @@ public final class ProcessRunner {
     }
 
     private static String oneLine(String s) {
-        return s == null ? "unknown error" : s.replaceAll("\\s+", " ").strip();
-    }
-
-    /** How a process ends, decided once by whoever gets there first: its watcher or a stop. */
-    private record Ending(ProcessStatus status, String reason) {}
-
-    /** The process exited by itself; its exit code decides OK or ERROR. */
-    private static final Ending EXITED = new Ending(null, "exited");
-
-    private static final class Child {
-        final ProcessSpec spec;
-        final Process process;
-        final Instant startedAt;
-        final String markerEntry;
-        final Consumer<ProcessResult> onFinish;
-        final TailBuffer output;
-        final AtomicReference<Ending> ending = new AtomicReference<>();
-        final CompletableFuture<Void> treeDead = new CompletableFuture<>();
-        final CountDownLatch outputClosed = new CountDownLatch(1);
-        /** Counted down once its onFinish has returned. */
-        final CountDownLatch reported = new CountDownLatch(1);
-
-        Child(ProcessSpec spec, Process process, Instant startedAt, String markerEntry,
-                Consumer<ProcessResult> onFinish, TailBuffer output) {
-            this.spec = spec;
-            this.process = process;
-            this.startedAt = startedAt;
-            this.markerEntry = markerEntry;
-            this.onFinish = onFinish;
-            this.output = output;
-        }
-
-        ProcessTreeKiller.Tree tree() {
-            return new ProcessTreeKiller.Tree(process.toHandle(), markerEntry);
-        }
+        return s == null ? "unknown error" : Text.oneLine(s, Integer.MAX_VALUE);
     }
 }

@@ -198,7 +198,7 @@ public final class Sandbox implements Launcher {
     }
 
     /** How the processes of one command are capped, or that they are not. */
-    public String processCap() {
+    String processCap() {
         if (host.cgroup().isPresent()) return "at most " + limits.maxProcesses() + " processes (cgroup pids.max)";
         if (capsByRlimit()) return "at most " + limits.maxProcesses() + " processes (a limit inside its user namespace)";
         return "processes not capped (running as root with no pids cgroup the agent may make)";

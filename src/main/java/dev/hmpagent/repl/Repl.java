@@ -1,14 +1,11 @@
 package dev.hmpagent.repl;
 
-import dev.hmpagent.cycle.CycleStatus;
 import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.store.NoteSpool;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
@@ -34,8 +31,6 @@ public final class Repl {
     static final String BLOCK = "\"\"\"";
     static final Duration DOUBLE_CTRL_C = Duration.ofSeconds(2);
     private static final long SPOOL_RETRY_NANOS = 1_000_000_000L;
-    private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     /** Facts /status shows that the REPL does not own; {@code costs} prices the tokens (llm.prices). */
     public record Describe(java.util.function.Supplier<String> endpoint, java.util.function.Supplier<String> model,
@@ -71,9 +66,10 @@ public final class Repl {
     private final Describe describe;
     private final Duration giveUp;
     private final Controls controls;
-    private final ReplApprover approver;
+    private final OpenQuestion question;
     private final EventRenderer renderer;
     private final Clock clock;
+    private final ReplStatus status;
     private final SlashCommands commands = new SlashCommands();
     private final Object readLock = new Object();
     private boolean reading;   // guarded by readLock
@@ -86,11 +82,11 @@ public final class Repl {
      * @param more   the commands that show what is in the file (/notes, /log, …), registered after the REPL's own
      */
     public Repl(LineReader reader, JLineScreen screen, boolean interactive, TickLoop loop, NoteSpool inbox,
-                Describe describe, Duration giveUp, Controls controls, ReplApprover approver, EventRenderer renderer,
+                Describe describe, Duration giveUp, Controls controls, OpenQuestion question, EventRenderer renderer,
                 List<SlashCommand> more, Clock clock) {
         this.reader = Objects.requireNonNull(reader, "reader");
         this.screen = Objects.requireNonNull(screen, "screen");
-        this.approver = Objects.requireNonNull(approver, "approver");
+        this.question = Objects.requireNonNull(question, "question");
         this.controls = Objects.requireNonNull(controls, "controls");
         this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
         this.interactive = interactive;
@@ -99,6 +95,7 @@ public final class Repl {
         this.describe = Objects.requireNonNull(describe, "describe");
         this.renderer = Objects.requireNonNull(renderer, "renderer");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.status = new ReplStatus(loop, inbox, describe, controls, renderer, clock);
         registerOwnCommands();
         more.forEach(commands::add);
     }
@@ -111,7 +108,7 @@ public final class Repl {
     private void registerOwnCommands() {
         commands.add(new SlashCommand("/help", "", "this list", args -> help()))
                 .add(new SlashCommand("/status", "", "state, tick, tokens, retry, LLM and file, on several lines",
-                        args -> status()))
+                        args -> status.text()))
                 .add(new SlashCommand("/verbose", "[quiet|normal|full]",
                         "how much of the machinery the transcript shows (thoughts, command results)", this::verbose,
                         () -> List.of("quiet", "normal", "full")))
@@ -198,7 +195,7 @@ public final class Repl {
                 if (!shown.isEmpty()) say(shown);
                 continue;
             }
-            if (approver.offer(text)) continue;   // it answered the agent's question about a command
+            if (question.offer(text)) continue;   // it answered the agent's question about a command
             submit(text);
         }
     }
@@ -338,61 +335,6 @@ public final class Repl {
         reader.getTerminal().puts(InfoCmp.Capability.clear_screen);
         reader.getTerminal().flush();
         return "";
-    }
-
-    String status() {
-        CycleStatus s = loop.cycle().status();
-        ZoneId zone = clock.getZone();
-        Instant now = clock.instant();
-        StringBuilder sb = new StringBuilder();
-        sb.append("  safety   ").append(controls.safety()).append('\n');
-        sb.append("  phase    ").append(s.phase().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
-        if (s.trouble() == CycleStatus.Trouble.LLM_REJECTED) {
-            sb.append("; the LLM refused the last request (").append(s.lastError())
-                    .append("): it is asked again when you send a message");
-        } else if (s.retryAt().isPresent()) {
-            long in = Math.max(0, (Duration.between(now, s.retryAt().get()).toMillis() + 999) / 1000);
-            sb.append("; retry in ").append(in).append(" s (at ").append(CLOCK.format(s.retryAt().get().atZone(zone)))
-                    .append(") after: ").append(s.lastError());
-        }
-        sb.append('\n');
-        sb.append("  tick     ").append(s.lastTickId()).append('\n');
-        TokenFigures t = controls.tokens();
-        sb.append("  tokens   session ").append(Figures.compact(t.session()))
-                .append(" · task ").append(Figures.compact(t.task())).append(" / ").append(Figures.compact(t.taskBudget()))
-                .append(" · lifetime ").append(Figures.compact(t.lifetime())).append('\n');
-        usageLines(sb);
-        int waiting = inbox.waiting();
-        sb.append("  messages ").append(inbox.unread()).append(" unread");
-        if (waiting > 0) {
-            sb.append(", ").append(waiting).append(" typed ").append(waiting == 1 ? "line waits" : "lines wait")
-                    .append(" to be stored (in ").append(inbox.file().getFileName()).append(')');
-        }
-        sb.append('\n');
-        sb.append("  verbose  ").append(renderer.verbosity().word()).append('\n');
-        sb.append("  LLM      ").append(describe.model().get()).append(" at ").append(describe.endpoint().get()).append('\n');
-        sb.append("  file     ").append(describe.dbPath()).append('\n');
-        sb.append("  time     ").append(LOCAL.format(now.atZone(zone))).append(' ').append(zone.getId());
-        return sb.toString();
-    }
-
-    /**
-     * One line a model for the session's calls, then for the file's life ({@code session  gpt-x  1.2k in · …}), and
-     * with prices configured, what both cost.
-     */
-    private void usageLines(StringBuilder sb) {
-        java.util.Optional<ModelUsage> usage = controls.usage();
-        if (usage.isEmpty()) {
-            sb.append("  by model cannot read the file now; try again in a moment\n");
-            return;
-        }
-        Costs costs = describe.costs();
-        ModelFigures.lines(usage.get().session(), costs).forEach(l -> sb.append("  session  ").append(l).append('\n'));
-        ModelFigures.lines(usage.get().lifetime(), costs).forEach(l -> sb.append("  lifetime ").append(l).append('\n'));
-        if (costs.any()) {
-            sb.append("  cost     session ").append(costs.total(usage.get().session()).text())
-                    .append(" · lifetime ").append(costs.total(usage.get().lifetime()).text()).append('\n');
-        }
     }
 
     private void say(String text) {

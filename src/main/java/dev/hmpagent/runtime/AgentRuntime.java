@@ -113,56 +113,33 @@ public final class AgentRuntime implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(pacer, "pacer");
         java.time.Instant startedAt = launch.clock().instant();
-        AtomicReference<TickLoop> loopRef = new AtomicReference<>();
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
-            Path db = config.agent().db();
-            Store lockStore = push(resources, Store.open(db, launch.clock()));
-            // the file just opened: the heartbeat stops the agent should the path come to name another (or none)
-            FileIdentity identity = FileIdentity.of(lockStore.path());
-            RunnerLock lock = RunnerLock.forThisProcess(lockStore);
-            String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
-                    + ", which had stopped)").orElse("");
-            resources.push(lock::release);
-            Store tickStore = push(resources, lockStore.connectAgain());
-            recoverOrphans(tickStore, events);
-            // typed lines must not freeze the prompt for the full busy timeout: a locked file sends them to the
-            // spool quickly, and the retry stores them within a second of the lock being free
-            Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
-            Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
+            Files files = Files.open(config.agent().db(), launch, resources, events);
+            Store tickStore = files.tick();
             // the person's /model choice; the reflex's own switch wraps it, and returns to it
             // the LLM's own choice (llm_select) is read on the tick thread's connection before each call
             dev.hmpagent.store.LlmRegistryDao choices = new dev.hmpagent.store.LlmRegistryDao(tickStore);
-            SwitchableLlm llm = new SwitchableLlm(Wiring.thinkingLlm(config.llm(), launch.llms(), launch.env()::get,
-                    launch.clock()).following(choices::selected));
+            SwitchableLlm llm = LlmChain.chosen(config.llm(), launch.llms(), launch.env()::get, launch.clock(),
+                    choices::selected);
             Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
                     launch.clock(), () -> launch.llms().create(config.llm())), new java.util.SplittableRandom()::nextDouble);
             Confinement confinement = tools.confinement();
             // in force: a detail (the banner says it); missing: said once, whoever watches
             events.emit(confinement.sandboxed() ? new AgentEvent.Info(confinement.line(), true)
                     : new AgentEvent.Problem(confinement.line()));
+            StartWrites.llms(tickStore, config.llm(), events);
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
             // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
             resources.push(() -> stopEverything(tools, cycle, tickStore));
-            RunnerGuard guard = push(resources, new RunnerGuard(lock, lock.on(tickStore), events,
-                    identity, () -> published(cycle, loopRef.get())));
-            SafetyGate gate = new SafetyGate(new SafetyControl(tickStore), new HaltFlag(db), events);
-            // first thing in every iteration: still the file's runner, and the persisted state lets it think
-            TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
-                if (!guard.mayTick()) return false;
-                if (gate.mayThink()) return true;
-                if (endOnSafetyStop) loopRef.get().end(TickLoop.End.SAFETY_STOP);
-                return false;
-            }, events);
-            loopRef.set(loop);
-            guard.guard(loop);
+            TickLoop loop = loop(config, files, cycle, pacer, endOnSafetyStop, resources, events);
             tools.completions().onArrival(loop::wake);
-            ControlWatcher watcher = push(resources, new ControlWatcher(controlStore, loop,
+            ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake,
                     () -> tools.stopAll("killed by a halt")));
-            NoteSpool inbox = new NoteSpool(inputStore, new NotesDao(inputStore));
-            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, takeover,
-                    watcher, startedAt, confinement, identity);
+            NoteSpool inbox = new NoteSpool(files.input(), new NotesDao(files.input()));
+            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, files.takeover(),
+                    watcher, startedAt, confinement, files.identity());
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
@@ -171,16 +148,43 @@ public final class AgentRuntime implements AutoCloseable {
         }
     }
 
-    /**
-     * Commands a process that died left pending or running become {@code offline}: they never run again, and the
-     * LLM learns so from their result. Only the runner holding the lock may do this (a live runner's rows are its own).
-     */
-    private static void recoverOrphans(Store store, EventSink events) {
-        int n = store.inTransaction(() -> new ProcessLogDao(store).markOrphansOffline());
-        if (n > 0) {
-            events.emit(new AgentEvent.Info(n + " command" + (n == 1 ? "" : "s") + " left unfinished by the previous run "
-                    + (n == 1 ? "is" : "are") + " marked offline (not run again; the agent is told)"));
+    /** The connections of one run on the file, its lock taken; each pushed on the resources to close. */
+    private record Files(RunnerLock lock, FileIdentity identity, String takeover, Store tick, Store input,
+                         Store control) {
+        static Files open(Path db, Launch launch, Deque<AutoCloseable> resources, EventSink events) {
+            Store lockStore = push(resources, Store.open(db, launch.clock()));
+            // the file just opened: the heartbeat stops the agent should the path come to name another (or none)
+            FileIdentity identity = FileIdentity.of(lockStore.path());
+            RunnerLock lock = RunnerLock.forThisProcess(lockStore);
+            String takeover = lock.acquire().map(h -> " (took the file over from pid " + h.pid() + " on " + h.host()
+                    + ", which had stopped)").orElse("");
+            resources.push(lock::release);
+            Store tickStore = push(resources, lockStore.connectAgain());
+            StartWrites.recoverOrphans(tickStore, events);
+            // typed lines must not freeze the prompt for the full busy timeout: a locked file sends them to the
+            // spool quickly, and the retry stores them within a second of the lock being free
+            Store inputStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
+            Store controlStore = push(resources, lockStore.connectAgain(INPUT_BUSY_TIMEOUT));
+            return new Files(lock, identity, takeover, tickStore, inputStore, controlStore);
         }
+    }
+
+    /** The tick loop, guarded: first thing in every iteration, still the file's runner, and the persisted state lets it think. */
+    private static TickLoop loop(AgentConfig config, Files files, Cycle cycle, Pacer pacer, boolean endOnSafetyStop,
+                                 Deque<AutoCloseable> resources, EventSink events) {
+        AtomicReference<TickLoop> loopRef = new AtomicReference<>();
+        RunnerGuard guard = push(resources, new RunnerGuard(files.lock(), files.lock().on(files.tick()), events,
+                files.identity(), () -> published(cycle, loopRef.get())));
+        SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(config.agent().db()), events);
+        TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
+            if (!guard.mayTick()) return false;
+            if (gate.mayThink()) return true;
+            if (endOnSafetyStop) loopRef.get().end(TickLoop.End.SAFETY_STOP);
+            return false;
+        }, events);
+        loopRef.set(loop);
+        guard.guard(loop);
+        return loop;
     }
 
     /**

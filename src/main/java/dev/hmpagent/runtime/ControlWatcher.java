@@ -1,30 +1,29 @@
 package dev.hmpagent.runtime;
 
-import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.ControlRequestsDao;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The second reader of the control channel: every {@link #EVERY} on its own connection it looks for
+ * The second reader of the control channel: every {@link StopSignal#POLL} on its own connection it looks for
  * new {@code control_requests}, so a halt reaches the agent while the tick thread waits on a slow
- * LLM call. A halt cancels that call at once; every request wakes the loop, which then reads the
- * persisted safety state itself. The state was already moved by whoever asked; this only makes the
- * running agent act on it now instead of at its next poll.
+ * LLM call. A halt is raised on the {@link StopSignal}, which cancels that call at once; every request wakes the
+ * loop, which then reads the persisted safety state itself. The state was already moved by whoever asked; this only
+ * makes the running agent act on it now instead of at its next poll.
  */
 final class ControlWatcher implements AutoCloseable {
-    static final Duration EVERY = Duration.ofMillis(20);
-
     private final Store store;
     private final ControlRequestsDao requests;
-    private final TickLoop loop;
+    private final StopSignal stops;
+    /** Wakes the tick loop: it reads the persisted state at once instead of at its next poll. */
+    private final Runnable wake;
     private final long pid;
     private final ScheduledExecutorService thread;
     private long seen;
@@ -35,13 +34,16 @@ final class ControlWatcher implements AutoCloseable {
 
     /**
      * @param store  a connection only this watcher uses (it is closed with the runtime, not here)
-     * @param onHalt also run on every halt, on this thread, after the cycle was told (kills running processes)
+     * @param stops  where a halt is raised
+     * @param wake   wakes the tick loop
+     * @param onHalt also run on every halt, on this thread, after the signal was raised (kills running processes)
      */
-    ControlWatcher(Store store, TickLoop loop, Runnable onHalt) {
+    ControlWatcher(Store store, StopSignal stops, Runnable wake, Runnable onHalt) {
         this.onHalt = Objects.requireNonNull(onHalt, "onHalt");
         this.store = Objects.requireNonNull(store, "store");
         this.requests = new ControlRequestsDao(store);
-        this.loop = Objects.requireNonNull(loop, "loop");
+        this.stops = Objects.requireNonNull(stops, "stops");
+        this.wake = Objects.requireNonNull(wake, "wake");
         this.pid = ProcessHandle.current().pid();
         this.seen = requests.lastId();
         this.flag = new HaltFlag(store.path());   // older requests were applied to the file by those who made them
@@ -53,7 +55,7 @@ final class ControlWatcher implements AutoCloseable {
     }
 
     void start() {
-        thread.scheduleWithFixedDelay(this::poll, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::poll, 0, StopSignal.POLL_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** One look at the channel. */
@@ -64,16 +66,17 @@ final class ControlWatcher implements AutoCloseable {
             if (now == version) return;   // nobody committed anything since the last look: no new request either
             for (ControlRequestsDao.Request r : requests.after(seen)) {
                 if (r.kind().equals("halt")) {
-                    loop.cycle().halt();
+                    stops.halt();
                     onHalt.run();
                 }
-                loop.wake();
+                wake.run();
                 seen = r.id();
                 requests.markHandled(r.id(), pid);
             }
             version = now;   // only once the whole batch is handled: a failure mid-way is looked at again next time
         } catch (RuntimeException e) {
-            // the file is busy or gone for a moment: the next look is 20 ms away, and the tick thread reads the state too
+            // the file is busy or gone for a moment: the next look is one poll away, and the tick thread reads the
+            // state too
         }
     }
 
@@ -87,9 +90,9 @@ final class ControlWatcher implements AutoCloseable {
             return;
         }
         if (!flagObeyed) {
-            loop.cycle().halt();
+            stops.halt();
             onHalt.run();
-            loop.wake();
+            wake.run();
             flagObeyed = true;
         }
         try {

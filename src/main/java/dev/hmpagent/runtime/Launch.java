@@ -55,14 +55,14 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
 
     /** The real LLM client for the configuration. */
     public Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive) {
-        this(env, terminals, clock, interactive, Wiring::llmClient);
+        this(env, terminals, clock, interactive, LlmChain::client);
     }
 
     /** The real process: system environment, system terminal (dumb when input is a pipe), UTC clock. */
     public static Launch system() {
         boolean interactive = consoleIsTerminal();
         return new Launch(System.getenv(), () -> systemTerminal(interactive, System.getenv("TERM")),
-                Clock.systemUTC(), interactive, Wiring::llmClient,
+                Clock.systemUTC(), interactive, LlmChain::client,
                 (name, action) -> sun.misc.Signal.handle(new sun.misc.Signal(name), s -> action.run()));
     }
 

@@ -1,5 +1,6 @@
 package dev.hmpagent.runtime;
 
+import dev.hmpagent.llm.RegistrySwitch;
 import dev.hmpagent.llm.SwitchableLlm;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.commands.CommandBlockParser;
@@ -7,7 +8,8 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.CommandExecutor;
 import dev.hmpagent.commands.CommandGate;
-import dev.hmpagent.commands.CommandOptions;
+import dev.hmpagent.commands.catalogue.Catalogue;
+import dev.hmpagent.commands.catalogue.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.commands.Completions;
@@ -40,21 +42,12 @@ import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;
 import dev.hmpagent.cycle.LlmTasks;
-import dev.hmpagent.cycle.MeteredLlm;
+import dev.hmpagent.cycle.CallRows;
+import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.cycle.TickWriter;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
-import dev.hmpagent.llm.FailoverLlm;
-import dev.hmpagent.config.RegistryEntry;
 import dev.hmpagent.llm.LlmClient;
-import dev.hmpagent.llm.LlmRequest;
-import dev.hmpagent.llm.openai.OpenAiClient;
-import dev.hmpagent.llm.openai.OpenAiSettings;
-import dev.hmpagent.llm.anthropic.AnthropicClient;
-import dev.hmpagent.llm.anthropic.AnthropicSettings;
-import dev.hmpagent.llm.ollama.OllamaClient;
-import dev.hmpagent.llm.ollama.OllamaSettings;
-import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.cycle.ReplyReview;
 import dev.hmpagent.cycle.ReflexIdle;
@@ -66,17 +59,11 @@ import dev.hmpagent.stagnation.LlmComparator;
 import dev.hmpagent.stagnation.LocalComparator;
 import dev.hmpagent.stagnation.ReplyComparator;
 import dev.hmpagent.stagnation.SignSettings;
-import dev.hmpagent.store.ConceptsDao;
-import dev.hmpagent.store.DiaryDao;
-import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.NoteFilter;
-import dev.hmpagent.store.NotesDao;
-import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.AgentCatalogue;
 import dev.hmpagent.store.LlmRegistryDao;
 import dev.hmpagent.store.LlmCall;
-import dev.hmpagent.config.Secrets;
 import dev.hmpagent.store.ScriptsDao;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
@@ -85,6 +72,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -93,18 +81,6 @@ public final class Wiring {
     static final Duration FIRST_RETRY = Duration.ofSeconds(1);
 
     private Wiring() { }
-
-    /** The client of {@code llm}'s provider, with its base URL, key, model, streaming, timeouts and options. */
-    public static LlmClient llmClient(LlmSection llm) {
-        return switch (llm.provider()) {
-            case OPENAI -> new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), llm.model(), llm.stream(),
-                    llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
-            case OLLAMA -> new OllamaClient(new OllamaSettings(llm.baseUrl(), llm.model(), llm.stream(),
-                    llm.connectTimeout(), llm.readTimeout(), llm.callDeadline(), llm.options(), "", llm.apiKey()));
-            case ANTHROPIC -> new AnthropicClient(new AnthropicSettings(llm.baseUrl(), llm.apiKey(), llm.model(),
-                    llm.stream(), llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
-        };
-    }
 
     /**
      * What the agent acts on the world with, built once per runtime: the process runner (close it with
@@ -212,7 +188,7 @@ public final class Wiring {
             public void newInput() { monitor.newInput(); }
 
             @Override
-            public void quotaExhausted(String reason) { monitor.quotaExhausted(reason, llmLines(llm)); }
+            public void quotaExhausted(String reason) { monitor.quotaExhausted(reason, LlmChain.llmLines(llm)); }
 
             @Override
             public boolean feelUnlockRefusals(long tickId) { return monitor.feelUnlockRefusals(tickId); }
@@ -230,21 +206,24 @@ public final class Wiring {
         return out;
     }
 
+    /** The reflex's "switch LLM" as the reflex asks for it. */
+    private static StagnationReflex.ModelSwitch modelSwitch(RegistrySwitch models) {
+        return new StagnationReflex.ModelSwitch() {
+            @Override
+            public boolean available() { return models.available(); }
+
+            @Override
+            public String switchToNext() { return models.switchToNext(); }
+
+            @Override
+            public Optional<String> restore() { return models.restore(); }
+        };
+    }
+
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
                 tools.llmTasks(), random, tools.variables(), tools.confinement());
-    }
-
-    /**
-     * The client step 5's comparison asks: the main one when {@code stagnation.model} is empty (or names the main
-     * model), else one for that model on the same endpoint with the same key (a key never goes to another host).
-     */
-    static LlmClient comparisonClient(AgentConfig config, LlmClient main) {
-        StagnationSection s = config.stagnation();
-        if (s.model().isBlank() || s.model().equals(config.llm().model())) return main;
-        LlmSection llm = config.llm();
-        return llmClient(llm.forRoute(llm.provider(), llm.baseUrl(), s.model(), llm.apiKey(), llm.options()));
     }
 
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
@@ -254,7 +233,7 @@ public final class Wiring {
         StagnationSection s = config.stagnation();
         LocalComparator local = new LocalComparator(s.noveltyThreshold());
         // each comparison call is noted, and written with its tick
-        MeteredLlm metered = new MeteredLlm(comparisonLlm, clock, LlmCall.Purpose.COMPARISON);
+        MeteredLlm<LlmCall> metered = new MeteredLlm<>(comparisonLlm, clock, CallRows.as(LlmCall.Purpose.COMPARISON));
         ReplyComparator comparator = switch (s.method()) {
             case LOCAL -> local;
             case LLM -> new LlmComparator(metered, s.maxTokens(), s.noveltyThreshold(), local);
@@ -273,164 +252,100 @@ public final class Wiring {
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take);
     }
 
-    /**
-     * llm_registry as the configuration says at this start: the main LLM (id main, priority 0) and the llm.registry
-     * entries; rows of entries no longer configured go. Each row names its key's variable, never the key.
-     */
-    static void registerLlms(Store store, LlmSection llm) {
-        LlmRegistryDao registry = new LlmRegistryDao(store);
-        store.inTransaction(() -> {
-            registry.register(LlmRegistryDao.MAIN_ID, llm.model(), "the LLM agent.toml configures",
-                    llm.provider().configName(), Secrets.redactUrl(llm.baseUrl()), llm.model(), 0, llm.keyVariable());
-            List<String> ids = new java.util.ArrayList<>(List.of(LlmRegistryDao.MAIN_ID));
-            for (RegistryEntry e : llm.registry()) {
-                registry.register(e.id(), e.id(), e.description().isEmpty() ? "llm.registry in agent.toml" : e.description(),
-                        e.provider().configName(), e.baseUrl(), e.model(), e.priority(), e.apiKeyEnv());
-                registry.markConfigured(e.id());
-                ids.add(e.id());
-            }
-            registry.retainConfigured(ids);
-        });
-    }
-
-    /**
-     * The LLMs the configuration names, one "provider model at base URL" per line (no key, credentials masked): what a
-     * quota stop remembers, and what a start compares with it.
-     */
-    static String llmLines(LlmSection llm) {
-        StringBuilder out = new StringBuilder(llm.provider().configName() + " " + llm.model() + " at "
-                + Secrets.redactUrl(llm.baseUrl()));
-        llm.registry().forEach(e -> out.append('\n').append(e.provider().configName()).append(' ').append(e.model())
-                .append(" at ").append(Secrets.redactUrl(e.baseUrl())));
-        return out.toString();
-    }
-
-    /**
-     * At start: a quota stop is released when the configuration names other LLMs than the ones whose quota ran out,
-     * and the agent says so; with the same LLMs it stays, and says what releases it.
-     */
-    static void releaseQuotaStop(Store store, LlmSection llm, EventSink events) {
-        dev.hmpagent.safety.SafetyControl.Outcome o = new dev.hmpagent.safety.SafetyControl(store)
-                .releaseQuotaIfConfigChanged(llmLines(llm), dev.hmpagent.store.Requester.thisProcess());
-        if (o.result() == dev.hmpagent.safety.SafetyControl.Result.MOVED) {
-            events.emit(new AgentEvent.Info("the quota stop is released: the agent starts with other LLMs than the"
-                    + " ones whose quota ran out"));
-        } else if (o.result() == dev.hmpagent.safety.SafetyControl.Result.REFUSED) {
-            events.emit(new AgentEvent.Problem("the agent is stopped (quota) since " + o.before().since() + ": "
-                    + o.before().detail() + " — point llm.* at another provider or model (or add an llm.registry"
-                    + " entry) and start it again"));
-        }
-    }
-
-    /** The first probe of a given-up LLM comes this long after it was given up; later ones back off to 5 minutes. */
-    static final Duration FIRST_PROBE = Duration.ofSeconds(15);
-
-    /**
-     * The LLM the cycle thinks with: the configured one, failing over to the llm.registry entries by priority (and
-     * file order) when it is unreachable, each entry a client of its own with the key of the variable it names.
-     */
-    public static FailoverLlm thinkingLlm(LlmSection llm, Launch.LlmFactory factory,
-                                          java.util.function.Function<String, String> variables, Clock clock) {
-        List<FailoverLlm.Route> routes = new java.util.ArrayList<>();
-        routes.add(new FailoverLlm.Route(LlmRegistryDao.MAIN_ID, factory.create(llm)));
-        llm.registry().stream().sorted(java.util.Comparator.comparingInt(RegistryEntry::priority))
-                .forEach(e -> routes.add(new FailoverLlm.Route(e.id(), factory.create(entrySection(llm, e, variables)))));
-        return new FailoverLlm(routes, llm.failoverAfter()::reached, new Backoff(FIRST_PROBE, Duration.ofMinutes(5)),
-                clock).retargeting((request, was, now) -> new LlmRequest(ContextAssembler.retargeted(request.messages(),
-                        ContextAssembler.describeLlm(was.model(), was.endpoint()),
-                        ContextAssembler.describeLlm(now.model(), now.endpoint())), request.temperature(),
-                        request.maxTokens(), request.presencePenalty(), request.frequencyPenalty()));
-    }
-
-    /** The section of registry entry {@code e}: its own route, and the key of the variable it names ("" when none). */
-    static LlmSection entrySection(LlmSection main, RegistryEntry e, java.util.function.Function<String, String> variables) {
-        String key = e.apiKeyEnv().isBlank() ? "" : variables.apply(e.apiKeyEnv());
-        return main.forRoute(e.provider(), e.baseUrl(), e.model(), key, e.options());
-    }
-
-    /** The keys this agent sends (the main LLM's, each llm.registry entry's): never stored with a reply. */
-    static List<String> knownKeys(LlmSection llm, java.util.function.Function<String, String> variables) {
-        List<String> keys = new java.util.ArrayList<>(List.of(llm.apiKey()));
-        llm.registry().forEach(e -> keys.add(e.apiKeyEnv().isBlank() ? ""
-                : java.util.Objects.toString(variables.apply(e.apiKeyEnv()), "")));
-        return keys;
-    }
-
-    /** The cycle on {@code store} (the tick thread's connection) with the configured policy and nobody to ask. */
-    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
-        return cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, List.of(), System.getenv(), clock,
-                () -> llmClient(config.llm())));
-    }
-
-    /** The cycle on {@code store}, its commands checked by {@code gate} (instead of the policy) and {@code approver}. */
-    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
-                              CommandGate gate, Approver approver) {
-        return cycle(config, store, llm, events, clock, tools(config, approver, List.of(), System.getenv(), clock,
-                () -> llmClient(config.llm())), Optional.of(gate));
-    }
-
     /** The cycle on {@code store} (the tick thread's connection), acting through {@code tools} under their policy. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools) {
-        return cycle(config, store, llm, events, clock, tools, Optional.empty());
+        return build(config, store, llm, events, clock, tools, null);
     }
 
-    private static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools,
-                               Optional<CommandGate> gateInstead) {
-        ObjectMapper mapper = new ObjectMapper();
+    /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, Tools)}, its commands checked by {@code gate} instead of the policy. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools,
+                              CommandGate gate) {
+        return build(config, store, llm, events, clock, tools, Objects.requireNonNull(gate, "gate"));
+    }
+
+    /** The command families the LLM may use, with the bounds of the settings it may change. */
+    private record Commands(CommandRegistry registry, ShellCommands shell, SettingsBounds bounds) { }
+
+    private static Commands commands(AgentConfig config, Clock clock, Tools tools) {
         int k = config.cycle().historyK();
         SettingsBounds bounds = new SettingsBounds(Math.min(SettingsBounds.DEFAULTS.historyKMin(), Math.max(k, 0)),
                 Math.max(SettingsBounds.DEFAULTS.historyKMax(), k));
         ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
                 config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks(),
                 scriptsDir(config)), clock, tools.confinement().forModel());
-        CommandRegistry registry = CommandRegistry.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
+        CommandRegistry registry = Catalogue.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
                 .register("processes", shell.all())
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
                         config.files().maxWriteBytes()).all())
                 .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
                 .register("delegation", List.of(tools.llmTasks()));
+        return new Commands(registry, shell, bounds);
+    }
+
+    /** {@code instead} when given (a test's), else the policy; then the sandbox's refusals and the monitor. */
+    private static CommandGate gate(Commands commands, Store store, Tools tools, SafetyMonitor monitor,
+                                    CommandGate instead) {
         ScriptsDao scripts = new ScriptsDao(store);
-        SafetyMonitor monitor = monitor(config, store, events);
-        tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
-        CommandGate gate = gateInstead.orElseGet(() -> new PolicyGate(registry, tools.shell(), tools.roots(),
-                c -> shell.scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c))))
-                .and(processesRefused(tools.confinement()))
-                .and(new MonitorGate(monitor));
-        ReplySecrets secrets = new ReplySecrets(knownKeys(config.llm(), tools.variables()));
-        store.scrubResultsWith(secrets::redactKnown);
-        TickWriter writer = new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(),
-                secrets), monitor, breakers(monitor, config.llm()));
-        CommandExecutor executor = new CommandExecutor(store, registry, mapper, gate, tools.approver(),
-                monitor, tools.completions());
-        executor.onStartedDuringHalt(id -> tools.processes().stop(id));
-        ContextSettings settings = new ContextSettings(config.agent().name(), k,
+        CommandGate first = instead != null ? instead : new PolicyGate(commands.registry(), tools.shell(), tools.roots(),
+                c -> commands.shell().scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c)));
+        return first.and(processesRefused(tools.confinement())).and(new MonitorGate(monitor));
+    }
+
+    /** What the prompt is built from; context 5 names the LLM thinking now, after a switch too. */
+    private static ContextAssembler assembler(ContextSettings settings, Store store, CommandRegistry registry,
+                                              SwitchableLlm thinking) {
+        ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
+                () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store),
+                ContextAssembler.DEFAULT_PIN_CAP, ContextAssembler.DEFAULT_PER_SOURCE_CAP,
+                ContextAssembler.secureNonces());
+        AgentCatalogue own = new AgentCatalogue(store);
+        assembler.listAgentCatalogue(own::catalogueLines);
+        return assembler;
+    }
+
+    private static ContextSettings contextSettings(AgentConfig config) {
+        return new ContextSettings(config.agent().name(), config.cycle().historyK(),
                 config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
                 config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),
                 NoteFilter.tagList(config.context().notesTags())), config.cycle().autonomous());
+    }
+
+    private static TickWriter writer(AgentConfig config, Store store, Tools tools, SafetyMonitor monitor,
+                                     ObjectMapper mapper) {
+        ReplySecrets secrets = new ReplySecrets(LlmChain.knownKeys(config.llm(), tools.variables()));
+        store.scrubResultsWith(secrets::redactKnown);
+        return new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets), monitor,
+                breakers(monitor, config.llm()));
+    }
+
+    private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+                               Tools tools, CommandGate instead) {
+        ObjectMapper mapper = new ObjectMapper();
+        Commands commands = commands(config, clock, tools);
+        SafetyMonitor monitor = monitor(config, store, events);
+        tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
+        TickWriter writer = writer(config, store, tools, monitor, mapper);
+        CommandExecutor executor = new CommandExecutor(store, commands.registry(), mapper,
+                gate(commands, store, tools, monitor, instead), tools.approver(), monitor, tools.completions());
+        executor.onStartedDuringHalt(id -> tools.processes().stop(id));
         // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
-        SwitchableLlm thinking = new SwitchableLlm(llm);
-        // context 5 names the LLM thinking now, after a switch too
-        ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
-                () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store), ContextAssembler.DEFAULT_PIN_CAP,
-                ContextAssembler.DEFAULT_PER_SOURCE_CAP, ContextAssembler.secureNonces());
-        registerLlms(store, config.llm());
-        releaseQuotaStop(store, config.llm(), events);
-        AgentCatalogue own = new AgentCatalogue(store);
-        assembler.listAgentCatalogue(own::catalogueLines);
+        SwitchableLlm thinking = LlmChain.reflexSwitch(llm);
+        ContextSettings settings = contextSettings(config);
+        ContextAssembler assembler = assembler(settings, store, commands.registry(), thinking);
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
                 config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);
-        LiveSettings live = new LiveSettings(settings, bounds, new SettingsDao(store), java.util.Set.of(), generation,
-                new dev.hmpagent.store.ReflexDao(store));
+        LiveSettings live = new LiveSettings(settings, commands.bounds(), new SettingsDao(store),
+                java.util.Set.of(), generation, new dev.hmpagent.store.ReflexDao(store));
         // the reflex's random choices (a creative frame, a random command) come from the same injected source as jitter
         java.util.function.IntUnaryOperator random = bound -> Math.min(bound - 1,
                 (int) (tools.jitter().getAsDouble() * bound));
+        RegistrySwitch models = new RegistrySwitch(new RegistryRoutes(new LlmRegistryDao(store), tools.variables(),
+                config.llm()), config.llm().model(), thinking);
         return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),
-                review(config, store, clock, comparisonClient(config, llm), generation, random,
-                        registry::types, new RegistrySwitch(new LlmRegistryDao(store), tools.variables(), config.llm(),
-                                thinking)),
+                review(config, store, clock, LlmChain.comparisonClient(config, llm), generation, random,
+                        commands.registry()::types, modelSwitch(models)),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
-                config.cycle().maxIdle(),
-                breakers(monitor, config.llm()));
+                config.cycle().maxIdle(), breakers(monitor, config.llm()));
     }
 }

@@ -1,5 +1,7 @@
 package dev.hmpagent.bench;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.Cycle;
@@ -61,7 +63,7 @@ public final class PromptStorageBench {
     }
 
     private static void run(Store store, MutableClock clock, int ticks) {
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, new ScriptedModel(new Random(42)), EventSink.DISCARD, clock);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, new ScriptedModel(new Random(42)), EventSink.DISCARD, clock);
         NotesDao notes = new NotesDao(store);
         Random random = new Random(7);
         int done = 0;

@@ -1,5 +1,7 @@
 package dev.hmpagent.bench;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.ConfigLoader;
@@ -117,7 +119,7 @@ public final class StagnationBench {
         try (Store store = Store.open(db, clock)) {
             AgentConfig config = config(mode);
             ScriptedModel model = new ScriptedModel(script, r);
-            Cycle cycle = Wiring.cycle(config, store, model, EventSink.DISCARD, clock);
+            Cycle cycle = TestWiring.cycle(config, store, model, EventSink.DISCARD, clock);
             for (int i = 0; i < script.size(); i++) {
                 clock.advance(Duration.ofSeconds(30));
                 if (!cycle.tick().worked()) {
@@ -249,7 +251,7 @@ public final class StagnationBench {
         };
         try (Store store = Store.open(db, clock)) {
             new dev.hmpagent.store.NotesDao(store).add("is the backup fixed?", "user", 0, null);
-            Wiring.cycle(config("local"), store, chanting, EventSink.DISCARD, clock).tick();
+            TestWiring.cycle(config("local"), store, chanting, EventSink.DISCARD, clock).tick();
         }
         int fullTokens = TokenEstimator.estimate(full);
         int spent = TokenEstimator.estimate(full.substring(0, streamed[0]));

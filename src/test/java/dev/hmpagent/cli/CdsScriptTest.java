@@ -9,12 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -126,7 +129,9 @@ class CdsScriptTest {
             });
             stopper.start();
             String check = "source \"$0\" && cds_wait_until_quiet \"$1\"; kill -0 \"$1\" 2>/dev/null && echo running || echo ended";
-            assertThat(bash(check, LIBRARY.toString(), Long.toString(busy.pid())).out()).isEqualTo("ended\n");
+            String whileBusy = bash(check, LIBRARY.toString(), Long.toString(busy.pid())).out();
+            if (!whileBusy.equals("ended\n")) assumeBusyGotCpu(busy);
+            assertThat(whileBusy).isEqualTo("ended\n");
             stopper.join();
             assertThat(bash(check, LIBRARY.toString(), Long.toString(idle.pid())).out()).isEqualTo("running\n");
             assertThat(bash("source \"$0\" && cds_wait_until_quiet 0 && echo returned", LIBRARY.toString()).out())
@@ -201,6 +206,20 @@ class CdsScriptTest {
                 """.formatted(dir, mode, mode));
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
         return java;
+    }
+
+    /**
+     * Skips when the busy loop got less than a quarter of a core over its life: a host with no CPU to spare (other
+     * builds, a small shared box) lets it run so rarely that "quiet" is the right reading, and the test needs slack.
+     */
+    private static void assumeBusyGotCpu(Process busy) {
+        ProcessHandle.Info info = busy.info();
+        Assumptions.assumeTrue(info.totalCpuDuration().isPresent() && info.startInstant().isPresent(),
+                "skipped: the busy loop's CPU time cannot be read on this host");
+        long cpu = info.totalCpuDuration().get().toNanos();
+        long alive = Math.max(1, Duration.between(info.startInstant().get(), Instant.now()).toNanos());
+        Assumptions.assumeTrue(cpu * 4 >= alive, () -> String.format(Locale.ROOT, "skipped: the host has no CPU to"
+                + " spare: a busy loop got %d%% of a core (this test needs at least 25%%)", cpu * 100 / alive));
     }
 
     private static Result bash(String script, String... args) throws Exception {

@@ -1,5 +1,7 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.LlmChain;
+
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.runtime.Wiring;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,7 +68,7 @@ class DatabaseFileEndToEndTest {
         StringWriter err = new StringWriter();
         Launch launch = new Launch(Map.of("HOME", dir.toString()),
                 () -> new DumbTerminal(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()),
-                Clock.systemUTC(), false, dev.hmpagent.runtime.Wiring::llmClient, signals::put);
+                Clock.systemUTC(), false, dev.hmpagent.runtime.LlmChain::client, signals::put);
         CommandLine cl = Cli.commandLine(launch);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.testing.FakeOpenAiServer;
 import java.io.ByteArrayInputStream;
@@ -118,7 +119,8 @@ class HaltEndToEndTest {
         Run halt = cli("", "halt", "--reason", "too slow");
 
         assertThat(halt.code()).isZero();
-        assertThat(halt.out()).contains("halted").contains("STOPPED(halt)");
+        assertThat(halt.out()).contains("halted").contains("STOPPED(halt)")
+                .as("the promise is the watcher's poll").contains("within " + StopSignal.POLL_MILLIS + " ms");
         assertThat(hungUp.await(10, TimeUnit.SECONDS)).as("the fake server saw the connection closed").isTrue();
         Run status = cli("", "status", "--json");
         assertThat(status.code()).as("status while stopped").isEqualTo(ExitCodes.STOPPED);
@@ -190,7 +192,7 @@ class HaltEndToEndTest {
             other.createStatement().execute("BEGIN IMMEDIATE");   // nothing can be written to the file now
             Run halt = cli("", "halt", "--reason", "disk trouble");
             assertThat(halt.code()).isZero();
-            assertThat(halt.out()).contains("agent.db.halt");
+            assertThat(halt.out()).contains("agent.db.halt").contains("within " + StopSignal.POLL_MILLIS + " ms");
             assertThat(obeyed.await(10, TimeUnit.SECONDS)).as("the running agent obeys the flag").isTrue();
             status = cli("", "status");
             other.createStatement().execute("ROLLBACK");

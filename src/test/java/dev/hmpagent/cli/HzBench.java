@@ -1,5 +1,7 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.runtime.AgentRuntime;
 import dev.hmpagent.runtime.Wiring;
@@ -110,7 +112,7 @@ public final class HzBench {
         long[] starts = new long[(int) frames];
         int[] n = {0};
         try (Store store = Store.open(db, Clock.systemUTC()); Store feeder = Store.open(db, Clock.systemUTC())) {
-            TickLoop loop = new TickLoop(Wiring.cycle(config(db), store, llm, EventSink.DISCARD, Clock.systemUTC()),
+            TickLoop loop = new TickLoop(TestWiring.cycle(config(db), store, llm, EventSink.DISCARD, Clock.systemUTC()),
                     new FixedRatePacer(hz, FixedRatePacer.Overrun.SKIP, 10), TimeSource.system(), Duration.ZERO, () -> {
                         if (n[0] < starts.length) starts[n[0]++] = System.nanoTime();
                         return true;

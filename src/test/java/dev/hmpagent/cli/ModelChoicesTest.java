@@ -1,7 +1,10 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.LlmChain;
+
 import dev.hmpagent.llm.SwitchableLlm;
-import dev.hmpagent.runtime.RegistrySwitch;
+import dev.hmpagent.llm.RegistrySwitch;
+import dev.hmpagent.runtime.RegistryRoutes;
 import dev.hmpagent.runtime.Wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -74,7 +77,7 @@ class ModelChoicesTest {
                 "ANTHROPIC_API_KEY");
         registry.register("keyless", "", "", "", "http://user:secret@127.0.0.1:9/v1?token=abc", "model-c", 3,
                 "HMP_TEST_UNSET");
-        chosen = new SwitchableLlm(Wiring.llmClient(config.llm()));
+        chosen = new SwitchableLlm(LlmChain.client(config.llm()));
         models = new ModelChoices(chosen, new LlmRegistryDao(replStore), config.llm(),
                 Map.of("HMP_TEST_KEY_B", "key-b", "ANTHROPIC_API_KEY", "key-claude")::get);
         commands = new SlashCommands();
@@ -142,7 +145,7 @@ class ModelChoicesTest {
                 "llm.registry", "[{ id = \"spare\", base_url = \"" + b.baseUrl() + "\", model = \"model-b\","
                         + " api_key_env = \"HMP_TEST_KEY_B\" }]");
         java.util.function.Function<String, String> env = Map.of("HMP_TEST_KEY_B", "key-b")::get;
-        SwitchableLlm llm = new SwitchableLlm(Wiring.thinkingLlm(withSpare.llm(), Wiring::llmClient, env, clock));
+        SwitchableLlm llm = new SwitchableLlm(LlmChain.failover(withSpare.llm(), LlmChain::client, env, clock));
         ModelChoices choices = new ModelChoices(llm, new LlmRegistryDao(replStore), withSpare.llm(), env);
         b.streamed("from b", 10, 2).status(503, "{\"error\": {\"message\": \"busy\"}}")
                 .status(503, "{\"error\": {\"message\": \"busy\"}}").status(503, "{\"error\": {\"message\": \"busy\"}}");
@@ -182,7 +185,7 @@ class ModelChoicesTest {
         AgentConfig withSpare = config("llm.base_url", a.baseUrl(), "llm.api_key", "key-a", "llm.model", "model-a",
                 "llm.registry", "[{ id = \"spare\", base_url = \"" + b.baseUrl() + "\", model = \"model-b\" }]");
         java.util.function.Function<String, String> env = Map.<String, String>of()::get;
-        SwitchableLlm llm = new SwitchableLlm(Wiring.thinkingLlm(withSpare.llm(), Wiring::llmClient, env, clock));
+        SwitchableLlm llm = new SwitchableLlm(LlmChain.failover(withSpare.llm(), LlmChain::client, env, clock));
         ModelChoices choices = new ModelChoices(llm, new LlmRegistryDao(replStore), withSpare.llm(), env);
         a.status(429, "{\"error\": {\"message\": \"You exceeded your current quota\", \"type\": \"insufficient_quota\","
                 + " \"code\": \"insufficient_quota\"}}");
@@ -234,8 +237,8 @@ class ModelChoicesTest {
     @Test
     void the_reflexs_switch_returns_to_the_persons_choice_not_past_it() {
         SwitchableLlm thinking = new SwitchableLlm(chosen);   // what the cycle wraps around the LLM it is given
-        RegistrySwitch reflex = new RegistrySwitch(new LlmRegistryDao(store), Map.of("HMP_TEST_KEY_B", "key-b")::get,
-                config.llm(), thinking);
+        RegistrySwitch reflex = new RegistrySwitch(new RegistryRoutes(new LlmRegistryDao(store),
+                Map.of("HMP_TEST_KEY_B", "key-b")::get, config.llm()), config.llm().model(), thinking);
         models.use("keyless");
 
         assertThat(reflex.switchToNext()).contains("thinking with model-b");

@@ -1,5 +1,7 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.runtime.LlmChain;
+
 import dev.hmpagent.runtime.Wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,9 +89,9 @@ class SelfUnlockEndToEndTest {
                 .withSandbox(new SandboxSection(SandboxSection.Mode.OFF, false, 1 << 20, 64));
         Map<String, String> env = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
                 "HOME", dir.toString());
-        tools = Wiring.tools(config, Approver.NOBODY, List.of(), env, clock, () -> Wiring.llmClient(config.llm()));
+        tools = Wiring.tools(config, Approver.NOBODY, List.of(), env, clock, () -> LlmChain.client(config.llm()));
         tools.completions().onArrival(arrived::release);
-        return Wiring.cycle(config, store, Wiring.llmClient(config.llm()), sink, clock, tools);
+        return Wiring.cycle(config, store, LlmChain.client(config.llm()), sink, clock, tools);
     }
 
     /** The reply: a script that runs `agent unlock` as the agent's child, with and without its marker. */

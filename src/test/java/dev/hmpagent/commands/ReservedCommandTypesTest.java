@@ -3,6 +3,7 @@ package dev.hmpagent.commands;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hmpagent.commands.catalogue.Catalogue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +29,6 @@ class ReservedCommandTypesTest {
 
     @Test
     void no_built_in_command_is_reserved() {
-        assertThat(CommandRegistry.builtIn().types()).noneMatch(CommandRegistry::isReserved);
+        assertThat(Catalogue.builtIn().types()).noneMatch(CommandRegistry::isReserved);
     }
 }

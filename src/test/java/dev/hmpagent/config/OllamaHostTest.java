@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,5 +137,22 @@ class OllamaHostTest {
                 .hasMessageStartingWith("OLLAMA_HOST = http://****@gpu-box (read because")
                 .message().doesNotContain("s3cret");
         assertThat(OllamaHost.shown("me:s3cret@gpu-box:1")).isEqualTo("****@gpu-box:1");
+    }
+
+    @Test
+    void the_default_base_url_comes_from_ollama_host_as_a_root_or_is_this_machine() {
+        assertThat(OllamaHost.defaultRootUrl(Map.of())).isEqualTo("http://localhost:11434");
+        assertThat(OllamaHost.defaultRootUrl(Map.of("OLLAMA_HOST", "  "))).isEqualTo("http://localhost:11434");
+        assertThat(OllamaHost.defaultRootUrl(Map.of("OLLAMA_HOST", "gpu-box:8080"))).isEqualTo("http://gpu-box:8080");
+        assertThat(OllamaHost.defaultRootUrl(Map.of("OLLAMA_HOST", "0.0.0.0"))).isEqualTo("http://127.0.0.1:11434");
+        assertThat(OllamaHost.defaultRootUrl(Map.of("OLLAMA_HOST", "https://ollama.com")))
+                .isEqualTo("https://ollama.com");
+    }
+
+    @Test
+    void an_unusable_ollama_host_is_refused_naming_the_variable() {
+        assertThatThrownBy(() -> OllamaHost.defaultRootUrl(Map.of("OLLAMA_HOST", "gpu-box:eleven")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("OLLAMA_HOST = gpu-box:eleven has a port that is not a number");
     }
 }

@@ -3,6 +3,7 @@ package dev.hmpagent.context;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
@@ -27,7 +28,7 @@ class ContextAssemblerTest {
     @TempDir Path dir;
     final MutableClock clock = MutableClock.at("2026-11-21T10:00:00Z");
     static final String NONCE = "0123abcd4567ef89";
-    final CommandRegistry registry = CommandRegistry.builtIn();
+    final CommandRegistry registry = Catalogue.builtIn();
     Store store;
 
     @BeforeEach

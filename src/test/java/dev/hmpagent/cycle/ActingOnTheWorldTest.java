@@ -2,6 +2,7 @@ package dev.hmpagent.cycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
@@ -58,6 +59,7 @@ class ActingOnTheWorldTest {
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", System.getenv("PATH"),
                 "OPENAI_API_KEY", "sk-never-shown"), clock, () -> taskLlm);
         tools.completions().onArrival(arrived::release);
+        TestWiring.startWrites(store, config, sink);   // what a start writes: llm_registry lists the configured LLM
         cycle = Wiring.cycle(config, store, llm, sink, clock, tools);
     }
 

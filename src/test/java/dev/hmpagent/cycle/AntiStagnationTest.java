@@ -1,5 +1,8 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+import dev.hmpagent.runtime.LlmChain;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -70,7 +73,7 @@ class AntiStagnationTest {
     }
 
     Cycle cycle(AgentConfig config) {
-        return Wiring.cycle(config, store, llm, sink, clock);
+        return TestWiring.cycle(config, store, llm, sink, clock);
     }
 
     static String commands(String json) {
@@ -274,7 +277,7 @@ class AntiStagnationTest {
             server.streamed(A, 100, 30).streamed(A, 100, 30).streamed(B, 100, 30).streamed(A + " Then more.", 100, 30);
             AgentConfig config = config("llm.base_url", server.baseUrl(), "llm.temperature", "1.4",
                     "cycle.autonomous", "true");
-            Cycle cycle = Wiring.cycle(config, store, Wiring.llmClient(config.llm()), sink, clock);
+            Cycle cycle = TestWiring.cycle(config, store, LlmChain.client(config.llm()), sink, clock);
             notes.add("why does the backup fail?", "user", 0, null);
             for (int i = 0; i < 4; i++) {
                 clock.advance(Duration.ofSeconds(30));
@@ -304,7 +307,7 @@ class AntiStagnationTest {
                     "stagnation.method", "local");
             Wiring.Tools tools = Wiring.tools(config, dev.hmpagent.commands.Approver.NOBODY, List.of(),
                     Map.of("HMP_TEST_KEY_B", "key-b"), clock, () -> llm);
-            Cycle cycle = Wiring.cycle(config, store, Wiring.llmClient(config.llm()), sink, clock, tools);
+            Cycle cycle = Wiring.cycle(config, store, LlmChain.client(config.llm()), sink, clock, tools);
             notes.add("why does the backup fail?", "user", 0, null);
             for (int i = 0; i < 4; i++) {
                 clock.advance(Duration.ofSeconds(30));

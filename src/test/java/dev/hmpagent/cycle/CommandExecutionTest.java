@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -94,7 +96,7 @@ class CommandExecutionTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
             st.execute("CREATE TRIGGER fail_tick BEFORE INSERT ON agent_log BEGIN SELECT RAISE(ABORT, 'disk says no'); END");
         }
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
 
         cycle.tick();
 
@@ -111,7 +113,7 @@ class CommandExecutionTest {
         new NotesDao(store).add("write two entries", "user", 0, null);
         llm.reply(TWO_DIARY_ENTRIES);
         HeldGate gate = new HeldGate();
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, gate, Approver.NOBODY);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, gate, Approver.NOBODY);
         CompletableFuture<TickResult> tick = CompletableFuture.supplyAsync(cycle::tick);
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
 
@@ -133,7 +135,7 @@ class CommandExecutionTest {
         new NotesDao(store).add("write two entries", "user", 0, null);
         llm.reply(TWO_DIARY_ENTRIES);
         HeldGate gate = new HeldGate();
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, gate, Approver.NOBODY);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, gate, Approver.NOBODY);
         CompletableFuture<TickResult> tick = CompletableFuture.supplyAsync(cycle::tick);
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
 
@@ -160,7 +162,7 @@ class CommandExecutionTest {
         Store restarted = store.connectAgain();
         try {
             new ProcessLogDao(restarted).markOrphansOffline();
-            Cycle again = Wiring.cycle(AgentConfig.defaults(), restarted, llm, sink, clock);
+            Cycle again = TestWiring.cycle(AgentConfig.defaults(), restarted, llm, sink, clock);
             for (int i = 0; i < 3; i++) again.tick();
         } finally {
             restarted.close();
@@ -175,10 +177,10 @@ class CommandExecutionTest {
         new NotesDao(store).add("write two entries", "user", 0, null);
         llm.reply(TWO_DIARY_ENTRIES);
         HeldGate gate = new HeldGate();
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, gate, Approver.NOBODY);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, gate, Approver.NOBODY);
         CompletableFuture<TickResult> tick = CompletableFuture.supplyAsync(cycle::tick);
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
-        cycle.halt();
+        cycle.stops().halt();
         gate.release.countDown();
         tick.get(30, TimeUnit.SECONDS);
         assertThat(count("SELECT count(*) FROM process_log WHERE error_code = 'EHALT'")).isEqualTo(2);
@@ -198,7 +200,7 @@ class CommandExecutionTest {
         assertThat(rows.get(0).result()).contains("not run").contains("will not run again");
         assertThat(rows.get(1).result()).contains("ended while this was running");
         llm.reply("I see two commands were lost.");
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
         assertThat(cycle.tick().worked()).isTrue();
         assertThat(llm.userPrompt(0)).contains("cmd c-1, diary_entry").contains("offline");
         assertThat(cycle.tick().worked()).isFalse();
@@ -211,7 +213,7 @@ class CommandExecutionTest {
         llm.reply(TWO_DIARY_ENTRIES).reply("I was refused.");
         CommandGate denyFirst = c -> c.cmdId().equals("c-1") ? CommandGate.Decision.deny("no diary before noon")
                 : CommandGate.Decision.allow();
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, denyFirst, Approver.NOBODY);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, denyFirst, Approver.NOBODY);
         cycle.tick();
         assertThat(count("SELECT count(*) FROM process_log WHERE cmd_id = 'c-1' AND status = 'error' "
                 + "AND error_code = 'EPERM' AND severity = 'critical' AND pain_level = 1.0")).isEqualTo(1);
@@ -236,14 +238,14 @@ class CommandExecutionTest {
                 return true;
             }
         };
-        Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, yesToSecond).tick();
+        TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, yesToSecond).tick();
         assertThat(count("SELECT result FROM process_log WHERE cmd_id = 'c-1'")).isZero();
         assertThat(new ProcessLogDao(store).byTick(1).get(0).result()).contains("the person at the terminal said no");
         assertThat(count("SELECT count(*) FROM diary_entries WHERE text = 'second'")).isEqualTo(1);
 
         new NotesDao(store).add("again", "user", 0, null);
         llm.reply(TWO_DIARY_ENTRIES);
-        Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, Approver.NOBODY).tick();
+        TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, Approver.NOBODY).tick();
         assertThat(new ProcessLogDao(store).byTick(2)).allSatisfy(r -> assertThat(r.result())
                 .contains("nobody is at a terminal to approve it (diary entries need approval)"));
     }
@@ -256,7 +258,7 @@ class CommandExecutionTest {
                     .append("\", \"type\": \"diary_entry\", \"args\": {\"text\": \"entry ").append(i).append("\"}}");
         }
         llm.reply("Ten thousand entries." + commands(many.append("]").toString()));
-        Cycle cycle = Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
+        Cycle cycle = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
 
         cycle.tick();
 

@@ -1,5 +1,8 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.LlmChain;
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -63,9 +66,10 @@ class CoreOutageTest {
     }
 
     private Cycle cycle(AgentConfig config, Map<String, String> env) {
-        LlmClient thinking = Wiring.thinkingLlm(config.llm(), Wiring::llmClient, env::get, clock);
-        Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), env, clock, () -> Wiring.llmClient(config.llm()));
+        LlmClient thinking = LlmChain.failover(config.llm(), LlmChain::client, env::get, clock);
+        Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), env, clock, () -> LlmChain.client(config.llm()));
         tools.add(t);
+        TestWiring.startWrites(store, config, sink);   // what a start writes (llm_registry, a quota stop's release)
         return Wiring.cycle(config, store, thinking, sink, clock, t);
     }
 

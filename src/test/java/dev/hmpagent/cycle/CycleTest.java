@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -55,7 +57,7 @@ class CycleTest {
     }
 
     Cycle cycle(AgentConfig config) {
-        return Wiring.cycle(config, store, llm, sink, clock);
+        return TestWiring.cycle(config, store, llm, sink, clock);
     }
 
     Cycle cycle() {
@@ -519,7 +521,7 @@ class CycleTest {
     void a_halt_and_an_unlock_between_two_frames_still_get_the_unanswered_message_answered() throws Exception {
         notes.add("what time is it?", "user", 0, null);
         Cycle cycle = cycle();
-        llm.replyAfter(cycle::halt, "It is").reply("Noon, sorry for the wait.");
+        llm.replyAfter(cycle.stops()::halt, "It is").reply("Noon, sorry for the wait.");
         assertThat(cycle.tick().state()).isEqualTo("interrupted");
         // the unlock came before the next frame: the tick thread never saw the agent stopped
         clock.advance(Duration.ofSeconds(1));
@@ -734,7 +736,7 @@ class CycleTest {
             @Override
             public String model() { return "m"; }
         };
-        holder[0] = Wiring.cycle(AgentConfig.defaults(), store, racing, sink, clock);
+        holder[0] = TestWiring.cycle(AgentConfig.defaults(), store, racing, sink, clock);
         assertThat(holder[0].tick().state()).isEqualTo("interrupted");
         assertThat(processLog.byTick(1)).isEmpty();
         assertThat(responses.latest(1).get(0).interrupted()).isTrue();

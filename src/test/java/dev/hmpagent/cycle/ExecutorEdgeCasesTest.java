@@ -1,13 +1,16 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.*;
+import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.*;
-import dev.hmpagent.repl.ReplApprover;
+import dev.hmpagent.cli.ReplApprover;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.store.*;
 import dev.hmpagent.testing.FakeLlmClient;
@@ -43,7 +46,7 @@ class ExecutorEdgeCasesTest {
             llm.reply("ok" + commands("[{\"cmd_id\":\"c-1\",\"type\":\"diary_entry\",\"args\":{\"text\":\"x\"}}]"));
             ReplApprover approver = new ReplApprover(s -> { }, true);
             CommandGate ask = c -> CommandGate.Decision.ask("needs approval");
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, approver),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock, ask, approver),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.start();
             long until = System.nanoTime() + 10_000_000_000L;
@@ -80,13 +83,13 @@ class ExecutorEdgeCasesTest {
                     return Optional.of(CommandOutcome.error("EBUSY", "shell: 4 processes already running"));
                 }
             };
-            CommandRegistry registry = CommandRegistry.builtIn().register(refusedAtCap);
+            CommandRegistry registry = Catalogue.builtIn().register(refusedAtCap);
             CommandExecutor executor = new CommandExecutor(store, registry, new ObjectMapper(), CommandGate.ALLOW_ALL,
                     Approver.NOBODY, OutcomeListener.NONE);
             ProcessLogDao log = new ProcessLogDao(store);
             long id = log.enqueue(1, "ext", "c-1", "{\"cmd_id\":\"c-1\",\"type\":\"ext\",\"args\":{}}", "fp");
 
-            executor.runPending(1, "m", () -> false, r -> { });
+            executor.runPending(1, "m", r -> { });
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> executor.recordResults(r -> { }))
                     .isInstanceOf(StoreException.class);   // the file refuses the write: the result is kept
             holder[0].createStatement().execute("ROLLBACK");
@@ -107,7 +110,7 @@ class ExecutorEdgeCasesTest {
             new NotesDao(store).add("record my reddit account", "user", 0, null);
             llm.reply("ok" + commands("[{\"cmd_id\":\"c-1\",\"type\":\"account_add\",\"args\":{\"service\":\"Reddit\","
                     + "\"login\":\"bot\",\"password\":\"hunter2-SuperSecret\"}}]"));
-            Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock).tick();
+            TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock).tick();
             ProcessRow row = new ProcessLogDao(store).byTick(1).get(0);
             assertThat(row.result()).contains("refused").contains("args.password");
             assertThat(row.value()).as("process_log.value").doesNotContain("hunter2-SuperSecret");
@@ -128,11 +131,11 @@ class ExecutorEdgeCasesTest {
                     return Optional.empty();
                 }
             };
-            CommandExecutor executor = new CommandExecutor(store, CommandRegistry.builtIn().register(slow),
+            CommandExecutor executor = new CommandExecutor(store, Catalogue.builtIn().register(slow),
                     new ObjectMapper(), CommandGate.ALLOW_ALL, Approver.NOBODY, OutcomeListener.NONE);
             ProcessLogDao log = new ProcessLogDao(store);
             long id = log.enqueue(1, "ext", "c-1", "{\"cmd_id\":\"c-1\",\"type\":\"ext\",\"args\":{}}", "fp");
-            executor.runPending(1, "m", () -> false, r -> { });
+            executor.runPending(1, "m", r -> { });
             log.markSeen(java.util.List.of(id), 2);          // tick 2's prompt showed it (running)
             log.close("c-1");                                // tick 2: process_close {"ids":["c-1"]} (an older c-1 meant)
             done[0].accept(CommandOutcome.ok("exit 0 after 5.0 s\nimportant output"));

@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -184,7 +186,7 @@ class LlmCallRowsTest {
             @Override
             public String model() { return "m"; }
         };
-        holder[0] = Wiring.cycle(config("stagnation.method", "local"), store, cancelledThenThrew, sink, clock);
+        holder[0] = TestWiring.cycle(config("stagnation.method", "local"), store, cancelledThenThrew, sink, clock);
 
         assertThat(holder[0].tick().state()).isEqualTo("interrupted");
 

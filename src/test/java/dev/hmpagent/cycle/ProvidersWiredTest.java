@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.LlmChain;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -50,8 +52,8 @@ class ProvidersWiredTest {
         Map<String, String> all = new HashMap<>(env);
         all.put("AGENT_STAGNATION_METHOD", "local");
         AgentConfig config = ConfigLoader.load(ConfigSources.envOnly(all)).config();
-        LlmClient thinking = Wiring.thinkingLlm(config.llm(), Wiring::llmClient, all::get, clock);
-        Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), all, clock, () -> Wiring.llmClient(config.llm()));
+        LlmClient thinking = LlmChain.failover(config.llm(), LlmChain::client, all::get, clock);
+        Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), all, clock, () -> LlmChain.client(config.llm()));
         tools.add(t);
         return Wiring.cycle(config, store, thinking, sink, clock, t);
     }

@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -63,7 +65,7 @@ class SafetyMonitorTest {
     }
 
     Cycle cycle() {
-        return Wiring.cycle(config(safety()), store, llm, sink, clock);
+        return TestWiring.cycle(config(safety()), store, llm, sink, clock);
     }
 
     static String commands(String json) {
@@ -176,7 +178,7 @@ class SafetyMonitorTest {
         AgentConfig autonomous = new AgentConfig(d.agent(), d.llm(), new dev.hmpagent.config.CycleSection(true,
                 d.cycle().historyK(), d.cycle().pollInterval(), d.cycle().maxIdle()), d.context(), d.run(), d.policy(),
                 d.files(), d.shell(), d.cleanup(), d.safety(), d.stagnation());
-        Cycle cycle = Wiring.cycle(autonomous, store, llm, sink, clock);
+        Cycle cycle = TestWiring.cycle(autonomous, store, llm, sink, clock);
         for (int i = 0; i < 5; i++) {
             llm.reply("Hello, " + i + "." + commands("{\"type\": \"send_message\", \"args\": {\"text\": \"Hello!\"}}"));
             assertThat(cycle.tick().worked()).isTrue();
@@ -217,7 +219,7 @@ class SafetyMonitorTest {
         notes.add("go", "user", 0, null);
         // the tick cap is under test: a token budget it cannot reach first (50 default prompts take ~100,000 tokens)
         SafetySection s = safety();
-        Cycle cycle = Wiring.cycle(config(new SafetySection(s.guide(), 10 * s.tokenBudget(), s.dailyTokenBudget(),
+        Cycle cycle = TestWiring.cycle(config(new SafetySection(s.guide(), 10 * s.tokenBudget(), s.dailyTokenBudget(),
                 s.tickCap(), s.alertCommand(), s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(),
                 s.loopAlertAt(), s.loopLockAt())), store, llm, sink, clock);
         for (int i = 0; i < 50; i++) {
@@ -246,7 +248,7 @@ class SafetyMonitorTest {
                 "printf '%s' \"$HMP_AGENT_ALERT\" > " + out, s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(),
                 s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt());
         notes.add("clean up", "user", 0, null);
-        Cycle cycle = Wiring.cycle(config(withAlert), store, llm, sink, clock);
+        Cycle cycle = TestWiring.cycle(config(withAlert), store, llm, sink, clock);
         for (int i = 1; i <= 5; i++) tickWith(cycle, "again" + commands(DELETE_99));
         for (int i = 0; i < 300 && !Files.exists(out); i++) Thread.onSpinWait();
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -266,7 +268,7 @@ class SafetyMonitorTest {
         java.util.Optional<dev.hmpagent.commands.CommandOutcome> ended = tasks.start(new dev.hmpagent.commands.Args(
                 "llm_task", "{}", new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
                         .put("task_description", "summarise")), new dev.hmpagent.commands.CommandContext(1, "m",
-                dev.hmpagent.commands.CommandRegistry.builtIn(), store), 1, o -> { });
+                dev.hmpagent.commands.catalogue.Catalogue.builtIn(), store), 1, o -> { });
         assertThat(ended).hasValueSatisfying(o -> assertThat(o.result()).contains("token budget"));
         assertThat(taskLlm.requests).isEmpty();
         assertThat(state()).startsWith("STOPPED(budget)");
@@ -330,7 +332,7 @@ class SafetyMonitorTest {
         SafetySection s = safety();
         SafetySection daily = new SafetySection(s.guide(), s.tokenBudget(), 1_000, s.tickCap(), s.alertCommand(),
                 s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt());
-        Cycle cycle = Wiring.cycle(config(daily), store, llm, sink, clock);
+        Cycle cycle = TestWiring.cycle(config(daily), store, llm, sink, clock);
         notes.add("go", "user", 0, null);
         llm.reply("first");
         cycle.tick();

@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -47,7 +49,7 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
             llm.reply("first\n# Commands:\n{\"type\": \"help\", \"args\": {\"type\": \"diary_entry\"}}").reply("second");
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.stop(true);
             loop.run();
@@ -62,7 +64,7 @@ class TickLoopTest {
             llm.reply("answered");
             TickLoop[] self = new TickLoop[1];
             AtomicInteger calls = new AtomicInteger();
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> {
                         if (calls.getAndIncrement() > 0) return true;
                         // this iteration finds nothing to do; meanwhile the last piped line is stored and input ends
@@ -84,7 +86,7 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("anyone?", "user", 0, null);
             llm.fail(new dev.hmpagent.llm.RetryableLlmException("connect", "not reachable", null, null));
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.stop(true);
             assertThat(loop.run()).isEqualTo(TickLoop.End.LLM_GAVE_UP);
@@ -101,7 +103,7 @@ class TickLoopTest {
             }
             llm.reply("finally");
             clock.advanceOnEveryReading(Duration.ofSeconds(1));   // each back-off of 1 s has passed by the next look
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ofHours(1), () -> true,
                     sink);
             loop.stop(true);
@@ -119,7 +121,7 @@ class TickLoopTest {
                 llm.fail(new dev.hmpagent.llm.RetryableLlmException("http_429", "rate limited", Duration.ZERO, null));
             }
             clock.advanceOnEveryReading(Duration.ofMillis(100));
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ofSeconds(30), () -> true,
                     sink);
             loop.stop(true);
@@ -133,7 +135,7 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("anyone?", "user", 0, null);
             llm.fail(new dev.hmpagent.llm.FatalLlmException("http_401", "rejected the API key", null));
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ofHours(1), () -> true,
                     sink);
             loop.stop(true);
@@ -144,7 +146,7 @@ class TickLoopTest {
     @Test
     void a_damaged_file_found_by_the_lock_check_ends_the_loop_as_a_database_failure() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> {
                         throw new dev.hmpagent.store.StoreException(dev.hmpagent.store.StoreException.Kind.CORRUPT,
                                 "agent.db is damaged (database disk image is malformed): run `agent check`");
@@ -159,7 +161,7 @@ class TickLoopTest {
     void a_plain_stop_ends_without_ticking_again() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.stop(false);
             loop.run();
@@ -171,7 +173,7 @@ class TickLoopTest {
     void once_told_to_stop_at_once_a_later_drain_request_does_not_bring_draining_back() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.stop(false);
             loop.stop(true);
@@ -185,7 +187,7 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("one", "user", 0, null);
             TickLoop[] self = new TickLoop[1];
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofNanos(1)), TimeSource.system(), Duration.ZERO, () -> {
                         self[0].stop(true);
                         return false;
@@ -204,7 +206,7 @@ class TickLoopTest {
                 // a different search every tick: progress as far as the safety monitor can tell, so only the drain's bound stops it
                 llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"diary_search\", \"args\": {\"query\": \"q" + i + "\"}}");
             }
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.stop(true);
             loop.run();
@@ -217,7 +219,7 @@ class TickLoopTest {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             AtomicInteger calls = new AtomicInteger();
             TickLoop[] holder = new TickLoop[1];
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofNanos(1)), TimeSource.system(), Duration.ZERO, () -> {
                         if (calls.incrementAndGet() >= 5) holder[0].stop(false);
                         throw new IllegalStateException("database is busy");
@@ -243,7 +245,7 @@ class TickLoopTest {
                     if (event instanceof AgentEvent.Thought) answered.countDown();
                 }
             };
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, watching, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, watching, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, watching);
             loop.start();
             new NotesDao(repl).add("hi", "user", 0, null);
@@ -271,7 +273,7 @@ class TickLoopTest {
     }
 
     TickLoop paced(Store store, AgentConfig config, LlmClient client, Pacer pacer, BooleanSupplier mayTick) {
-        return new TickLoop(Wiring.cycle(config, store, client, sink, clock), pacer, time, Duration.ZERO, mayTick, sink);
+        return new TickLoop(TestWiring.cycle(config, store, client, sink, clock), pacer, time, Duration.ZERO, mayTick, sink);
     }
 
     /** The fake LLM, its calls taking the given times in turn (then none): a slow model, on the fake clock. */
@@ -537,7 +539,7 @@ class TickLoopTest {
             llm.fail(unavailable(null)).fail(unavailable(null)).reply("hello back");
             AtomicInteger iterations = new AtomicInteger();
             TickLoop[] self = new TickLoop[1];
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, answeringAfter(Duration.ofSeconds(3)),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, answeringAfter(Duration.ofSeconds(3)),
                     sink, clock), new WakeOrPollPacer(Duration.ofHours(1)), time, Duration.ofHours(1), () -> {
                         // a wait that does not wait spins here; on the fake clock it would never end
                         if (iterations.incrementAndGet() > 100) self[0].end(TickLoop.End.FAILED);
@@ -558,7 +560,7 @@ class TickLoopTest {
     void stop_from_another_thread_ends_a_long_frame_wait_on_the_real_clock_at_once() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             CountDownLatch firstFrame = new CountDownLatch(1);
-            TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
+            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new FixedRatePacer(0.1, Overrun.SKIP, 10), TimeSource.system(), Duration.ZERO, () -> {
                         firstFrame.countDown();
                         return true;

@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -44,7 +46,7 @@ class TickPromptsTest {
     }
 
     Cycle cycle() {
-        return Wiring.cycle(AgentConfig.defaults(), store, llm, new RecordingSink(), clock);
+        return TestWiring.cycle(AgentConfig.defaults(), store, llm, new RecordingSink(), clock);
     }
 
     /** The messages rebuilt from the stored parts, as "role: content" pairs. */

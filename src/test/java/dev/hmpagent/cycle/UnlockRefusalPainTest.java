@@ -1,5 +1,7 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.runtime.TestWiring;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Wiring;
@@ -50,7 +52,7 @@ class UnlockRefusalPainTest {
         AgentConfig d = AgentConfig.defaults();
         AgentConfig config = new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(),
                 d.policy(), d.files(), d.shell(), d.cleanup(), d.safety(), d.stagnation());
-        cycle = Wiring.cycle(config, store, llm, sink, clock);
+        cycle = TestWiring.cycle(config, store, llm, sink, clock);
     }
 
     @AfterEach

@@ -32,6 +32,8 @@ class ProcessRunnerTest {
     /** An upper bound for anything that should happen at once; never a measure of speed. */
     private static final long WAIT_S = 20;
     private static final Duration LONG = Duration.ofSeconds(30);
+    /** The children's PATH: a clean environment, whatever the developer's shell exports (or leaves out). */
+    private static final String PATH = "/usr/bin:/bin";
 
     @TempDir
     Path dir;
@@ -45,7 +47,7 @@ class ProcessRunnerTest {
     }
 
     private ProcessRunner runner(int maxProcesses, int outputCapBytes) {
-        return runner(maxProcesses, outputCapBytes, Clock.systemUTC(), Map.of("PATH", System.getenv("PATH")));
+        return runner(maxProcesses, outputCapBytes, Clock.systemUTC(), Map.of("PATH", PATH));
     }
 
     private ProcessRunner runner(int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> env) {
@@ -309,7 +311,7 @@ class ProcessRunnerTest {
     @Test
     void theEnvironmentHoldsNoSecretsButKeepsPathHomeAndLang() throws Exception {
         Map<String, String> base = Map.of(
-                "PATH", System.getenv("PATH"),
+                "PATH", PATH,
                 "HOME", dir.toString(),
                 "LANG", "C.UTF-8",
                 "OPENAI_API_KEY", "sk-never-shown",
@@ -323,7 +325,7 @@ class ProcessRunnerTest {
         Map<String, String> seen = Arrays.stream(r.output().split("\n"))
                 .map(line -> line.split("=", 2))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv.length > 1 ? kv[1] : ""));
-        assertThat(seen).containsEntry("PATH", System.getenv("PATH"))
+        assertThat(seen).containsEntry("PATH", PATH)
                 .containsEntry("HOME", dir.toString())
                 .containsEntry("LANG", "C.UTF-8")
                 .doesNotContainKeys("OPENAI_API_KEY", "MY_TOKEN", "DB_PASSWORD");
@@ -334,7 +336,7 @@ class ProcessRunnerTest {
     @Test
     void stopKillsTheWholeTreeAndReportsKilled() throws Exception {
         Instant now = Instant.parse("2026-11-22T10:00:00Z");
-        ProcessRunner runner = runner(4, 8192, Clock.fixed(now, ZoneOffset.UTC), Map.of("PATH", System.getenv("PATH")));
+        ProcessRunner runner = runner(4, 8192, Clock.fixed(now, ZoneOffset.UTC), Map.of("PATH", PATH));
         Path ready = fifo("ready");
         String script = """
                 sleep 60 & echo $! >> pids

@@ -35,7 +35,7 @@ class RunnerGuardTest {
             lock.acquire();
             FakeLlmClient llm = new FakeLlmClient();
             try (RunnerGuard guard = new RunnerGuard(lock, lock.on(tick), sink, FileIdentity.of(db))) {
-                TickLoop loop = new TickLoop(Wiring.cycle(AgentConfig.defaults(), tick, llm, sink, clock),
+                TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), tick, llm, sink, clock),
                         new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, guard::mayTick,
                         sink);
                 guard.guard(loop);

@@ -9,11 +9,10 @@ import dev.hmpagent.llm.Usage;
 import dev.hmpagent.llm.wire.BaseUrl;
 import dev.hmpagent.llm.wire.Bodies;
 import dev.hmpagent.llm.wire.BodyFormat;
+import dev.hmpagent.llm.wire.EventStream;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.InFlightCall;
-import dev.hmpagent.llm.wire.Lazy;
 import dev.hmpagent.llm.wire.ReplyException;
-import dev.hmpagent.llm.wire.SseEventParser;
-import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -21,14 +20,11 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
-import okio.BufferedSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -42,21 +38,19 @@ public final class AnthropicClient implements LlmClient {
     static final String API_VERSION = "2023-06-01";
     /** Exactly this content type: OkHttp would add a charset to a String body's type. */
     private static final MediaType JSON = MediaType.get("application/json");
-    private static final long ERROR_BODY_LIMIT = 16 * 1024;
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
     static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
     static final long MAX_BODY_BYTES = Bodies.MAX_BODY_BYTES;
 
     private final AnthropicSettings settings;
-    /** Made at the first call, not with the client: building an OkHttpClient sets up TLS (see {@link Lazy}). */
-    private final Supplier<OkHttpClient> http;
+    /** The OkHttpClient is made at the first call, not with the client: building one sets up TLS (see {@link HttpCalls}). */
+    private final HttpCalls calls;
     private final HttpUrl messagesUrl;
     private final HttpUrl modelUrl;
     private final String endpoint;
     private final AnthropicWire wire = new AnthropicWire();
     private final AnthropicErrors errors;
-    private final AtomicReference<InFlightCall> inFlight = new AtomicReference<>();
 
     public AnthropicClient(AnthropicSettings settings) {
         this(settings, Clock.systemUTC());
@@ -68,13 +62,12 @@ public final class AnthropicClient implements LlmClient {
 
     /** For tests and for sharing a connection pool; the given client's timeouts apply. */
     public AnthropicClient(AnthropicSettings settings, OkHttpClient http, Clock clock) {
-        this(settings, constant(Objects.requireNonNull(http, "http")), clock);
+        this(settings, HttpCalls.constant(http), clock);
     }
 
     /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
     AnthropicClient(AnthropicSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.http = new Lazy<>(Objects.requireNonNull(http, "http"));
         Objects.requireNonNull(clock, "clock");
         BaseUrl base = BaseUrl.parse(settings.baseUrl());
         // "https://api.anthropic.com" and "https://api.anthropic.com/v1" both mean the same API
@@ -84,28 +77,19 @@ public final class AnthropicClient implements LlmClient {
         this.endpoint = base.endpoint();
         this.errors = new AnthropicErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
                 settings.readTimeout(), clock);
+        this.calls = new HttpCalls(http, settings.callDeadline(), errors.wire());
     }
 
     /** An OkHttpClient with the settings' timeouts. */
     static OkHttpClient httpClient(AnthropicSettings settings) {
-        return new OkHttpClient.Builder()
-                .connectTimeout(settings.connectTimeout())
-                .readTimeout(settings.readTimeout())
-                .writeTimeout(settings.readTimeout())
-                .build();
+        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
     }
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        InFlightCall current = new InFlightCall(settings.callDeadline());
-        inFlight.set(current);
-        try {
-            return send(request, listener, settings.stream(), current);
-        } finally {
-            inFlight.compareAndSet(current, null);
-        }
+        return calls.call(current -> send(request, listener, settings.stream(), current));
     }
 
     /**
@@ -114,37 +98,29 @@ public final class AnthropicClient implements LlmClient {
      */
     @Override
     public void probe() {
-        InFlightCall current = new InFlightCall(settings.callDeadline());
-        inFlight.set(current);
-        try {
-            askForModel(current);
-        } finally {
-            inFlight.compareAndSet(current, null);
-        }
-    }
-
-    private void askForModel(InFlightCall current) {
-        Call call = http.get().newCall(headers(new Request.Builder().url(modelUrl).get(), false).build());
-        call.timeout().timeout(Math.max(1, current.remainingNanos()), TimeUnit.NANOSECONDS);   // 0 would mean none
-        current.attach(call);
-        try (Response response = call.execute()) {
-            if (!response.isSuccessful()) throw httpError(response);
-            ResponseBody body = response.body();
-            MediaType type = body.contentType();
-            if (BodyFormat.of(type, body.source(), BodyFormat.JSON) != BodyFormat.JSON) {
-                throw errors.wire().contentType(response.code(), Bodies.describe(type));
+        Request request = headers(new Request.Builder().url(modelUrl).get(), false).build();
+        calls.call(current -> calls.exchange(current, request, new Exchange<Void>() {
+            @Override
+            public Void read(Response response) throws IOException {
+                ResponseBody body = response.body();
+                MediaType type = body.contentType();
+                if (BodyFormat.of(type, body.source(), BodyFormat.JSON) != BodyFormat.JSON) {
+                    throw errors.wire().contentType(response.code(), Bodies.describe(type));
+                }
+                return null;
             }
-        } catch (IOException e) {
-            if (current.cancelled()) return;
-            if (call.isCanceled()) throw errors.wire().deadline(settings.callDeadline(), "", e);
-            throw errors.wire().io(e, "");
-        }
+
+            @Override
+            public Void cancelled() { return null; }
+
+            @Override
+            public String partialText() { return ""; }
+        }));
     }
 
     @Override
     public void cancel() {
-        InFlightCall current = inFlight.get();
-        if (current != null) current.cancel();
+        calls.cancel();
     }
 
     @Override
@@ -153,40 +129,49 @@ public final class AnthropicClient implements LlmClient {
     @Override
     public String model() { return settings.model(); }
 
-    /**
-     * One HTTP exchange within the call deadline. OkHttp cancels the call when that runs out; a cancelled call the
-     * user did not cancel is therefore the deadline.
-     */
-    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
-        Call call = http.get().newCall(httpRequest(request, stream));
-        call.timeout().timeout(Math.max(1, current.remainingNanos()), TimeUnit.NANOSECONDS);   // 0 would mean none
-        current.attach(call);
-        AnthropicStream partial = new AnthropicStream(wire, MAX_REPLY_CHARS);
-        try (Response response = call.execute()) {
-            if (!response.isSuccessful()) throw httpError(response);
-            ResponseBody body = response.body();
-            MediaType type = body.contentType();
-            BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
-            if (format == BodyFormat.OTHER) throw errors.wire().contentType(response.code(), Bodies.describe(type));
-            if (format == BodyFormat.EVENT_STREAM) {
-                readStream(body.source(), partial, listener);
-                return completion(request, partial.reply(), false);
-            }
-            Reply reply = cut(wire.parseMessage(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
-            if (!reply.text().isEmpty()) listener.onDelta(reply.text());
-            return completion(request, reply, false);
-        } catch (ServerError e) {
-            throw errors.reported(e.error(), partial.text());
-        } catch (IOException e) {
-            if (current.cancelled()) return completion(request, partial.reply(), true);
-            if (call.isCanceled()) throw errors.wire().deadline(settings.callDeadline(), partial.text(), e);
-            throw errors.wire().io(e, partial.text());
+    /** A reading whose non-2xx statuses are Anthropic's errors. */
+    private abstract class Exchange<T> implements HttpCalls.Reading<T> {
+        @Override
+        public RuntimeException status(Response response, String body) {
+            return errors.http(response.code(), response.headers(), wire.error(body), body);
         }
     }
 
-    private RuntimeException httpError(Response response) throws IOException {
-        String body = response.peekBody(ERROR_BODY_LIMIT).string();
-        return errors.http(response.code(), response.headers(), wire.error(body), body);
+    /** One HTTP exchange within the call deadline; an error the server reports inside a 2xx reply is its error. */
+    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
+        AnthropicStream partial = new AnthropicStream(wire, MAX_REPLY_CHARS);
+        return calls.exchange(current, httpRequest(request, stream), new Exchange<>() {
+            @Override
+            public Completion read(Response response) throws IOException {
+                try {
+                    return reply(request, response, stream, partial, listener);
+                } catch (ServerError e) {
+                    throw errors.reported(e.error(), partial.text());
+                }
+            }
+
+            @Override
+            public Completion cancelled() { return completion(request, partial.reply(), true); }
+
+            @Override
+            public String partialText() { return partial.text(); }
+        });
+    }
+
+    private Completion reply(LlmRequest request, Response response, boolean stream, AnthropicStream partial,
+                             StreamListener listener) throws IOException {
+        ResponseBody body = response.body();
+        MediaType type = body.contentType();
+        BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
+        if (format == BodyFormat.OTHER) throw errors.wire().contentType(response.code(), Bodies.describe(type));
+        if (format == BodyFormat.EVENT_STREAM) {
+            EventStream.read(body.source(), partial, listener);
+            if (!partial.done()) throw new ReplyException(ReplyException.TRUNCATED, "no message_stop", null);
+            return completion(request, partial.reply(), false);
+        }
+        Reply reply = cut(wire.parseMessage(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
+        EventStream.deliver(reply.text(), listener);
+        return completion(request, reply, false);
     }
 
     /** A whole reply longer than {@link #MAX_REPLY_CHARS}, cut there as a stream would be. */
@@ -195,24 +180,6 @@ public final class AnthropicClient implements LlmClient {
         int end = MAX_REPLY_CHARS;
         if (Character.isHighSurrogate(reply.text().charAt(end - 1))) end--;
         return new Reply(reply.text().substring(0, end), reply.model(), AnthropicStream.CUT, reply.usage(), false);
-    }
-
-    private static void readStream(BufferedSource source, AnthropicStream acc, StreamListener listener)
-            throws IOException {
-        SseEventParser sse = new SseEventParser();
-        SseEventParser.Line line;
-        while (!acc.done() && (line = SseEventParser.nextLine(source)) != null) {
-            String data = line.cut() ? sse.cutLine(line.text()) : sse.line(line.text());
-            if (sse.cut()) deliver(acc.acceptCut(data), listener);   // a too-large event: keep what fit, end there
-            else if (data != null) deliver(acc.accept(data), listener);
-        }
-        String rest = sse.finish();
-        if (rest != null && !acc.done()) deliver(acc.accept(rest), listener);
-        if (!acc.done()) throw new ReplyException(ReplyException.TRUNCATED, "no message_stop", null);
-    }
-
-    private static void deliver(String delta, StreamListener listener) {
-        if (!delta.isEmpty()) listener.onDelta(delta);
     }
 
     private Request httpRequest(LlmRequest request, boolean stream) {
@@ -251,9 +218,5 @@ public final class AnthropicClient implements LlmClient {
         }
         int output = Math.max(1, Math.max(server.outputTokens(), TokenEstimator.estimate(reply.text())));
         return new Usage(prompt, output, true, cached);
-    }
-
-    private static Supplier<OkHttpClient> constant(OkHttpClient http) {
-        return () -> http;
     }
 }

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.anthropic;
 
+import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.ReplyException;
 
 import java.util.Objects;
@@ -9,7 +10,7 @@ import java.util.Objects;
  * counts, updated by message_delta's cumulative ones). Whole when message_stop came, or when the text reached
  * {@code maxChars} and was cut there. Not thread-safe; one per call.
  */
-final class AnthropicStream {
+final class AnthropicStream implements EventStream.Events {
     /** The finish reason of a reply this side cut at {@code maxChars}: like a server's "length". */
     static final String CUT = dev.hmpagent.llm.wire.Bodies.CUT;
 
@@ -35,7 +36,8 @@ final class AnthropicStream {
      *
      * @throws ServerError when the event is the server's {@code error} event
      */
-    String accept(String data) throws ReplyException, ServerError {
+    @Override
+    public String accept(String data) throws ReplyException, ServerError {
         if (data.isBlank()) return "";
         AnthropicWire.Event event = wire.parseEvent(data.strip(), usage);
         switch (event.type()) {
@@ -63,7 +65,8 @@ final class AnthropicStream {
      * Applies the part of a too-large event that fit ({@code data}, null when none): its text is kept when it can
      * be read, and the reply ends there with {@link dev.hmpagent.llm.wire.Bodies#EVENT_CUT}. Returns its text.
      */
-    String acceptCut(String data) throws ReplyException, ServerError {
+    @Override
+    public String acceptCut(String data) throws ReplyException, ServerError {
         String delta = "";
         if (data != null) {
             try {
@@ -78,7 +81,8 @@ final class AnthropicStream {
     }
 
     /** Whether nothing more is to be read: message_stop came, or the text was cut. */
-    boolean done() { return stopped || cut; }
+    @Override
+    public boolean done() { return stopped || cut; }
 
     /** The text so far. */
     String text() { return text.toString(); }

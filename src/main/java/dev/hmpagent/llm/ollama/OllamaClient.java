@@ -5,10 +5,11 @@ import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.wire.EventStream;
+import dev.hmpagent.llm.wire.HttpCalls;
+import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.SseEventParser;
-import dev.hmpagent.llm.wire.Lazy;
-import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -20,12 +21,8 @@ import okio.BufferedSource;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -42,22 +39,17 @@ public final class OllamaClient implements LlmClient {
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
     static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
-    private static final long ERROR_BODY_LIMIT = 16 * 1024;
     private static final int MAX_LEADING_BLANKS = 8 * 1024;
-    /** Longer call deadlines are cut to this, so nanosecond arithmetic cannot overflow. */
-    private static final Duration MAX_CALL_DEADLINE = Duration.ofDays(365);
 
     private final OllamaSettings settings;
-    /** Made at the first call, not with the client: building one reads the JDK's trust store, which a start may not need. */
-    private final Supplier<OkHttpClient> http;
+    /** The OkHttpClient is made at the first call; a probe may run beside a completion, and a halt ends them all. */
+    private final HttpCalls calls;
     private final HttpUrl chatUrl;
     private final HttpUrl showUrl;
     private final String endpoint;
     private final OllamaWire wire = new OllamaWire();
     private final ContextWindow contextWindow;
     private final OllamaErrors errors;
-    /** Every call under way: a probe may run beside a completion, and {@link #cancel()} (a halt) ends them all. */
-    private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
 
     public OllamaClient(OllamaSettings settings) {
         this(settings, Clock.systemUTC());
@@ -69,14 +61,14 @@ public final class OllamaClient implements LlmClient {
 
     /** For tests and for sharing a connection pool; the given client's timeouts apply. */
     public OllamaClient(OllamaSettings settings, OkHttpClient http, Clock clock) {
-        this(settings, constant(Objects.requireNonNull(http, "http")), clock);
+        this(settings, HttpCalls.constant(http), clock);
     }
 
     /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
     OllamaClient(OllamaSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.contextWindow = ContextWindow.of(settings.baseUrl(), settings.model(), settings.options());
-        this.http = new Lazy<>(Objects.requireNonNull(http, "http"));
+        Objects.requireNonNull(http, "http");
         Objects.requireNonNull(clock, "clock");
         HttpUrl base = HttpUrl.parse(settings.baseUrl());
         if (base == null) throw new IllegalArgumentException("llm.base_url is not an http(s) URL: " + settings.baseUrl());
@@ -86,27 +78,19 @@ public final class OllamaClient implements LlmClient {
         this.endpoint = shown.endsWith("/") ? shown.substring(0, shown.length() - 1) : shown;
         this.errors = new OllamaErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
                 settings.readTimeout(), clock);
+        this.calls = new HttpCalls(http, settings.callDeadline(), errors.wire());
     }
 
     /** An OkHttpClient with the settings' timeouts. */
     static OkHttpClient httpClient(OllamaSettings settings) {
-        return new OkHttpClient.Builder()
-                .connectTimeout(settings.connectTimeout())
-                .readTimeout(settings.readTimeout())
-                .writeTimeout(settings.readTimeout())
-                .build();
+        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
     }
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        InFlight current = start();
-        try {
-            return send(request, listener, current);
-        } finally {
-            inFlight.remove(current);
-        }
+        return calls.call(current -> send(request, listener, current));
     }
 
     /**
@@ -119,17 +103,28 @@ public final class OllamaClient implements LlmClient {
      */
     @Override
     public void probe() {
-        InFlight current = start();
-        try {
-            show(current);
-        } finally {
-            inFlight.remove(current);
-        }
+        Request request = post(showUrl, wire.showBody(settings.model()), "application/json");
+        calls.call(current -> calls.exchange(current, request, new Exchange<Void>(SHOW_PATH) {
+            @Override
+            public Void read(Response response) throws IOException {
+                ResponseBody body = response.body();
+                if (format(body.contentType(), body.source(), false) != Format.WHOLE) {
+                    throw errors.contentType(response.code(), describe(body.contentType()));
+                }
+                return null;
+            }
+
+            @Override
+            public Void cancelled() { return null; }
+
+            @Override
+            public String partialText() { return ""; }
+        }));
     }
 
     @Override
     public void cancel() {
-        for (InFlight current : inFlight) current.cancel();
+        calls.cancel();
     }
 
     /** What this client said about Ollama's context size ({@link ContextWindow}), once each. */
@@ -145,58 +140,45 @@ public final class OllamaClient implements LlmClient {
     @Override
     public String model() { return settings.model(); }
 
-    private InFlight start() {
-        InFlight current = new InFlight(System.nanoTime() + deadlineNanos(settings.callDeadline()));
-        inFlight.add(current);
-        return current;
+    /** A reading whose non-2xx statuses are Ollama's errors for {@code path}. */
+    private abstract class Exchange<T> implements HttpCalls.Reading<T> {
+        private final String path;
+
+        Exchange(String path) {
+            this.path = path;
+        }
+
+        @Override
+        public RuntimeException status(Response response, String body) {
+            String message = wire.errorMessage(body);
+            return errors.http(response.code(), response.headers(), message != null ? message : body, path);
+        }
     }
 
-    /**
-     * One exchange within the call deadline. OkHttp cancels the call when that runs out; a cancelled call the user
-     * did not cancel is therefore the deadline.
-     */
-    private Completion send(LlmRequest request, StreamListener listener, InFlight current) {
+    /** One exchange within the call deadline. */
+    private Completion send(LlmRequest request, StreamListener listener, InFlightCall current) {
         boolean stream = settings.stream();
-        Call call = current.attach(http.get().newCall(post(chatUrl, wire.chatBody(settings, request, stream,
-                        contextWindow.forRequest(request)),
-                stream ? "application/x-ndjson" : "application/json")));
+        Request post = post(chatUrl, wire.chatBody(settings, request, stream, contextWindow.forRequest(request)),
+                stream ? "application/x-ndjson" : "application/json");
         ReplyAccumulator reply = new ReplyAccumulator(MAX_REPLY_CHARS);
-        try (Response response = call.execute()) {
-            if (!response.isSuccessful()) throw httpError(response, CHAT_PATH);
-            ResponseBody body = response.body();
-            switch (format(body.contentType(), body.source(), stream)) {
-                case LINES -> readLines(body.source(), reply, listener);
-                case WHOLE -> readWhole(body.source(), reply, listener);
-                case OTHER -> throw errors.contentType(response.code(), describe(body.contentType()));
+        return calls.exchange(current, post, new Exchange<>(CHAT_PATH) {
+            @Override
+            public Completion read(Response response) throws IOException {
+                ResponseBody body = response.body();
+                switch (format(body.contentType(), body.source(), stream)) {
+                    case LINES -> readLines(body.source(), reply, listener);
+                    case WHOLE -> readWhole(body.source(), reply, listener);
+                    case OTHER -> throw errors.contentType(response.code(), describe(body.contentType()));
+                }
+                return completion(request, reply, false);
             }
-            return completion(request, reply, false);
-        } catch (IOException e) {
-            if (current.cancelled()) return completion(request, reply, true);
-            if (call.isCanceled()) throw errors.deadline(settings.callDeadline(), reply.text(), e);
-            throw errors.io(e, reply.text());
-        }
-    }
 
-    private void show(InFlight current) {
-        Call call = current.attach(http.get().newCall(post(showUrl, wire.showBody(settings.model()),
-                "application/json")));
-        try (Response response = call.execute()) {
-            if (!response.isSuccessful()) throw httpError(response, SHOW_PATH);
-            ResponseBody body = response.body();
-            if (format(body.contentType(), body.source(), false) != Format.WHOLE) {
-                throw errors.contentType(response.code(), describe(body.contentType()));
-            }
-        } catch (IOException e) {
-            if (current.cancelled()) return;
-            if (call.isCanceled()) throw errors.deadline(settings.callDeadline(), "", e);
-            throw errors.io(e, "");
-        }
-    }
+            @Override
+            public Completion cancelled() { return completion(request, reply, true); }
 
-    private LlmException httpError(Response response, String path) throws IOException {
-        String body = response.peekBody(ERROR_BODY_LIMIT).string();
-        String message = wire.errorMessage(body);
-        return errors.http(response.code(), response.headers(), message != null ? message : body, path);
+            @Override
+            public String partialText() { return reply.text(); }
+        });
     }
 
     /** NDJSON: one object a line, blank lines skipped, until {@code "done": true} or the reply cap. */
@@ -205,9 +187,9 @@ public final class OllamaClient implements LlmClient {
         SseEventParser.Line line;
         while (!reply.finished() && (line = SseEventParser.nextLine(source)) != null) {
             if (line.cut()) {
-                deliver(reply.acceptCut(fitOf(line.text())), listener);   // a too-large line: keep what fit, end there
+                EventStream.deliver(reply.acceptCut(fitOf(line.text())), listener);   // a too-large line: keep what fit, end there
             } else if (!line.text().isBlank()) {
-                deliver(reply.accept(wire.parse(line.text())), listener);
+                EventStream.deliver(reply.accept(wire.parse(line.text())), listener);
             }
         }
         if (!reply.finished()) {
@@ -221,7 +203,7 @@ public final class OllamaClient implements LlmClient {
             throw ReplyException.malformed("the reply body is larger than " + MAX_BODY_BYTES / (1024 * 1024)
                     + " MB; it was not read", null);
         }
-        deliver(reply.accept(wire.parse(source.readUtf8())), listener);
+        EventStream.deliver(reply.accept(wire.parse(source.readUtf8())), listener);
         if (!reply.finished()) {
             throw new ReplyException(ReplyException.TRUNCATED, "reply without \"done\": true", null);
         }
@@ -235,10 +217,6 @@ public final class OllamaClient implements LlmClient {
             if (!unreadable.malformed()) throw unreadable;
             return null;
         }
-    }
-
-    private static void deliver(String delta, StreamListener listener) {
-        if (!delta.isEmpty()) listener.onDelta(delta);
     }
 
     /** How to read a 2xx body. */
@@ -282,40 +260,5 @@ public final class OllamaClient implements LlmClient {
         String model = reply.model().isEmpty() ? settings.model() : reply.model();
         return new Completion(reply.text(), OllamaUsage.of(request.messages(), reply.text(), reply.counts()), model,
                 reply.finishReason(), interrupted);
-    }
-
-    private static long deadlineNanos(Duration deadline) {
-        return (deadline.compareTo(MAX_CALL_DEADLINE) > 0 ? MAX_CALL_DEADLINE : deadline).toNanos();
-    }
-
-    private static Supplier<OkHttpClient> constant(OkHttpClient http) {
-        return () -> http;
-    }
-
-    // not wire.InFlightCall: a probe and a call may be under way together here, and each sets its own timeout
-    /** The call of one {@link #complete} or {@link #probe}, its deadline ({@link System#nanoTime()} based), and whether the user cancelled it. */
-    private static final class InFlight {
-        private final long deadlineAt;
-        private Call call;
-        private boolean cancelled;
-
-        InFlight(long deadlineAt) {
-            this.deadlineAt = deadlineAt;
-        }
-
-        /** Starts the call's clock at what is left of the deadline; a call attached after a cancel is cancelled. */
-        synchronized Call attach(Call next) {
-            next.timeout().timeout(Math.max(1, deadlineAt - System.nanoTime()), TimeUnit.NANOSECONDS);
-            call = next;
-            if (cancelled) next.cancel();
-            return next;
-        }
-
-        synchronized void cancel() {
-            cancelled = true;
-            if (call != null) call.cancel();
-        }
-
-        synchronized boolean cancelled() { return cancelled; }
     }
 }

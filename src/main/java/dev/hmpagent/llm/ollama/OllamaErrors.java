@@ -33,6 +33,9 @@ final class OllamaErrors {
                 "start it with \"ollama serve\" or set OLLAMA_HOST / llm.base_url");
     }
 
+    /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
+    WireErrors wire() { return wire; }
+
     /**
      * A non-2xx status. 404 is a model not pulled (or, without "model" in the message, a wrong base URL), 400 a
      * request the server cannot use, 401/403 the key, 402 exhausted credit: all fatal. 408, 429, 503 (queue full,

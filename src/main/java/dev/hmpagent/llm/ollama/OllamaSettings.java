@@ -1,6 +1,5 @@
 package dev.hmpagent.llm.ollama;
 
-import dev.hmpagent.config.OllamaHost;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -73,18 +72,6 @@ public record OllamaSettings(String baseUrl, String model, boolean stream, Durat
     public OllamaSettings(String baseUrl, String model) {
         this(baseUrl, model, true, DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, DEFAULT_CALL_DEADLINE, Map.of(), "",
                 "");
-    }
-
-    /**
-     * The base URL to use when none is configured: the server {@code OLLAMA_HOST} names, read as Ollama's own client
-     * reads it (its root, without the {@code /v1} the OpenAI-compatible default has), else {@link #DEFAULT_BASE_URL}.
-     *
-     * @param env the environment, e.g. {@code System.getenv()}
-     * @throws IllegalArgumentException when OLLAMA_HOST is set but unusable: one line naming it and the form expected
-     */
-    public static String defaultBaseUrl(Map<String, String> env) {
-        String raw = env.get(OllamaHost.VARIABLE);
-        return raw == null || raw.isBlank() ? DEFAULT_BASE_URL : OllamaHost.rootUrl(raw);
     }
 
     /** The server's root: without trailing slashes and without one trailing {@code /v1} or {@code /api}. */

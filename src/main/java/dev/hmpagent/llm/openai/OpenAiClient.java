@@ -3,10 +3,10 @@ package dev.hmpagent.llm.openai;
 import dev.hmpagent.llm.wire.BaseUrl;
 import dev.hmpagent.llm.wire.Bodies;
 import dev.hmpagent.llm.wire.BodyFormat;
+import dev.hmpagent.llm.wire.EventStream;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.InFlightCall;
-import dev.hmpagent.llm.wire.Lazy;
 import dev.hmpagent.llm.wire.ReplyException;
-import dev.hmpagent.llm.wire.SseEventParser;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmClient;
@@ -14,7 +14,6 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.llm.Usage;
-import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -22,14 +21,11 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
-import okio.BufferedSource;
 
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +35,6 @@ import java.util.function.Supplier;
  */
 public final class OpenAiClient implements LlmClient {
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
-    private static final long ERROR_BODY_LIMIT = 16 * 1024;
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
     static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
@@ -47,16 +42,15 @@ public final class OpenAiClient implements LlmClient {
 
     private final OpenAiSettings settings;
     /**
-     * Made at the first call, not with the client: building an OkHttpClient sets up TLS, reading the JDK's trust
-     * store (about a third of the way to the prompt), which no start needs before the agent first thinks.
+     * The OkHttpClient is made at the first call, not with the client: building one sets up TLS, reading the JDK's
+     * trust store (about a third of the way to the prompt), which no start needs before the agent first thinks.
      */
-    private final Supplier<OkHttpClient> http;
+    private final HttpCalls calls;
     private final HttpUrl url;
     private final String endpoint;
     private final OpenAiWire wire = new OpenAiWire();
     private final OpenAiErrors errors;
     private final AtomicBoolean streaming;
-    private final AtomicReference<InFlightCall> inFlight = new AtomicReference<>();
 
     public OpenAiClient(OpenAiSettings settings) {
         this(settings, Clock.systemUTC());
@@ -68,38 +62,32 @@ public final class OpenAiClient implements LlmClient {
 
     /** For tests and for sharing a connection pool; the given client's timeouts apply. */
     public OpenAiClient(OpenAiSettings settings, OkHttpClient http, Clock clock) {
-        this(settings, constant(Objects.requireNonNull(http, "http")), clock);
+        this(settings, HttpCalls.constant(http), clock);
     }
 
     /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
     OpenAiClient(OpenAiSettings settings, Supplier<OkHttpClient> http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.http = new Lazy<>(Objects.requireNonNull(http, "http"));
         Objects.requireNonNull(clock, "clock");
         BaseUrl base = BaseUrl.parse(settings.baseUrl());
         this.url = base.resolve("/chat/completions");
         this.endpoint = base.endpoint();
         this.errors = new OpenAiErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
                 settings.readTimeout(), clock);
+        this.calls = new HttpCalls(http, settings.callDeadline(), errors.wire());
         this.streaming = new AtomicBoolean(settings.stream());
     }
 
     /** An OkHttpClient with the settings' timeouts. */
     static OkHttpClient httpClient(OpenAiSettings settings) {
-        return new OkHttpClient.Builder()
-                .connectTimeout(settings.connectTimeout())
-                .readTimeout(settings.readTimeout())
-                .writeTimeout(settings.readTimeout())
-                .build();
+        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
     }
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        InFlightCall current = new InFlightCall(settings.callDeadline());
-        inFlight.set(current);
-        try {
+        return calls.call(current -> {
             if (!streaming.get()) return send(request, listener, false, current);
             try {
                 return send(request, listener, true, current);
@@ -109,15 +97,12 @@ public final class OpenAiClient implements LlmClient {
             Completion fallback = send(request, listener, false, current);
             if (!fallback.interrupted()) streaming.set(false);
             return fallback;
-        } finally {
-            inFlight.compareAndSet(current, null);
-        }
+        });
     }
 
     @Override
     public void cancel() {
-        InFlightCall current = inFlight.get();
-        if (current != null) current.cancel();
+        calls.cancel();
     }
 
     @Override
@@ -129,66 +114,52 @@ public final class OpenAiClient implements LlmClient {
     /** Whether the next call will ask for a stream (false after a streaming fallback). */
     boolean streaming() { return streaming.get(); }
 
-    /**
-     * One HTTP exchange within what is left of the call deadline. OkHttp cancels the call when
-     * that runs out; a cancelled call the user did not cancel is therefore the deadline.
-     */
+    /** One HTTP exchange within what is left of the call deadline. */
     private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
-        long remaining = current.remainingNanos();
-        if (remaining <= 0) throw errors.deadline(settings.callDeadline(), "", null);
-        Call call = http.get().newCall(httpRequest(request, stream));
-        call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
-        current.attach(call);
         StreamAccumulator partial = new StreamAccumulator(wire, MAX_REPLY_CHARS);
-        try (Response response = call.execute()) {
-            if (!response.isSuccessful()) {
-                String body = response.peekBody(ERROR_BODY_LIMIT).string();
+        return calls.exchange(current, httpRequest(request, stream), new HttpCalls.Reading<>() {
+            @Override
+            public RuntimeException status(Response response, String body) {
                 String message = wire.errorMessage(body);
-                throw errors.http(response.code(), response.headers(), message != null ? message : body,
+                return errors.http(response.code(), response.headers(), message != null ? message : body,
                         wire.quotaExhausted(body));
             }
-            ResponseBody body = response.body();
-            MediaType type = body.contentType();
-            BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
-            if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), Bodies.describe(type));
-            if (format == BodyFormat.EVENT_STREAM) {
-                readStream(body.source(), partial, listener);
-                return completion(request, partial.reply(), false);
+
+            @Override
+            public Completion read(Response response) throws IOException {
+                return reply(request, response, stream, partial, listener);
             }
-            Reply reply = cut(wire.parseReply(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
-            if (!reply.text().isEmpty()) listener.onDelta(reply.text());
-            return completion(request, reply, false);
-        } catch (IOException e) {
-            if (current.cancelled()) return completion(request, partial.reply(), true);
-            if (call.isCanceled()) throw errors.deadline(settings.callDeadline(), partial.reply().text(), e);
-            throw errors.io(e, partial.reply().text());
+
+            @Override
+            public Completion cancelled() { return completion(request, partial.reply(), true); }
+
+            @Override
+            public String partialText() { return partial.reply().text(); }
+        });
+    }
+
+    private Completion reply(LlmRequest request, Response response, boolean stream, StreamAccumulator partial,
+                             StreamListener listener) throws IOException {
+        ResponseBody body = response.body();
+        MediaType type = body.contentType();
+        BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
+        if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), Bodies.describe(type));
+        if (format == BodyFormat.EVENT_STREAM) {
+            EventStream.read(body.source(), partial, listener);
+            if (!partial.complete()) {
+                throw new ReplyException(ReplyException.TRUNCATED, "no finish_reason, no [DONE]", null);
+            }
+            return completion(request, partial.reply(), false);
         }
+        Reply reply = cut(wire.parseReply(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
+        EventStream.deliver(reply.text(), listener);
+        return completion(request, reply, false);
     }
 
     /** A whole reply longer than {@link #MAX_REPLY_CHARS}, cut there as a stream would be. */
     private static Reply cut(Reply reply) {
         if (reply.text().length() <= MAX_REPLY_CHARS) return reply;
         return new Reply(reply.text().substring(0, MAX_REPLY_CHARS), reply.model(), StreamAccumulator.CUT, reply.usage());
-    }
-
-    private static void readStream(BufferedSource source, StreamAccumulator acc, StreamListener listener)
-            throws IOException {
-        SseEventParser sse = new SseEventParser();
-        SseEventParser.Line line;
-        while (!acc.done() && (line = SseEventParser.nextLine(source)) != null) {
-            String data = line.cut() ? sse.cutLine(line.text()) : sse.line(line.text());
-            if (sse.cut()) deliver(acc.acceptCut(data), listener);   // a too-large event: keep what fit, end there
-            else if (data != null) deliver(acc.accept(data), listener);
-        }
-        String rest = sse.finish();
-        if (rest != null && !acc.done()) deliver(acc.accept(rest), listener);
-        if (!acc.complete()) {
-            throw new ReplyException(ReplyException.TRUNCATED, "no finish_reason, no [DONE]", null);
-        }
-    }
-
-    private static void deliver(String delta, StreamListener listener) {
-        if (!delta.isEmpty()) listener.onDelta(delta);
     }
 
     private Request httpRequest(LlmRequest request, boolean stream) {
@@ -214,9 +185,5 @@ public final class OpenAiClient implements LlmClient {
                 Math.min(server.cachedTokens(), server.promptTokens()));
         return new Usage(Math.max(1, TokenEstimator.estimate(request.messages())),
                 Math.max(1, TokenEstimator.estimate(reply.text())), true);
-    }
-
-    private static Supplier<OkHttpClient> constant(OkHttpClient http) {
-        return () -> http;
     }
 }

@@ -73,6 +73,9 @@ final class OpenAiErrors {
         return "LLM endpoint " + endpoint + " answered with unexpected HTTP " + code + said + ": check llm.base_url";
     }
 
+    /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
+    WireErrors wire() { return wire; }
+
     /** See {@link WireErrors#contentType}. */
     RetryableLlmException contentType(int code, String contentType) {
         return wire.contentType(code, contentType);

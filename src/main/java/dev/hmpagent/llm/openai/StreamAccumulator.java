@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.ReplyException;
 import java.util.Objects;
 
@@ -7,7 +8,7 @@ import java.util.Objects;
  * Collects a streamed reply chunk by chunk: the text so far, the last model and finish_reason
  * seen, and the usage from whichever chunk carries it. Not thread-safe; one per call.
  */
-final class StreamAccumulator {
+final class StreamAccumulator implements EventStream.Events {
     static final String DONE = "[DONE]";
     /** The finish_reason of a reply this side cut at {@link #maxChars}: like a server's "length". */
     static final String CUT = dev.hmpagent.llm.wire.Bodies.CUT;
@@ -28,7 +29,8 @@ final class StreamAccumulator {
     }
 
     /** Applies one event's data; returns its text delta, empty when it carried none. */
-    String accept(String data) throws ReplyException {
+    @Override
+    public String accept(String data) throws ReplyException {
         String trimmed = data.strip();
         if (trimmed.equals(DONE)) {
             done = true;
@@ -54,7 +56,8 @@ final class StreamAccumulator {
      * Applies the part of a too-large event that fit ({@code data}, null when none): its text is kept when it can
      * be read, and the reply ends there with {@link dev.hmpagent.llm.wire.Bodies#EVENT_CUT}. Returns its delta.
      */
-    String acceptCut(String data) throws ReplyException {
+    @Override
+    public String acceptCut(String data) throws ReplyException {
         String delta = "";
         if (data != null) {
             try {
@@ -68,7 +71,8 @@ final class StreamAccumulator {
         return delta;
     }
 
-    boolean done() { return done; }
+    @Override
+    public boolean done() { return done; }
 
     /**
      * Whether the reply is whole: the server sent [DONE] or a finish_reason (some servers omit

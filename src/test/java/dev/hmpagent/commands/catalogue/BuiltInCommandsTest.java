@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BuiltInCommandsTest {
     @TempDir Path dir;
     final ObjectMapper mapper = new ObjectMapper();
-    final CommandRegistry registry = CommandRegistry.builtIn();
+    final CommandRegistry registry = Catalogue.builtIn();
     final List<FailureFact> failures = new ArrayList<>();
     Store store;
     CommandRunner runner;

@@ -1,6 +1,5 @@
 package dev.hmpagent.commands.catalogue;
 
-import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.SettingsBounds;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -2,7 +2,6 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandBlockParser;
 import dev.hmpagent.commands.CommandContext;
-import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.CommandRunner;
@@ -41,7 +40,7 @@ public final class CommandFixture implements AutoCloseable {
     }
 
     public CommandFixture(Path dir, CommandOptions options) {
-        registry = CommandRegistry.builtIn(options);
+        registry = Catalogue.builtIn(options);
         store = Store.open(dir.resolve("agent.db"), clock);
         runner = new CommandRunner(registry, mapper, (tick, fact) -> failures.add(fact));
     }

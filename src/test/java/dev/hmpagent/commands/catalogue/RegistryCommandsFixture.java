@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class RegistryCommandsFixture {
     @TempDir Path dir;
     final ObjectMapper mapper = new ObjectMapper();
-    final CommandRegistry registry = CommandRegistry.builtIn();
+    final CommandRegistry registry = Catalogue.builtIn();
     final List<FailureFact> failures = new ArrayList<>();
     Store store;
     CommandRunner runner;

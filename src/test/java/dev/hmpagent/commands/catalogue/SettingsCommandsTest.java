@@ -1,7 +1,6 @@
 package dev.hmpagent.commands.catalogue;
 
 import static dev.hmpagent.commands.catalogue.CommandFixture.context;
-import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.commands.ReplyWindow;

@@ -38,23 +38,6 @@ class OllamaSettingsTest {
     }
 
     @Test
-    void the_default_base_url_comes_from_ollama_host_as_a_root_or_is_this_machine() {
-        assertThat(OllamaSettings.defaultBaseUrl(Map.of())).isEqualTo("http://localhost:11434");
-        assertThat(OllamaSettings.defaultBaseUrl(Map.of("OLLAMA_HOST", "  "))).isEqualTo("http://localhost:11434");
-        assertThat(OllamaSettings.defaultBaseUrl(Map.of("OLLAMA_HOST", "gpu-box:8080"))).isEqualTo("http://gpu-box:8080");
-        assertThat(OllamaSettings.defaultBaseUrl(Map.of("OLLAMA_HOST", "0.0.0.0"))).isEqualTo("http://127.0.0.1:11434");
-        assertThat(OllamaSettings.defaultBaseUrl(Map.of("OLLAMA_HOST", "https://ollama.com")))
-                .isEqualTo("https://ollama.com");
-    }
-
-    @Test
-    void an_unusable_ollama_host_is_refused_naming_the_variable() {
-        assertThatThrownBy(() -> OllamaSettings.defaultBaseUrl(Map.of("OLLAMA_HOST", "gpu-box:eleven")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("OLLAMA_HOST = gpu-box:eleven has a port that is not a number");
-    }
-
-    @Test
     void the_short_form_streams_with_the_default_timeouts_and_nothing_extra() {
         OllamaSettings settings = new OllamaSettings("http://localhost:11434", "llama3.2");
 

@@ -1,13 +1,9 @@
-package dev.hmpagent.cycle;
+package dev.hmpagent.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hmpagent.llm.LlmRequest;
-import dev.hmpagent.llm.Message;
-import dev.hmpagent.llm.RetryableLlmException;
-import dev.hmpagent.llm.StreamListener;
-import dev.hmpagent.llm.Usage;
+import dev.hmpagent.cycle.CallRows;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.LlmCall.Outcome;
 import dev.hmpagent.store.LlmCall.Purpose;
@@ -21,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class MeteredLlmTest {
     final MutableClock clock = MutableClock.at("2026-11-25T10:00:00Z");
     final FakeLlmClient fake = new FakeLlmClient();
-    final MeteredLlm metered = new MeteredLlm(fake, clock, Purpose.TASK);
+    final MeteredLlm<LlmCall> metered = new MeteredLlm<>(fake, clock, CallRows.as(Purpose.TASK));
     final LlmRequest request = new LlmRequest(List.of(Message.user("hi")), 0.0, 10);
 
     @Test

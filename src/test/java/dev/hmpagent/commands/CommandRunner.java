@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * Queues the commands of one reply and runs them at once with every command allowed: what a tick does in two
  * steps (queue inside its transaction, execute after it), in one call, for tests of command families and tools
- * that run a block directly. Failures go to the failure listener.
+ * that run a block directly. Failures go to the failure listener. Test code: the agent itself never runs a block
+ * this way.
  */
 public final class CommandRunner {
     private final CommandRegistry registry;
@@ -32,7 +33,7 @@ public final class CommandRunner {
                 new CommandQueue(mapper).enqueue(reply, ctx.tickId(), ctx.processLog(), listener));
         List<CommandRun> runs = new ArrayList<>(queued.malformed());
         runs.addAll(new CommandExecutor(ctx.store(), registry, mapper, CommandGate.ALLOW_ALL, Approver.NOBODY, listener)
-                .runPending(ctx.tickId(), ctx.llmId(), () -> false, r -> { }).runs());
+                .runPending(ctx.tickId(), ctx.llmId(), r -> { }).runs());
         return runs;
     }
 }

@@ -1,6 +1,6 @@
-package dev.hmpagent.commands;
+package dev.hmpagent.commands.catalogue;
 
-import dev.hmpagent.commands.catalogue.CleanupCommands;
+import dev.hmpagent.commands.SettingsBounds;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,8 @@
-package dev.hmpagent.repl;
+package dev.hmpagent.cli;
 
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.PendingCommand;
+import dev.hmpagent.repl.OpenQuestion;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,9 +18,10 @@ import java.util.function.Consumer;
  * Asks the person at the REPL whether a command may run. The question is printed above the prompt (what they
  * were typing stays on the line); the next line they enter that is {@code y}, {@code n} or {@code a} answers it,
  * any other line is a message as usual. A halt cancels the question (the answer is no). Only one question is open
- * at a time: the executor asks one command after another.
+ * at a time: the executor asks one command after another. It lives with the composition root because it joins
+ * the executor's {@link Approver} to the REPL's {@link OpenQuestion}.
  */
-public final class ReplApprover implements Approver {
+public final class ReplApprover implements Approver, OpenQuestion {
     private static final long POLL_MILLIS = 50;
 
     private record Question(String text, CompletableFuture<Answer> answer) { }
@@ -80,6 +82,7 @@ public final class ReplApprover implements Approver {
      * Offers a line the person entered: returns true when it answered the open question (y/yes, n/no, a/always),
      * false when it is an ordinary message (then the question is shown again, still open).
      */
+    @Override
     public boolean offer(String line) {
         Question q = open.get();
         if (q == null) return false;

@@ -2,7 +2,7 @@ package dev.hmpagent.safety;
 
 /**
  * Told of every failure fact the cycle records (failed command, malformed command, failed LLM
- * call). The SafetyMonitor plugs in here; until then the facts are only recorded.
+ * call). Test code: the fixtures of the command families collect the facts through it.
  */
 @FunctionalInterface
 public interface FailureListener {

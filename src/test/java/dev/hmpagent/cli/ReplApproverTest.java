@@ -1,4 +1,4 @@
-package dev.hmpagent.repl;
+package dev.hmpagent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,48 @@
+package dev.hmpagent.cycle;
+
+import dev.hmpagent.commands.ParsedReply;
+import dev.hmpagent.commands.ReplySecrets;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.Completion;
+import java.util.Objects;
+
+/** What a person is told once a reply is written: the thought, how the reply was cut, and what was wrong with it. */
+final class ReplyNotices {
+    private final EventSink events;
+    private final ReplySecrets secrets;
+    private final CommandStep commands;
+
+    ReplyNotices(EventSink events, ReplySecrets secrets, CommandStep commands) {
+        this.events = Objects.requireNonNull(events, "events");
+        this.secrets = Objects.requireNonNull(secrets, "secrets");
+        this.commands = Objects.requireNonNull(commands, "commands");
+    }
+
+    void afterCommit(long tickId, Completion completion, ParsedReply parsed, TickWriter.Written written) {
+        if (!parsed.thought().isBlank() || completion.interrupted()) {
+            events.emit(new AgentEvent.Thought(tickId, secrets.redact(parsed.thought()), completion.interrupted()));
+        }
+        if (MainCall.CHANT.equals(completion.finishReason())) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " started repeating itself and was cut there"
+                    + " (the rest of its tokens saved); none of its commands ran, and the model is told", true));
+        }
+        if ("length".equals(completion.finishReason())) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " reached its length limit (llm.max_tokens,"
+                    + " or 4 Mi characters) and was cut there"));
+        }
+        if (Completion.EVENT_CUT.equals(completion.finishReason())) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " sent one stream event over 1 MB: what fit"
+                    + " was kept and the reply was cut there (the server answered; this is not an outage)"));
+        }
+        if (completion.text().isBlank() && !completion.interrupted()) {
+            events.emit(new AgentEvent.Problem("the model sent an empty reply (tick " + tickId
+                    + "): nothing to show; send your message again, or try another model"));
+        }
+        if (written.stagnation()) {
+            events.emit(new AgentEvent.Info("anti-stagnation reflex: the reply repeated the previous one word for word;"
+                    + " it was not stored again and its commands did not run again (tick " + tickId + ")", true));
+        }
+        written.malformed().forEach(run -> commands.report(tickId, run));
+    }
+}

@@ -1,0 +1,178 @@
+package dev.hmpagent.cycle;
+
+import dev.hmpagent.commands.Idle;
+import dev.hmpagent.commands.catalogue.IdleCommands;
+import dev.hmpagent.context.LiveSettings;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.store.NoteFilter;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.SettingsDao;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The wake rule: whether the LLM is asked now, and why. Something new from outside (a note past the watermark, a
+ * result), the end of the LLM's own idle, or autonomous mode wakes it; its idle, its pause between turns, and a
+ * refusal that would only be repeated keep it asleep. Owns what it needs to decide, all of it read and written on
+ * the tick thread only.
+ */
+final class WakeRule {
+    private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, List.of(), List.of("user"), "");
+    private static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, List.of(),
+            List.of("user", "cli"), "");
+
+    private final Clock clock;
+    /** The settings in force each tick: agent.toml's, with what the LLM set within its bounds. */
+    private final LiveSettings settings;
+    private final NotesDao notes;
+    private final ProcessLogDao processLog;
+    /** Where the LLM's idle and pause are stored (by its own commands). */
+    private final SettingsDao runtimeSettings;
+    /** The longer pause the anti-stagnation reflex imposes while its questions go unanswered (zero for none). */
+    private final Supplier<Duration> slowDown;
+    private final Duration maxIdle;
+    private final EventSink events;
+    private final LlmBreakers breakers;
+
+    /** The newest message from a person or the CLI that started a task. */
+    private long taskNote;
+    /** The newest note of any source seen: a later one is new input. */
+    private long inputNote;
+    /** The newest note a written reply was shown: a later one wakes the LLM. */
+    private long noteWatermark;
+    /** While the LLM refuses our requests: the highest note id seen then; only a newer note tries again. */
+    private long rejectedAtNote = -1;
+    /** Set by the last wake check: the LLM's own idle holds (phase IDLE, no call). */
+    private boolean idling;
+    /** When the last LLM call ended: the LLM's pause counts from there. */
+    private Instant lastThoughtAt;
+    /**
+     * The LLM's settings as last read. Only its own commands (run on this thread) write them, so they are read again
+     * only after commands ran, not on every idle poll of a loop that may run 50 times a second.
+     */
+    private boolean settingsStale = true;
+    private LiveSettings.Snapshot snapshot;
+    /** The LLM's idle in force, or null. */
+    private Idle idle;
+    private Duration pause = Duration.ZERO;
+
+    WakeRule(Clock clock, LiveSettings settings, NotesDao notes, ProcessLogDao processLog, SettingsDao runtimeSettings,
+             Supplier<Duration> slowDown, Duration maxIdle, EventSink events, LlmBreakers breakers) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.notes = Objects.requireNonNull(notes, "notes");
+        this.processLog = Objects.requireNonNull(processLog, "processLog");
+        this.runtimeSettings = Objects.requireNonNull(runtimeSettings, "runtimeSettings");
+        this.slowDown = Objects.requireNonNull(slowDown, "slowDown");
+        this.maxIdle = Objects.requireNonNull(maxIdle, "maxIdle");
+        this.events = Objects.requireNonNull(events, "events");
+        this.breakers = Objects.requireNonNull(breakers, "breakers");
+    }
+
+    /**
+     * Why the LLM should be called now, or null when there is nothing new. With {@code mayThinkUnprompted} false,
+     * autonomous mode does not count as something to think about.
+     */
+    String reason(boolean mayThinkUnprompted) {
+        readSettingsIfChanged();   // what the LLM changed applies from the next tick
+        if (rejectedAtNote >= 0) {
+            // the LLM refused the last request: asking again unchanged would be refused again
+            if (notes.maxUnreadId(NoteFilter.ALL) <= rejectedAtNote) return null;
+            rejectedAtNote = -1;
+            return "new message";
+        }
+        idling = false;
+        if (idle != null) return idleEnded();
+        // the LLM's own pause between its turns; a person's message does not wait (asked only while a pause runs:
+        // an idle poll of a loop that may run 50 times a second costs no query for it)
+        if (lastThoughtAt != null && clock.instant().isBefore(lastThoughtAt.plus(pause))
+                && notes.maxUnreadId(PERSON) <= noteWatermark) {
+            return null;
+        }
+        if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return "new message";
+        if (processLog.unseenCount() > 0) return "new results";
+        if (snapshot.settings().autonomous() && mayThinkUnprompted) return "autonomous";
+        return null;
+    }
+
+    /** The LLM's idle: why it ended (and it is removed), or null while it holds. */
+    private String idleEnded() {
+        Optional<String> ended = idle.ended(clock.instant(), notes, processLog);
+        if (ended.isEmpty()) {
+            idling = true;   // the LLM asked to rest: no call until a wake condition holds
+            return null;
+        }
+        runtimeSettings.remove(Idle.KEY);
+        idle = null;
+        events.emit(new AgentEvent.Info("idle ended: " + ended.get()));
+        return "idle ended: " + ended.get();
+    }
+
+    private void readSettingsIfChanged() {
+        if (!settingsStale) return;
+        snapshot = settings.snapshot();
+        idle = Idle.read(runtimeSettings).orElse(null);
+        // the LLM's own pause, or a longer one the reflex imposes while its questions go unanswered
+        Duration llmPause = IdleCommands.pause(runtimeSettings, maxIdle);
+        Duration imposed = slowDown.get();
+        pause = imposed.compareTo(llmPause) > 0 ? imposed : llmPause;
+        settingsStale = false;
+    }
+
+    /**
+     * Before a call: takes in what arrived (a message from a person or the CLI starts a task, whose budget counts
+     * from zero; any note is new input); returns whether a person's message is among it.
+     */
+    boolean takeInput() {
+        long newest = notes.maxUnreadId(PERSON_OR_CLI);
+        boolean personMessage = newest > taskNote;
+        if (personMessage) {
+            taskNote = newest;
+            breakers.newTask(newest);
+        }
+        long newestNote = notes.maxUnreadId(NoteFilter.ALL);
+        if (newestNote > inputNote) {
+            inputNote = newestNote;
+            breakers.newInput();
+        }
+        return personMessage;
+    }
+
+    /** A reply was written: its pause counts from now, and the notes it was shown wake nothing again. */
+    void thought(long shownUpTo) {
+        lastThoughtAt = clock.instant();
+        noteWatermark = Math.max(noteWatermark, shownUpTo);
+    }
+
+    /** The LLM refused the request: it is not asked again until a note newer than every one now unread. */
+    void rejected() {
+        rejectedAtNote = notes.maxUnreadId(NoteFilter.ALL);
+    }
+
+    /** Whether a refusal is being waited out. */
+    boolean waitingOutRejection() { return rejectedAtNote >= 0; }
+
+    /** A halt (now released): messages it left unanswered are asked about again, even those already shown. */
+    void afterHalt() { noteWatermark = 0; }
+
+    /** Commands ran, or the reflex changed something: the settings are read again before the next wake check. */
+    void settingsChanged() { settingsStale = true; }
+
+    /** Whether the last check found the LLM's own idle holding. */
+    boolean idling() { return idling; }
+
+    /** The settings of the tick being thought (read by the last wake check). */
+    LiveSettings.Snapshot snapshot() { return snapshot; }
+
+    /** Whether the tick was woken by something new from outside (a note, a result), not by the clock or itself. */
+    static boolean stimulus(String reason) {
+        return !reason.equals("autonomous") && !reason.startsWith("idle ended: the time");
+    }
+}

@@ -1,0 +1,122 @@
+package dev.hmpagent.runtime;
+
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.LlmSection;
+import dev.hmpagent.config.RegistryEntry;
+import dev.hmpagent.config.Secrets;
+import dev.hmpagent.config.StagnationSection;
+import dev.hmpagent.context.ContextAssembler;
+import dev.hmpagent.llm.Backoff;
+import dev.hmpagent.llm.FailoverLlm;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.SwitchableLlm;
+import dev.hmpagent.llm.anthropic.AnthropicClient;
+import dev.hmpagent.llm.anthropic.AnthropicSettings;
+import dev.hmpagent.llm.ollama.OllamaClient;
+import dev.hmpagent.llm.ollama.OllamaSettings;
+import dev.hmpagent.llm.openai.OpenAiClient;
+import dev.hmpagent.llm.openai.OpenAiSettings;
+import dev.hmpagent.store.LlmRegistryDao;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The one place the cycle's LLM is built from the configuration, layer by layer: each provider's client (its base
+ * URL, key, model, streaming, timeouts), the failover over the main LLM and the llm.registry entries (following the
+ * LLM's own choice), the person's choice ({@code /model}) around it, and the reflex's "switch LLM" around that. The
+ * cycle meters the outermost one ({@code llm.MeteredLlm}).
+ */
+public final class LlmChain {
+    /** The first probe of a given-up LLM comes this long after it was given up; later ones back off to 5 minutes. */
+    static final Duration FIRST_PROBE = Duration.ofSeconds(15);
+
+    private LlmChain() { }
+
+    /** The client of {@code llm}'s provider, with its base URL, key, model, streaming, timeouts and options. */
+    public static LlmClient client(LlmSection llm) {
+        return switch (llm.provider()) {
+            case OPENAI -> new OpenAiClient(new OpenAiSettings(llm.baseUrl(), llm.apiKey(), llm.model(), llm.stream(),
+                    llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
+            case OLLAMA -> new OllamaClient(new OllamaSettings(llm.baseUrl(), llm.model(), llm.stream(),
+                    llm.connectTimeout(), llm.readTimeout(), llm.callDeadline(), llm.options(), "", llm.apiKey()));
+            case ANTHROPIC -> new AnthropicClient(new AnthropicSettings(llm.baseUrl(), llm.apiKey(), llm.model(),
+                    llm.stream(), llm.connectTimeout(), llm.readTimeout(), llm.callDeadline()));
+        };
+    }
+
+    /**
+     * What a running agent thinks with: the {@link #failover} following the LLM's own choice ({@code selected}, read
+     * before each call), inside the person's choice ({@code /model}), which the reflex's switch will wrap.
+     */
+    static SwitchableLlm chosen(LlmSection llm, Launch.LlmFactory factory, Function<String, String> variables,
+                                Clock clock, Supplier<Optional<String>> selected) {
+        return new SwitchableLlm(failover(llm, factory, variables, clock).following(selected));
+    }
+
+    /** The reflex's "switch LLM" around the LLM the cycle is given: it returns to that one, never past it. */
+    static SwitchableLlm reflexSwitch(LlmClient given) {
+        return new SwitchableLlm(given);
+    }
+
+    /**
+     * The configured LLM, failing over to the llm.registry entries by priority (and file order) when it is
+     * unreachable, each entry a client of its own with the key of the variable it names.
+     */
+    public static FailoverLlm failover(LlmSection llm, Launch.LlmFactory factory, Function<String, String> variables,
+                                       Clock clock) {
+        List<FailoverLlm.Route> routes = new ArrayList<>();
+        routes.add(new FailoverLlm.Route(LlmRegistryDao.MAIN_ID, factory.create(llm)));
+        llm.registry().stream().sorted(Comparator.comparingInt(RegistryEntry::priority))
+                .forEach(e -> routes.add(new FailoverLlm.Route(e.id(), factory.create(entrySection(llm, e, variables)))));
+        return new FailoverLlm(routes, llm.failoverAfter()::reached, new Backoff(FIRST_PROBE, Duration.ofMinutes(5)),
+                clock).retargeting((request, was, now) -> new LlmRequest(ContextAssembler.retargeted(request.messages(),
+                        ContextAssembler.describeLlm(was.model(), was.endpoint()),
+                        ContextAssembler.describeLlm(now.model(), now.endpoint())), request.temperature(),
+                        request.maxTokens(), request.presencePenalty(), request.frequencyPenalty()));
+    }
+
+    /** The section of registry entry {@code e}: its own route, and the key of the variable it names ("" when none). */
+    static LlmSection entrySection(LlmSection main, RegistryEntry e, Function<String, String> variables) {
+        String key = e.apiKeyEnv().isBlank() ? "" : variables.apply(e.apiKeyEnv());
+        return main.forRoute(e.provider(), e.baseUrl(), e.model(), key, e.options());
+    }
+
+    /**
+     * The client step 5's comparison asks: the main one when {@code stagnation.model} is empty (or names the main
+     * model), else one for that model on the same endpoint with the same key (a key never goes to another host).
+     */
+    static LlmClient comparisonClient(AgentConfig config, LlmClient main) {
+        StagnationSection s = config.stagnation();
+        if (s.model().isBlank() || s.model().equals(config.llm().model())) return main;
+        LlmSection llm = config.llm();
+        return client(llm.forRoute(llm.provider(), llm.baseUrl(), s.model(), llm.apiKey(), llm.options()));
+    }
+
+    /** The keys this agent sends (the main LLM's, each llm.registry entry's): never stored with a reply. */
+    static List<String> knownKeys(LlmSection llm, Function<String, String> variables) {
+        List<String> keys = new ArrayList<>(List.of(llm.apiKey()));
+        llm.registry().forEach(e -> keys.add(e.apiKeyEnv().isBlank() ? ""
+                : Objects.toString(variables.apply(e.apiKeyEnv()), "")));
+        return keys;
+    }
+
+    /**
+     * The LLMs the configuration names, one "provider model at base URL" per line (no key, credentials masked): what a
+     * quota stop remembers, and what a start compares with it.
+     */
+    static String llmLines(LlmSection llm) {
+        StringBuilder out = new StringBuilder(llm.provider().configName() + " " + llm.model() + " at "
+                + Secrets.redactUrl(llm.baseUrl()));
+        llm.registry().forEach(e -> out.append('\n').append(e.provider().configName()).append(' ').append(e.model())
+                .append(" at ").append(Secrets.redactUrl(e.baseUrl())));
+        return out.toString();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.hmpagent.runtime;
+
+import dev.hmpagent.config.LlmSection;
+import dev.hmpagent.config.RegistryEntry;
+import dev.hmpagent.config.Secrets;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.store.LlmRegistryDao;
+import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.Requester;
+import dev.hmpagent.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a start writes before the first tick, by the runner that holds the file's lock (wiring builds, never writes):
+ * commands a dead run left become offline, llm_registry says what the configuration names, and a quota stop is
+ * released when the configuration names other LLMs.
+ */
+final class StartWrites {
+    private StartWrites() { }
+
+    /**
+     * Commands a process that died left pending or running become {@code offline}: they never run again, and the
+     * LLM learns so from their result. Only the runner holding the lock may do this (a live runner's rows are its own).
+     */
+    static void recoverOrphans(Store store, EventSink events) {
+        int n = store.inTransaction(() -> new ProcessLogDao(store).markOrphansOffline());
+        if (n > 0) {
+            events.emit(new AgentEvent.Info(n + " command" + (n == 1 ? "" : "s") + " left unfinished by the previous run "
+                    + (n == 1 ? "is" : "are") + " marked offline (not run again; the agent is told)"));
+        }
+    }
+
+    /** The LLM rows of this start: {@link #registerLlms}, then {@link #releaseQuotaStop}. */
+    static void llms(Store store, LlmSection llm, EventSink events) {
+        registerLlms(store, llm);
+        releaseQuotaStop(store, llm, events);
+    }
+
+    /**
+     * llm_registry as the configuration says at this start: the main LLM (id main, priority 0) and the llm.registry
+     * entries; rows of entries no longer configured go. Each row names its key's variable, never the key.
+     */
+    static void registerLlms(Store store, LlmSection llm) {
+        LlmRegistryDao registry = new LlmRegistryDao(store);
+        store.inTransaction(() -> {
+            registry.register(LlmRegistryDao.MAIN_ID, llm.model(), "the LLM agent.toml configures",
+                    llm.provider().configName(), Secrets.redactUrl(llm.baseUrl()), llm.model(), 0, llm.keyVariable());
+            List<String> ids = new ArrayList<>(List.of(LlmRegistryDao.MAIN_ID));
+            for (RegistryEntry e : llm.registry()) {
+                registry.register(e.id(), e.id(), e.description().isEmpty() ? "llm.registry in agent.toml" : e.description(),
+                        e.provider().configName(), e.baseUrl(), e.model(), e.priority(), e.apiKeyEnv());
+                registry.markConfigured(e.id());
+                ids.add(e.id());
+            }
+            registry.retainConfigured(ids);
+        });
+    }
+
+    /**
+     * A quota stop is released when the configuration names other LLMs than the ones whose quota ran out, and the
+     * agent says so; with the same LLMs it stays, and says what releases it.
+     */
+    static void releaseQuotaStop(Store store, LlmSection llm, EventSink events) {
+        SafetyControl.Outcome o = new SafetyControl(store)
+                .releaseQuotaIfConfigChanged(LlmChain.llmLines(llm), Requester.thisProcess());
+        if (o.result() == SafetyControl.Result.MOVED) {
+            events.emit(new AgentEvent.Info("the quota stop is released: the agent starts with other LLMs than the"
+                    + " ones whose quota ran out"));
+        } else if (o.result() == SafetyControl.Result.REFUSED) {
+            events.emit(new AgentEvent.Problem("the agent is stopped (quota) since " + o.before().since() + ": "
+                    + o.before().detail() + " — point llm.* at another provider or model (or add an llm.registry"
+                    + " entry) and start it again"));
+        }
+    }
+}

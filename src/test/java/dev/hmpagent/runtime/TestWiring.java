@@ -1,0 +1,37 @@
+package dev.hmpagent.runtime;
+
+import dev.hmpagent.commands.Approver;
+import dev.hmpagent.commands.CommandGate;
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.store.Store;
+import java.time.Clock;
+import java.util.List;
+
+/** Tests' shortcuts through {@link Wiring}: the tools with this process's environment, nobody to ask. */
+public final class TestWiring {
+    private TestWiring() { }
+
+    /** The tools of {@code config} with this process's environment, {@code approver} answering. */
+    public static Wiring.Tools tools(AgentConfig config, Approver approver, Clock clock) {
+        return Wiring.tools(config, approver, List.of(), System.getenv(), clock, () -> LlmChain.client(config.llm()));
+    }
+
+    /** The cycle on {@code store} with the configured policy and nobody to ask. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
+        return Wiring.cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, clock));
+    }
+
+    /** The cycle on {@code store}, its commands checked by {@code gate} (instead of the policy) and {@code approver}. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+                              CommandGate gate, Approver approver) {
+        return Wiring.cycle(config, store, llm, events, clock, tools(config, approver, clock), gate);
+    }
+
+    /** What a start writes about the LLMs (llm_registry, a quota stop's release), as the runtime does. */
+    public static void startWrites(Store store, AgentConfig config, EventSink events) {
+        StartWrites.llms(store, config.llm(), events);
+    }
+}
