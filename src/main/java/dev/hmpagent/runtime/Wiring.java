@@ -207,8 +207,8 @@ public final class Wiring {
     }
 
     /** The reflex's "switch LLM" as the reflex asks for it. */
-    private static StagnationReflex.ModelSwitch modelSwitch(RegistrySwitch models) {
-        return new StagnationReflex.ModelSwitch() {
+    private static ModelSwitch modelSwitch(RegistrySwitch models) {
+        return new ModelSwitch() {
             @Override
             public boolean available() { return models.available(); }
 
