@@ -1,6 +1,7 @@
 package dev.hmpagent.commands;
 
 import dev.hmpagent.commands.catalogue.CleanupCommands;
+import dev.hmpagent.context.SettingsBounds;
 import java.util.Objects;
 
 /**

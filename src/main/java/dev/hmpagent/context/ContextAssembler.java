@@ -1,7 +1,5 @@
 package dev.hmpagent.context;
 
-import dev.hmpagent.commands.ContextKeys;
-import dev.hmpagent.commands.ReplyWindow;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.ConceptRow;

@@ -1,7 +1,5 @@
 package dev.hmpagent.context;
 
-import dev.hmpagent.commands.ContextKeys;
-import dev.hmpagent.commands.SettingsBounds;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.ReflexDao;
 import dev.hmpagent.store.SettingsDao;

@@ -3,7 +3,6 @@ package dev.hmpagent.context;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.commands.CommandRegistry;
-import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.ConceptsDao;

@@ -2,7 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandOptions;
 import dev.hmpagent.commands.CommandRun;
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.SettingsBounds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.store.NotesDao;
