@@ -15,6 +15,8 @@ final class Section {
     final int index;
     private final String header;
     private final String emptyText;
+    private final int headerCodePoints;
+    private final int emptyCodePoints;
     private final boolean dropOldestFirst;
     private final int keepAtLeast;
     private final List<Item> items = new ArrayList<>();
@@ -30,6 +32,8 @@ final class Section {
         this.index = index;
         this.header = "## Context " + index + " — " + Objects.requireNonNull(title, "title") + "\n";
         this.emptyText = Objects.requireNonNull(emptyText, "emptyText");
+        this.headerCodePoints = count(header);
+        this.emptyCodePoints = count(emptyText);
         this.dropOldestFirst = dropOldestFirst;
         this.keepAtLeast = keepAtLeast;
     }
@@ -83,7 +87,8 @@ final class Section {
 
     /** The code points of {@link #render()}, kept as items come and go. */
     int codePoints() {
-        return count(headerPiece()) + itemCodePoints + (dropped > 0 ? count(trailer()) : 0);
+        int head = items.isEmpty() && dropped == 0 ? headerCodePoints + emptyCodePoints + 1 : headerCodePoints;
+        return head + itemCodePoints + (dropped > 0 ? count(trailer()) : 0);
     }
 
     /** The rendered section in pieces: the header (with the empty text, if shown), each item, the trailer if any. */
@@ -97,18 +102,20 @@ final class Section {
 
     /**
      * The code points of white space at the end of {@link #render()}: what stripping the user message takes when this
-     * section ends it. The header is never white space only, so the count ends in this section.
+     * section ends it. Counted without rendering: the trailer and the header are never white space only, and each
+     * item's piece ends with its line end.
      */
     int trailingWhitespace() {
+        if (dropped > 0) return 1;   // the trailer's line end
+        if (items.isEmpty()) return trailingWhitespace(headerPiece());
         int count = 0;
-        List<String> pieces = pieces();
-        for (int i = pieces.size() - 1; i >= 0; i--) {
-            String piece = pieces.get(i);
-            int ws = trailingWhitespace(piece);
-            count += ws;
-            if (ws < count(piece)) break;
+        for (int i = items.size() - 1; i >= 0; i--) {
+            String text = items.get(i).text();
+            int ws = trailingWhitespace(text);
+            count += ws + 1;
+            if (ws < count(text)) return count;
         }
-        return count;
+        return count + trailingWhitespace(header);
     }
 
     private static int trailingWhitespace(String s) {
