@@ -1,7 +1,5 @@
 package dev.hmpagent.context;
 
-import dev.hmpagent.commands.ContextKeys;
-import dev.hmpagent.commands.SettingsBounds;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.ReflexDao;
 import dev.hmpagent.store.SettingsDao;
@@ -99,44 +97,9 @@ public final class LiveSettings {
     public Snapshot snapshot() {
         Map<String, Long> setAt = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
-        int historyK = defaults.historyK();
-        Optional<String> k = stored(ContextKeys.HISTORY_K, Set.of(ContextKeys.HISTORY_K));
-        if (k.isPresent()) {
-            String text = k.get().strip();
-            if (text.matches("-?\\d{1,9}")) {
-                int asked = Integer.parseInt(text);
-                historyK = bounds.clampHistoryK(asked);
-                if (historyK != asked) {
-                    problems.add("history_k " + asked + " is outside " + bounds.historyKMin() + " to "
-                            + bounds.historyKMax() + ": using " + historyK);
-                }
-                setAt.put(ContextKeys.HISTORY_K, tick(ContextKeys.HISTORY_K));
-            } else {
-                problems.add("history_k \"" + text + "\" is not a whole number: using agent.toml's " + historyK);
-            }
-        }
-        boolean manual = defaults.manualNotes();
-        Optional<String> mode = stored(ContextKeys.NOTES_MODE, Set.of(ContextKeys.NOTES_MODE));
-        if (mode.isPresent()) {
-            String m = mode.get().strip();
-            if (m.equals("manual") || m.equals("auto")) {
-                manual = m.equals("manual");
-                setAt.put(ContextKeys.NOTES_MODE, tick(ContextKeys.NOTES_MODE));
-            } else {
-                problems.add("notes_mode \"" + m + "\" is neither manual nor auto: using agent.toml's "
-                        + (manual ? "manual" : "auto"));
-            }
-        }
-        NoteFilter filter = defaults.autoFilter();
-        Optional<String> f = stored(ContextKeys.NOTES_FILTER, FILTER_FLAGS);
-        if (f.isPresent()) {
-            try {
-                filter = NoteFilter.fromJson(f.get());
-                setAt.put(ContextKeys.NOTES_FILTER, tick(ContextKeys.NOTES_FILTER));
-            } catch (IllegalArgumentException e) {
-                problems.add("notes filter: " + e.getMessage() + ": using agent.toml's");
-            }
-        }
+        int historyK = historyK(setAt, problems);
+        boolean manual = manualNotes(setAt, problems);
+        NoteFilter filter = autoFilter(setAt, problems);
         Generation generation = configured;
         List<ReflexDao.Item> items = List.of();
         if (reflex != null) {
@@ -152,6 +115,55 @@ public final class LiveSettings {
         ContextSettings s = new ContextSettings(defaults.agentName(), historyK, defaults.promptBudgetTokens(), manual,
                 defaults.notesLimit(), filter, defaults.autonomous());
         return new Snapshot(s, setAt, problems, generation, items);
+    }
+
+    /** History K: the LLM's value moved into the bounds, else agent.toml's. */
+    private int historyK(Map<String, Long> setAt, List<String> problems) {
+        int historyK = defaults.historyK();
+        Optional<String> k = stored(ContextKeys.HISTORY_K, Set.of(ContextKeys.HISTORY_K));
+        if (k.isEmpty()) return historyK;
+        String text = k.get().strip();
+        if (!text.matches("-?\\d{1,9}")) {
+            problems.add("history_k \"" + text + "\" is not a whole number: using agent.toml's " + historyK);
+            return historyK;
+        }
+        int asked = Integer.parseInt(text);
+        historyK = bounds.clampHistoryK(asked);
+        if (historyK != asked) {
+            problems.add("history_k " + asked + " is outside " + bounds.historyKMin() + " to "
+                    + bounds.historyKMax() + ": using " + historyK);
+        }
+        setAt.put(ContextKeys.HISTORY_K, tick(ContextKeys.HISTORY_K));
+        return historyK;
+    }
+
+    /** Whether notes come in manual mode: the LLM's choice, else agent.toml's. */
+    private boolean manualNotes(Map<String, Long> setAt, List<String> problems) {
+        boolean manual = defaults.manualNotes();
+        Optional<String> mode = stored(ContextKeys.NOTES_MODE, Set.of(ContextKeys.NOTES_MODE));
+        if (mode.isEmpty()) return manual;
+        String m = mode.get().strip();
+        if (m.equals("manual") || m.equals("auto")) {
+            setAt.put(ContextKeys.NOTES_MODE, tick(ContextKeys.NOTES_MODE));
+            return m.equals("manual");
+        }
+        problems.add("notes_mode \"" + m + "\" is neither manual nor auto: using agent.toml's "
+                + (manual ? "manual" : "auto"));
+        return manual;
+    }
+
+    /** The auto mode's filter: the LLM's, else agent.toml's. */
+    private NoteFilter autoFilter(Map<String, Long> setAt, List<String> problems) {
+        Optional<String> f = stored(ContextKeys.NOTES_FILTER, FILTER_FLAGS);
+        if (f.isEmpty()) return defaults.autoFilter();
+        try {
+            NoteFilter filter = NoteFilter.fromJson(f.get());
+            setAt.put(ContextKeys.NOTES_FILTER, tick(ContextKeys.NOTES_FILTER));
+            return filter;
+        } catch (IllegalArgumentException e) {
+            problems.add("notes filter: " + e.getMessage() + ": using agent.toml's");
+            return defaults.autoFilter();
+        }
     }
 
     /** The LLM's stored value of {@code key}, unless a flag fixed it. */

@@ -12,8 +12,12 @@ public final class TokenEstimator {
     private TokenEstimator() { }
 
     public static int estimate(String text) {
-        if (text == null || text.isEmpty()) return 0;
-        return Math.max(1, (text.codePointCount(0, text.length()) + 3) / 4);
+        return text == null ? 0 : ofCodePoints(text.codePointCount(0, text.length()));
+    }
+
+    /** The estimate of a text of {@code codePoints} code points, for a caller that keeps a running count. */
+    public static int ofCodePoints(int codePoints) {
+        return codePoints == 0 ? 0 : Math.max(1, (codePoints + 3) / 4);
     }
 
     public static int estimate(List<Message> messages) {

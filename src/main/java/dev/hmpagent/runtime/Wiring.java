@@ -37,7 +37,7 @@ import dev.hmpagent.context.ContextAssembler;
 import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.ContextSources;
 import dev.hmpagent.context.LiveSettings;
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.SettingsBounds;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.catalogue.Catalogue;
-import dev.hmpagent.commands.ContextKeys;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.ConceptsDao;
@@ -482,9 +481,9 @@ class ContextAssemblerTest {
                 java.util.List.of(" \n", "  a \n", "b\n\n"), java.util.List.of("\n", " ", "x", " ", "\n"),
                 java.util.List.of(" ", " "), java.util.List.of("a\n", "\n", "\t"), java.util.List.of());
         for (java.util.List<String> pieces : cases) {
-            assertThat(String.join("", ContextAssembler.strip(pieces))).as(pieces.toString())
+            assertThat(String.join("", UserMessage.strip(pieces))).as(pieces.toString())
                     .isEqualTo(String.join("", pieces).strip());
-            assertThat(ContextAssembler.strip(pieces)).hasSameSizeAs(pieces);
+            assertThat(UserMessage.strip(pieces)).hasSameSizeAs(pieces);
         }
     }
 
@@ -513,13 +512,13 @@ class ContextAssemblerTest {
     @Test
     void unseen_results_are_shown_before_older_open_ones_take_the_room() {
         ProcessLogDao log = new ProcessLogDao(store);
-        for (int i = 0; i < ContextAssembler.MAX_PROCESS_ROWS + 10; i++) log.record(1, "help", "old-" + i, "{}", "error", "old", 0.5, "f");
+        for (int i = 0; i < ProcessesContext.MAX_ROWS + 10; i++) log.record(1, "help", "old-" + i, "{}", "error", "old", 0.5, "f");
         log.markSeen(log.byTick(1).stream().map(dev.hmpagent.store.ProcessRow::id).toList(), 1);
-        for (int i = 0; i < ContextAssembler.MAX_PROCESS_ROWS + 5; i++) log.record(2, "help", "new-" + i, "{}", "ok", "new", 0, null);
+        for (int i = 0; i < ProcessesContext.MAX_ROWS + 5; i++) log.record(2, "help", "new-" + i, "{}", "ok", "new", 0, null);
         AssembledPrompt p = assembler(1_000_000, false).assemble(3, clock.instant());
         String user = p.messages().get(1).content();
         assertThat(user).contains("cmd new-0,").doesNotContain("cmd old-");
-        assertThat(p.processIdsShown()).hasSize(ContextAssembler.MAX_PROCESS_ROWS);
+        assertThat(p.processIdsShown()).hasSize(ProcessesContext.MAX_ROWS);
     }
 
     @Test

@@ -2,8 +2,6 @@ package dev.hmpagent.context;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hmpagent.commands.ContextKeys;
-import dev.hmpagent.commands.SettingsBounds;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;

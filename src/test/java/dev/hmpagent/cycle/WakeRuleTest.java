@@ -2,7 +2,7 @@ package dev.hmpagent.cycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.SettingsBounds;
 import dev.hmpagent.commands.catalogue.IdleCommands;
 import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.LiveSettings;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hmpagent.commands.Idle;
 import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.LiveSettings;
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.SettingsBounds;
 import dev.hmpagent.cycle.ReflexIdle;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.GoalsDao;

@@ -1,6 +1,6 @@
 package dev.hmpagent.commands.catalogue;
 
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.SettingsBounds;
 import java.util.Objects;
 
 /**

@@ -2,7 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.commands.ContextKeys;
+import dev.hmpagent.context.ContextKeys;
 import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.store.DiaryRow;

@@ -1,7 +1,7 @@
 package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandRun;
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.SettingsBounds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.store.NotesDao;

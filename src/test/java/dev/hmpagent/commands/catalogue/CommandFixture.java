@@ -6,7 +6,7 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.CommandRunner;
 import dev.hmpagent.commands.ParsedReply;
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.SettingsBounds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.context.ContextAssembler;

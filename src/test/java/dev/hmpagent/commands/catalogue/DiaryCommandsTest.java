@@ -2,7 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import static dev.hmpagent.commands.catalogue.CommandFixture.context;
 import dev.hmpagent.commands.CommandRun;
-import dev.hmpagent.commands.ContextKeys;
+import dev.hmpagent.context.ContextKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.store.DiaryDao;

@@ -2,8 +2,8 @@ package dev.hmpagent.commands.catalogue;
 
 import static dev.hmpagent.commands.catalogue.CommandFixture.context;
 import dev.hmpagent.commands.CommandRun;
-import dev.hmpagent.commands.ContextKeys;
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.ContextKeys;
+import dev.hmpagent.context.SettingsBounds;
 import dev.hmpagent.commands.UserMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -2,9 +2,9 @@ package dev.hmpagent.commands.catalogue;
 
 import static dev.hmpagent.commands.catalogue.CommandFixture.context;
 import dev.hmpagent.commands.CommandRun;
-import dev.hmpagent.commands.ContextKeys;
-import dev.hmpagent.commands.ReplyWindow;
-import dev.hmpagent.commands.SettingsBounds;
+import dev.hmpagent.context.ContextKeys;
+import dev.hmpagent.context.ReplyWindow;
+import dev.hmpagent.context.SettingsBounds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.context.AssembledPrompt;

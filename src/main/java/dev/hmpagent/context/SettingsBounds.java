@@ -1,4 +1,4 @@
-package dev.hmpagent.commands;
+package dev.hmpagent.context;
 
 /**
  * What the LLM may set the cycle settings to (agent.toml sets them; the LLM never can): {@code settings_set}

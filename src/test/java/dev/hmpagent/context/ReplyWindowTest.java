@@ -1,4 +1,4 @@
-package dev.hmpagent.commands;
+package dev.hmpagent.context;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

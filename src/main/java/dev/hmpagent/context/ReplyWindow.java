@@ -1,4 +1,4 @@
-package dev.hmpagent.commands;
+package dev.hmpagent.context;
 
 import dev.hmpagent.text.Text;
 import java.util.List;

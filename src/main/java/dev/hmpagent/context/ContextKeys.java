@@ -1,4 +1,4 @@
-package dev.hmpagent.commands;
+package dev.hmpagent.context;
 
 /**
  * Keys in the {@code config} table that commands set and the context assembler reads. Keys the LLM sets with
