@@ -86,36 +86,49 @@ public final class AgentCommand implements Callable<Integer> {
                  Store inspectStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
                  Store factsStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
                  screen) {
-                Inspect inspect = new Inspect(inspectStore, ZoneId.systemDefault(), runtime.cycle().status().lastTickId(),
-                        runtime.startedAt(),
-                        new Inspect.Budgets(config.safety().tokenBudget(), config.safety().dailyTokenBudget()),
-                        new ModelChoices(runtime.llm(), new LlmRegistryDao(inspectStore), config.llm(), launch.env()::get),
-                        () -> ConfigCommand.lines(loaded, launch.clock()), new TickLines()::line);
-                ReplFacts replFacts = new ReplFacts(factsStore, inspect::tokens, runtime.llm(),
-                        () -> runtime.cycle().status());
-                facts.set(replFacts);
-                if (interactive) {
-                    screen.above(new AttributedString("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands."));
-                    Resumed.lines(runtime.connectAgain(), screen.width()).forEach(l -> screen.above(new AttributedString(l)));
-                }
-                Repl repl = new Repl(reader, screen, interactive, runtime.loop(), runtime.inbox(),
-                        new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), db.toString(),
-                                costs),
-                        config.llm().giveUp(), controls(runtime, replFacts, inspect), approver, renderer, inspect.commands(),
-                        launch.clock().withZone(java.time.ZoneId.systemDefault()));
-                ReplReader.complete(reader, repl.commands());
-                runtime.startThinking(renderer);
-                try (ReplClock ticker = ReplClock.start(screen.hasLiveRegion(), () -> {
-                    replFacts.refresh();
-                    renderer.refresh();
-                })) {
-                    TickLoop.End end = repl.run();
-                    runtime.farewell(end).ifPresent(line -> renderer.emit(new AgentEvent.Problem(line)));
-                    return exitCode(end, runtime, interactive);
-                } finally {
-                    ReplReader.saveHistory(reader);
-                }
+                return session(new Session(loaded, db, interactive, reader, screen, approver, facts, costs, renderer),
+                        runtime, inspectStore, factsStore);
             }
+        }
+    }
+
+    /** What the REPL is made of before the runtime starts: the terminal's side of a session. */
+    private record Session(LoadedConfig loaded, Path db, boolean interactive, LineReader reader, JLineScreen screen,
+                           ReplApprover approver, DeferredFacts facts, Costs costs, EventRenderer renderer) {
+    }
+
+    /** The REPL on a started runtime, until the person leaves or the loop ends; the exit code. */
+    private int session(Session s, AgentRuntime runtime, Store inspectStore, Store factsStore)
+            throws InterruptedException {
+        AgentConfig config = s.loaded().config();
+        Inspect inspect = new Inspect(inspectStore, ZoneId.systemDefault(), runtime.cycle().status().lastTickId(),
+                runtime.startedAt(),
+                new Inspect.Budgets(config.safety().tokenBudget(), config.safety().dailyTokenBudget()),
+                new ModelChoices(runtime.llm(), new LlmRegistryDao(inspectStore), config.llm(), launch.env()::get),
+                () -> ConfigCommand.lines(s.loaded(), launch.clock()), new TickLines()::line);
+        ReplFacts replFacts = new ReplFacts(factsStore, inspect::tokens, runtime.llm(), () -> runtime.cycle().status());
+        s.facts().set(replFacts);
+        JLineScreen screen = s.screen();
+        if (s.interactive()) {
+            screen.above(new AttributedString("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands."));
+            Resumed.lines(runtime.connectAgain(), screen.width()).forEach(l -> screen.above(new AttributedString(l)));
+        }
+        Repl repl = new Repl(s.reader(), screen, s.interactive(), runtime.loop(), runtime.inbox(),
+                new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), s.db().toString(),
+                        s.costs()),
+                config.llm().giveUp(), controls(runtime, replFacts, inspect), s.approver(), s.renderer(),
+                inspect.commands(), launch.clock().withZone(java.time.ZoneId.systemDefault()));
+        ReplReader.complete(s.reader(), repl.commands());
+        runtime.startThinking(s.renderer());
+        try (ReplClock ticker = ReplClock.start(screen.hasLiveRegion(), () -> {
+            replFacts.refresh();
+            s.renderer().refresh();
+        })) {
+            TickLoop.End end = repl.run();
+            runtime.farewell(end).ifPresent(line -> s.renderer().emit(new AgentEvent.Problem(line)));
+            return exitCode(end, runtime, s.interactive());
+        } finally {
+            ReplReader.saveHistory(s.reader());
         }
     }
 

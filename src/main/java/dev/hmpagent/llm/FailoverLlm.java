@@ -169,36 +169,9 @@ public final class FailoverLlm implements LlmClient {
             if (!c.interrupted()) h.answered();
             return c;
         } catch (LlmException e) {
-            h.lastError = e.getMessage();
-            if (e.quotaExhausted() || e.authRejected()) {
-                h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
-                h.down = true;
-            } else if (e.retryable()) {
-                Instant now = clock.instant();
-                if (h.failures++ == 0) h.failingSince = now;
-                if (!giveUp.test(h.failures, Duration.between(h.failingSince, now))) throw e;
-                h.down = true;
-                h.failedProbes = 0;
-                h.probeAt = now.plus(probes.delay(1, Optional.empty()));
-            } else {
-                throw e;
-            }
+            markFailed(h, e);
             Optional<Integer> next = nextAvailable();
-            if (next.isEmpty()) {
-                outage = true;
-                if (java.util.Arrays.stream(health).allMatch(x -> x.out != null)) {
-                    // out for good, every one: nothing is asked again, so nothing is promised; the refusal goes to
-                    // the caller, which says what happens now (a stop for quota)
-                    if (routes.size() > 1) say("No LLM can be used: " + outReasons());
-                    throw e;
-                }
-                say("No LLM answers: " + route.describe() + (h.out != null ? " is out because " + h.out
-                        : " failed " + h.failures + " times in a row") + (routes.size() > 1 ? " and no other LLM is"
-                        + " available" : "") + ". The agent goes on without thinking: ticks are logged, messages queue"
-                        + " and processes are tracked; it asks the LLM again with back-off and reads the queued"
-                        + " messages in order when one answers");
-                throw e;
-            }
+            if (next.isEmpty()) throw noneLeft(route, h, e);
             active = next.get();
             say(route.describe() + (h.out != null ? " is out because " + h.out : " failed " + h.failures
                     + " times in a row") + ": thinking with " + routes.get(active).describe() + " instead"
@@ -208,6 +181,44 @@ public final class FailoverLlm implements LlmClient {
         } finally {
             calling.compareAndSet(route.client(), null);
         }
+    }
+
+    /**
+     * Records the failure on the route's health; rethrows what failing over cannot help (a request the server
+     * refused, or a transient failure not yet given up on).
+     */
+    private void markFailed(Health h, LlmException e) {
+        h.lastError = e.getMessage();
+        if (e.quotaExhausted() || e.authRejected()) {
+            h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
+            h.down = true;
+        } else if (e.retryable()) {
+            Instant now = clock.instant();
+            if (h.failures++ == 0) h.failingSince = now;
+            if (!giveUp.test(h.failures, Duration.between(h.failingSince, now))) throw e;
+            h.down = true;
+            h.failedProbes = 0;
+            h.probeAt = now.plus(probes.delay(1, Optional.empty()));
+        } else {
+            throw e;
+        }
+    }
+
+    /** No other route is available: the outage, said once, and the failure to throw at the caller. */
+    private LlmException noneLeft(Route route, Health h, LlmException e) {
+        outage = true;
+        if (java.util.Arrays.stream(health).allMatch(x -> x.out != null)) {
+            // out for good, every one: nothing is asked again, so nothing is promised; the refusal goes to
+            // the caller, which says what happens now (a stop for quota)
+            if (routes.size() > 1) say("No LLM can be used: " + outReasons());
+            return e;
+        }
+        say("No LLM answers: " + route.describe() + (h.out != null ? " is out because " + h.out
+                : " failed " + h.failures + " times in a row") + (routes.size() > 1 ? " and no other LLM is"
+                + " available" : "") + ". The agent goes on without thinking: ticks are logged, messages queue"
+                + " and processes are tracked; it asks the LLM again with back-off and reads the queued"
+                + " messages in order when one answers");
+        return e;
     }
 
     /** Who chose in {@link #prefer}: a person, with /model. */

@@ -46,17 +46,7 @@ final class AnthropicWire {
         double temperature = request.temperature();
         if (!Double.isNaN(temperature)) body.put("temperature", Math.max(0.0, Math.min(1.0, temperature)));
         List<Message> system = new ArrayList<>();
-        List<Turn> turns = new ArrayList<>();
-        for (Message m : request.messages()) {
-            if (m.content().isEmpty()) continue;
-            if (m.role() == Message.Role.SYSTEM) {
-                system.add(m);
-            } else if (!turns.isEmpty() && turns.get(turns.size() - 1).role == m.role()) {
-                turns.get(turns.size() - 1).messages.add(m);
-            } else {
-                turns.add(new Turn(m.role(), m));
-            }
-        }
+        List<Turn> turns = turns(request.messages(), system);
         // the whole system prompt is the most stable prefix there is: its end is always a breakpoint
         Breakpoints breakpoints = new Breakpoints(system.isEmpty() ? MAX_BREAKPOINTS : MAX_BREAKPOINTS - 1);
         if (!system.isEmpty()) {
@@ -78,6 +68,22 @@ final class AnthropicWire {
         }
         if (stream) body.put("stream", true);
         return write(body);
+    }
+
+    /** The conversation as alternating turns (a role's consecutive messages joined); system messages go to {@code system}. */
+    private static List<Turn> turns(List<Message> messages, List<Message> system) {
+        List<Turn> turns = new ArrayList<>();
+        for (Message m : messages) {
+            if (m.content().isEmpty()) continue;
+            if (m.role() == Message.Role.SYSTEM) {
+                system.add(m);
+            } else if (!turns.isEmpty() && turns.get(turns.size() - 1).role == m.role()) {
+                turns.get(turns.size() - 1).messages.add(m);
+            } else {
+                turns.add(new Turn(m.role(), m));
+            }
+        }
+        return turns;
     }
 
     /**
