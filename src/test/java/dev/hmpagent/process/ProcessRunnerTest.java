@@ -236,8 +236,10 @@ class ProcessRunnerTest {
 
     @Test
     void aBackgroundProcessLeftByAFinishedCommandIsKilledAndDoesNotHoldItsResult() throws Exception {
-        // The double-forked sleep keeps the output pipe open: without killing it, the output never ends.
-        Finish finish = started(runner(4, 8192), spec("( (sleep 60 & echo $! > pids) & ); echo done", LONG));
+        // The double-forked sleep keeps the output pipe open: without killing it, the output never ends. The
+        // subshell between waits for the one that forked the sleep, so when the command ends exactly one process
+        // is left (without the wait, a loaded machine may still see the forking subshell alive: 2).
+        Finish finish = started(runner(4, 8192), spec("( (sleep 60 & echo $! > pids) & wait ); echo done", LONG));
 
         ProcessResult r = finish.await();
 
