@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.text.Text;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Objects;
@@ -68,8 +69,7 @@ public final class LibraryLogs {
     }
 
     private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return (nl < 0 ? s : s.substring(0, nl)).strip();
+        return Text.firstLine(s);
     }
 
     /** Only for {@link Formatter#formatMessage}, which fills in {0}-style parameters. */

@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.text.Text;
 import dev.hmpagent.store.NoteRow;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Store;
@@ -29,12 +30,10 @@ final class Resumed {
         lines.add("resumed: the last exchanges in " + store.path().getFileName() + " (/notes shows more)");
         for (NoteRow n : notes) {
             String who = n.source().equals("llm") ? "  agent> " : "  you> ";
-            lines.add(clip(who + CONTROL.matcher(n.text().replace('\n', ' ')).replaceAll("").strip(), width - 1));
+            lines.add(Text.fit(who + CONTROL.matcher(n.text().replace('\n', ' ')).replaceAll("").strip(), width - 1));
         }
         return lines;
     }
 
-    private static String clip(String s, int width) {
-        return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
-    }
+
 }

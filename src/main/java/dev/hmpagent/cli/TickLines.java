@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.text.Text;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -99,12 +100,7 @@ final class TickLines {
 
     /** The first non-blank line of {@code s}, printable, cut at {@value #EXCERPT_CHARS} characters. */
     static String oneLine(String s) {
-        String first = s.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
-        first = printable(first);
-        if (first.length() <= EXCERPT_CHARS) return first;
-        int cut = EXCERPT_CHARS;
-        if (Character.isHighSurrogate(first.charAt(cut - 1))) cut--;
-        return first.substring(0, cut) + "…";
+        return Text.cut(printable(Text.firstLine(s)), EXCERPT_CHARS);
     }
 
     private String write(ObjectNode o) {

@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.text.Text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -95,7 +96,6 @@ public final class Args {
     }
 
     public static String abbreviate(String s) {
-        String one = s.replaceAll("\\s+", " ");
-        return one.length() > 60 ? one.substring(0, 60) + "…" : one;
+        return Text.oneLine(s, 60);
     }
 }

@@ -1,7 +1,7 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.text.Text;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Something in the command block that could not be turned into a command.
@@ -16,7 +16,6 @@ public record CommandParseError(int position, String message, String excerpt) {
     /** Longest excerpt kept. */
     public static final int MAX_EXCERPT = 120;
 
-    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     public CommandParseError {
         if (position < 0) throw new IllegalArgumentException("position must be >= 0: " + position);
@@ -26,7 +25,7 @@ public record CommandParseError(int position, String message, String excerpt) {
 
     /** {@code text} with every run of whitespace (line breaks included) turned into one space, trimmed. */
     static String oneLine(String text) {
-        return WHITESPACE.matcher(text).replaceAll(" ").strip();
+        return Text.collapse(text);
     }
 
     /** {@code text} on one line, cut to {@link #MAX_EXCERPT} characters with a trailing "..." when longer. */

@@ -1,5 +1,6 @@
 package dev.hmpagent.config;
 
+import dev.hmpagent.text.Text;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,10 +90,7 @@ final class TomlFiles {
     }
 
     private static String firstLine(String message) {
-        if (message == null || message.isBlank()) {
-            return "syntax error";
-        }
-        return message.strip().lines().findFirst().orElse("syntax error");
+        return message == null || message.isBlank() ? "syntax error" : Text.firstLine(message);
     }
 
     private static void flatten(String prefix, JsonNode node, Map<String, JsonNode> out) {

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm;
 
+import dev.hmpagent.text.Text;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -330,9 +331,7 @@ public final class FailoverLlm implements LlmClient {
     }
 
     private static String firstLine(String s) {
-        if (s == null || s.isBlank()) return "no answer";
-        String line = s.strip().lines().findFirst().orElse("");
-        return line.length() <= 160 ? line : line.substring(0, 159) + "…";
+        return s == null || s.isBlank() ? "no answer" : Text.fit(Text.firstLine(s), 160);
     }
 
     private void say(String line) {

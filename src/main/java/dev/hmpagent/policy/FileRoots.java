@@ -1,5 +1,6 @@
 package dev.hmpagent.policy;
 
+import dev.hmpagent.text.Text;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -303,6 +304,6 @@ public final class FileRoots {
 
     static String clip(String text) {
         String line = text.replace("\n", "\\n");
-        return line.length() <= SHOWN_PATH ? line : line.substring(0, SHOWN_PATH) + "…";
+        return Text.cut(line, SHOWN_PATH);
     }
 }

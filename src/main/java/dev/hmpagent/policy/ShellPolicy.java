@@ -1,5 +1,6 @@
 package dev.hmpagent.policy;
 
+import dev.hmpagent.text.Text;
 import dev.hmpagent.policy.RuleMatch.Kind;
 import java.nio.file.Path;
 import java.util.List;
@@ -289,6 +290,6 @@ public final class ShellPolicy {
     /** A part or a word as shown in a reason: on one line, newlines as {@code \\n}, cut at 80 characters. */
     static String clip(String text) {
         String line = text.replace("\n", "\\n").replace("\r", "\\r");
-        return line.length() <= SHOWN_PART ? line : line.substring(0, SHOWN_PART) + "…";
+        return Text.cut(line, SHOWN_PART);
     }
 }

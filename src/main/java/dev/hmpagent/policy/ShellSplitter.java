@@ -1,5 +1,6 @@
 package dev.hmpagent.policy;
 
+import dev.hmpagent.text.Text;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -483,7 +484,7 @@ public final class ShellSplitter {
     }
 
     private static String clip(String text) {
-        return text.length() <= 30 ? text : text.substring(0, 30) + "…";
+        return Text.cut(text, 30);
     }
 
     /** The simple command being read. */

@@ -1,5 +1,6 @@
 package dev.hmpagent.repl;
 
+import dev.hmpagent.text.Text;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import java.time.Clock;
@@ -195,7 +196,7 @@ public final class EventRenderer implements EventSink {
                 for (String l : tail(printable(end), LIVE_LINES, width)) lines.add(line(DIM, l));
             }
         } else if (retrying != null) {
-            lines.add(line(WARN, clipTo(retryLine(retrying, clock.instant(), facts.queued()), width)));
+            lines.add(line(WARN, Text.fit(retryLine(retrying, clock.instant(), facts.queued()), width)));
         }
         return lines;
     }
@@ -226,9 +227,6 @@ public final class EventRenderer implements EventSink {
         return List.copyOf(rows.subList(Math.max(0, rows.size() - max), rows.size()));
     }
 
-    private static String clipTo(String s, int width) {
-        return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
-    }
 
     private void show(AttributedString s) {
         screen.above(s);
@@ -290,8 +288,7 @@ public final class EventRenderer implements EventSink {
     }
 
     private static String clip(String s) {
-        String one = printable(s).strip();
-        return one.length() <= MAX_THOUGHT_CHARS ? one : one.substring(0, MAX_THOUGHT_CHARS) + "…";
+        return Text.cut(printable(s).strip(), MAX_THOUGHT_CHARS);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import dev.hmpagent.text.Text;
 import dev.hmpagent.store.StoreException.Kind;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -82,9 +83,6 @@ final class SqliteErrors {
 
     /** First line, clipped: messages stay one line. */
     static String oneLine(String s) {
-        if (s == null) return "";
-        int nl = s.indexOf('\n');
-        String line = (nl < 0 ? s : s.substring(0, nl)).strip();
-        return line.length() > 160 ? line.substring(0, 160) + "…" : line;
+        return Text.cut(Text.firstLine(s), 160);
     }
 }

@@ -21,4 +21,30 @@ class TextTest {
         assertThat(Text.oneLine("abcdef", 3)).isEqualTo("abc…");
         assertThat(Text.oneLine(null, 3)).isEmpty();
     }
+
+    @Test
+    void cut_keeps_max_characters_and_fit_stays_within_the_width() {
+        assertThat(Text.cut("abcdef", 6)).isEqualTo("abcdef");
+        assertThat(Text.cut("abcdef", 4)).isEqualTo("abcd…");
+        assertThat(Text.fit("abcdef", 6)).isEqualTo("abcdef");
+        assertThat(Text.fit("abcdef", 4)).isEqualTo("abc…").hasSize(4);
+        assertThat(Text.fit("abcdef", 0)).isEqualTo("…");
+    }
+
+    @Test
+    void a_cut_never_splits_a_surrogate_pair() {
+        String smile = "\uD83D\uDE00";   // one code point, two chars
+        assertThat(Text.cut("a" + smile + "b", 2)).isEqualTo("a…");
+        assertThat(Text.fit("a" + smile + "b", 3)).isEqualTo("a…");
+        assertThat(Text.cut(smile + smile, 2)).isEqualTo(smile + "…");
+    }
+
+    @Test
+    void the_first_line_skips_blank_lines_before_it_and_strips_it() {
+        assertThat(Text.firstLine("\n\n  first  \nsecond")).isEqualTo("first");
+        assertThat(Text.firstLine("only")).isEqualTo("only");
+        assertThat(Text.firstLine("  \n ")).isEmpty();
+        assertThat(Text.firstLine(null)).isEmpty();
+        assertThat(Text.collapse(" a \n\n b\t")).isEqualTo("a b");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.hmpagent.commands.catalogue;
 
+import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.Args;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
@@ -37,8 +38,7 @@ final class RegistryArgs {
 
     /** Text on one line, clipped to {@code max} characters with an ellipsis. */
     static String oneLine(String s, int max) {
-        String one = s == null ? "" : s.replaceAll("\\s+", " ").strip();
-        return one.length() > max ? one.substring(0, max - 1) + "…" : one;
+        return Text.fit(Text.collapse(s), max);
     }
 
     /** A header line, then at most {@link #MAX_LINES} lines and a count of the rest; {@code empty} when none. */
