@@ -139,45 +139,53 @@ public final class AgentCommand implements Callable<Integer> {
 
     /** /halt, /unlock and the safety part of /status, on the runtime's file. */
     static Repl.Controls controls(AgentRuntime runtime, ReplFacts facts, Inspect inspect) {
-        return new Repl.Controls() {
-            @Override
-            public java.util.Optional<dev.hmpagent.repl.ModelUsage> usage() {
-                return inspect.usage();
-            }
+        return new RuntimeControls(runtime, facts, inspect);
+    }
 
-            @Override
-            public int dropUnread() {
-                return runtime.dropUnread();
-            }
+    /** The REPL's controls over a running agent. */
+    private record RuntimeControls(AgentRuntime runtime, ReplFacts facts, Inspect inspect) implements Repl.Controls {
+        @Override
+        public boolean active() {
+            return runtime.safety().active();
+        }
 
-            @Override
-            public dev.hmpagent.repl.TokenFigures tokens() {
-                return facts.tokens();
-            }
+        @Override
+        public java.util.Optional<dev.hmpagent.repl.ModelUsage> usage() {
+            return inspect.usage();
+        }
 
-            @Override
-            public String safety() {
-                SafetyStatus s = runtime.safety();
-                return s.active() ? s.label() : SafetyGate.describe(s);
-            }
+        @Override
+        public int dropUnread() {
+            return runtime.dropUnread();
+        }
 
-            @Override
-            public String halt(String reason) {
-                SafetyControl.Outcome o = runtime.control(true, reason);
-                return o.result() == SafetyControl.Result.ALREADY ? "already " + SafetyGate.describe(o.after())
-                        : "halted: " + o.after().label() + "; /unlock (or `agent unlock`) resumes";
-            }
+        @Override
+        public dev.hmpagent.repl.TokenFigures tokens() {
+            return facts.tokens();
+        }
 
-            @Override
-            public String unlock(String reason) {
-                SafetyControl.Outcome o = runtime.control(false, reason);
-                return switch (o.result()) {
-                    case ALREADY -> "already ACTIVE: nothing to unlock";
-                    case MOVED -> "unlocked: ACTIVE again (was " + o.before().label() + ")";
-                    case REFUSED -> "cannot unlock " + o.before().label() + ": only more budget releases it";
-                };
-            }
-        };
+        @Override
+        public String safety() {
+            SafetyStatus s = runtime.safety();
+            return s.active() ? s.label() : SafetyGate.describe(s);
+        }
+
+        @Override
+        public String halt(String reason) {
+            SafetyControl.Outcome o = runtime.control(true, reason);
+            return o.result() == SafetyControl.Result.ALREADY ? "already " + SafetyGate.describe(o.after())
+                    : "halted: " + o.after().label() + "; /unlock (or `agent unlock`) resumes";
+        }
+
+        @Override
+        public String unlock(String reason) {
+            SafetyControl.Outcome o = runtime.control(false, reason);
+            return switch (o.result()) {
+                case ALREADY -> "already ACTIVE: nothing to unlock";
+                case MOVED -> "unlocked: ACTIVE again (was " + o.before().label() + ")";
+                case REFUSED -> "cannot unlock " + o.before().label() + ": only more budget releases it";
+            };
+        }
     }
 
     /**

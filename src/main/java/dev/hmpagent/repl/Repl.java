@@ -45,6 +45,9 @@ public final class Repl {
         /** The persisted safety state on one line, e.g. "ACTIVE" or "STOPPED(halt) since … (reason)". */
         String safety();
 
+        /** Whether the persisted safety state lets the agent think (ACTIVE). */
+        boolean active();
+
         String halt(String reason);
 
         String unlock(String reason);
@@ -293,9 +296,8 @@ public final class Repl {
             NoteSpool.Submitted s = inbox.submit(text, "user", 0, null);
             if (s.stored()) {
                 loop.wake();
-                String safety = controls.safety();
-                if (!safety.startsWith("ACTIVE")) {
-                    say("locked: " + safety + "; your message is kept and seen after /unlock (or agent unlock)");
+                if (!controls.active()) {
+                    say("locked: " + controls.safety() + "; your message is kept and seen after /unlock (or agent unlock)");
                 }
             } else {
                 say("your message is kept " + (s.inMemory() ? "in memory" : "in " + inbox.file().getFileName())
