@@ -148,6 +148,15 @@ class ReplInputEndToEndTest {
     }
 
     @Test
+    void a_message_typed_while_halted_is_kept_and_the_person_is_told_the_agent_is_locked() throws Exception {
+        assertThat(agent(false, Map.of(), "/halt testing\nare you there?\n/quit\n")).isIn(0, 7);
+        assertThat(terminal()).contains("locked: STOPPED(halt)")
+                .contains("your message is kept and seen after /unlock (or agent unlock)");
+        assertThat(column("SELECT read FROM notes WHERE text = 'are you there?'")).containsExactly("0");
+        assertThat(llm.requestCount()).as("a halted agent asks nothing").isZero();
+    }
+
+    @Test
     void colour_follows_no_color_clicolor_force_and_the_flag() {
         assertThat(ColorChoice.colour(Map.of(), false, true)).isTrue();
         assertThat(ColorChoice.colour(Map.of(), false, false)).isFalse();
