@@ -15,7 +15,6 @@ import dev.hmpagent.repl.JLineScreen;
 import dev.hmpagent.repl.Verbosity;
 import dev.hmpagent.repl.Inspect;
 import dev.hmpagent.config.LoadedConfig;
-import dev.hmpagent.store.LlmRegistryDao;
 import dev.hmpagent.store.Store;
 import java.time.ZoneId;
 import java.nio.file.Path;
@@ -89,7 +88,7 @@ public final class AgentCommand implements Callable<Integer> {
                 Inspect inspect = new Inspect(inspectStore, ZoneId.systemDefault(), runtime.cycle().status().lastTickId(),
                         runtime.startedAt(),
                         new Inspect.Budgets(config.safety().tokenBudget(), config.safety().dailyTokenBudget()),
-                        new ModelChoices(runtime.llm(), new LlmRegistryDao(inspectStore), config.llm(), launch.env()::get),
+                        new ModelChoices(runtime.llm(), inspectStore.tables().llmRegistry(), config.llm(), launch.env()::get),
                         () -> ConfigCommand.lines(loaded, launch.clock()), new TickLines()::line);
                 ReplFacts replFacts = new ReplFacts(factsStore, inspect::tokens, runtime.llm(),
                         () -> runtime.cycle().status());

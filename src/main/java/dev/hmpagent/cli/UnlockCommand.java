@@ -53,7 +53,7 @@ final class UnlockCommand extends Subcommand {
             Optional<String> fromAgent = startedByTheAgent(store);
             if (fromAgent.isPresent()) {
                 // only a person unlocks: a process the agent started (its shell, a script) never may
-                SafetyDao safety = new SafetyDao(store);
+                SafetyDao safety = store.tables().safety();
                 SafetyDao.Row now = safety.current();
                 String label = new SafetyControl(store).current().label();   // as every other audit row names a state
                 Requester who = Requester.thisProcess();

@@ -66,10 +66,10 @@ public final class CommandExecutor {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.approver = Objects.requireNonNull(approver, "approver");
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
-        this.processLog = new ProcessLogDao(store);
-        this.agentLog = new AgentLogDao(store);
-        this.counters = new dev.hmpagent.store.SafetyCountersDao(store);
-        this.llmCalls = new dev.hmpagent.store.LlmCallsDao(store);
+        this.processLog = store.tables().processLog();
+        this.agentLog = store.tables().agentLog();
+        this.counters = store.tables().safetyCounters();
+        this.llmCalls = store.tables().llmCalls();
         this.completions = Objects.requireNonNull(completions, "completions");
     }
 

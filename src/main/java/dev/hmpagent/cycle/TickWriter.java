@@ -90,14 +90,14 @@ public final class TickWriter {
         this.clock = store.clock();
         this.queue = Objects.requireNonNull(queue, "queue");
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
-        this.notes = new NotesDao(store);
-        this.processLog = new ProcessLogDao(store);
-        this.responses = new ResponsesDao(store);
-        this.agentLog = new AgentLogDao(store);
-        this.stagnation = new StagnationDao(store);
+        this.notes = store.tables().notes();
+        this.processLog = store.tables().processLog();
+        this.responses = store.tables().responses();
+        this.agentLog = store.tables().agentLog();
+        this.stagnation = store.tables().stagnation();
         this.stops = StopSignal.over(store);
-        this.prompts = new PromptsDao(store);
-        this.llmCalls = new LlmCallsDao(store);
+        this.prompts = store.tables().prompts();
+        this.llmCalls = store.tables().llmCalls();
     }
 
     NotesDao notes() { return notes; }
@@ -114,7 +114,7 @@ public final class TickWriter {
 
     AgentLogDao agentLog() { return agentLog; }
 
-    SettingsDao settings() { return new SettingsDao(store); }
+    SettingsDao settings() { return store.tables().settings(); }
 
     Written writeThought(Thought t) {
         return store.inTransaction(() -> {

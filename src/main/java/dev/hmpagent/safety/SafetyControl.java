@@ -37,10 +37,10 @@ public final class SafetyControl {
 
     public SafetyControl(Store store) {
         this.store = Objects.requireNonNull(store, "store");
-        this.safety = new SafetyDao(store);
-        this.counters = new SafetyCountersDao(store);
-        this.requests = new ControlRequestsDao(store);
-        this.processLog = new ProcessLogDao(store);
+        this.safety = store.tables().safety();
+        this.counters = store.tables().safetyCounters();
+        this.requests = store.tables().controlRequests();
+        this.processLog = store.tables().processLog();
     }
 
     public SafetyStatus current() {
@@ -107,7 +107,7 @@ public final class SafetyControl {
             SafetyStatus before = current();
             Optional<SafetyStates.Edge> edge = SafetyStates.edge(SafetyStates.Event.CONFIG_CHANGE, before);
             if (edge.isEmpty()) return new Outcome(Result.ALREADY, before, before);
-            String spent = new dev.hmpagent.store.SettingsDao(store).get(SafetyMonitor.QUOTA_LLMS_KEY).orElse("");
+            String spent = store.tables().settings().get(SafetyMonitor.QUOTA_LLMS_KEY).orElse("");
             if (spent.equals(llms)) return new Outcome(Result.REFUSED, before, before);
             SafetyStatus after = move(SafetyStates.Event.CONFIG_CHANGE, before, edge.get(),
                     "started with another LLM configuration than the one whose quota ran out", who);

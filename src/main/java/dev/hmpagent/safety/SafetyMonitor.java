@@ -78,8 +78,8 @@ public final class SafetyMonitor implements OutcomeListener {
         this.guide = Objects.requireNonNull(guide, "guide");
         this.alert = Objects.requireNonNull(alert, "alert");
         this.notices = Objects.requireNonNull(notices, "notices");
-        this.safety = new SafetyDao(store);
-        this.counters = new SafetyCountersDao(store);
+        this.safety = store.tables().safety();
+        this.counters = store.tables().safetyCounters();
     }
 
     /**
@@ -194,7 +194,7 @@ public final class SafetyMonitor implements OutcomeListener {
     public void quotaExhausted(String reason, String llms) {
         store.inTransaction(() -> {
             stop(SafetyStates.Event.QUOTA, reason);
-            new dev.hmpagent.store.SettingsDao(store).put(QUOTA_LLMS_KEY, llms);
+            store.tables().settings().put(QUOTA_LLMS_KEY, llms);
         });
         flush();
     }
@@ -270,7 +270,7 @@ public final class SafetyMonitor implements OutcomeListener {
             stop(SafetyStates.Event.LOCKOUT, reason);
             shown = shown + "\n[the agent is locked: " + reason + "; a person must run agent unlock]";
         }
-        new ProcessLogDao(store).record(tickId, UNLOCK_REFUSED, null, r.why(), new ProcessLogDao.Finished(
+        store.tables().processLog().record(tickId, UNLOCK_REFUSED, null, r.why(), new ProcessLogDao.Finished(
                 ProcessStatus.ERROR, shown, fact.code(), fact.severity().column(), fact.painLevel(), fact.fingerprint(),
                 true));
         safety.markUnlockRefusalSeen(r.id());
