@@ -97,7 +97,7 @@ final class LogCommand extends Subcommand {
         if (parts.isEmpty()) {
             LoggedTick t = found.get();
             return fail("tick " + tick + " has no stored prompt: " + (t.tick().llmCalled()
-                    ? "it ran before this hmp-agent stored prompts" : "it made no LLM call (outcome " + t.tick().state() + ")")
+                    ? "it ran before this hmp-agent stored prompts" : "it made no LLM call (outcome " + t.tick().outcome() + ")")
                     + "; agent log shows which ticks have one");
         }
         List<List<PromptPart>> messages = byMessage(parts);

@@ -136,7 +136,7 @@ final class StatusCommand extends Subcommand {
                             : "runner: none in this file; " + deletedUnder(db, holders);
                 }));
                 say(last.isEmpty() ? "last tick: none yet" : "last tick: " + last.get(0).tickId() + " at "
-                        + last.get(0).endedAt() + " (" + last.get(0).state() + "); tokens used " + tokens);
+                        + last.get(0).endedAt() + " (" + last.get(0).outcome() + "); tokens used " + tokens);
                 session.ifPresent(s -> ModelFigures.lines(s, costs).forEach(l -> say("session: " + l)));
                 ModelFigures.lines(lifetime, costs).forEach(l -> say("lifetime: " + l));
                 if (costs.any()) {

@@ -66,7 +66,7 @@ public final class TickWriter {
      * What was written: the tick's outcome, whether the identical-reply reflex fired, the malformed commands, how many
      * wait to run, and whether the reply was complete (then it has its anti_stagnation_metrics row).
      */
-    record Written(String state, boolean stagnation, List<CommandRun> malformed, int pending, boolean replied) { }
+    record Written(String outcome, boolean stagnation, List<CommandRun> malformed, int pending, boolean replied) { }
 
     private final Store store;
     private final Clock clock;
@@ -137,14 +137,14 @@ public final class TickWriter {
             CommandQueue.Queued queued = c.interrupted() || chanted || repeated
                     ? new CommandQueue.Queued(List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes);
             if (chanted) recordChant(t.tickId(), c);
-            String state = c.interrupted() ? "interrupted" : "thought";
-            agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
+            String outcome = c.interrupted() ? "interrupted" : "thought";
+            agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), outcome, t.reason(), true,
                     c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null,
                     comparisonTokens));
             // each call as it went (the main one, step 5's): the tokens above, by model, cached apart
             t.calls().forEach(call -> llmCalls.insert(t.tickId(), call));
             t.reviewed().calls().forEach(call -> llmCalls.insert(t.tickId(), call));
-            return new Written(state, repeated, queued.malformed(), queued.pending(), !c.interrupted());
+            return new Written(outcome, repeated, queued.malformed(), queued.pending(), !c.interrupted());
         });
     }
 

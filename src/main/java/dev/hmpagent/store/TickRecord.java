@@ -6,14 +6,14 @@ import java.time.Instant;
  * One {@code agent_log} row: what a tick did. {@code promptTokens} and {@code completionTokens} are the main call's;
  * {@code comparisonTokens} those of step 5's comparison call, counted with them in every total.
  */
-public record TickRecord(long tickId, Instant startedAt, Instant endedAt, String state, String wakeReason,
+public record TickRecord(long tickId, Instant startedAt, Instant endedAt, String outcome, String wakeReason,
                          boolean llmCalled, int promptTokens, int completionTokens, int commandsRun,
                          int commandsFailed, boolean stagnation, String error, int comparisonTokens) {
     /** A tick with no comparison call. */
-    public TickRecord(long tickId, Instant startedAt, Instant endedAt, String state, String wakeReason,
+    public TickRecord(long tickId, Instant startedAt, Instant endedAt, String outcome, String wakeReason,
                       boolean llmCalled, int promptTokens, int completionTokens, int commandsRun, int commandsFailed,
                       boolean stagnation, String error) {
-        this(tickId, startedAt, endedAt, state, wakeReason, llmCalled, promptTokens, completionTokens, commandsRun,
+        this(tickId, startedAt, endedAt, outcome, wakeReason, llmCalled, promptTokens, completionTokens, commandsRun,
                 commandsFailed, stagnation, error, 0);
     }
 
