@@ -168,8 +168,8 @@ public final class CommandExecutor {
             return reason;
         });
         for (ProcessRow r : left) {
-            CommandRun run = new CommandRun(r.id(), r.cmdId(), r.name(), "error", "not run: " + why, Optional.empty(),
-                    Optional.empty());
+            CommandRun run = new CommandRun(r.id(), r.cmdId(), r.name(), ProcessStatus.ERROR.column(), "not run: " + why,
+                    Optional.empty(), Optional.empty());
             runs.add(run);
             onEach.accept(run);
         }
@@ -264,7 +264,7 @@ public final class CommandExecutor {
         // (recordResults, which keeps it and tries again while the file refuses writes), never lost, never stuck
         endedAtOnce.ifPresent(outcome -> completions.add(row.id(), outcome));
         if (endedAtOnce.isEmpty() && halt.halted()) stopAfterHalt.accept(row.id());
-        return Optional.of(new CommandRun(row.id(), row.cmdId(), row.name(), "running", "started; its result comes in a "
+        return Optional.of(new CommandRun(row.id(), row.cmdId(), row.name(), ProcessStatus.RUNNING.column(), "started; its result comes in a "
                 + "later tick", Optional.empty(), Optional.empty()));
     }
 

@@ -8,6 +8,7 @@ import dev.hmpagent.safety.Fingerprint;
 import dev.hmpagent.safety.Outcome;
 import dev.hmpagent.safety.OutcomeListener;
 import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -86,12 +87,12 @@ public final class CommandQueue {
                                     ProcessLogDao processLog, OutcomeListener outcomes) {
         FailureFact fact = FailureFact.of("parse", kind, ErrorCode.EINVAL, message);
         long id = processLog.record(tickId, "command_parse", cmdId, value, new ProcessLogDao.Finished(
-                dev.hmpagent.store.ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
+                ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
                 fact.painLevel(), fact.fingerprint(), true));
         String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "command_parse",
-                fact.fingerprint(), "error", message, "", Optional.of(fact)));
+                fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
         if (!shown.equals(message)) processLog.setResult(id, shown);
-        return new CommandRun(id, cmdId, "command_parse", "error", shown, Optional.empty(), Optional.of(fact));
+        return new CommandRun(id, cmdId, "command_parse", ProcessStatus.ERROR.column(), shown, Optional.empty(), Optional.of(fact));
     }
 
     /**

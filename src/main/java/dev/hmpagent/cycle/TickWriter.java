@@ -190,7 +190,7 @@ public final class TickWriter {
                 ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
                 fact.fingerprint(), true));
         String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "output_anomaly",
-                fact.fingerprint(), "error", message, "", Optional.of(fact)));
+                fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
         if (!shown.equals(message)) processLog.setResult(id, shown);
     }
 
@@ -228,7 +228,7 @@ public final class TickWriter {
                     false, e.getMessage()));
             calls.forEach(call -> llmCalls.insert(tickId, call));
             outcomes.onOutcome(tickId, new Outcome(id, e.retryable() ? Outcome.Source.LLM_TRANSIENT
-                    : Outcome.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), "close", e.getMessage(), "",
+                    : Outcome.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), ProcessStatus.CLOSE.column(), e.getMessage(), "",
                     Optional.of(fact)));
             return id;
         });
