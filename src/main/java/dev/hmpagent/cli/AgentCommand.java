@@ -149,14 +149,14 @@ public final class AgentCommand implements Callable<Integer> {
 
             @Override
             public String halt(String reason) {
-                SafetyControl.Outcome o = runtime.control(true, reason);
+                SafetyControl.Change o = runtime.control(true, reason);
                 return o.result() == SafetyControl.Result.ALREADY ? "already " + SafetyGate.describe(o.after())
                         : "halted: " + o.after().label() + "; /unlock (or `agent unlock`) resumes";
             }
 
             @Override
             public String unlock(String reason) {
-                SafetyControl.Outcome o = runtime.control(false, reason);
+                SafetyControl.Change o = runtime.control(false, reason);
                 return switch (o.result()) {
                     case ALREADY -> "already ACTIVE: nothing to unlock";
                     case MOVED -> "unlocked: ACTIVE again (was " + o.before().label() + ")";

@@ -70,7 +70,7 @@ final class UnlockCommand extends Subcommand {
                 say("lifted the halt in " + flag.file().getFileName());
             }
             SafetyControl control = new SafetyControl(store);
-            SafetyControl.Outcome o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);
+            SafetyControl.Change o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);
             switch (o.result()) {
                 case ALREADY -> say(db.getFileName() + " is already ACTIVE: nothing to unlock"
                         + (addBudget == null ? "" : "; no budget added"));

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Fingerprint;
-import dev.hmpagent.safety.Outcome;
-import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.Operation;
+import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.safety.SafetyState;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopReason;
@@ -43,7 +43,7 @@ public final class CommandExecutor {
     private final ObjectMapper mapper;
     private final CommandGate gate;
     private final Approver approver;
-    private final OutcomeListener outcomes;
+    private final OperationListener outcomes;
     private final ProcessLogDao processLog;
     private final AgentLogDao agentLog;
     private final dev.hmpagent.store.SafetyCountersDao counters;
@@ -53,13 +53,13 @@ public final class CommandExecutor {
     private java.util.function.LongConsumer stopAfterHalt = id -> { };
 
     public CommandExecutor(Store store, CommandRegistry registry, ObjectMapper mapper, CommandGate gate,
-                           Approver approver, OutcomeListener outcomes) {
+                           Approver approver, OperationListener outcomes) {
         this(store, registry, mapper, gate, approver, outcomes, new Completions());
     }
 
     /** With {@code completions}: where external commands (processes, second LLM calls) hand in their results. */
     public CommandExecutor(Store store, CommandRegistry registry, ObjectMapper mapper, CommandGate gate,
-                           Approver approver, OutcomeListener outcomes, Completions completions) {
+                           Approver approver, OperationListener outcomes, Completions completions) {
         this.store = Objects.requireNonNull(store, "store");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
@@ -326,8 +326,8 @@ public final class CommandExecutor {
         if (processLog.status(row.id()).filter(ProcessStatus::inFlight).isEmpty()) return null;
         String fingerprint = row.fingerprint() == null ? "" : row.fingerprint();
         // an unknown command type is an output anomaly of the reply, not a failed action
-        Outcome.Source source = registry.find(row.name()).isPresent() ? Outcome.Source.COMMAND : Outcome.Source.MALFORMED;
-        String shownText = outcomes.onOutcome(row.tickId(), new Outcome(row.id(), source, row.name(),
+        Operation.Source source = registry.find(row.name()).isPresent() ? Operation.Source.COMMAND : Operation.Source.MALFORMED;
+        String shownText = outcomes.onOperation(row.tickId(), new Operation(row.id(), source, row.name(),
                 fingerprint, r.status().column(), r.result(), Fingerprint.ofProgress(row.name(), args, r.result()),
                 r.failure()));
         Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), r.wake());

@@ -11,8 +11,8 @@ import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
-import dev.hmpagent.safety.Outcome;
-import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.Operation;
+import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.store.AgentLogDao;
@@ -71,7 +71,7 @@ public final class TickWriter {
     private final Store store;
     private final Clock clock;
     private final CommandQueue queue;
-    private final OutcomeListener outcomes;
+    private final OperationListener outcomes;
     private final LlmBreakers breakers;
     private final NotesDao notes;
     private final ProcessLogDao processLog;
@@ -84,7 +84,7 @@ public final class TickWriter {
     private final LlmCallsDao llmCalls;
 
     /** @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them) */
-    public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes, LlmBreakers breakers) {
+    public TickWriter(Store store, CommandQueue queue, OperationListener outcomes, LlmBreakers breakers) {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = store.clock();
@@ -189,7 +189,7 @@ public final class TickWriter {
         long id = processLog.record(tickId, "output_anomaly", null, tail, new ProcessLogDao.Finished(
                 ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
                 fact.fingerprint(), true));
-        String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "output_anomaly",
+        String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.MALFORMED, "output_anomaly",
                 fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
         if (!shown.equals(message)) processLog.setResult(id, shown);
     }
@@ -227,8 +227,8 @@ public final class TickWriter {
             agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
                     false, e.getMessage()));
             calls.forEach(call -> llmCalls.insert(tickId, call));
-            outcomes.onOutcome(tickId, new Outcome(id, e.retryable() ? Outcome.Source.LLM_TRANSIENT
-                    : Outcome.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), ProcessStatus.CLOSE.column(), e.getMessage(), "",
+            outcomes.onOperation(tickId, new Operation(id, e.retryable() ? Operation.Source.LLM_TRANSIENT
+                    : Operation.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), ProcessStatus.CLOSE.column(), e.getMessage(), "",
                     Optional.of(fact)));
             return id;
         });

@@ -257,7 +257,7 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /** /halt and /unlock from the REPL, the same as `agent halt` / `agent unlock` from another process. */
-    public SafetyControl.Outcome control(boolean halt, String reason) {
+    public SafetyControl.Change control(boolean halt, String reason) {
         try (Store s = tickStore.connectAgain()) {
             SafetyControl control = new SafetyControl(s);
             Requester me = Requester.thisProcess();

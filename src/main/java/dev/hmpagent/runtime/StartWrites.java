@@ -63,7 +63,7 @@ final class StartWrites {
      * agent says so; with the same LLMs it stays, and says what releases it.
      */
     static void releaseQuotaStop(Store store, LlmSection llm, EventSink events) {
-        SafetyControl.Outcome o = new SafetyControl(store)
+        SafetyControl.Change o = new SafetyControl(store)
                 .releaseQuotaIfConfigChanged(LlmChain.llmLines(llm), Requester.thisProcess());
         if (o.result() == SafetyControl.Result.MOVED) {
             events.emit(new AgentEvent.Info("the quota stop is released: the agent starts with other LLMs than the"
