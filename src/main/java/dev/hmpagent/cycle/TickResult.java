@@ -11,4 +11,9 @@ public record TickResult(boolean worked, long tickId, String outcome, boolean fa
     public TickResult(boolean worked, long tickId, String outcome) {
         this(worked, tickId, outcome, false);
     }
+
+    /** A tick that found thinking cannot go on. */
+    public static TickResult fatal(long tickId, String outcome) {
+        return new TickResult(true, tickId, outcome, true);
+    }
 }

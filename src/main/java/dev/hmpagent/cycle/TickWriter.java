@@ -224,8 +224,8 @@ public final class TickWriter {
             long id = processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, new ProcessLogDao.Finished(
                     ProcessStatus.CLOSE, e.getMessage(), fact.code(), fact.severity().column(),
                     fact.painLevel(), fact.fingerprint(), false));
-            agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
-                    false, e.getMessage()));
+            agentLog.insert(TickRecord.withoutReply(tickId, start, clock.instant(), "llm_error", reason, true,
+                    e.getMessage()));
             calls.forEach(call -> llmCalls.insert(tickId, call));
             outcomes.onOperation(tickId, new Operation(id, e.retryable() ? Operation.Source.LLM_TRANSIENT
                     : Operation.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), ProcessStatus.CLOSE.column(), e.getMessage(), "",
@@ -236,8 +236,8 @@ public final class TickWriter {
 
     /** An {@code agent_log} row for a tick that failed before the LLM answered ({@code outcome} error or fatal). */
     void writeTickError(long tickId, Instant start, String outcome, String reason, String message) {
-        store.inTransaction(() -> agentLog.insert(new TickRecord(tickId, start, clock.instant(), outcome, reason, false,
-                0, 0, 0, 0, false, message)));
+        store.inTransaction(() -> agentLog.insert(TickRecord.withoutReply(tickId, start, clock.instant(), outcome, reason,
+                false, message)));
     }
 
     private void savePrompt(long tickId, AssembledPrompt prompt) {

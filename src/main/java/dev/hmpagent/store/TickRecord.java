@@ -17,5 +17,11 @@ public record TickRecord(long tickId, Instant startedAt, Instant endedAt, String
                 commandsFailed, stagnation, error, 0);
     }
 
+    /** A tick that ended without a reply to act on: no tokens, no commands run, no stagnation. */
+    public static TickRecord withoutReply(long tickId, Instant startedAt, Instant endedAt, String outcome,
+                                          String wakeReason, boolean llmCalled, String error) {
+        return new TickRecord(tickId, startedAt, endedAt, outcome, wakeReason, llmCalled, 0, 0, 0, 0, false, error);
+    }
+
     public long durationMs() { return Math.max(0, endedAt.toEpochMilli() - startedAt.toEpochMilli()); }
 }
