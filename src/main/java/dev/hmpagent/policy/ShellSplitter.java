@@ -241,7 +241,7 @@ public final class ShellSplitter {
                 int start = i;
                 i += 2;
                 parseList(true);
-                return Word.processSubstitution(s.substring(start, i));
+                return new Word(s.substring(start, i), "/dev/fd/.*", "", true, false, 0, true);
             }
             while (i < s.length()) {
                 char c = s.charAt(i);

@@ -25,11 +25,6 @@ record Word(String text, String regex, String valueRegex, boolean dynamic, boole
                 text.length(), false);
     }
 
-    /** A process substitution {@code <(…)} or {@code >(…)}: dynamic, unquoted, and it names a {@code /dev/fd} file. */
-    static Word processSubstitution(String text) {
-        return new Word(text, "/dev/fd/.*", "", true, false, 0, true);
-    }
-
     /** {@code NAME=value} with the name and the {@code =} unquoted, as the shell recognises an assignment. */
     boolean isAssignment() {
         int eq = text.indexOf('=');
