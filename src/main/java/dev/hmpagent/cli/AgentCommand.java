@@ -15,7 +15,6 @@ import dev.hmpagent.repl.JLineScreen;
 import dev.hmpagent.repl.Verbosity;
 import dev.hmpagent.repl.Inspect;
 import dev.hmpagent.config.LoadedConfig;
-import dev.hmpagent.store.LlmRegistryDao;
 import dev.hmpagent.store.Store;
 import java.time.ZoneId;
 import java.nio.file.Path;
@@ -104,7 +103,7 @@ public final class AgentCommand implements Callable<Integer> {
         Inspect inspect = new Inspect(inspectStore, ZoneId.systemDefault(), runtime.cycle().status().lastTickId(),
                 runtime.startedAt(),
                 new Inspect.Budgets(config.safety().tokenBudget(), config.safety().dailyTokenBudget()),
-                new ModelChoices(runtime.llm(), new LlmRegistryDao(inspectStore), config.llm(), launch.env()::get),
+                new ModelChoices(runtime.llm(), inspectStore.tables().llmRegistry(), config.llm(), launch.env()::get),
                 () -> ConfigCommand.lines(s.loaded(), launch.clock()), new TickLines()::line);
         ReplFacts replFacts = new ReplFacts(factsStore, inspect::tokens, runtime.llm(), () -> runtime.cycle().status());
         s.facts().set(replFacts);
@@ -172,14 +171,14 @@ public final class AgentCommand implements Callable<Integer> {
 
         @Override
         public String halt(String reason) {
-            SafetyControl.Outcome o = runtime.control(true, reason);
+            SafetyControl.Change o = runtime.control(true, reason);
             return o.result() == SafetyControl.Result.ALREADY ? "already " + SafetyGate.describe(o.after())
                     : "halted: " + o.after().label() + "; /unlock (or `agent unlock`) resumes";
         }
 
         @Override
         public String unlock(String reason) {
-            SafetyControl.Outcome o = runtime.control(false, reason);
+            SafetyControl.Change o = runtime.control(false, reason);
             return switch (o.result()) {
                 case ALREADY -> "already ACTIVE: nothing to unlock";
                 case MOVED -> "unlocked: ACTIVE again (was " + o.before().label() + ")";

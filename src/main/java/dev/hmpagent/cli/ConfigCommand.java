@@ -42,7 +42,7 @@ final class ConfigCommand extends Subcommand {
         if (!java.nio.file.Files.isRegularFile(db)) return java.util.List.of();
         java.util.List<String> lines = new java.util.ArrayList<>();
         try (dev.hmpagent.store.Store store = dev.hmpagent.store.Store.openReadOnly(db, clock)) {
-            dev.hmpagent.store.SettingsDao settings = new dev.hmpagent.store.SettingsDao(store);
+            dev.hmpagent.store.SettingsDao settings = store.tables().settings();
             settings.all().forEach((key, value) -> settings.tickOf(key).ifPresent(tick ->
                     lines.add(String.format(java.util.Locale.ROOT, "%-24s = %s  (set by the LLM at tick %d; applies "
                             + "within agent.toml's bounds)", key, value, tick))));

@@ -38,7 +38,7 @@ final class HaltCommand extends Subcommand {
     public Integer call() {
         Path db = existingDb();
         try (Store store = Store.open(db, launch().clock())) {
-            SafetyControl.Outcome o;
+            SafetyControl.Change o;
             try {
                 o = new SafetyControl(store).halt(reason, Requester.thisProcess());
             } catch (StoreException e) {

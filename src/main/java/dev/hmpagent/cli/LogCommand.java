@@ -5,7 +5,6 @@ import dev.hmpagent.llm.Message;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.LoggedTick;
 import dev.hmpagent.store.PromptPart;
-import dev.hmpagent.store.PromptsDao;
 import dev.hmpagent.store.Store;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +65,7 @@ final class LogCommand extends Subcommand {
         if (follow && tick != null) throw usage("--follow shows new ticks; it does not go with --tick");
         Path db = config().agent().db().toAbsolutePath();
         try (Store store = Store.openReadOnly(db, launch().clock())) {
-            AgentLogDao log = new AgentLogDao(store);
+            AgentLogDao log = store.tables().agentLog();
             if (tick != null) return prompt ? showPrompt(store, log, db) : showTick(log, db);
             List<LoggedTick> last = log.lastLogged(count);
             if (last.isEmpty() && !json) say("no ticks yet in " + db + (follow ? "; waiting for the first" : ""));
@@ -94,11 +93,11 @@ final class LogCommand extends Subcommand {
     private int showPrompt(Store store, AgentLogDao log, Path db) {
         Optional<LoggedTick> found = log.logged(tick);
         if (found.isEmpty()) return noSuchTick(log, db);
-        List<PromptPart> parts = new PromptsDao(store).load(tick);
+        List<PromptPart> parts = store.tables().prompts().load(tick);
         if (parts.isEmpty()) {
             LoggedTick t = found.get();
             return fail("tick " + tick + " has no stored prompt: " + (t.tick().llmCalled()
-                    ? "it ran before this hmp-agent stored prompts" : "it made no LLM call (outcome " + t.tick().state() + ")")
+                    ? "it ran before this hmp-agent stored prompts" : "it made no LLM call (outcome " + t.tick().outcome() + ")")
                     + "; agent log shows which ticks have one");
         }
         List<List<PromptPart>> messages = byMessage(parts);

@@ -5,10 +5,8 @@ import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.SafetyGate;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
-import dev.hmpagent.store.ControlRequestsDao;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.Requester;
-import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.StoreException;
 import java.io.IOException;
@@ -50,9 +48,9 @@ final class NoteCommand extends Subcommand {
         boolean created = !java.nio.file.Files.exists(config.agent().db());
         try (Store store = Store.open(config.agent().db(), launch().clock())) {
             long id = store.inTransaction(() -> {
-                long note = new NotesDao(store).add(text, "cli", priority, tags);
+                long note = store.tables().notes().add(text, "cli", priority, tags);
                 // wakes a running agent now rather than at its next poll
-                new ControlRequestsDao(store).add("note", Long.toString(note), Requester.thisProcess());
+                store.tables().controlRequests().add("note", Long.toString(note), Requester.thisProcess());
                 return note;
             });
             say("note " + id + " queued in " + config.agent().db() + (created ? " (a new file: no agent had one at"

@@ -8,8 +8,6 @@ import dev.hmpagent.repl.TokenFigures;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.NoteFilter;
-import dev.hmpagent.store.NotesDao;
-import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Store;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -44,8 +42,8 @@ final class ReplFacts implements EventRenderer.Facts {
             tokens = tokenSource.get();
             SafetyStatus s = new SafetyControl(store).current();
             safety = s.label();
-            unread = new NotesDao(store).unreadCount(NoteFilter.ALL);
-            running = new ProcessLogDao(store).runningCount();
+            unread = store.tables().notes().unreadCount(NoteFilter.ALL);
+            running = store.tables().processLog().runningCount();
         } catch (RuntimeException e) {
             // locked or busy this second: the line keeps the last figures
         }

@@ -2,7 +2,6 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.text.Text;
 import dev.hmpagent.store.NoteRow;
-import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Store;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,7 @@ final class Resumed {
     static List<String> lines(Store store, int width) {
         List<NoteRow> notes;
         try (store) {
-            notes = new NotesDao(store).latestConversation(NOTES);
+            notes = store.tables().notes().latestConversation(NOTES);
         } catch (RuntimeException e) {
             return List.of();
         }

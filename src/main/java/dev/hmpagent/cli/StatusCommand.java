@@ -14,8 +14,6 @@ import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.LlmCallsDao;
 import dev.hmpagent.store.LlmCallsDao.ModelTokens;
 import dev.hmpagent.store.NoteSpool;
-import dev.hmpagent.store.NotesDao;
-import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.StoreException;
@@ -93,11 +91,11 @@ final class StatusCommand extends Subcommand {
         HaltFlag flag = new HaltFlag(db);
         RunnerLock lock = RunnerLock.forThisProcess(store);
         Optional<RunnerLock.Seen> runner = lock.seen();
-        LlmCallsDao calls = new LlmCallsDao(store);
-        AgentLogDao log = new AgentLogDao(store);
+        LlmCallsDao calls = store.tables().llmCalls();
+        AgentLogDao log = store.tables().agentLog();
         return new Seen(db, launch().clock().instant(), new SafetyControl(store).current(), flag, flag.raised(), lock,
-                runner.orElse(null), log.latest(1), log.totalTokens(), new NotesDao(store).unreadCount(),
-                NoteSpool.waitingIn(db), new ProcessLogDao(store).runningCount(),
+                runner.orElse(null), log.latest(1), log.totalTokens(), store.tables().notes().unreadCount(),
+                NoteSpool.waitingIn(db), store.tables().processLog().runningCount(),
                 runner.map(s -> calls.byModelSince(s.holder().startedAt())).orElse(null), calls.byModel(),
                 new Costs(config().llm().prices()));
     }
@@ -169,7 +167,7 @@ final class StatusCommand extends Subcommand {
                     : "runner: none in this file; " + deletedUnder(s.db(), holders);
         }));
         say(s.last().isEmpty() ? "last tick: none yet" : "last tick: " + s.last().get(0).tickId() + " at "
-                + s.last().get(0).endedAt() + " (" + s.last().get(0).state() + "); tokens used " + s.tokens());
+                + s.last().get(0).endedAt() + " (" + s.last().get(0).outcome() + "); tokens used " + s.tokens());
         Costs costs = s.costs();
         s.session().ifPresent(m -> ModelFigures.lines(m, costs).forEach(l -> say("session: " + l)));
         ModelFigures.lines(s.lifetime(), costs).forEach(l -> say("lifetime: " + l));

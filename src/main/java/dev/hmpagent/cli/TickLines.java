@@ -59,7 +59,7 @@ final class TickLines {
                 .put("tick_id", r.tickId())
                 .put("ended_at", r.endedAt().toString())
                 .put("duration_ms", r.durationMs())
-                .put("outcome", r.state())
+                .put("outcome", r.outcome())
                 .put("wake_reason", r.wakeReason())
                 .put("llm_called", r.llmCalled())
                 .put("prompt_tokens", r.promptTokens())
@@ -93,7 +93,7 @@ final class TickLines {
                 + (t.cachedTokens() > 0 ? " (" + t.cachedTokens() + " cached)" : "") : "no LLM call";
         String commands = r.commandsRun() + r.commandsFailed() == 0 ? "no commands"
                 : "commands " + r.commandsRun() + " ok, " + r.commandsFailed() + " failed";
-        return "tick " + r.tickId() + "  " + r.startedAt().truncatedTo(ChronoUnit.SECONDS) + "  " + r.state()
+        return "tick " + r.tickId() + "  " + r.startedAt().truncatedTo(ChronoUnit.SECONDS) + "  " + r.outcome()
                 + (r.stagnation() ? " (repeated)" : "") + "  " + (r.wakeReason() == null ? "-" : r.wakeReason())
                 + "  " + tokens + "  " + commands;
     }

@@ -60,7 +60,7 @@ final class UnlockCommand extends Subcommand {
                 say("lifted the halt in " + flag.file().getFileName());
             }
             SafetyControl control = new SafetyControl(store);
-            SafetyControl.Outcome o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);
+            SafetyControl.Change o = control.unlock(reason, Requester.thisProcess(), addBudget == null ? 0 : addBudget);
             return report(db, control, o);
         }
     }
@@ -68,7 +68,7 @@ final class UnlockCommand extends Subcommand {
     /** A process the agent started asked: refuse, audit it, and change nothing. */
     private int refuse(Store store, String why) {
         // only a person unlocks: a process the agent started (its shell, a script) never may
-        SafetyDao safety = new SafetyDao(store);
+        SafetyDao safety = store.tables().safety();
         SafetyDao.Row now = safety.current();
         String label = new SafetyControl(store).current().label();   // as every other audit row names a state
         Requester who = Requester.thisProcess();
@@ -81,7 +81,7 @@ final class UnlockCommand extends Subcommand {
     }
 
     /** What the unlock did, in words; exit 7 when the state refused it. */
-    private int report(Path db, SafetyControl control, SafetyControl.Outcome o) {
+    private int report(Path db, SafetyControl control, SafetyControl.Change o) {
         switch (o.result()) {
             case ALREADY -> say(db.getFileName() + " is already ACTIVE: nothing to unlock"
                     + (addBudget == null ? "" : "; no budget added"));

@@ -9,6 +9,7 @@ import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
+import dev.hmpagent.store.Tables;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -18,14 +19,7 @@ public final class CommandContext {
     private final long tickId;
     private final String llmId;
     private final CommandRegistry registry;
-    private final NotesDao notes;
-    private final MemoryDao memory;
-    private final DiaryDao diary;
-    private final ConceptsDao concepts;
-    private final ProcessLogDao processLog;
-    private final SettingsDao settings;
-    private final GoalsDao goals;
-    private final ResponsesDao responses;
+    private final Tables tables;
     private final Clock clock;
     private final Store store;
     private final RegistryDaos registries;
@@ -35,16 +29,9 @@ public final class CommandContext {
         this.llmId = Objects.requireNonNull(llmId, "llmId");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.store = Objects.requireNonNull(store, "store");
-        this.notes = new NotesDao(store);
-        this.memory = new MemoryDao(store);
-        this.diary = new DiaryDao(store);
-        this.concepts = new ConceptsDao(store);
-        this.processLog = new ProcessLogDao(store);
-        this.settings = new SettingsDao(store);
-        this.goals = new GoalsDao(store);
-        this.responses = new ResponsesDao(store);
+        this.tables = store.tables();
         this.clock = store.clock();
-        this.registries = new RegistryDaos(store);
+        this.registries = new RegistryDaos(tables);
     }
 
     public long tickId() { return tickId; }
@@ -53,21 +40,21 @@ public final class CommandContext {
 
     public CommandRegistry registry() { return registry; }
 
-    public NotesDao notes() { return notes; }
+    public NotesDao notes() { return tables.notes(); }
 
-    public MemoryDao memory() { return memory; }
+    public MemoryDao memory() { return tables.memory(); }
 
-    public DiaryDao diary() { return diary; }
+    public DiaryDao diary() { return tables.diary(); }
 
-    public ConceptsDao concepts() { return concepts; }
+    public ConceptsDao concepts() { return tables.concepts(); }
 
-    public ProcessLogDao processLog() { return processLog; }
+    public ProcessLogDao processLog() { return tables.processLog(); }
 
-    public SettingsDao settings() { return settings; }
+    public SettingsDao settings() { return tables.settings(); }
 
-    public GoalsDao goals() { return goals; }
+    public GoalsDao goals() { return tables.goals(); }
 
-    public ResponsesDao responses() { return responses; }
+    public ResponsesDao responses() { return tables.responses(); }
 
     /** Now, by the store's clock (the one its timestamps use). */
     public Instant now() { return clock.instant(); }

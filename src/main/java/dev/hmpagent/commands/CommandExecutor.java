@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Fingerprint;
-import dev.hmpagent.safety.Outcome;
-import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.Operation;
+import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.safety.SafetyState;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopReason;
@@ -43,7 +43,7 @@ public final class CommandExecutor {
     private final ObjectMapper mapper;
     private final CommandGate gate;
     private final Approver approver;
-    private final OutcomeListener outcomes;
+    private final OperationListener outcomes;
     private final ProcessLogDao processLog;
     private final AgentLogDao agentLog;
     private final dev.hmpagent.store.SafetyCountersDao counters;
@@ -53,23 +53,23 @@ public final class CommandExecutor {
     private java.util.function.LongConsumer stopAfterHalt = id -> { };
 
     public CommandExecutor(Store store, CommandRegistry registry, ObjectMapper mapper, CommandGate gate,
-                           Approver approver, OutcomeListener outcomes) {
+                           Approver approver, OperationListener outcomes) {
         this(store, registry, mapper, gate, approver, outcomes, new Completions());
     }
 
     /** With {@code completions}: where external commands (processes, second LLM calls) hand in their results. */
     public CommandExecutor(Store store, CommandRegistry registry, ObjectMapper mapper, CommandGate gate,
-                           Approver approver, OutcomeListener outcomes, Completions completions) {
+                           Approver approver, OperationListener outcomes, Completions completions) {
         this.store = Objects.requireNonNull(store, "store");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.approver = Objects.requireNonNull(approver, "approver");
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
-        this.processLog = new ProcessLogDao(store);
-        this.agentLog = new AgentLogDao(store);
-        this.counters = new dev.hmpagent.store.SafetyCountersDao(store);
-        this.llmCalls = new dev.hmpagent.store.LlmCallsDao(store);
+        this.processLog = store.tables().processLog();
+        this.agentLog = store.tables().agentLog();
+        this.counters = store.tables().safetyCounters();
+        this.llmCalls = store.tables().llmCalls();
         this.completions = Objects.requireNonNull(completions, "completions");
     }
 
@@ -168,8 +168,8 @@ public final class CommandExecutor {
             return reason;
         });
         for (ProcessRow r : left) {
-            CommandRun run = new CommandRun(r.id(), r.cmdId(), r.name(), "error", "not run: " + why, Optional.empty(),
-                    Optional.empty());
+            CommandRun run = new CommandRun(r.id(), r.cmdId(), r.name(), ProcessStatus.ERROR.column(), "not run: " + why,
+                    Optional.empty(), Optional.empty());
             runs.add(run);
             onEach.accept(run);
         }
@@ -264,7 +264,7 @@ public final class CommandExecutor {
         // (recordResults, which keeps it and tries again while the file refuses writes), never lost, never stuck
         endedAtOnce.ifPresent(outcome -> completions.add(row.id(), outcome));
         if (endedAtOnce.isEmpty() && halt.halted()) stopAfterHalt.accept(row.id());
-        return Optional.of(new CommandRun(row.id(), row.cmdId(), row.name(), "running", "started; its result comes in a "
+        return Optional.of(new CommandRun(row.id(), row.cmdId(), row.name(), ProcessStatus.RUNNING.column(), "started; its result comes in a "
                 + "later tick", Optional.empty(), Optional.empty()));
     }
 
@@ -326,8 +326,8 @@ public final class CommandExecutor {
         if (processLog.status(row.id()).filter(ProcessStatus::inFlight).isEmpty()) return null;
         String fingerprint = row.fingerprint() == null ? "" : row.fingerprint();
         // an unknown command type is an output anomaly of the reply, not a failed action
-        Outcome.Source source = registry.find(row.name()).isPresent() ? Outcome.Source.COMMAND : Outcome.Source.MALFORMED;
-        String shownText = outcomes.onOutcome(row.tickId(), new Outcome(row.id(), source, row.name(),
+        Operation.Source source = registry.find(row.name()).isPresent() ? Operation.Source.COMMAND : Operation.Source.MALFORMED;
+        String shownText = outcomes.onOperation(row.tickId(), new Operation(row.id(), source, row.name(),
                 fingerprint, r.status().column(), r.result(), Fingerprint.ofProgress(row.name(), args, r.result()),
                 r.failure()));
         Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), r.wake());

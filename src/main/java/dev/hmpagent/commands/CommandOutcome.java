@@ -45,22 +45,22 @@ public record CommandOutcome(String status, String result, Optional<UserMessage>
     }
 
     public static CommandOutcome ok(String result) {
-        return new CommandOutcome("ok", result, Optional.empty());
+        return new CommandOutcome(ProcessStatus.OK.column(), result, Optional.empty());
     }
 
     /** Done, or not done, with something the LLM should know: a reminder, a partial result. Not a failure. */
     public static CommandOutcome warning(String result) {
-        return new CommandOutcome("warning", result, Optional.empty());
+        return new CommandOutcome(ProcessStatus.WARNING.column(), result, Optional.empty());
     }
 
     /** A failure with no more specific code (EUNKNOWN). */
     public static CommandOutcome error(String result) {
-        return new CommandOutcome("error", result, Optional.empty());
+        return new CommandOutcome(ProcessStatus.ERROR.column(), result, Optional.empty());
     }
 
     /** A failure with its {@link ErrorCode}. */
     public static CommandOutcome error(String code, String result) {
-        return new CommandOutcome("error", result, Optional.empty(), code);
+        return new CommandOutcome(ProcessStatus.ERROR.column(), result, Optional.empty(), code);
     }
 
     /** What the command names does not exist (ENOENT). */

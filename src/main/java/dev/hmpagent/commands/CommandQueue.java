@@ -5,9 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Fingerprint;
-import dev.hmpagent.safety.Outcome;
-import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.Operation;
+import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.store.ProcessLogDao;
+import dev.hmpagent.store.ProcessStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,7 +55,7 @@ public final class CommandQueue {
      * Inside the tick's transaction. {@code outcomes} is told of each malformed command (an output anomaly) in that
      * same transaction and says what the LLM sees for it.
      */
-    public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OutcomeListener outcomes) {
+    public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OperationListener outcomes) {
         List<CommandRun> malformed = new ArrayList<>();
         for (CommandParseError e : reply.errors()) {
             // the excerpt and the message quote the reply: stored as every other copy of it is
@@ -83,15 +84,15 @@ public final class CommandQueue {
 
     /** A finished {@code command_parse} error row, the outcome told of it, and the run it reports. */
     private static CommandRun error(long tickId, String kind, String cmdId, String value, String message,
-                                    ProcessLogDao processLog, OutcomeListener outcomes) {
+                                    ProcessLogDao processLog, OperationListener outcomes) {
         FailureFact fact = FailureFact.of("parse", kind, ErrorCode.EINVAL, message);
         long id = processLog.record(tickId, "command_parse", cmdId, value, new ProcessLogDao.Finished(
-                dev.hmpagent.store.ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
+                ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
                 fact.painLevel(), fact.fingerprint(), true));
-        String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "command_parse",
-                fact.fingerprint(), "error", message, "", Optional.of(fact)));
+        String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.MALFORMED, "command_parse",
+                fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
         if (!shown.equals(message)) processLog.setResult(id, shown);
-        return new CommandRun(id, cmdId, "command_parse", "error", shown, Optional.empty(), Optional.of(fact));
+        return new CommandRun(id, cmdId, "command_parse", ProcessStatus.ERROR.column(), shown, Optional.empty(), Optional.of(fact));
     }
 
     /**

@@ -7,46 +7,34 @@ import dev.hmpagent.store.LlmRegistryDao;
 import dev.hmpagent.store.PeersDao;
 import dev.hmpagent.store.RatingsDao;
 import dev.hmpagent.store.ScriptsDao;
-import dev.hmpagent.store.Store;
+import dev.hmpagent.store.Tables;
 import dev.hmpagent.store.UsersDao;
 import java.util.Objects;
 
-/** The DAOs of the HMP registries (strategies and ratings, scripts, tables, LLMs, identity, peers, users, services). */
+/**
+ * The DAOs of the HMP registries (strategies and ratings, scripts, tables, LLMs, identity, peers, users, services),
+ * taken from the connection's {@link Tables}.
+ */
 public final class RegistryDaos {
-    private final RatingsDao ratings;
-    private final ScriptsDao scripts;
-    private final AgentTablesDao tables;
-    private final LlmRegistryDao llms;
-    private final IdentityDao identity;
-    private final PeersDao peers;
-    private final UsersDao users;
-    private final ExternalServicesDao services;
+    private final Tables all;
 
-    public RegistryDaos(Store store) {
-        Objects.requireNonNull(store, "store");
-        this.ratings = new RatingsDao(store);
-        this.scripts = new ScriptsDao(store);
-        this.tables = new AgentTablesDao(store);
-        this.llms = new LlmRegistryDao(store);
-        this.identity = new IdentityDao(store);
-        this.peers = new PeersDao(store);
-        this.users = new UsersDao(store);
-        this.services = new ExternalServicesDao(store);
+    public RegistryDaos(Tables tables) {
+        this.all = Objects.requireNonNull(tables, "tables");
     }
 
-    public RatingsDao ratings() { return ratings; }
+    public RatingsDao ratings() { return all.ratings(); }
 
-    public ScriptsDao scripts() { return scripts; }
+    public ScriptsDao scripts() { return all.scripts(); }
 
-    public AgentTablesDao tables() { return tables; }
+    public AgentTablesDao tables() { return all.agentTables(); }
 
-    public LlmRegistryDao llms() { return llms; }
+    public LlmRegistryDao llms() { return all.llmRegistry(); }
 
-    public IdentityDao identity() { return identity; }
+    public IdentityDao identity() { return all.identity(); }
 
-    public PeersDao peers() { return peers; }
+    public PeersDao peers() { return all.peers(); }
 
-    public UsersDao users() { return users; }
+    public UsersDao users() { return all.users(); }
 
-    public ExternalServicesDao services() { return services; }
+    public ExternalServicesDao services() { return all.externalServices(); }
 }

@@ -27,8 +27,8 @@ public record ContextSources(NotesDao notes, ProcessLogDao processLog, Responses
 
     /** Every DAO on {@code store} (the tick thread's connection). */
     public static ContextSources of(Store store) {
-        return new ContextSources(new NotesDao(store), new ProcessLogDao(store), new ResponsesDao(store),
-                new MemoryDao(store), new DiaryDao(store), new ConceptsDao(store), new GoalsDao(store),
-                new SettingsDao(store));
+        return new ContextSources(store.tables().notes(), store.tables().processLog(), store.tables().responses(),
+                store.tables().memory(), store.tables().diary(), store.tables().concepts(), store.tables().goals(),
+                store.tables().settings());
     }
 }

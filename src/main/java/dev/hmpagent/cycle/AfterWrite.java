@@ -47,9 +47,9 @@ final class AfterWrite {
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model(), halt);
         if (written.replied()) reflex(thought, written);
         Usage usage = thought.completion().usage();
-        events.emit(new AgentEvent.TickDone(thought.tickId(), written.state(), usage.promptTokens(),
+        events.emit(new AgentEvent.TickDone(thought.tickId(), written.outcome(), usage.promptTokens(),
                 usage.completionTokens(), Duration.between(thought.start(), clock.instant()).toMillis()));
-        return new TickResult(true, thought.tickId(), written.state());
+        return new TickResult(true, thought.tickId(), written.outcome());
     }
 
     /** Runs the pending commands of {@code tickId}; what they set applies from the next wake check. */

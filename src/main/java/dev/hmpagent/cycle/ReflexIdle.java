@@ -19,8 +19,8 @@ public final class ReflexIdle implements Idling {
 
     public ReflexIdle(Store store) {
         Objects.requireNonNull(store, "store");
-        this.notes = new NotesDao(store);
-        this.settings = new SettingsDao(store);
+        this.notes = store.tables().notes();
+        this.settings = store.tables().settings();
     }
 
     @Override

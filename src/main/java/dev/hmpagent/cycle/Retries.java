@@ -159,6 +159,6 @@ final class Retries {
     /** The file is damaged: nothing the loop can do will help. */
     TickResult damaged(StoreException e) {
         events.emit(new AgentEvent.Problem(e.getMessage()));
-        return new TickResult(true, status.get().lastTickId(), "database_damaged", true);
+        return TickResult.fatal(status.get().lastTickId(), "database_damaged");
     }
 }

@@ -11,8 +11,8 @@ import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
-import dev.hmpagent.safety.Outcome;
-import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.Operation;
+import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.store.AgentLogDao;
@@ -66,12 +66,12 @@ public final class TickWriter {
      * What was written: the tick's outcome, whether the identical-reply reflex fired, the malformed commands, how many
      * wait to run, and whether the reply was complete (then it has its anti_stagnation_metrics row).
      */
-    record Written(String state, boolean stagnation, List<CommandRun> malformed, int pending, boolean replied) { }
+    record Written(String outcome, boolean stagnation, List<CommandRun> malformed, int pending, boolean replied) { }
 
     private final Store store;
     private final Clock clock;
     private final CommandQueue queue;
-    private final OutcomeListener outcomes;
+    private final OperationListener outcomes;
     private final LlmBreakers breakers;
     private final NotesDao notes;
     private final ProcessLogDao processLog;
@@ -84,20 +84,20 @@ public final class TickWriter {
     private final LlmCallsDao llmCalls;
 
     /** @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them) */
-    public TickWriter(Store store, CommandQueue queue, OutcomeListener outcomes, LlmBreakers breakers) {
+    public TickWriter(Store store, CommandQueue queue, OperationListener outcomes, LlmBreakers breakers) {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = store.clock();
         this.queue = Objects.requireNonNull(queue, "queue");
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
-        this.notes = new NotesDao(store);
-        this.processLog = new ProcessLogDao(store);
-        this.responses = new ResponsesDao(store);
-        this.agentLog = new AgentLogDao(store);
-        this.stagnation = new StagnationDao(store);
+        this.notes = store.tables().notes();
+        this.processLog = store.tables().processLog();
+        this.responses = store.tables().responses();
+        this.agentLog = store.tables().agentLog();
+        this.stagnation = store.tables().stagnation();
         this.stops = StopSignal.over(store);
-        this.prompts = new PromptsDao(store);
-        this.llmCalls = new LlmCallsDao(store);
+        this.prompts = store.tables().prompts();
+        this.llmCalls = store.tables().llmCalls();
     }
 
     NotesDao notes() { return notes; }
@@ -114,7 +114,7 @@ public final class TickWriter {
 
     AgentLogDao agentLog() { return agentLog; }
 
-    SettingsDao settings() { return new SettingsDao(store); }
+    SettingsDao settings() { return store.tables().settings(); }
 
     Written writeThought(Thought t) {
         return store.inTransaction(() -> {
@@ -137,14 +137,14 @@ public final class TickWriter {
             CommandQueue.Queued queued = c.interrupted() || chanted || repeated
                     ? new CommandQueue.Queued(List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes);
             if (chanted) recordChant(t.tickId(), c);
-            String state = c.interrupted() ? "interrupted" : "thought";
-            agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), state, t.reason(), true,
+            String outcome = c.interrupted() ? "interrupted" : "thought";
+            agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), outcome, t.reason(), true,
                     c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null,
                     comparisonTokens));
             // each call as it went (the main one, step 5's): the tokens above, by model, cached apart
             t.calls().forEach(call -> llmCalls.insert(t.tickId(), call));
             t.reviewed().calls().forEach(call -> llmCalls.insert(t.tickId(), call));
-            return new Written(state, repeated, queued.malformed(), queued.pending(), !c.interrupted());
+            return new Written(outcome, repeated, queued.malformed(), queued.pending(), !c.interrupted());
         });
     }
 
@@ -189,8 +189,8 @@ public final class TickWriter {
         long id = processLog.record(tickId, "output_anomaly", null, tail, new ProcessLogDao.Finished(
                 ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
                 fact.fingerprint(), true));
-        String shown = outcomes.onOutcome(tickId, new Outcome(id, Outcome.Source.MALFORMED, "output_anomaly",
-                fact.fingerprint(), "error", message, "", Optional.of(fact)));
+        String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.MALFORMED, "output_anomaly",
+                fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
         if (!shown.equals(message)) processLog.setResult(id, shown);
     }
 
@@ -224,11 +224,11 @@ public final class TickWriter {
             long id = processLog.record(tickId, ProcessLogDao.LLM_CALL, null, endpoint, new ProcessLogDao.Finished(
                     ProcessStatus.CLOSE, e.getMessage(), fact.code(), fact.severity().column(),
                     fact.painLevel(), fact.fingerprint(), false));
-            agentLog.insert(new TickRecord(tickId, start, clock.instant(), "llm_error", reason, true, 0, 0, 0, 0,
-                    false, e.getMessage()));
+            agentLog.insert(TickRecord.withoutReply(tickId, start, clock.instant(), "llm_error", reason, true,
+                    e.getMessage()));
             calls.forEach(call -> llmCalls.insert(tickId, call));
-            outcomes.onOutcome(tickId, new Outcome(id, e.retryable() ? Outcome.Source.LLM_TRANSIENT
-                    : Outcome.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), "close", e.getMessage(), "",
+            outcomes.onOperation(tickId, new Operation(id, e.retryable() ? Operation.Source.LLM_TRANSIENT
+                    : Operation.Source.LLM_FATAL, ProcessLogDao.LLM_CALL, fact.fingerprint(), ProcessStatus.CLOSE.column(), e.getMessage(), "",
                     Optional.of(fact)));
             return id;
         });
@@ -236,8 +236,8 @@ public final class TickWriter {
 
     /** An {@code agent_log} row for a tick that failed before the LLM answered ({@code outcome} error or fatal). */
     void writeTickError(long tickId, Instant start, String outcome, String reason, String message) {
-        store.inTransaction(() -> agentLog.insert(new TickRecord(tickId, start, clock.instant(), outcome, reason, false,
-                0, 0, 0, 0, false, message)));
+        store.inTransaction(() -> agentLog.insert(TickRecord.withoutReply(tickId, start, clock.instant(), outcome, reason,
+                false, message)));
     }
 
     private void savePrompt(long tickId, AssembledPrompt prompt) {

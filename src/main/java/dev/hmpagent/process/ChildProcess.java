@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /** One process the {@link ProcessRunner} started, and how far its ending has gone. */
 final class ChildProcess {
     /** How a process ends, decided once by whoever gets there first: its watcher or a stop. */
-    record Ending(ProcessStatus status, String reason) {}
+    record Ending(ProcessEnd status, String reason) {}
 
     /** The process exited by itself; its exit code decides OK or ERROR. */
     static final Ending EXITED = new Ending(null, "exited");

@@ -9,7 +9,7 @@ import java.util.OptionalInt;
  *
  * @param id       the {@link ProcessSpec#id()} it was started with
  * @param status   how it ended
- * @param exitCode the exit code for {@link ProcessStatus#OK} (0) and {@link ProcessStatus#ERROR}
+ * @param exitCode the exit code for {@link ProcessEnd#OK} (0) and {@link ProcessEnd#ERROR}
  *                 (non-zero); {@code null} otherwise (a killed process has no code of its own)
  * @param output   the tail of its combined stdout and stderr, at most the runner's cap in bytes of
  *                 UTF-8, preceded by one line saying how much was cut when it was cut
@@ -18,18 +18,18 @@ import java.util.OptionalInt;
  *                 "stopped by process_stop", "working directory /x does not exist"
  */
 public record ProcessResult(
-        long id, ProcessStatus status, Integer exitCode, String output, Duration duration, String reason) {
+        long id, ProcessEnd status, Integer exitCode, String output, Duration duration, String reason) {
 
     public ProcessResult {
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(duration, "duration");
         Objects.requireNonNull(reason, "reason");
-        boolean exited = status == ProcessStatus.OK || status == ProcessStatus.ERROR;
+        boolean exited = status == ProcessEnd.OK || status == ProcessEnd.ERROR;
         if (exited != (exitCode != null)) {
             throw new IllegalArgumentException(status + " with exit code " + exitCode);
         }
-        if (status == ProcessStatus.OK && exitCode != 0 || status == ProcessStatus.ERROR && exitCode == 0) {
+        if (status == ProcessEnd.OK && exitCode != 0 || status == ProcessEnd.ERROR && exitCode == 0) {
             throw new IllegalArgumentException(status + " with exit code " + exitCode);
         }
     }

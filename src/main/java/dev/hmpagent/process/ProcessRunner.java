@@ -163,7 +163,7 @@ public final class ProcessRunner {
             reader.start();
             watcher.start();
         } catch (RuntimeException | OutOfMemoryError e) { // OutOfMemoryError: "unable to create native thread"
-            child.ending.set(new Ending(ProcessStatus.FAILED_TO_START, "no thread to watch it"));
+            child.ending.set(new Ending(ProcessEnd.FAILED_TO_START, "no thread to watch it"));
             killQuietly(child);
             launcher.ended(spec);
             synchronized (lock) {
@@ -176,7 +176,7 @@ public final class ProcessRunner {
 
     /**
      * Kills the process tree of that id; returns when it is gone (SIGTERM, then SIGKILL after a
-     * short grace). Its onFinish then reports {@link ProcessStatus#KILLED}, "stopped by
+     * short grace). Its onFinish then reports {@link ProcessEnd#KILLED}, "stopped by
      * process_stop". False when no process of that id is running (or it is ending already).
      */
     public boolean stop(long id) {
@@ -190,7 +190,7 @@ public final class ProcessRunner {
     /**
      * Kills every running process tree (a halt, shutdown) and returns when they are gone and each has
      * been reported (its onFinish has returned), including trees their watchers were already killing, so
-     * a caller on its way out can write every result. Each reports {@link ProcessStatus#KILLED} with this
+     * a caller on its way out can write every result. Each reports {@link ProcessEnd#KILLED} with this
      * reason, unless it had ended on its own or timed out just before. Returns how many it stopped.
      * A start that races with it is not covered: stop starting new processes first.
      */
@@ -224,7 +224,7 @@ public final class ProcessRunner {
     private int stop(List<ChildProcess> candidates, String reason) {
         List<ChildProcess> claimed = new ArrayList<>();
         for (ChildProcess child : candidates) {
-            if (child.ending.compareAndSet(null, new Ending(ProcessStatus.KILLED, reason))) {
+            if (child.ending.compareAndSet(null, new Ending(ProcessEnd.KILLED, reason))) {
                 claimed.add(child);
             }
         }
@@ -259,9 +259,9 @@ public final class ProcessRunner {
         try {
             result = awaitEnd(child);
         } catch (RuntimeException e) {
-            child.ending.compareAndSet(null, new Ending(ProcessStatus.KILLED, "the process runner failed"));
+            child.ending.compareAndSet(null, new Ending(ProcessEnd.KILLED, "the process runner failed"));
             killQuietly(child);
-            result = new ProcessResult(child.spec.id(), ProcessStatus.KILLED, null, child.output.render(),
+            result = new ProcessResult(child.spec.id(), ProcessEnd.KILLED, null, child.output.render(),
                     elapsed(child), "the process runner failed while watching it (" + oneLine(e.toString())
                             + "); its process tree was killed");
         } finally {
@@ -279,7 +279,7 @@ public final class ProcessRunner {
 
     private ProcessResult awaitEnd(ChildProcess child) {
         boolean exited = Waits.waitFor(child.process, child.spec.timeout());
-        Ending timedOut = new Ending(ProcessStatus.TIMEOUT,
+        Ending timedOut = new Ending(ProcessEnd.TIMEOUT,
                 "timed out after " + human(child.spec.timeout()) + "; its process tree was killed");
         int killed = 0;
         if (exited ? child.ending.compareAndSet(null, ChildProcess.EXITED) : child.ending.compareAndSet(null, timedOut)) {
@@ -307,7 +307,7 @@ public final class ProcessRunner {
         int code = child.process.exitValue();
         String reason = "exit " + code + (killed == 0 ? ""
                 : "; " + killed + " background process" + (killed == 1 ? "" : "es") + " it left running killed");
-        return new ProcessResult(child.spec.id(), code == 0 ? ProcessStatus.OK : ProcessStatus.ERROR, code,
+        return new ProcessResult(child.spec.id(), code == 0 ? ProcessEnd.OK : ProcessEnd.ERROR, code,
                 output, duration, reason);
     }
 
@@ -323,7 +323,7 @@ public final class ProcessRunner {
 
     private StartResult failedToStart(ProcessSpec spec, String reason) {
         return new StartResult.FailedToStart(
-                new ProcessResult(spec.id(), ProcessStatus.FAILED_TO_START, null, "", Duration.ZERO, reason));
+                new ProcessResult(spec.id(), ProcessEnd.FAILED_TO_START, null, "", Duration.ZERO, reason));
     }
 
     private Duration elapsed(ChildProcess child) {

@@ -17,12 +17,12 @@ public sealed interface StartResult {
 
     /**
      * Could not start; nothing ran and onFinish is never called. The result (status
-     * {@link ProcessStatus#FAILED_TO_START}) is here so the caller can record it like any other.
+     * {@link ProcessEnd#FAILED_TO_START}) is here so the caller can record it like any other.
      */
     record FailedToStart(ProcessResult result) implements StartResult {
         public FailedToStart {
             Objects.requireNonNull(result, "result");
-            if (result.status() != ProcessStatus.FAILED_TO_START) {
+            if (result.status() != ProcessEnd.FAILED_TO_START) {
                 throw new IllegalArgumentException("status " + result.status());
             }
         }

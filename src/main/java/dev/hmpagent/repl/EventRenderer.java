@@ -3,6 +3,7 @@ package dev.hmpagent.repl;
 import dev.hmpagent.text.Text;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.store.ProcessStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -168,7 +169,7 @@ public final class EventRenderer implements EventSink {
 
     /** A send_message's own result line: the message itself was just shown. */
     private static boolean bookkeeping(AgentEvent.CommandDone c) {
-        return c.type().equals("send_message") && c.status().equals("ok");
+        return c.type().equals("send_message") && ProcessStatus.fromColumn(c.status()) == ProcessStatus.OK;
     }
 
     /** Redraws the live region and the status line for the time now (called every second). */
@@ -258,9 +259,9 @@ public final class EventRenderer implements EventSink {
     }
 
     private static AttributedString command(AgentEvent.CommandDone c, Verbosity v) {
-        AttributedStyle style = switch (c.status()) {
-            case "ok", "close" -> DIM;
-            case "warning" -> WARN;
+        AttributedStyle style = switch (ProcessStatus.fromColumn(c.status())) {
+            case OK, CLOSE -> DIM;
+            case WARNING -> WARN;
             default -> ERROR;
         };
         String result = v == Verbosity.FULL ? printable(c.result()).strip() : clip(c.result());

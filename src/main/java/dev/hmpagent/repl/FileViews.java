@@ -37,11 +37,11 @@ final class FileViews {
 
     FileViews(Store store, LocalTimes times) {
         Objects.requireNonNull(store, "store");
-        this.notes = new NotesDao(store);
-        this.memory = new MemoryDao(store);
-        this.diary = new DiaryDao(store);
-        this.concepts = new ConceptsDao(store);
-        this.processes = new ProcessLogDao(store);
+        this.notes = store.tables().notes();
+        this.memory = store.tables().memory();
+        this.diary = store.tables().diary();
+        this.concepts = store.tables().concepts();
+        this.processes = store.tables().processLog();
         this.times = Objects.requireNonNull(times, "times");
     }
 

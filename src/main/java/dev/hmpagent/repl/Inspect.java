@@ -79,9 +79,9 @@ public final class Inspect {
         this.tickLine = Objects.requireNonNull(tickLine, "tickLine");
         this.times = new LocalTimes(store.clock(), Objects.requireNonNull(zone, "zone"));
         this.views = new FileViews(store, times);
-        this.log = new AgentLogDao(store);
-        this.counters = new SafetyCountersDao(store);
-        this.calls = new LlmCallsDao(store);
+        this.log = store.tables().agentLog();
+        this.counters = store.tables().safetyCounters();
+        this.calls = store.tables().llmCalls();
         this.last = new TokenFigures(0, 0, budgets.task(), 0, budgets.daily(), 0);
     }
 

@@ -1,6 +1,7 @@
 package dev.hmpagent.repl;
 
 import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.store.ProcessStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +30,8 @@ final class TickActivity {
     private int failed;
 
     void add(AgentEvent.CommandDone c) {
-        boolean ok = c.status().equals("ok") || c.status().equals("close") || c.status().equals("warning");
+        ProcessStatus status = ProcessStatus.fromColumn(c.status());
+        boolean ok = status == ProcessStatus.OK || status == ProcessStatus.CLOSE || status == ProcessStatus.WARNING;
         if (!ok) {
             failed++;
             return;

@@ -20,8 +20,6 @@ import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.FileIdentity;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
-import dev.hmpagent.store.NotesDao;
-import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.RunnerLock;
 import dev.hmpagent.store.Store;
@@ -119,7 +117,7 @@ public final class AgentRuntime implements AutoCloseable {
             Store tickStore = files.tick();
             // the person's /model choice; the reflex's own switch wraps it, and returns to it
             // the LLM's own choice (llm_select) is read on the tick thread's connection before each call
-            dev.hmpagent.store.LlmRegistryDao choices = new dev.hmpagent.store.LlmRegistryDao(tickStore);
+            dev.hmpagent.store.LlmRegistryDao choices = tickStore.tables().llmRegistry();
             SwitchableLlm llm = LlmChain.chosen(config.llm(), launch.llms(), launch.env()::get, launch.clock(),
                     choices::selected);
             Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
@@ -137,7 +135,7 @@ public final class AgentRuntime implements AutoCloseable {
             tools.completions().onArrival(loop::wake);
             ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake,
                     () -> tools.stopAll("killed by a halt")));
-            NoteSpool inbox = new NoteSpool(files.input(), new NotesDao(files.input()));
+            NoteSpool inbox = new NoteSpool(files.input(), files.input().tables().notes());
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, files.takeover(),
                     watcher, startedAt, confinement, files.identity());
             runtime.storeSpooled(events);
@@ -195,7 +193,7 @@ public final class AgentRuntime implements AutoCloseable {
     private static void stopEverything(Wiring.Tools tools, Cycle cycle, Store tickStore) {
         tools.stopAll(dev.hmpagent.commands.catalogue.ShellCommands.STOPPED_AT_EXIT);
         cycle.recordResults();
-        tickStore.inTransaction(() -> new ProcessLogDao(tickStore).stopRunning(dev.hmpagent.commands.catalogue.ShellCommands.STOPPED_AT_EXIT));
+        tickStore.inTransaction(() -> tickStore.tables().processLog().stopRunning(dev.hmpagent.commands.catalogue.ShellCommands.STOPPED_AT_EXIT));
     }
 
     /** What the heartbeat publishes for `agent status`: the phase, and the loop's figures once it exists. */
@@ -259,7 +257,7 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /** /halt and /unlock from the REPL, the same as `agent halt` / `agent unlock` from another process. */
-    public SafetyControl.Outcome control(boolean halt, String reason) {
+    public SafetyControl.Change control(boolean halt, String reason) {
         try (Store s = tickStore.connectAgain()) {
             SafetyControl control = new SafetyControl(s);
             Requester me = Requester.thisProcess();
@@ -274,7 +272,7 @@ public final class AgentRuntime implements AutoCloseable {
      */
     public int dropUnread() {
         try (Store s = tickStore.connectAgain(INPUT_BUSY_TIMEOUT)) {
-            return s.inTransaction(() -> new NotesDao(s).dropUnread("user", loop.cycle().status().lastTickId()));
+            return s.inTransaction(() -> s.tables().notes().dropUnread("user", loop.cycle().status().lastTickId()));
         }
     }
 

@@ -41,7 +41,7 @@ final class ControlWatcher implements AutoCloseable {
     ControlWatcher(Store store, StopSignal stops, Runnable wake, Runnable onHalt) {
         this.onHalt = Objects.requireNonNull(onHalt, "onHalt");
         this.store = Objects.requireNonNull(store, "store");
-        this.requests = new ControlRequestsDao(store);
+        this.requests = store.tables().controlRequests();
         this.stops = Objects.requireNonNull(stops, "stops");
         this.wake = Objects.requireNonNull(wake, "wake");
         this.pid = ProcessHandle.current().pid();

@@ -7,7 +7,6 @@ import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.store.LlmRegistryDao;
-import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
 import java.util.ArrayList;
@@ -26,7 +25,7 @@ final class StartWrites {
      * LLM learns so from their result. Only the runner holding the lock may do this (a live runner's rows are its own).
      */
     static void recoverOrphans(Store store, EventSink events) {
-        int n = store.inTransaction(() -> new ProcessLogDao(store).markOrphansOffline());
+        int n = store.inTransaction(() -> store.tables().processLog().markOrphansOffline());
         if (n > 0) {
             events.emit(new AgentEvent.Info(n + " command" + (n == 1 ? "" : "s") + " left unfinished by the previous run "
                     + (n == 1 ? "is" : "are") + " marked offline (not run again; the agent is told)"));
@@ -44,7 +43,7 @@ final class StartWrites {
      * entries; rows of entries no longer configured go. Each row names its key's variable, never the key.
      */
     static void registerLlms(Store store, LlmSection llm) {
-        LlmRegistryDao registry = new LlmRegistryDao(store);
+        LlmRegistryDao registry = store.tables().llmRegistry();
         store.inTransaction(() -> {
             registry.register(LlmRegistryDao.MAIN_ID, llm.model(), "the LLM agent.toml configures",
                     llm.provider().configName(), Secrets.redactUrl(llm.baseUrl()), llm.model(), 0, llm.keyVariable());
@@ -64,7 +63,7 @@ final class StartWrites {
      * agent says so; with the same LLMs it stays, and says what releases it.
      */
     static void releaseQuotaStop(Store store, LlmSection llm, EventSink events) {
-        SafetyControl.Outcome o = new SafetyControl(store)
+        SafetyControl.Change o = new SafetyControl(store)
                 .releaseQuotaIfConfigChanged(LlmChain.llmLines(llm), Requester.thisProcess());
         if (o.result() == SafetyControl.Result.MOVED) {
             events.emit(new AgentEvent.Info("the quota stop is released: the agent starts with other LLMs than the"

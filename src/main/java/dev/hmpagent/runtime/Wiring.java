@@ -60,12 +60,9 @@ import dev.hmpagent.stagnation.LocalComparator;
 import dev.hmpagent.stagnation.ReplyComparator;
 import dev.hmpagent.stagnation.SignSettings;
 import dev.hmpagent.store.NoteFilter;
-import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.AgentCatalogue;
-import dev.hmpagent.store.LlmRegistryDao;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ScriptsDao;
-import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.Store;
 import java.time.Clock;
 import java.nio.file.Path;
@@ -248,7 +245,7 @@ public final class Wiring {
                 s.maxQuestions(), s.sleep(), s.taskSwitch(), configured, config.cycle().historyK()),
                 clock, random, commandTypes, models, new ReflexIdle(store));
         return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
-                new ResponsesDao(store), new dev.hmpagent.store.StagnationDao(store),
+                store.tables().responses(), store.tables().stagnation(),
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take);
     }
 
@@ -285,7 +282,7 @@ public final class Wiring {
     /** {@code instead} when given (a test's), else the policy; then the sandbox's refusals and the monitor. */
     private static CommandGate gate(Commands commands, Store store, Tools tools, SafetyMonitor monitor,
                                     CommandGate instead) {
-        ScriptsDao scripts = new ScriptsDao(store);
+        ScriptsDao scripts = store.tables().scripts();
         CommandGate first = instead != null ? instead : new PolicyGate(commands.registry(), tools.shell(), tools.roots(),
                 c -> commands.shell().scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c)));
         return first.and(processesRefused(tools.confinement())).and(new MonitorGate(monitor));
@@ -334,12 +331,12 @@ public final class Wiring {
         ContextAssembler assembler = assembler(settings, store, commands.registry(), thinking);
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
                 config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);
-        LiveSettings live = new LiveSettings(settings, commands.bounds(), new SettingsDao(store),
-                java.util.Set.of(), generation, new dev.hmpagent.store.ReflexDao(store));
+        LiveSettings live = new LiveSettings(settings, commands.bounds(), store.tables().settings(),
+                java.util.Set.of(), generation, store.tables().reflex());
         // the reflex's random choices (a creative frame, a random command) come from the same injected source as jitter
         java.util.function.IntUnaryOperator random = bound -> Math.min(bound - 1,
                 (int) (tools.jitter().getAsDouble() * bound));
-        RegistrySwitch models = new RegistrySwitch(new RegistryRoutes(new LlmRegistryDao(store), tools.variables(),
+        RegistrySwitch models = new RegistrySwitch(new RegistryRoutes(store.tables().llmRegistry(), tools.variables(),
                 config.llm()), config.llm().model(), thinking);
         return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),

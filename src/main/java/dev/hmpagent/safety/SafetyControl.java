@@ -19,12 +19,12 @@ public final class SafetyControl {
     public enum Result { MOVED, ALREADY, REFUSED }
 
     /**
-     * The outcome and the state after it.
+     * What an unlock or a halt changed: its result, and the safety state before and after it.
      *
      * @param budgetAdded tokens this request added to {@code safety_counters.extra_budget} (0 for none)
      */
-    public record Outcome(Result result, SafetyStatus before, SafetyStatus after, long budgetAdded) {
-        public Outcome(Result result, SafetyStatus before, SafetyStatus after) {
+    public record Change(Result result, SafetyStatus before, SafetyStatus after, long budgetAdded) {
+        public Change(Result result, SafetyStatus before, SafetyStatus after) {
             this(result, before, after, 0);
         }
     }
@@ -37,10 +37,10 @@ public final class SafetyControl {
 
     public SafetyControl(Store store) {
         this.store = Objects.requireNonNull(store, "store");
-        this.safety = new SafetyDao(store);
-        this.counters = new SafetyCountersDao(store);
-        this.requests = new ControlRequestsDao(store);
-        this.processLog = new ProcessLogDao(store);
+        this.safety = store.tables().safety();
+        this.counters = store.tables().safetyCounters();
+        this.requests = store.tables().controlRequests();
+        this.processLog = store.tables().processLog();
     }
 
     public SafetyStatus current() {
@@ -51,24 +51,24 @@ public final class SafetyControl {
      * Stops the agent: STOPPED(halt), persisted, audited; commands not yet run end as EHALT (never run later);
      * a running agent cancels its LLM call at once.
      */
-    public Outcome halt(String reason, Requester who) {
+    public Change halt(String reason, Requester who) {
         return store.inTransaction(() -> {
             SafetyStatus before = current();
             if (before.state() == SafetyState.STOPPED) {
                 processLog.haltPending("the agent was halted (" + who.user() + ": " + reason + ") before this command ran");
                 requests.add("halt", reason, who);   // a running agent still cancels whatever it may be doing
-                return new Outcome(Result.ALREADY, before, before);
+                return new Change(Result.ALREADY, before, before);
             }
             SafetyStates.Edge edge = SafetyStates.require(SafetyStates.Event.HALT, before);
             SafetyStatus after = move(SafetyStates.Event.HALT, before, edge, reason, who);
             processLog.haltPending("the agent was halted (" + who.user() + ": " + reason + ") before this command ran");
             requests.add("halt", reason, who);
-            return new Outcome(Result.MOVED, before, after);
+            return new Change(Result.MOVED, before, after);
         });
     }
 
     /** Releases a human-releasable stop; refuses STOPPED(budget|quota); says so when already ACTIVE. */
-    public Outcome unlock(String reason, Requester who) {
+    public Change unlock(String reason, Requester who) {
         return unlock(reason, who, 0);
     }
 
@@ -79,14 +79,14 @@ public final class SafetyControl {
      * (rules, tick count) and, unless budget was added to a budget stop (the task goes on), a new task; and a
      * control request that wakes a running agent. An ACTIVE agent is left alone and gets no budget.
      */
-    public Outcome unlock(String reason, Requester who, long addBudget) {
+    public Change unlock(String reason, Requester who, long addBudget) {
         if (addBudget < 0) throw new IllegalArgumentException("addBudget must not be negative: " + addBudget);
         return store.inTransaction(() -> {
             SafetyStatus before = current();
-            if (before.active()) return new Outcome(Result.ALREADY, before, before);
+            if (before.active()) return new Change(Result.ALREADY, before, before);
             SafetyStates.Event event = addBudget > 0 ? SafetyStates.Event.UNLOCK_ADD_BUDGET : SafetyStates.Event.UNLOCK;
             Optional<SafetyStates.Edge> edge = SafetyStates.edge(event, before);
-            if (edge.isEmpty()) return new Outcome(Result.REFUSED, before, before);
+            if (edge.isEmpty()) return new Change(Result.REFUSED, before, before);
             String detail = addBudget > 0 ? withBudget(addBudget, reason) : reason;
             SafetyStatus after = move(event, before, edge.get(), detail, who);
             boolean taskGoesOn = addBudget > 0 && before.reason().equals(Optional.of(StopReason.BUDGET));
@@ -94,7 +94,7 @@ public final class SafetyControl {
             counters.resetAfterUnlock(after.since(), !taskGoesOn);
             if (addBudget > 0) counters.addExtraBudget(addBudget, after.since());
             requests.add("unlock", detail, who);
-            return new Outcome(Result.MOVED, before, after, addBudget);
+            return new Change(Result.MOVED, before, after, addBudget);
         });
     }
 
@@ -102,17 +102,17 @@ public final class SafetyControl {
      * At start: releases STOPPED(quota) when the LLMs now configured ({@code llms}, one "model at endpoint" per line)
      * are not those whose quota ran out; the config change is the release, audited. Returns the outcome.
      */
-    public Outcome releaseQuotaIfConfigChanged(String llms, Requester who) {
+    public Change releaseQuotaIfConfigChanged(String llms, Requester who) {
         return store.inTransaction(() -> {
             SafetyStatus before = current();
             Optional<SafetyStates.Edge> edge = SafetyStates.edge(SafetyStates.Event.CONFIG_CHANGE, before);
-            if (edge.isEmpty()) return new Outcome(Result.ALREADY, before, before);
-            String spent = new dev.hmpagent.store.SettingsDao(store).get(SafetyMonitor.QUOTA_LLMS_KEY).orElse("");
-            if (spent.equals(llms)) return new Outcome(Result.REFUSED, before, before);
+            if (edge.isEmpty()) return new Change(Result.ALREADY, before, before);
+            String spent = store.tables().settings().get(SafetyMonitor.QUOTA_LLMS_KEY).orElse("");
+            if (spent.equals(llms)) return new Change(Result.REFUSED, before, before);
             SafetyStatus after = move(SafetyStates.Event.CONFIG_CHANGE, before, edge.get(),
                     "started with another LLM configuration than the one whose quota ran out", who);
             counters.resetAfterUnlock(after.since(), true);
-            return new Outcome(Result.MOVED, before, after);
+            return new Change(Result.MOVED, before, after);
         });
     }
 

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@link #refuseBeforeCommand}: the executor's gate asks before every command (a 5th identical failure is
  *       refused before it runs and locks the agent);</li>
- *   <li>{@link #onOutcome}: every command outcome, malformed command and failed LLM call (inside its transaction):
+ *   <li>{@link #onOperation}: every command outcome, malformed command and failed LLM call (inside its transaction):
  *       the behavioural breakers ({@link SafetyRules}), the Guide's meaning of a failure, alerts;</li>
  *   <li>{@link #beforeLlmCall} / {@link #afterLlmCall}: the token budget and the tick cap of a task;</li>
  *   <li>{@link #newTask}: a message from a person or the CLI starts a task.</li>
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * Stops move the persisted {@code safety_state} through {@link SafetyStates} (SAFETY_LOCKOUT, ERROR_PAUSED,
  * STOPPED(budget)) with an audit row, and run the configured alert command with the reason.
  */
-public final class SafetyMonitor implements OutcomeListener {
+public final class SafetyMonitor implements OperationListener {
     /** What agent.toml sets. */
     /** @param dailyTokenBudget tokens any rolling 24 hours may spend, all tasks together; 0 = no such limit */
     public record Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules, long dailyTokenBudget) {
@@ -78,8 +78,8 @@ public final class SafetyMonitor implements OutcomeListener {
         this.guide = Objects.requireNonNull(guide, "guide");
         this.alert = Objects.requireNonNull(alert, "alert");
         this.notices = Objects.requireNonNull(notices, "notices");
-        this.safety = new SafetyDao(store);
-        this.counters = new SafetyCountersDao(store);
+        this.safety = store.tables().safety();
+        this.counters = store.tables().safetyCounters();
     }
 
     /**
@@ -103,14 +103,14 @@ public final class SafetyMonitor implements OutcomeListener {
     }
 
     @Override
-    public String onOutcome(long tickId, Outcome outcome) {
+    public String onOperation(long tickId, Operation outcome) {
         SafetyRules rules = rules();
         if (outcome.processLogId() == refusedRow) {
             refusedRow = -1;   // counted when it was refused
             return outcome.failure().map(f -> guide.explain(f, rules.streakOf(f.fingerprint()))).orElse(outcome.result());
         }
         SafetyRules.Verdict v = rules.after(new SafetyRules.Operation(kind(outcome.source()), outcome.failed(),
-                outcome.fingerprint(), outcome.source() == Outcome.Source.COMMAND ? outcome.progressKey() : null));
+                outcome.fingerprint(), outcome.source() == Operation.Source.COMMAND ? outcome.progressKey() : null));
         counters.saveRules(rules.toJson());
         outcome.failure().filter(f -> f.severity() == Severity.CRITICAL).ifPresent(this::auditViolation);
         // the Guide says what the failure means, and how many times in a row the same action has failed
@@ -194,7 +194,7 @@ public final class SafetyMonitor implements OutcomeListener {
     public void quotaExhausted(String reason, String llms) {
         store.inTransaction(() -> {
             stop(SafetyStates.Event.QUOTA, reason);
-            new dev.hmpagent.store.SettingsDao(store).put(QUOTA_LLMS_KEY, llms);
+            store.tables().settings().put(QUOTA_LLMS_KEY, llms);
         });
         flush();
     }
@@ -270,7 +270,7 @@ public final class SafetyMonitor implements OutcomeListener {
             stop(SafetyStates.Event.LOCKOUT, reason);
             shown = shown + "\n[the agent is locked: " + reason + "; a person must run agent unlock]";
         }
-        new ProcessLogDao(store).record(tickId, UNLOCK_REFUSED, null, r.why(), new ProcessLogDao.Finished(
+        store.tables().processLog().record(tickId, UNLOCK_REFUSED, null, r.why(), new ProcessLogDao.Finished(
                 ProcessStatus.ERROR, shown, fact.code(), fact.severity().column(), fact.painLevel(), fact.fingerprint(),
                 true));
         safety.markUnlockRefusalSeen(r.id());
@@ -289,7 +289,7 @@ public final class SafetyMonitor implements OutcomeListener {
         return SafetyRules.fromJson(limits.rules(), counters.current().rulesJson());
     }
 
-    private static SafetyRules.Kind kind(Outcome.Source source) {
+    private static SafetyRules.Kind kind(Operation.Source source) {
         return switch (source) {
             case COMMAND -> SafetyRules.Kind.COMMAND;
             case MALFORMED -> SafetyRules.Kind.ANOMALY;

@@ -34,8 +34,8 @@ final class Effects {
         this.idling = Objects.requireNonNull(idling, "idling");
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.reminders = Objects.requireNonNull(reminders, "reminders");
-        this.reflex = new ReflexDao(store);
-        this.notes = new NotesDao(store);
+        this.reflex = store.tables().reflex();
+        this.notes = store.tables().notes();
         this.tasks = new TaskSwitch(store, clock, settings.taskSwitch());
     }
 

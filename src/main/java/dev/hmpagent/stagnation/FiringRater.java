@@ -17,8 +17,8 @@ final class FiringRater {
 
     FiringRater(Store store, double threshold, int ratingTicks) {
         Objects.requireNonNull(store, "store");
-        this.reflex = new ReflexDao(store);
-        this.ratings = new RatingsDao(store);
+        this.reflex = store.tables().reflex();
+        this.ratings = store.tables().ratings();
         this.threshold = threshold;
         this.ratingTicks = ratingTicks;
     }

@@ -48,13 +48,13 @@ final class Reminders {
     private final Supplier<List<String>> commandTypes;
 
     Reminders(Store store, IntUnaryOperator random, Supplier<List<String>> commandTypes) {
-        this.reflex = new ReflexDao(store);
-        this.ratings = new RatingsDao(store);
-        this.diary = new DiaryDao(store);
-        this.concepts = new ConceptsDao(store);
-        this.goals = new GoalsDao(store);
-        this.notes = new NotesDao(store);
-        this.responses = new ResponsesDao(store);
+        this.reflex = store.tables().reflex();
+        this.ratings = store.tables().ratings();
+        this.diary = store.tables().diary();
+        this.concepts = store.tables().concepts();
+        this.goals = store.tables().goals();
+        this.notes = store.tables().notes();
+        this.responses = store.tables().responses();
         this.random = Objects.requireNonNull(random, "random");
         this.commandTypes = Objects.requireNonNull(commandTypes, "commandTypes");
     }

@@ -71,8 +71,8 @@ public final class StagnationReflex {
         this.store = Objects.requireNonNull(store, "store");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.models = Objects.requireNonNull(models, "models");
-        this.reflex = new ReflexDao(store);
-        this.metrics = new StagnationDao(store);
+        this.reflex = store.tables().reflex();
+        this.metrics = store.tables().stagnation();
         this.rater = new FiringRater(store, settings.signs().noveltyThreshold(), settings.ratingTicks());
         this.tuning = new Tuning(settings.configured());
         this.effects = new Effects(store, settings, Objects.requireNonNull(clock, "clock"), models, idling, tuning,

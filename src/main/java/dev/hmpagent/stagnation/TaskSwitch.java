@@ -20,8 +20,8 @@ final class TaskSwitch {
     private final Duration freeze;
 
     TaskSwitch(Store store, Clock clock, Duration freeze) {
-        this.goals = new GoalsDao(store);
-        this.reflex = new ReflexDao(store);
+        this.goals = store.tables().goals();
+        this.reflex = store.tables().reflex();
         this.clock = Objects.requireNonNull(clock, "clock");
         this.freeze = Objects.requireNonNull(freeze, "freeze");
     }

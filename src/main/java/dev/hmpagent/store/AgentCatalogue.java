@@ -17,8 +17,8 @@ public final class AgentCatalogue {
 
     public AgentCatalogue(Store store) {
         Objects.requireNonNull(store, "store");
-        this.scripts = new ScriptsDao(store);
-        this.tables = new AgentTablesDao(store);
+        this.scripts = store.tables().scripts();
+        this.tables = store.tables().agentTables();
     }
 
     /** The lines, each ending in a newline; empty when the agent has neither scripts nor tables. */

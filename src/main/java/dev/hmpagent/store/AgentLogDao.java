@@ -36,7 +36,7 @@ public final class AgentLogDao {
         store.insert("INSERT INTO agent_log(tick_id, started_at, ended_at, duration_ms, state, wake_reason, llm_called, "
                         + "prompt_tokens, completion_tokens, commands_run, commands_failed, stagnation, error, "
                         + "comparison_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                t.tickId(), t.startedAt(), t.endedAt(), t.durationMs(), t.state(), t.wakeReason(), t.llmCalled(),
+                t.tickId(), t.startedAt(), t.endedAt(), t.durationMs(), t.outcome(), t.wakeReason(), t.llmCalled(),
                 t.promptTokens(), t.completionTokens(), t.commandsRun(), t.commandsFailed(), t.stagnation(), t.error(),
                 t.comparisonTokens());
     }

@@ -36,6 +36,7 @@ public final class Store implements AutoCloseable {
     private StoreException rolledBackBy;
     /** Set when a ROLLBACK failed; retried before the next statement. */
     private boolean rollbackPending;
+    private final Tables tables;
 
     /** Built by {@link Opening}, which owns how files are opened. */
     Store(Path path, Clock clock, Connection connection, int busyTimeoutMs) {
@@ -43,6 +44,7 @@ public final class Store implements AutoCloseable {
         this.clock = clock;
         this.connection = connection;
         this.busyTimeoutMs = busyTimeoutMs;
+        this.tables = new Tables(this);
     }
 
     /** Opens (creating if needed) and migrates the file. */
@@ -101,6 +103,9 @@ public final class Store implements AutoCloseable {
     }
 
     public Path path() { return path; }
+
+    /** The DAOs of this connection, made once when it was opened. */
+    public Tables tables() { return tables; }
 
     public Clock clock() { return clock; }
 

@@ -5,7 +5,7 @@ import dev.hmpagent.process.Launcher;
 import dev.hmpagent.process.ProcessResult;
 import dev.hmpagent.process.ProcessRunner;
 import dev.hmpagent.process.ProcessSpec;
-import dev.hmpagent.process.ProcessStatus;
+import dev.hmpagent.process.ProcessEnd;
 import dev.hmpagent.process.Sandbox;
 import dev.hmpagent.process.SandboxProbe;
 import java.nio.file.Files;
@@ -90,7 +90,7 @@ public final class SandboxBench {
         runner.start(new ProcessSpec(id, ":", root, Duration.ofSeconds(30)), done::complete);
         ProcessResult r = done.get(30, TimeUnit.SECONDS);
         long t1 = System.nanoTime();
-        if (r.status() != ProcessStatus.OK) throw new IllegalStateException("the command failed: " + r.reason());
+        if (r.status() != ProcessEnd.OK) throw new IllegalStateException("the command failed: " + r.reason());
         return (t1 - t0) / 1e6;
     }
 

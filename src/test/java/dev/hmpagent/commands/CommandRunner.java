@@ -2,7 +2,7 @@ package dev.hmpagent.commands;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.safety.FailureListener;
-import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.OperationListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +25,7 @@ public final class CommandRunner {
     }
 
     public List<CommandRun> runAll(ParsedReply reply, CommandContext ctx) {
-        OutcomeListener listener = (tick, o) -> {
+        OperationListener listener = (tick, o) -> {
             o.failure().ifPresent(f -> failures.onFailure(tick, f));
             return o.result();
         };

@@ -89,7 +89,7 @@ class ActingOnTheWorldTest {
         llm.reply("Let me look." + commands("{\"cmd_id\": \"s1\", \"type\": \"shell\", \"args\": {\"command\": \"echo hello from the shell\"}}"))
                 .reply("It said hello.");
 
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         ProcessRow row = new ProcessLogDao(store).byTick(1).get(0);
         assertThat(row.status()).as("the tick did not wait for the process: " + row.result()).isIn("running", "ok");
 

@@ -165,7 +165,7 @@ class AntiStagnationTest {
         notes.add("two", "user", 0, null);
         TickResult r = cycle.tick();
 
-        assertThat(r.state()).isEqualTo("thought");
+        assertThat(r.outcome()).isEqualTo("thought");
         assertThat(rows("SELECT comparison_verdict FROM llm_recent_responses WHERE tick_id = 2")).containsExactly("unknown");
         assertThat(rows("SELECT count(*) FROM diary_entries")).containsExactly("1");
     }
@@ -336,7 +336,7 @@ class AntiStagnationTest {
         Cycle cycle = cycle(config("stagnation.chant_repeats", "4"));
         notes.add("one", "user", 0, null);
         cycle.tick();
-        assertThat(new AgentLogDao(store).latest(1).get(0).state()).isEqualTo("thought");
+        assertThat(new AgentLogDao(store).latest(1).get(0).outcome()).isEqualTo("thought");
         assertThat(rows("SELECT count(*) FROM process_log WHERE name = 'output_anomaly'")).containsExactly("1");
 
         Cycle lenient = cycle(config());   // 10 repeats: five are a legitimate list

@@ -123,7 +123,7 @@ class CommandExecutionTest {
         }
         gate.release.countDown();
 
-        assertThat(tick.get(30, TimeUnit.SECONDS).state()).isEqualTo("thought");
+        assertThat(tick.get(30, TimeUnit.SECONDS).outcome()).isEqualTo("thought");
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'from agent note'")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM diary_entries")).isEqualTo(2);
         assertThat(count("SELECT commands_run FROM agent_log WHERE tick_id = 1")).isEqualTo(2);

@@ -96,11 +96,11 @@ class CoreOutageTest {
             Cycle cycle = cycle(config, Map.of("HMP_TEST_KEY_B", "key-b"));
             notes.add("is the backup running?", "user", 0, null);
 
-            assertThat(tick(cycle).state()).isEqualTo("llm_error");
-            assertThat(tick(cycle).state()).isEqualTo("llm_error");
+            assertThat(tick(cycle).outcome()).isEqualTo("llm_error");
+            assertThat(tick(cycle).outcome()).isEqualTo("llm_error");
             TickResult third = tick(cycle);
 
-            assertThat(third.state()).isEqualTo("thought");
+            assertThat(third.outcome()).isEqualTo("thought");
             assertThat(a.requestCount()).isEqualTo(3);
             assertThat(b.requestCount()).isEqualTo(1);
             FakeOpenAiServer.Received atB = b.take();
@@ -111,7 +111,7 @@ class CoreOutageTest {
                     .contains("; model model-b at " + b.baseUrl()).doesNotContain("model-a").contains("is the backup running?");
             notes.add("quick follow-up", "user", 0, null);
             clock.advance(Duration.ofSeconds(5));
-            assertThat(cycle.tick().state()).isEqualTo("thought");
+            assertThat(cycle.tick().outcome()).isEqualTo("thought");
             assertThat(b.take().user()).as("context 5 names the LLM thinking now").contains("model-b at " + b.baseUrl());
             assertThat(b.requestCount()).isEqualTo(2);
             assertThat(infos()).filteredOn(t -> t.contains("thinking with model-b")).hasSize(1);
@@ -121,7 +121,7 @@ class CoreOutageTest {
             // 15 s on, the main LLM is probed with one token and, answering, thinks again
             a.streamed("ok", 5, 1).streamed("The main LLM is back.", 100, 10);
             notes.add("and now?", "user", 0, null);
-            assertThat(tick(cycle).state()).isEqualTo("thought");
+            assertThat(tick(cycle).outcome()).isEqualTo("thought");
 
             assertThat(b.requestCount()).as("no more calls to the backup").isEqualTo(2);
             for (int i = 0; i < 3; i++) {
@@ -144,12 +144,12 @@ class CoreOutageTest {
             AgentConfig config = config("llm.base_url", a.baseUrl(), "stagnation.method", "local");
             Cycle cycle = cycle(config, Map.of());
             notes.add("first question", "user", 0, null);
-            for (int i = 0; i < 3; i++) assertThat(tick(cycle).state()).isEqualTo("llm_error");
+            for (int i = 0; i < 3; i++) assertThat(tick(cycle).outcome()).isEqualTo("llm_error");
             notes.add("second question", "user", 0, null);
-            assertThat(tick(cycle).state()).isEqualTo("llm_error");
+            assertThat(tick(cycle).outcome()).isEqualTo("llm_error");
             notes.add("third question", "user", 0, null);
-            assertThat(tick(cycle).state()).isEqualTo("llm_error");
-            assertThat(tick(cycle).state()).isEqualTo("llm_error");
+            assertThat(tick(cycle).outcome()).isEqualTo("llm_error");
+            assertThat(tick(cycle).outcome()).isEqualTo("llm_error");
 
             assertThat(infos()).filteredOn(t -> t.startsWith("No LLM answers")).as("told once").hasSize(1);
             assertThat(new SqlFile(dir.resolve("agent.db")).rows("SELECT count(*) FROM agent_log WHERE state = 'llm_error'"))
@@ -160,7 +160,7 @@ class CoreOutageTest {
                     "while no LLM answers, only one-token probes are sent");
 
             a.streamed("ok", 5, 1).streamed("Answering all three.", 300, 10);
-            assertThat(tick(cycle).state()).isEqualTo("thought");
+            assertThat(tick(cycle).outcome()).isEqualTo("thought");
             a.take();   // the probe
             String user = a.take().user();
             assertThat(user.indexOf("first question")).isPositive().isLessThan(user.indexOf("second question"));
@@ -169,7 +169,7 @@ class CoreOutageTest {
 
             a.streamed("Next.", 300, 10);
             notes.add("fourth question", "user", 0, null);
-            assertThat(tick(cycle).state()).isEqualTo("thought");
+            assertThat(tick(cycle).outcome()).isEqualTo("thought");
             String next = a.take().user();
             assertThat(next).contains("fourth question");
             assertThat(new SqlFile(dir.resolve("agent.db")).rows("SELECT count(*) FROM notes WHERE source = 'user'"
@@ -213,7 +213,7 @@ class CoreOutageTest {
             Cycle cycle = cycle(config, Map.of());
             notes.add("hello", "user", 0, null);
 
-            assertThat(tick(cycle).state()).isEqualTo("thought");
+            assertThat(tick(cycle).outcome()).isEqualTo("thought");
             assertThat(new SafetyControl(store).current().active()).isTrue();
             assertThat(b.take().request().getHeaders().get("Authorization")).as("an entry naming no key sends none")
                     .isNull();

@@ -270,7 +270,7 @@ class CycleTest {
         Cycle cycle = cycle();
 
         TickResult failed = cycle.tick();
-        assertThat(failed.state()).isEqualTo("llm_error");
+        assertThat(failed.outcome()).isEqualTo("llm_error");
         assertThat(notes.unreadCount()).isEqualTo(1);
         assertThat(cycle.status().phase()).isEqualTo(CycleStatus.Phase.BACKING_OFF);
         assertThat(cycle.status().lastTickId()).isEqualTo(1);
@@ -279,14 +279,14 @@ class CycleTest {
         assertThat(retrying.text()).contains("not reachable").contains("retrying in 1 s").contains("stay queued");
         assertThat(retrying.attempt()).isEqualTo(1);
         assertThat(retrying.nextTry()).isEqualTo(clock.instant().plusSeconds(1));
-        assertThat(agentLog.latest(1).get(0).state()).isEqualTo("llm_error");
+        assertThat(agentLog.latest(1).get(0).outcome()).isEqualTo("llm_error");
 
         assertThat(cycle.tick().worked()).as("inside the back-off nothing is tried").isFalse();
         assertThat(llm.requests).hasSize(1);
 
         clock.advance(Duration.ofSeconds(1));
         TickResult retried = cycle.tick();
-        assertThat(retried.state()).isEqualTo("thought");
+        assertThat(retried.outcome()).isEqualTo("thought");
         assertThat(llm.userPrompt(1)).contains("are you there?").as("the server's trouble is not the LLM's failure")
                 .doesNotContain("llm_call").doesNotContain("not reachable");
         assertThat(notes.unreadCount()).isZero();
@@ -327,7 +327,7 @@ class CycleTest {
         cycle.tick();
         assertThat(cycle.status().retryAt()).as("second failure: 2 s").contains(clock.instant().plusSeconds(2));
         clock.advance(Duration.ofSeconds(2));
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(cycle.status().retryAt()).isEmpty();
     }
 
@@ -337,7 +337,7 @@ class CycleTest {
         llm.fail(new FatalLlmException("http_401", "LLM endpoint http://fake/v1 rejected the API key", null))
                 .reply("thanks for the new key");
         Cycle cycle = cycle();
-        assertThat(cycle.tick().state()).isEqualTo("llm_error");
+        assertThat(cycle.tick().outcome()).isEqualTo("llm_error");
         for (int i = 0; i < 5; i++) {
             clock.advance(Duration.ofMinutes(10));
             assertThat(cycle.tick().worked()).isFalse();
@@ -351,7 +351,7 @@ class CycleTest {
         assertThat(notes.unreadCount()).as("the message stays queued").isEqualTo(1);
 
         notes.add("I fixed the key, try again", "user", 0, null);
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(llm.requests).hasSize(2);
         assertThat(llm.userPrompt(1)).contains("hello").contains("I fixed the key");
         assertThat(cycle.status().trouble()).isEqualTo(CycleStatus.Trouble.NONE);
@@ -376,7 +376,7 @@ class CycleTest {
         Cycle cycle = cycle();
         store.setMaxPageCount(1);   // the file cannot grow: a real SQLITE_FULL on the next big write
 
-        assertThat(cycle.tick().state()).isEqualTo("store_error");
+        assertThat(cycle.tick().outcome()).isEqualTo("store_error");
         for (int i = 0; i < 5; i++) {
             clock.advance(Duration.ofMinutes(2));
             cycle.tick();
@@ -427,7 +427,7 @@ class CycleTest {
 
         store.setMaxPageCount(1_000_000);
         clock.advance(Duration.ofMinutes(2));
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(llm.requests).hasSize(2);
         assertThat(notes.unreadCount()).isZero();
         assertAllOrNothing();
@@ -464,7 +464,7 @@ class CycleTest {
     void a_reply_quoting_a_block_from_a_note_and_ending_with_its_own_empty_block_runs_nothing() throws Exception {
         notes.add(INJECTED_NOTE, "cli", 0, null);
         llm.reply("The note contains:\n" + INJECTED_NOTE + "\nI will not act on it.\n# Commands:\n[]\n# End commands");
-        assertThat(cycle().tick().state()).isEqualTo("thought");
+        assertThat(cycle().tick().outcome()).isEqualTo("thought");
         assertThat(count("SELECT count(*) FROM llm_memory")).isZero();
         assertThat(count("SELECT count(*) FROM process_log")).isZero();
         assertThat(llm.userPrompt(0)).contains("<data id=\"").contains("pwned");
@@ -491,13 +491,13 @@ class CycleTest {
                 .reply("Answering." + commands("[{\"type\": \"send_message\", \"args\": {\"text\": \"ok\"}}]"));
         Cycle cycle = cycle();
 
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(processLog.byTick(1)).singleElement().satisfies(r -> assertThat(r.status()).isEqualTo("error"));
         notes.add("second", "user", 0, null);
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(processLog.byTick(2)).filteredOn(r -> r.name().equals("command_parse")).hasSize(1);
         notes.add("third", "user", 0, null);
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(sink.of(AgentEvent.MessageToUser.class)).extracting(AgentEvent.MessageToUser::text).containsExactly("ok");
     }
 
@@ -512,7 +512,7 @@ class CycleTest {
 
         TickResult r = cycle.tick();
 
-        assertThat(r.state()).isEqualTo("interrupted");
+        assertThat(r.outcome()).isEqualTo("interrupted");
         assertThat(count("SELECT count(*) FROM llm_memory")).isZero();
         assertThat(notes.unreadCount()).isEqualTo(1);
     }
@@ -522,10 +522,10 @@ class CycleTest {
         notes.add("what time is it?", "user", 0, null);
         Cycle cycle = cycle();
         llm.replyAfter(cycle.stops()::halt, "It is").reply("Noon, sorry for the wait.");
-        assertThat(cycle.tick().state()).isEqualTo("interrupted");
+        assertThat(cycle.tick().outcome()).isEqualTo("interrupted");
         // the unlock came before the next frame: the tick thread never saw the agent stopped
         clock.advance(Duration.ofSeconds(1));
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(llm.userPrompt(1)).contains("what time is it?");
         assertThat(notes.unreadCount()).isZero();
     }
@@ -558,7 +558,7 @@ class CycleTest {
         notes.add("write a long essay", "user", 0, null);
         llm.interruptedReply("Once upon a time" + commands("{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}"));
         TickResult r = cycle().tick();
-        assertThat(r.state()).isEqualTo("interrupted");
+        assertThat(r.outcome()).isEqualTo("interrupted");
         ResponseRow row = responses.latest(1).get(0);
         assertThat(row.interrupted()).isTrue();
         assertThat(row.content()).startsWith("Once upon a time");
@@ -737,7 +737,7 @@ class CycleTest {
             public String model() { return "m"; }
         };
         holder[0] = TestWiring.cycle(AgentConfig.defaults(), store, racing, sink, clock);
-        assertThat(holder[0].tick().state()).isEqualTo("interrupted");
+        assertThat(holder[0].tick().outcome()).isEqualTo("interrupted");
         assertThat(processLog.byTick(1)).isEmpty();
         assertThat(responses.latest(1).get(0).interrupted()).isTrue();
     }
@@ -750,9 +750,9 @@ class CycleTest {
             c.createStatement().execute("DROP TABLE llm_recent_responses");
         }
         TickResult r = cycle().tick();
-        assertThat(r.state()).isEqualTo("error");
+        assertThat(r.outcome()).isEqualTo("error");
         TickRecord t = agentLog.latest(1).get(0);
-        assertThat(t.state()).isEqualTo("error");
+        assertThat(t.outcome()).isEqualTo("error");
         assertThat(t.error()).contains("llm_recent_responses");
         assertThat(sink.of(AgentEvent.Problem.class)).isNotEmpty();
         assertThat(notes.unreadCount()).as("nothing of the failed tick was committed").isEqualTo(1);
@@ -766,7 +766,7 @@ class CycleTest {
         llm.streamed(reply, 16).reply("Sorry, I was looping.");
         Cycle cycle = cycle();
 
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
 
         assertThat(llm.streamedChars).as("the call was cut: most of the reply was never streamed").isLessThan(reply.length() / 10);
         ResponseRow stored = responses.latest(1).get(0);

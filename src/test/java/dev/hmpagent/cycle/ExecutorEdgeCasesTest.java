@@ -11,7 +11,7 @@ import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.*;
 import dev.hmpagent.cli.ReplApprover;
-import dev.hmpagent.safety.OutcomeListener;
+import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.store.*;
 import dev.hmpagent.testing.FakeLlmClient;
 import dev.hmpagent.testing.MutableClock;
@@ -85,7 +85,7 @@ class ExecutorEdgeCasesTest {
             };
             CommandRegistry registry = Catalogue.builtIn().register(refusedAtCap);
             CommandExecutor executor = new CommandExecutor(store, registry, new ObjectMapper(), CommandGate.ALLOW_ALL,
-                    Approver.NOBODY, OutcomeListener.NONE);
+                    Approver.NOBODY, OperationListener.NONE);
             ProcessLogDao log = new ProcessLogDao(store);
             long id = log.enqueue(1, "ext", "c-1", "{\"cmd_id\":\"c-1\",\"type\":\"ext\",\"args\":{}}", "fp");
 
@@ -132,7 +132,7 @@ class ExecutorEdgeCasesTest {
                 }
             };
             CommandExecutor executor = new CommandExecutor(store, Catalogue.builtIn().register(slow),
-                    new ObjectMapper(), CommandGate.ALLOW_ALL, Approver.NOBODY, OutcomeListener.NONE);
+                    new ObjectMapper(), CommandGate.ALLOW_ALL, Approver.NOBODY, OperationListener.NONE);
             ProcessLogDao log = new ProcessLogDao(store);
             long id = log.enqueue(1, "ext", "c-1", "{\"cmd_id\":\"c-1\",\"type\":\"ext\",\"args\":{}}", "fp");
             executor.runPending(1, "m", r -> { });

@@ -55,7 +55,7 @@ class IdleTest {
     void goIdle(String args) {
         notes.add("rest a while", "user", 0, null);
         llm.reply("Resting." + commands("{\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": " + args + "}"));
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
     }
 
     /** Polls the way the loop does, each a second apart; returns how many LLM calls were made. */

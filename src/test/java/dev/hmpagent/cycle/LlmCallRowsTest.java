@@ -133,7 +133,7 @@ class LlmCallRowsTest {
 
         cycle(config("stagnation.method", "local")).tick();
 
-        assertThat(agentLog.latest(1).get(0).state()).isEqualTo("llm_error");
+        assertThat(agentLog.latest(1).get(0).outcome()).isEqualTo("llm_error");
         assertThat(calls.ofTick(1)).containsExactly(new LlmCall(Purpose.MAIN, Instant.parse("2026-11-25T10:00:00Z"),
                 "fake-model", "http://fake/v1", 0, 0, 0, false, 0, Outcome.ERROR, "timeout"));
     }
@@ -188,7 +188,7 @@ class LlmCallRowsTest {
         };
         holder[0] = TestWiring.cycle(config("stagnation.method", "local"), store, cancelledThenThrew, sink, clock);
 
-        assertThat(holder[0].tick().state()).isEqualTo("interrupted");
+        assertThat(holder[0].tick().outcome()).isEqualTo("interrupted");
 
         TickRecord tick = agentLog.latest(1).get(0);
         assertThat(calls.ofTick(1)).singleElement().satisfies(c -> {
@@ -211,7 +211,7 @@ class LlmCallRowsTest {
         cycle.tick();
         notes.add("two", "user", 0, null);
 
-        assertThat(cycle.tick().state()).isEqualTo("thought");
+        assertThat(cycle.tick().outcome()).isEqualTo("thought");
         assertThat(calls.ofTick(2)).extracting(LlmCall::purpose, LlmCall::outcome, LlmCall::errorKind)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(Purpose.MAIN, Outcome.OK, ""),
                         org.assertj.core.groups.Tuple.tuple(Purpose.COMPARISON, Outcome.ERROR, "http_503"));

@@ -75,7 +75,7 @@ class ProvidersWiredTest {
                     "AGENT_LLM_MODEL", "claude-test-model", "ANTHROPIC_API_KEY", "sk-ant-test-000000000001",
                     "OPENAI_API_KEY", "sk-openai-test-00000000002"));
 
-            assertThat(tickOnNote(cycle, "hello").state()).isEqualTo("thought");
+            assertThat(tickOnNote(cycle, "hello").outcome()).isEqualTo("thought");
 
             FakeAnthropicServer.Received r = server.take();
             assertThat(r.path()).isEqualTo("/v1/messages");
@@ -96,7 +96,7 @@ class ProvidersWiredTest {
             Cycle cycle = cycle(Map.of("AGENT_LLM_PROVIDER", "ollama", "AGENT_LLM_BASE_URL", server.baseUrl(),
                     "AGENT_LLM_OPTIONS", "{ num_ctx = 8192, seed = 7 }"));
 
-            assertThat(tickOnNote(cycle, "hello").state()).isEqualTo("thought");
+            assertThat(tickOnNote(cycle, "hello").outcome()).isEqualTo("thought");
 
             FakeOllamaServer.Received r = server.take();
             assertThat(r.path()).isEqualTo("/api/chat");
@@ -116,7 +116,7 @@ class ProvidersWiredTest {
                     "[{ id = \"claude\", provider = \"anthropic\", base_url = \"" + b.baseUrl() + "\","
                             + " model = \"claude-test-model\", api_key_env = \"HMP_SPARE_KEY\" }]"));
 
-            assertThat(tickOnNote(cycle, "hello").state()).isEqualTo("thought");
+            assertThat(tickOnNote(cycle, "hello").outcome()).isEqualTo("thought");
 
             assertThat(a.take().request().getHeaders().get("Authorization")).isEqualTo("Bearer sk-openai-test-00000000002");
             FakeAnthropicServer.Received r = b.take();

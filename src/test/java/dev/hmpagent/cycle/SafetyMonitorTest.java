@@ -382,7 +382,7 @@ class SafetyMonitorTest {
                 dev.hmpagent.safety.ErrorCode.EINVAL, "bad");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.inTransaction(() -> {
             for (int i = 0; i < 10; i++) {
-                monitor.onOutcome(1, new dev.hmpagent.safety.Outcome(i, dev.hmpagent.safety.Outcome.Source.COMMAND, "x",
+                monitor.onOperation(1, new dev.hmpagent.safety.Operation(i, dev.hmpagent.safety.Operation.Source.COMMAND, "x",
                         "fp" + i, "error", "bad", "k" + i, java.util.Optional.of(fact)));
             }
             throw new IllegalStateException("the tick's write failed");
@@ -393,7 +393,7 @@ class SafetyMonitorTest {
 
         store.inTransaction(() -> {
             for (int i = 0; i < 10; i++) {
-                monitor.onOutcome(1, new dev.hmpagent.safety.Outcome(i, dev.hmpagent.safety.Outcome.Source.COMMAND, "x",
+                monitor.onOperation(1, new dev.hmpagent.safety.Operation(i, dev.hmpagent.safety.Operation.Source.COMMAND, "x",
                         "fp" + i, "error", "bad", "k" + i, java.util.Optional.of(fact)));
             }
         });

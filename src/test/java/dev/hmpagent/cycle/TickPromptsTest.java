@@ -85,7 +85,7 @@ class TickPromptsTest {
         notes.add("hello, what is 2 + 2?\n  (answer briefly)  ", "user", 0, null);
         llm.reply("It is 4.");
 
-        assertThat(cycle().tick().state()).isEqualTo("thought");
+        assertThat(cycle().tick().outcome()).isEqualTo("thought");
 
         assertThat(rebuilt(1)).isEqualTo(sent(llm.requests.get(0)));
         assertThat(prompts.load(1)).extracting(PromptPart::context).containsExactly(0, 6, 3, 1, 2, 4, 5);
@@ -96,7 +96,7 @@ class TickPromptsTest {
         notes.add("are you there?", "user", 0, null);
         llm.fail(new RetryableLlmException("connect", "LLM endpoint http://fake/v1 is not reachable", null, null));
 
-        assertThat(cycle().tick().state()).isEqualTo("llm_error");
+        assertThat(cycle().tick().outcome()).isEqualTo("llm_error");
 
         assertThat(rebuilt(1)).isEqualTo(sent(llm.requests.get(0)));
     }
@@ -126,7 +126,7 @@ class TickPromptsTest {
         llm.reply("Hello.");
         failAgentLogInserts();
 
-        assertThat(cycle().tick().state()).isEqualTo("error");
+        assertThat(cycle().tick().outcome()).isEqualTo("error");
 
         assertThat(llm.requests).hasSize(1);
         assertThat(count("SELECT count(*) FROM tick_prompts")).isZero();

@@ -156,7 +156,7 @@ class ProcessRunnerTest {
 
         ProcessResult r = finish.await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.OK);
+        assertThat(r.status()).isEqualTo(ProcessEnd.OK);
         assertThat(r.exitCode()).isZero();
         assertThat(r.output()).isEqualTo("hello\noops\n");
         assertThat(r.reason()).isEqualTo("exit 0");
@@ -169,7 +169,7 @@ class ProcessRunnerTest {
 
         ProcessResult r = finish.await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.ERROR);
+        assertThat(r.status()).isEqualTo(ProcessEnd.ERROR);
         assertThat(r.optionalExitCode()).hasValue(3);
         assertThat(r.output()).isEqualTo("no such thing\n");
         assertThat(r.reason()).isEqualTo("exit 3");
@@ -188,7 +188,7 @@ class ProcessRunnerTest {
     void stdinIsClosedSoCatWithoutArgumentsEndsAtOnce() throws Exception {
         ProcessResult r = started(runner(4, 8192), spec("cat; echo after-cat", LONG)).await();
 
-        assertThat(r.status()).as("cat waited for input that never comes").isEqualTo(ProcessStatus.OK);
+        assertThat(r.status()).as("cat waited for input that never comes").isEqualTo(ProcessEnd.OK);
         assertThat(r.output()).isEqualTo("after-cat\n");
     }
 
@@ -203,7 +203,7 @@ class ProcessRunnerTest {
 
         ProcessResult r = finish.await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.TIMEOUT);
+        assertThat(r.status()).isEqualTo(ProcessEnd.TIMEOUT);
         assertThat(r.exitCode()).isNull();
         assertThat(r.reason()).isEqualTo("timed out after 1 s; its process tree was killed");
         List<Long> tree = new ArrayList<>(pids("pids"));
@@ -224,7 +224,7 @@ class ProcessRunnerTest {
 
         ProcessResult r = finish.await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.TIMEOUT);
+        assertThat(r.status()).isEqualTo(ProcessEnd.TIMEOUT);
         List<Long> escaped = pids("pids");
         assertThat(escaped).as("both escaped grandchildren wrote their pids").hasSize(2);
         for (long pid : escaped) {
@@ -243,7 +243,7 @@ class ProcessRunnerTest {
 
         ProcessResult r = finish.await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.OK);
+        assertThat(r.status()).isEqualTo(ProcessEnd.OK);
         assertThat(r.output()).isEqualTo("done\n");
         assertThat(r.reason()).isEqualTo("exit 0; 1 background process it left running killed");
         assertAllDead(pids("pids"));
@@ -258,7 +258,7 @@ class ProcessRunnerTest {
 
         ProcessResult r = started(runner(4, 100), spec("seq 1 100000", LONG)).await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.OK);
+        assertThat(r.status()).isEqualTo(ProcessEnd.OK);
         assertThat(r.output()).startsWith("[… " + (total - 100) + " earlier bytes cut; last 100 bytes shown]\n");
         assertThat(r.output()).endsWith("99998\n99999\n100000\n");
         String shown = r.output().substring(r.output().indexOf('\n') + 1);
@@ -269,7 +269,7 @@ class ProcessRunnerTest {
     void fiftyMegabytesOfOutputStayWithinTheCap() throws Exception {
         ProcessResult r = started(runner(4, 8192), spec("yes | head -c 50000000", LONG)).await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.OK);
+        assertThat(r.status()).isEqualTo(ProcessEnd.OK);
         assertThat(r.output()).startsWith("[… 49991808 earlier bytes cut; last 8192 bytes shown]\ny\ny\n");
         assertThat(r.output()).hasSize("[… 49991808 earlier bytes cut; last 8192 bytes shown]\n".length() + 8192);
     }
@@ -278,7 +278,7 @@ class ProcessRunnerTest {
     void aFloodUntilTheTimeoutStaysWithinTheCap() throws Exception {
         ProcessResult r = started(runner(4, 8192), spec("yes", Duration.ofMillis(300))).await();
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.TIMEOUT);
+        assertThat(r.status()).isEqualTo(ProcessEnd.TIMEOUT);
         assertThat(r.output()).matches("(?s)\\[… \\d+ earlier bytes cut; last 8192 bytes shown]\n[y\n]+");
         assertThat(r.output().length()).isLessThan(8192 + 100);
     }
@@ -303,7 +303,7 @@ class ProcessRunnerTest {
                 throw new IllegalStateException(e);
             }
         }).get(WAIT_S, TimeUnit.SECONDS);
-        assertThat(first.await().status()).isEqualTo(ProcessStatus.OK);
+        assertThat(first.await().status()).isEqualTo(ProcessEnd.OK);
 
         ProcessResult fourth = started(runner, spec("echo four", LONG)).await();
         assertThat(fourth.output()).isEqualTo("four\n");
@@ -353,7 +353,7 @@ class ProcessRunnerTest {
         assertThat(runner.stop(spec.id())).isTrue();
 
         ProcessResult r = finish.await();
-        assertThat(r.status()).isEqualTo(ProcessStatus.KILLED);
+        assertThat(r.status()).isEqualTo(ProcessEnd.KILLED);
         assertThat(r.exitCode()).isNull();
         assertThat(r.reason()).isEqualTo("stopped by process_stop");
         assertThat(r.duration()).isEqualTo(Duration.ZERO);
@@ -381,7 +381,7 @@ class ProcessRunnerTest {
 
         for (Finish finish : finishes) {
             ProcessResult r = finish.await();
-            assertThat(r.status()).isEqualTo(ProcessStatus.KILLED);
+            assertThat(r.status()).isEqualTo(ProcessEnd.KILLED);
             assertThat(r.reason()).isEqualTo("halt: every running process tree is killed");
         }
         List<Long> all = new ArrayList<>(pids("pids-a"));
@@ -403,7 +403,7 @@ class ProcessRunnerTest {
 
         // no waiting here: a caller on its way out writes the results right after stopAll returns
         assertThat(finish.result).as("reported before stopAll returned").isDone();
-        assertThat(finish.await().status()).isEqualTo(ProcessStatus.KILLED);
+        assertThat(finish.await().status()).isEqualTo(ProcessEnd.KILLED);
         assertThat(finish.await().reason()).isEqualTo("stopped because the agent exited");
     }
 
@@ -417,7 +417,7 @@ class ProcessRunnerTest {
 
         assertThat(start).isInstanceOf(StartResult.FailedToStart.class);
         ProcessResult r = ((StartResult.FailedToStart) start).result();
-        assertThat(r.status()).isEqualTo(ProcessStatus.FAILED_TO_START);
+        assertThat(r.status()).isEqualTo(ProcessEnd.FAILED_TO_START);
         assertThat(r.id()).isEqualTo(7);
         assertThat(r.reason()).isEqualTo("working directory " + missing + " does not exist");
         assertThat(runner.running()).isEmpty();
@@ -433,7 +433,7 @@ class ProcessRunnerTest {
 
         StartResult start = runner(4, 8192).start(new ProcessSpec(8, "echo hi", file, LONG), r -> fail("reported"));
 
-        assertThat(start).isEqualTo(new StartResult.FailedToStart(new ProcessResult(8, ProcessStatus.FAILED_TO_START,
+        assertThat(start).isEqualTo(new StartResult.FailedToStart(new ProcessResult(8, ProcessEnd.FAILED_TO_START,
                 null, "", Duration.ZERO, "working directory " + file + " is not a directory")));
     }
 }

@@ -129,7 +129,7 @@ class SandboxTest {
     void a_file_bigger_than_the_cap_is_cut_at_the_cap_and_the_writer_fails() throws Exception {
         ProcessResult r = run(sandbox(limits()), "head -c 200000000 /dev/zero > big.bin");
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.ERROR);
+        assertThat(r.status()).isEqualTo(ProcessEnd.ERROR);
         assertThat(Files.size(root.resolve("big.bin"))).isEqualTo(1024 * 1024);
     }
 
@@ -147,7 +147,7 @@ class SandboxTest {
     void a_process_that_leaves_the_tree_and_drops_its_marker_dies_with_the_command() throws Exception {
         ProcessResult r = run(sandbox(limits()), "setsid -f env -u HMP_AGENT_PROC sleep 987 ; echo left");
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.OK);
+        assertThat(r.status()).isEqualTo(ProcessEnd.OK);
         assertThat(r.output()).contains("left");
         assertThat(processesRunning("sleep 987")).as("no survivor of the sandbox").isEmpty();
     }
@@ -186,7 +186,7 @@ class SandboxTest {
         Files.writeString(go, "");   // only now, with the asking thread gone, may the command finish
         ProcessResult r = done.get(WAIT_S, TimeUnit.SECONDS);
 
-        assertThat(r.status()).isEqualTo(ProcessStatus.OK);
+        assertThat(r.status()).isEqualTo(ProcessEnd.OK);
         assertThat(r.output()).contains("still here");
     }
 

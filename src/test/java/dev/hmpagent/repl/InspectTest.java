@@ -55,7 +55,7 @@ class InspectTest {
     /** The commands on a session that began after tick {@code sessionAfterTick}. */
     Inspect inspect(long sessionAfterTick, long taskBudget, long dailyBudget) {
         inspect = new Inspect(reader, BERLIN, sessionAfterTick, java.time.Instant.EPOCH, new Inspect.Budgets(taskBudget, dailyBudget), models,
-                () -> config, t -> "tick " + t.tick().tickId() + " " + t.tick().state() + " " + t.reply());
+                () -> config, t -> "tick " + t.tick().tickId() + " " + t.tick().outcome() + " " + t.reply());
         commands = new SlashCommands();
         inspect.commands().forEach(commands::add);
         return inspect;

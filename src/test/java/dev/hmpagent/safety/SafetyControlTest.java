@@ -45,7 +45,7 @@ class SafetyControlTest {
     @Test
     void halt_stops_persists_audits_and_asks_a_running_agent_to_act() {
         clock.advance(Duration.ofMinutes(1));
-        SafetyControl.Outcome o = control.halt("deploying", ann);
+        SafetyControl.Change o = control.halt("deploying", ann);
 
         assertThat(o.result()).isEqualTo(SafetyControl.Result.MOVED);
         assertThat(o.after().label()).isEqualTo("STOPPED(halt)");
@@ -69,7 +69,7 @@ class SafetyControlTest {
     @Test
     void a_second_halt_changes_nothing_but_still_reaches_a_running_agent() {
         control.halt("one", ann);
-        SafetyControl.Outcome again = control.halt("two", ann);
+        SafetyControl.Change again = control.halt("two", ann);
         assertThat(again.result()).isEqualTo(SafetyControl.Result.ALREADY);
         assertThat(control.current().detail()).isEqualTo("one");
         assertThat(new SafetyDao(store).latestAudit(10)).hasSize(1);
@@ -80,7 +80,7 @@ class SafetyControlTest {
     void unlock_releases_a_halt_and_is_audited_and_on_an_active_agent_says_so() {
         assertThat(control.unlock(null, ann).result()).isEqualTo(SafetyControl.Result.ALREADY);
         control.halt("x", ann);
-        SafetyControl.Outcome o = control.unlock("done", ann);
+        SafetyControl.Change o = control.unlock("done", ann);
         assertThat(o.result()).isEqualTo(SafetyControl.Result.MOVED);
         assertThat(control.current().active()).isTrue();
         assertThat(new SafetyDao(store).latestAudit(10)).extracting(SafetyDao.Audit::event).containsExactly("halt", "unlock");
@@ -91,7 +91,7 @@ class SafetyControlTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store.path())) {
             c.createStatement().execute("UPDATE safety_state SET state = 'STOPPED', reason = 'budget'");
         }
-        SafetyControl.Outcome o = control.unlock("please", ann);
+        SafetyControl.Change o = control.unlock("please", ann);
         assertThat(o.result()).isEqualTo(SafetyControl.Result.REFUSED);
         assertThat(control.current().label()).isEqualTo("STOPPED(budget)");
         assertThat(new SafetyDao(store).latestAudit(10)).isEmpty();
@@ -159,7 +159,7 @@ class SafetyControlTest {
         set("UPDATE safety_state SET state = 'STOPPED', reason = 'budget', detail = 'task used 100000 of 100000 tokens'");
         clock.advance(Duration.ofMinutes(5));
 
-        SafetyControl.Outcome o = control.unlock("one more try", ann, 20_000);
+        SafetyControl.Change o = control.unlock("one more try", ann, 20_000);
 
         assertThat(o.result()).isEqualTo(SafetyControl.Result.MOVED);
         assertThat(o.budgetAdded()).isEqualTo(20_000);
@@ -224,7 +224,7 @@ class SafetyControlTest {
         busyTask();
         set("UPDATE safety_state SET state = 'SAFETY_LOCKOUT', reason = NULL");
 
-        SafetyControl.Outcome o = control.unlock(null, ann, 1_000);
+        SafetyControl.Change o = control.unlock(null, ann, 1_000);
 
         assertThat(o.result()).isEqualTo(SafetyControl.Result.MOVED);
         assertThat(counters().subList(0, 3)).containsExactly("{}", "0", "0");

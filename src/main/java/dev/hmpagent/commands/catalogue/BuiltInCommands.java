@@ -5,6 +5,7 @@ import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.UserMessage;
+import dev.hmpagent.store.ProcessStatus;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,7 +37,7 @@ public final class BuiltInCommands {
                 "{\"text\": \"...\"}", (args, ctx) -> {
             String text = args.requiredText("text");
             long id = ctx.notes().addFromLlm(text, ctx.llmId(), ctx.tickId());
-            return new CommandOutcome("ok", "message delivered to the user (note " + id + ")",
+            return new CommandOutcome(ProcessStatus.OK.column(), "message delivered to the user (note " + id + ")",
                     Optional.of(new UserMessage(id, text)));
         });
     }
@@ -57,10 +58,10 @@ public final class BuiltInCommands {
                 closed += n;
             }
             String result = "closed " + closed + " entr" + (closed == 1 ? "y" : "ies");
-            if (missing.length() > 0) return new CommandOutcome(closed > 0 ? "warning" : "error",
+            if (missing.length() > 0) return new CommandOutcome((closed > 0 ? ProcessStatus.WARNING : ProcessStatus.ERROR).column(),
                     result + "; not found, not seen by you yet, or already closed: " + missing, Optional.empty());
             // nothing to report back: the row is born closed, so it neither shows in context 2 nor wakes the LLM
-            return new CommandOutcome("close", result, Optional.empty());
+            return new CommandOutcome(ProcessStatus.CLOSE.column(), result, Optional.empty());
         });
     }
 }

@@ -4,6 +4,7 @@ import dev.hmpagent.commands.Args;
 import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
+import dev.hmpagent.store.ProcessStatus;
 import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.store.ProcessRow;
@@ -100,7 +101,8 @@ public final class GoalCommands {
 
     /** A row that can show something was done: it ran and succeeded (ok, or closed after success), and is not bookkeeping. */
     private static boolean showsDone(ProcessRow r) {
-        boolean succeeded = r.status().equals("ok") || (r.status().equals("close") && r.painLevel() == 0);
+        ProcessStatus status = r.processStatus();
+        boolean succeeded = status == ProcessStatus.OK || (status == ProcessStatus.CLOSE && r.painLevel() == 0);
         boolean bookkeeping = r.name().startsWith("goal") || r.name().startsWith("task") || r.name().equals("llm_call")
                 || r.name().equals("command_parse");
         return succeeded && !bookkeeping;

@@ -2,6 +2,7 @@ package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
+import dev.hmpagent.store.ProcessStatus;
 import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.UserMessage;
@@ -118,7 +119,7 @@ public final class NotesCommands {
             ctx.notes().markRead(List.of(id), ctx.tickId());
             String source = note.get().source();
             if (source.equals("user") || source.equals("cli")) {
-                return new CommandOutcome("ok", "reply delivered to the person (note " + reply + ", answering note " + id + ")",
+                return new CommandOutcome(ProcessStatus.OK.column(), "reply delivered to the person (note " + reply + ", answering note " + id + ")",
                         Optional.of(new UserMessage(reply, text)));
             }
             return CommandOutcome.ok("reply stored as note " + reply + ", answering note " + id + " from " + source

@@ -15,6 +15,7 @@ import dev.hmpagent.process.RunningProcess;
 import dev.hmpagent.process.StartResult;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.store.ProcessRow;
+import dev.hmpagent.store.ProcessStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -145,9 +146,9 @@ public final class ShellCommands {
         return switch (r.status()) {
             case OK -> CommandOutcome.ok(text);
             case ERROR -> CommandOutcome.error(ErrorCode.exit(r.optionalExitCode().orElse(-1)), text);
-            case TIMEOUT -> new CommandOutcome("timeout", text, Optional.empty(), ErrorCode.ETIMEDOUT);
+            case TIMEOUT -> new CommandOutcome(ProcessStatus.TIMEOUT.column(), text, Optional.empty(), ErrorCode.ETIMEDOUT);
             case KILLED -> r.reason().contains(STOPPED_BY_LLM) || r.reason().startsWith(STOPPED_AT_EXIT)
-                    ? new CommandOutcome("warning", text, Optional.empty())
+                    ? new CommandOutcome(ProcessStatus.WARNING.column(), text, Optional.empty())
                     : CommandOutcome.error(ErrorCode.EHALT, text);
             case FAILED_TO_START -> CommandOutcome.error(ErrorCode.ENOENT, "could not start: " + r.reason());
         };

@@ -1,7 +1,7 @@
 package dev.hmpagent.process;
 
-/** How a process ended. */
-public enum ProcessStatus {
+/** How an OS process ended; not a {@code process_log} status (that is {@code store.ProcessStatus}). */
+public enum ProcessEnd {
     /** Exited with code 0. */
     OK,
     /** Exited with a non-zero code (in {@link ProcessResult#exitCode()}). */

@@ -16,7 +16,7 @@ import java.util.Optional;
  *                     key again and again with no new input is a loop that makes no progress
  * @param failure      the failure fact, when it failed
  */
-public record Outcome(long processLogId, Source source, String type, String fingerprint, String status, String result,
+public record Operation(long processLogId, Source source, String type, String fingerprint, String status, String result,
                       String progressKey, Optional<FailureFact> failure) {
     /** Where an operation came from. */
     public enum Source {
@@ -29,7 +29,7 @@ public record Outcome(long processLogId, Source source, String type, String fing
         LLM_TRANSIENT
     }
 
-    public Outcome {
+    public Operation {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(fingerprint, "fingerprint");

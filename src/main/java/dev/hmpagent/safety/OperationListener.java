@@ -6,13 +6,13 @@ package dev.hmpagent.safety;
  * records it: the tick thread, which also records what the process runner hands in. The SafetyMonitor plugs in here.
  */
 @FunctionalInterface
-public interface OutcomeListener {
+public interface OperationListener {
     /** Counts nothing; the result stays as it is. */
-    OutcomeListener NONE = (tickId, outcome) -> outcome.result();
+    OperationListener NONE = (tickId, outcome) -> outcome.result();
 
     /**
      * Returns the result text the LLM will see for that row: the handler's, or its meaning from a Guide, with an
      * alert where one is due. May move the safety state in the same transaction.
      */
-    String onOutcome(long tickId, Outcome outcome);
+    String onOperation(long tickId, Operation outcome);
 }
