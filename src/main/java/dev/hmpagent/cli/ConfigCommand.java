@@ -46,7 +46,7 @@ final class ConfigCommand extends Subcommand {
             settings.all().forEach((key, value) -> settings.tickOf(key).ifPresent(tick ->
                     lines.add(String.format(java.util.Locale.ROOT, "%-24s = %s  (set by the LLM at tick %d; applies "
                             + "within agent.toml's bounds)", key, value, tick))));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // best-effort: the file's part is said to be unreadable, the config still shown
             return java.util.List.of("(the settings the LLM changed could not be read from " + db + ": "
                     + e.getMessage() + ")");
         }

@@ -21,7 +21,7 @@ final class Resumed {
         List<NoteRow> notes;
         try (store) {
             notes = store.tables().notes().latestConversation(NOTES);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // a best-effort greeting: an unreadable file shows no history, never a crash
             return List.of();
         }
         if (notes.isEmpty()) return List.of();

@@ -256,7 +256,7 @@ public final class CommandExecutor {
                     outcome -> completions.add(row.id(), outcome));
         } catch (CommandArgException e) {
             endedAtOnce = Optional.of(CommandOutcome.error(ErrorCode.EINVAL, e.getMessage()));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // a command that cannot start is one failed command, not a failed tick
             endedAtOnce = Optional.of(CommandOutcome.error(ErrorCode.EUNKNOWN, command.type() + " could not start: "
                     + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + Args.abbreviate(e.getMessage()))));
         }

@@ -54,7 +54,7 @@ public final class PolicyGate implements CommandGate {
                 Optional<ScriptLaunch> launch = scriptLines.apply(command);
                 line = launch.map(ScriptLaunch::commandLine).orElse("");
                 ownFiles = launch.map(l -> List.of(l.file())).orElse(List.of());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException e) {   // fail closed: a script that cannot be prepared is denied, whatever broke
                 return Decision.deny("the script could not be prepared to run (" + e.getMessage() + ")");
             }
         } else {

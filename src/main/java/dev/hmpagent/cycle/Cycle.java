@@ -161,7 +161,7 @@ public final class Cycle {
             if (reason == null) return nothingToDo();
             if (rejected) retries.resetCount();   // a new message tries a refused request again
             tickId = agentLog.lastTickId() + 1;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // the tick boundary, before a tick exists: the file could not be read
             return retries.unreadable(e);
         }
         try {
@@ -201,7 +201,7 @@ public final class Cycle {
         if (unfinished < 0) return Optional.empty();
         try {
             after.execute(unfinished, call.model(), tickStart);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // the tick boundary for the commands an earlier tick left unfinished
             return Optional.of(retries.tickFailed(unfinished, start, "unfinished commands", e));
         }
         return commands.unfinishedTick() >= 0 ? Optional.of(TickResult.IDLE) : Optional.empty();

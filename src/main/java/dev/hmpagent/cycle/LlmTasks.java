@@ -93,7 +93,7 @@ public final class LlmTasks implements ExternalCommand {
         } catch (LlmException e) {
             return CommandOutcome.error(e.retryable() ? ErrorCode.EUNKNOWN : ErrorCode.EINVAL,
                     "llm_task: the call failed (" + e.getMessage() + "); try again later or do it yourself");
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // a delegated call that crashed is one failed command, never a failed tick
             return CommandOutcome.error(ErrorCode.EUNKNOWN, "llm_task: the call failed: " + e.getClass().getSimpleName());
         }
         if (c.interrupted()) {

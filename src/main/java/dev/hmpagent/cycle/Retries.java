@@ -132,7 +132,7 @@ final class Retries {
         Duration delay = schedule(trouble, tickId, Optional.empty(), message);
         try {
             writer.writeTickError(tickId, start, "error", reason, message);
-        } catch (RuntimeException again) {
+        } catch (RuntimeException again) {   // already failing: the second failure is added to the line, not thrown
             message = message + " (and the tick could not be logged: " + again.getMessage() + ")";
         }
         events.emit(new AgentEvent.Problem("tick " + tickId + " failed: " + message + " — trying again in "

@@ -258,7 +258,7 @@ public final class ProcessRunner {
         ProcessResult result;
         try {
             result = awaitEnd(child);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // the watcher's boundary: whatever broke, the tree is killed and the row ends
             child.ending.compareAndSet(null, new Ending(ProcessEnd.KILLED, "the process runner failed"));
             killQuietly(child);
             result = new ProcessResult(child.spec.id(), ProcessEnd.KILLED, null, child.output.render(),

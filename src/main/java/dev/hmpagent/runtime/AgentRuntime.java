@@ -238,7 +238,7 @@ public final class AgentRuntime implements AutoCloseable {
             if (inbox.flush() > 0) loop.wake();
         } catch (StoreException | java.io.UncheckedIOException e) {
             // still locked or full: the next retry comes in a second; /status shows what waits
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // the spool retry's loop boundary: said, and tried again in a second
             events.emit(new AgentEvent.Problem("storing waiting messages failed: " + e.getMessage()));
         }
     }

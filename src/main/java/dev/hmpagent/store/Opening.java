@@ -33,7 +33,7 @@ final class Opening {
             Integrity.checkAtOpen(store, options.quickCheckMaxBytes());
             new Migrator(store).migrate();
             return store;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) {   // not handled here: the half-opened connection is closed, the failure goes on
             store.close();
             throw e;
         }
