@@ -128,8 +128,8 @@ final class StatusCommand extends Subcommand {
             byModel.putNull("session");
         }
         models(byModel.putArray("lifetime"), s.lifetime(), s.costs());
-        total(byModel, "session", s.session().map(s.costs()::total), s.costs());
-        total(byModel, "lifetime", Optional.of(s.costs().total(s.lifetime())), s.costs());
+        total(byModel, "session", s.session().map(s.costs()::total).orElse(null), s.costs());
+        total(byModel, "lifetime", s.costs().total(s.lifetime()), s.costs());
         return mapper.writeValueAsString(o);
     }
 
@@ -197,9 +197,10 @@ final class StatusCommand extends Subcommand {
     /**
      * {@code <scope>_cost_usd}: the priced models' sum (null without a runner, without prices, or when no model of the
      * scope has one) and {@code <scope>_unpriced}: the models it leaves out (null without a runner or prices).
+     * {@code totalOrNull} is null without a runner.
      */
-    private static void total(ObjectNode o, String scope, Optional<Costs.Total> total, Costs costs) {
-        Optional<Costs.Total> t = total.filter(x -> costs.any());
+    private static void total(ObjectNode o, String scope, Costs.Total totalOrNull, Costs costs) {
+        Optional<Costs.Total> t = Optional.ofNullable(totalOrNull).filter(x -> costs.any());
         if (t.isPresent() && t.get().usd().isPresent()) o.put(scope + "_cost_usd", usd(t.get().usd().getAsDouble()));
         else o.putNull(scope + "_cost_usd");
         if (t.isPresent()) {

@@ -26,7 +26,7 @@ public final class LlmRegistryCommands {
         return SimpleCommand.informing("llm_list", "list the LLMs you may use (provider, base URL, model, priority)",
                 "{}", (args, ctx) -> {
             LlmRegistryDao llms = ctx.registries().llms();
-            Optional<String> main = llms.selected();
+            String main = llms.selected().orElse("");
             return CommandOutcome.ok(listing("LLMs (id: provider, base_url, model, priority):", llms.list().stream()
                     .map(e -> line(e, main)).toList(), "no LLMs are registered"));
         });
@@ -54,10 +54,11 @@ public final class LlmRegistryCommands {
         });
     }
 
-    private static String line(Entry e, Optional<String> main) {
+    /** One entry; {@code main} is the selected entry's id ("" when none). */
+    private static String line(Entry e, String main) {
         return "- " + e.id() + (e.name().isEmpty() || e.name().equals(e.id()) ? "" : " \"" + e.name() + "\"") + ": "
                 + show(e.provider()) + ", " + show(e.baseUrl()) + ", " + show(e.model()) + ", priority "
-                + (e.priority() == null ? "-" : e.priority()) + (main.filter(e.id()::equals).isPresent() ? " (main)" : "");
+                + (e.priority() == null ? "-" : e.priority()) + (e.id().equals(main) ? " (main)" : "");
     }
 
     private static String show(String s) {

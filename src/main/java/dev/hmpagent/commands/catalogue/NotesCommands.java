@@ -132,7 +132,7 @@ public final class NotesCommands {
                 "{\"mode\": \"auto\", \"filter\": {\"tags\": [\"mesh\"], \"min_priority\": 1, \"since\": \"2026-11-21\", "
                         + "\"sources\": [\"cli\", \"peer\"]}}",
                 (args, ctx) -> SettingsCommands.notesMode(args, ctx, args.requiredText("mode"),
-                        Optional.ofNullable(args.node().get("filter"))));
+                        args.node().get("filter")));
     }
 
     private static CommandOutcome missing(String type, long id) {

@@ -53,8 +53,8 @@ public final class SettingsCommands {
             return switch (key) {
                 case ContextKeys.HISTORY_K -> historyK(args, ctx, value);
                 case ContextKeys.NOTES_MODE -> value.isObject()
-                        ? notesMode(args, ctx, text(args, value.get("mode"), "value.mode"), Optional.ofNullable(value.get("filter")))
-                        : notesMode(args, ctx, text(args, value, "value"), Optional.empty());
+                        ? notesMode(args, ctx, text(args, value.get("mode"), "value.mode"), value.get("filter"))
+                        : notesMode(args, ctx, text(args, value, "value"), null);
                 default -> notesFilter(args, ctx, value).map(CommandOutcome::ok).orElseThrow();
             };
         });
@@ -75,12 +75,12 @@ public final class SettingsCommands {
 
     /**
      * Sets the notes mode and, when {@code filter} is given, the auto filter (JSON null: back to agent.toml's).
-     * Shared with {@code notes_mode}.
+     * Shared with {@code notes_mode}. {@code filterOrNull}: the filter given with the mode, null when none was.
      */
-    static CommandOutcome notesMode(Args args, CommandContext ctx, String mode, Optional<JsonNode> filter) {
+    static CommandOutcome notesMode(Args args, CommandContext ctx, String mode, JsonNode filterOrNull) {
         String m = mode.strip().toLowerCase(Locale.ROOT);
         if (!m.equals("manual") && !m.equals("auto")) throw args.bad("the mode must be \"manual\" or \"auto\", got \"" + mode + "\"");
-        String filterText = filter.isEmpty() ? "" : "; " + notesFilter(args, ctx, filter.get()).orElseThrow();
+        String filterText = filterOrNull == null ? "" : "; " + notesFilter(args, ctx, filterOrNull).orElseThrow();
         ctx.settings().putAtTick(ContextKeys.NOTES_MODE, m, ctx.tickId());
         String what = m.equals("manual") ? "context 4 counts unread notes and lists their ids; read one with note_read"
                 : "context 4 shows unread notes in full, filtered";
