@@ -164,6 +164,9 @@ public final class SafetyRules {
         }
     }
 
+    /** Read-only use (readTree) is thread-safe; one built per read cost more than reading the state. */
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final Limits limits;
     private final TreeMap<String, Integer> streaks = new TreeMap<>();
     private final Deque<Boolean> window = new ArrayDeque<>();
@@ -337,7 +340,7 @@ public final class SafetyRules {
         SafetyRules rules = new SafetyRules(limits);
         if (json == null || json.isBlank()) return rules;
         try {
-            rules.read(new ObjectMapper().readTree(json));
+            rules.read(JSON.readTree(json));
             return rules;
         } catch (JsonProcessingException | IllegalArgumentException unreadable) { // start afresh rather than not at all
             return new SafetyRules(limits);

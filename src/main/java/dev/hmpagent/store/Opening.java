@@ -85,6 +85,8 @@ final class Opening {
         if (readOnly) config.setReadOnly(true);
         config.setBusyTimeout(options.busyTimeoutMs());
         config.enforceForeignKeys(true);
+        // Store.insert reads last_insert_rowid() itself: the driver would otherwise run that query after every write
+        config.setGetGeneratedKeys(false);
         try {
             Connection c = config.createConnection("jdbc:sqlite:" + path);
             try {

@@ -180,9 +180,12 @@ public final class ProcessLogDao {
      * finishes a running row must set seen_tick back to NULL so its result is shown.
      */
     public void markSeen(Collection<Long> ids, long tickId) {
-        for (long id : ids) {
-            store.update("UPDATE process_log SET seen_tick = coalesce(seen_tick, ?) WHERE id = ?", tickId, id);
-        }
+        if (ids.isEmpty()) return;
+        // one statement for the whole prompt (it shows dozens of rows), touching only the rows not seen before
+        StringBuilder json = new StringBuilder("[");
+        for (long id : ids) json.append(json.length() == 1 ? "" : ",").append(id);
+        store.update("UPDATE process_log SET seen_tick = ? WHERE seen_tick IS NULL AND id IN "
+                + "(SELECT value FROM json_each(?))", tickId, json.append(']').toString());
     }
 
     /**

@@ -28,6 +28,8 @@ public final class Store implements AutoCloseable {
     private final Path path;
     private final Clock clock;
     private final Connection connection;
+    /** The statements prepared on it, kept for the next use of the same SQL. */
+    private final Statements statements;
     /** Prepared once: {@link #dataVersion()} is polled many times a second. */
     private PreparedStatement dataVersion;
     private final int busyTimeoutMs;
@@ -43,6 +45,7 @@ public final class Store implements AutoCloseable {
         this.path = path;
         this.clock = clock;
         this.connection = connection;
+        this.statements = new Statements(connection);
         this.busyTimeoutMs = busyTimeoutMs;
         this.tables = new Tables(this);
     }
@@ -221,43 +224,62 @@ public final class Store implements AutoCloseable {
     }
 
     int update(String sql, Object... params) {
-        try (PreparedStatement ps = prepare(sql, params)) {
-            return ps.executeUpdate();
-        } catch (SQLException e) {
-            throw fail(sql, e);
-        }
+        // a schema change (DROP TABLE of an agent table): no kept statement may outlive the table it was compiled for
+        if (!Statements.kept(sql)) statements.clear();
+        return run(sql, params, PreparedStatement::executeUpdate);
     }
 
+    /**
+     * Runs an INSERT and returns the rowid it gave ({@code last_insert_rowid()}, what the driver's generated keys
+     * read; the connection is opened with them off, so no other statement pays for reading them).
+     */
     long insert(String sql, Object... params) {
-        ready();
-        try (PreparedStatement ps = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
-            bind(ps, params);
-            ps.executeUpdate();
-            try (ResultSet keys = ps.getGeneratedKeys()) {
-                if (!keys.next()) throw new StoreException("insert returned no id: " + sql);
-                return keys.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw fail(sql, e);
-        }
+        run(sql, params, PreparedStatement::executeUpdate);
+        return queryOne("SELECT last_insert_rowid()", rs -> rs.getLong(1))
+                .orElseThrow(() -> new StoreException("insert returned no id: " + sql));
     }
 
     <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) {
-        try (PreparedStatement ps = prepare(sql, params); ResultSet rs = ps.executeQuery()) {
-            List<T> rows = new ArrayList<>();
-            while (rs.next()) rows.add(mapper.map(rs));
-            return rows;
-        } catch (SQLException e) {
-            throw fail(sql, e);
-        }
+        return run(sql, params, ps -> {
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                while (rs.next()) rows.add(mapper.map(rs));
+                return rows;
+            }
+        });
     }
 
     /** Hands each row to {@code sink} as it is read, so rows read before a failure are not lost. */
     <T> void forEachRow(String sql, RowMapper<T> mapper, Consumer<T> sink, Object... params) {
-        try (PreparedStatement ps = prepare(sql, params); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) sink.accept(mapper.map(rs));
+        run(sql, params, ps -> {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) sink.accept(mapper.map(rs));
+            }
+            return null;
+        });
+    }
+
+    /** What is done with one bound statement (its result set closed before it returns). */
+    @FunctionalInterface
+    private interface StatementWork<T> {
+        T run(PreparedStatement ps) throws SQLException;
+    }
+
+    /** Runs {@code work} on a statement of {@code sql} with {@code params} bound, kept for the next use if it went well. */
+    private <T> T run(String sql, Object[] params, StatementWork<T> work) {
+        ready();
+        PreparedStatement ps = null;
+        boolean succeeded = false;
+        try {
+            ps = statements.take(sql);
+            bind(ps, params);
+            T result = work.run(ps);
+            succeeded = true;
+            return result;
         } catch (SQLException e) {
             throw fail(sql, e);
+        } finally {
+            if (ps != null) statements.release(sql, ps, succeeded);
         }
     }
 
@@ -273,6 +295,7 @@ public final class Store implements AutoCloseable {
     /** Runs a script of several statements (a migration). */
     void executeScript(String sql) {
         ready();
+        statements.clear();
         try (Statement st = connection.createStatement()) {
             for (String statement : SqlScript.split(sql)) st.execute(statement);
         } catch (SQLException e) {
@@ -289,18 +312,6 @@ public final class Store implements AutoCloseable {
         return queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name) > 0;
     }
 
-    private PreparedStatement prepare(String sql, Object... params) throws SQLException {
-        ready();
-        PreparedStatement ps = connection.prepareStatement(sql);
-        try {
-            bind(ps, params);
-            return ps;
-        } catch (SQLException e) {
-            ps.close();
-            throw e;
-        }
-    }
-
     private static void bind(PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
@@ -310,12 +321,18 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    /** Runs one statement without parameters or results (BEGIN, COMMIT, a PRAGMA). */
+    /** Runs one statement without parameters or results (BEGIN IMMEDIATE, COMMIT), kept prepared for the next time. */
     private void execute(String sql, String what) {
-        try (Statement st = connection.createStatement()) {
-            st.execute(sql);
+        PreparedStatement ps = null;
+        boolean succeeded = false;
+        try {
+            ps = statements.take(sql);
+            ps.executeUpdate();
+            succeeded = true;
         } catch (SQLException e) {
             throw fail(what, e);
+        } finally {
+            if (ps != null) statements.release(sql, ps, succeeded);
         }
     }
 
@@ -371,6 +388,7 @@ public final class Store implements AutoCloseable {
 
     @Override
     public void close() {
+        statements.clear();
         try {
             connection.close();
         } catch (SQLException ignored) {

@@ -1,0 +1,84 @@
+package dev.hmpagent.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The prepared statements of one {@link Store}'s connection, kept for the next use of the same SQL: SQLite compiles a
+ * statement at every prepare (a quarter of a tick's time went to it), while a kept one is only reset and bound again.
+ * A statement is taken while in use and given back once done with (its result set closed, so it holds no read
+ * snapshot); a nested use of the same SQL while it is taken prepares another. Only data statements (SELECT, INSERT,
+ * UPDATE, DELETE, WITH, REPLACE) and BEGIN and COMMIT are kept, at most {@link #MAX} of them, the least recently used closed first; a schema
+ * change through this connection (any other statement, a migration) closes them all first. Not thread-safe: a Store
+ * belongs to one thread at a time.
+ */
+final class Statements {
+    static final int MAX = 200;
+
+    private final Connection connection;
+    private final LinkedHashMap<String, PreparedStatement> idle = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+            if (size() <= MAX) return false;
+            closeQuietly(eldest.getValue());
+            return true;
+        }
+    };
+
+    Statements(Connection connection) {
+        this.connection = connection;
+    }
+
+    /** Whether statements of {@code sql} are kept: data statements only, never DDL nor a PRAGMA. */
+    static boolean kept(String sql) {
+        String head = sql.stripLeading();
+        int end = 0;
+        while (end < head.length() && Character.isLetter(head.charAt(end))) end++;
+        return switch (head.substring(0, end).toUpperCase(Locale.ROOT)) {
+            case "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "REPLACE", "BEGIN", "COMMIT" -> true;
+            default -> false;
+        };
+    }
+
+    /** A statement of {@code sql} with no parameters bound: a kept one, or a new one. */
+    PreparedStatement take(String sql) throws SQLException {
+        PreparedStatement ps = idle.remove(sql);
+        if (ps == null) return connection.prepareStatement(sql);
+        try {
+            ps.clearParameters();
+            return ps;
+        } catch (SQLException e) {
+            closeQuietly(ps);
+            return connection.prepareStatement(sql);
+        }
+    }
+
+    /** Done with {@code ps}: kept when it {@code succeeded} and may be kept, else closed. */
+    void release(String sql, PreparedStatement ps, boolean succeeded) {
+        if (succeeded && kept(sql) && !idle.containsKey(sql)) idle.put(sql, ps);
+        else closeQuietly(ps);
+    }
+
+    /** Closes every kept statement (before a schema change, or when the connection closes). */
+    void clear() {
+        if (idle.isEmpty()) return;
+        for (PreparedStatement ps : new ArrayList<>(idle.values())) closeQuietly(ps);
+        idle.clear();
+    }
+
+    /** How many statements are kept (for tests). */
+    int size() { return idle.size(); }
+
+    private static void closeQuietly(PreparedStatement ps) {
+        try {
+            ps.close();
+        } catch (SQLException ignored) {
+            // a statement that cannot close is finalized with the connection
+        }
+    }
+}
