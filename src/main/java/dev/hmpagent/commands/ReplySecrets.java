@@ -67,14 +67,23 @@ public final class ReplySecrets {
         return CommandQueue.SECRET_NAMES.matcher(name).matches();
     }
 
+    /**
+     * {@code text} with each match of {@code pattern} replaced, literally, by what {@code with} makes of it; a match
+     * left as it was costs no copy (most words of a reply are no secret), and text with no change comes back as is.
+     */
     private static String replace(Pattern pattern, String text, java.util.function.Function<Matcher, String> with) {
         Matcher m = pattern.matcher(text);
-        if (!m.find()) return text;
-        StringBuilder out = new StringBuilder(text.length());
-        do {
-            m.appendReplacement(out, Matcher.quoteReplacement(with.apply(m)));
-        } while (m.find());
-        m.appendTail(out);
-        return out.toString();
+        StringBuilder out = null;
+        int copied = 0;
+        while (m.find()) {
+            String replacement = with.apply(m);
+            if (replacement.length() == m.end() - m.start()
+                    && text.regionMatches(m.start(), replacement, 0, replacement.length())) continue;
+            if (out == null) out = new StringBuilder(text.length());
+            out.append(text, copied, m.start()).append(replacement);
+            copied = m.end();
+        }
+        if (out == null) return text;
+        return out.append(text, copied, text.length()).toString();
     }
 }
