@@ -50,6 +50,9 @@ public final class TickBench {
     public static void main(String[] args) throws Exception {
         int ticks = args.length > 0 ? Integer.parseInt(args[0]) : 300;
         Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("tick-bench");
+        // a first run on a file of its own warms the JIT, so neither measured file pays for compiling the agent (the
+        // fresh file, measured first, did: a long-running agent's ticks run compiled code)
+        run(dir.resolve("jit-warm-up"), ticks, false);
         Figures fresh = run(dir.resolve("fresh"), ticks, false);
         Figures loaded = run(dir.resolve("loaded"), ticks, true);
         System.out.printf(Locale.ROOT, "the agent's own time per tick (agent_log.duration_ms - llm_calls.duration_ms),"
