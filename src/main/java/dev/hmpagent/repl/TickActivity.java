@@ -3,10 +3,12 @@ package dev.hmpagent.repl;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.store.ProcessStatus;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What one tick did besides talking to the person, as the quiet transcript says it on one line:
@@ -27,13 +29,20 @@ final class TickActivity {
             Map.entry("settings_set", new String[] {"changed a setting", "changed %d settings"}));
 
     private final Map<String, Integer> done = new LinkedHashMap<>();
-    private int failed;
+    /** Commands still running (a shell command started, its result to come): not a failure. */
+    private final Map<String, Integer> started = new LinkedHashMap<>();
+    /** The failed commands, each once however often it is reported ("tick/cmd_id"). */
+    private final Set<String> failed = new HashSet<>();
 
     void add(AgentEvent.CommandDone c) {
         ProcessStatus status = ProcessStatus.fromColumn(c.status());
+        if (status == ProcessStatus.RUNNING || status == ProcessStatus.PENDING) {
+            started.merge(c.type(), 1, Integer::sum);
+            return;
+        }
         boolean ok = status == ProcessStatus.OK || status == ProcessStatus.CLOSE || status == ProcessStatus.WARNING;
         if (!ok) {
-            failed++;
+            failed.add(c.tickId() + "/" + c.cmdId());
             return;
         }
         if (c.type().equals("send_message")) return;   // the message itself was shown
@@ -42,7 +51,8 @@ final class TickActivity {
 
     void clear() {
         done.clear();
-        failed = 0;
+        started.clear();
+        failed.clear();
     }
 
     Optional<String> summary() {
@@ -52,9 +62,12 @@ final class TickActivity {
             if (phrase != null) parts.add(n == 1 ? phrase[0] : String.format(phrase[1], n));
             else parts.add("ran " + type + (n == 1 ? "" : " ×" + n));
         });
+        started.forEach((type, n) -> parts.add(type.equals("shell")
+                ? (n == 1 ? "started a shell command" : "started " + n + " shell commands")
+                : "started " + type + (n == 1 ? "" : " ×" + n)));
         String line = String.join(", ", parts);
-        if (failed > 0) {
-            line += (line.isEmpty() ? "" : "; ") + failed + (failed == 1 ? " command" : " commands")
+        if (!failed.isEmpty()) {
+            line += (line.isEmpty() ? "" : "; ") + failed.size() + (failed.size() == 1 ? " command" : " commands")
                     + " failed (/verbose normal shows why)";
         }
         return line.isEmpty() ? Optional.empty() : Optional.of(line);

@@ -104,6 +104,21 @@ class LiveTranscriptTest {
     }
 
     @Test
+    void a_running_command_is_started_not_failed_and_a_failure_reported_twice_counts_once() {
+        renderer.emit(new AgentEvent.CallStarted(5, "m"));
+        renderer.emit(new AgentEvent.CallEnded(5, "m", 900, 0, 60, 600, false, false));
+        renderer.emit(new AgentEvent.CommandDone(5, "c-1", "shell", "running", "started (process_log 41)"));
+        renderer.emit(new AgentEvent.CommandDone(5, "c-2", "shell", "running", "started (process_log 42)"));
+        renderer.emit(new AgentEvent.CommandDone(5, "c-3", "file_read", "error", "no such file"));
+        renderer.emit(new AgentEvent.CommandDone(5, "c-3", "file_read", "error", "no such file"));
+        renderer.emit(new AgentEvent.TickDone(5, "ok", 900, 60, 700));
+
+        assertThat(screen.above).containsExactly(
+                "· started 2 shell commands; 1 command failed (/verbose normal shows why)",
+                "900 in · 60 out · 0.6 s · task 18.4k / 100k");
+    }
+
+    @Test
     void verbose_normal_shows_thoughts_results_and_reflex_notices_but_not_a_messages_own_receipt() {
         renderer.verbosity(Verbosity.NORMAL);
         renderer.emit(new AgentEvent.Thought(4, "The user greeted me.", false));
