@@ -52,23 +52,10 @@ final class StreamAccumulator implements EventStream.Events {
         return delta;
     }
 
-    /**
-     * Applies the part of a too-large event that fit ({@code data}, null when none): its text is kept when it can
-     * be read, and the reply ends there with {@link dev.hmpagent.llm.wire.Bodies#EVENT_CUT}. Returns its delta.
-     */
     @Override
-    public String acceptCut(String data) throws ReplyException {
-        String delta = "";
-        if (data != null) {
-            try {
-                delta = accept(dev.hmpagent.llm.wire.TruncatedJson.close(data.strip()));
-            } catch (ReplyException unreadable) {
-                if (!unreadable.malformed()) throw unreadable;   // the server's own error stays one
-            }
-        }
+    public void endCut() {
         finishReason = dev.hmpagent.llm.wire.Bodies.EVENT_CUT;
         done = true;
-        return delta;
     }
 
     @Override

@@ -16,8 +16,25 @@ public final class EventStream {
         /** One event's data; returns the new text ("" for none). */
         String accept(String data) throws IOException;
 
-        /** The part of a too-large event that fit; the reply ends there. Returns the new text. */
-        String acceptCut(String data) throws IOException;
+        /** Ends the reply at a too-large event: finish reason {@link Bodies#EVENT_CUT}, nothing more to read. */
+        void endCut();
+
+        /**
+         * Applies the part of a too-large event that fit ({@code data}, null when none): its text is kept when it can
+         * be read, and the reply ends there. Returns the new text.
+         */
+        default String acceptCut(String data) throws IOException {
+            String delta = "";
+            if (data != null) {
+                try {
+                    delta = accept(TruncatedJson.close(data.strip()));
+                } catch (ReplyException unreadable) {
+                    if (!unreadable.malformed()) throw unreadable;   // the server's own error stays one
+                }
+            }
+            endCut();
+            return delta;
+        }
     }
 
     /** Reads events until {@code events} is done or the body ends; the caller checks whether the reply was whole. */
