@@ -10,45 +10,13 @@ import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.UserMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessRow;
-import dev.hmpagent.store.Store;
-import dev.hmpagent.testing.MutableClock;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class BuiltInCommandsTest {
-    @TempDir Path dir;
-    final ObjectMapper mapper = new ObjectMapper();
-    final CommandRegistry registry = Catalogue.builtIn();
-    final List<FailureFact> failures = new ArrayList<>();
-    Store store;
-    CommandRunner runner;
-
-    @BeforeEach
-    void open() {
-        store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"));
-        runner = new CommandRunner(registry, mapper, (tick, fact) -> failures.add(fact));
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
-    }
-
-    List<CommandRun> run(long tick, String block) {
-        ParsedReply reply = new CommandBlockParser(mapper).parse("thought\n# Commands:\n" + block);
-        return store.inTransaction(() -> runner.runAll(reply, new CommandContext(tick, "m", registry, store)));
-    }
-
+class BuiltInCommandsTest extends RegistryCommandsFixture {
     @Test
     void the_catalog_lists_every_registered_command_once_by_family_without_arguments() {
         assertThat(registry.types()).contains("help", "send_message", "process_close", "diary_entry", "diary_search",
