@@ -22,7 +22,6 @@ public final class CommandContext {
     private final Tables tables;
     private final Clock clock;
     private final Store store;
-    private final RegistryDaos registries;
 
     public CommandContext(long tickId, String llmId, CommandRegistry registry, Store store) {
         this.tickId = tickId;
@@ -31,7 +30,6 @@ public final class CommandContext {
         this.store = Objects.requireNonNull(store, "store");
         this.tables = store.tables();
         this.clock = store.clock();
-        this.registries = new RegistryDaos(tables);
     }
 
     public long tickId() { return tickId; }
@@ -62,6 +60,6 @@ public final class CommandContext {
     /** The file, for handlers that need a transaction of their own or a DAO not listed here. */
     public Store store() { return store; }
 
-    /** The HMP registries: strategies and ratings, scripts, tables, LLMs, identity, peers, users, services. */
-    public RegistryDaos registries() { return registries; }
+    /** Every DAO of the file, made once for its connection: the HMP registries among them. */
+    public Tables tables() { return tables; }
 }

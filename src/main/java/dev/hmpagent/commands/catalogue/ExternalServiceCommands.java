@@ -37,7 +37,7 @@ public final class ExternalServiceCommands {
     static CommandHandler servicesList() {
         return SimpleCommand.informing("services_list", "list the outside services you know (forums, blogs, ...)", "{}",
                 (args, ctx) -> CommandOutcome.ok(listing("external services (id. name (type) base_url accounts):",
-                        ctx.registries().services().services().stream().map(ExternalServiceCommands::line).toList(),
+                        ctx.tables().externalServices().services().stream().map(ExternalServiceCommands::line).toList(),
                         "no external services yet; service_add adds one")));
     }
 
@@ -49,7 +49,7 @@ public final class ExternalServiceCommands {
             for (String required : List.of("name", "type", "base_url")) {
                 if (!fields.containsKey(required)) throw args.bad("args." + required + " is required");
             }
-            ExternalServicesDao services = ctx.registries().services();
+            ExternalServicesDao services = ctx.tables().externalServices();
             if (services.findService(fields.get("name").toString()).isPresent()) {
                 return CommandOutcome.error("service_add: a service named " + fields.get("name") + " exists; "
                         + "change it with service_update");
@@ -67,7 +67,7 @@ public final class ExternalServiceCommands {
             if (service.isEmpty()) return unknownService("service_update", args, ctx);
             Map<String, Object> fields = serviceFields(args);
             if (fields.isEmpty()) throw args.bad("give at least one field to change");
-            ctx.registries().services().updateService(service.get().id(), fields);
+            ctx.tables().externalServices().updateService(service.get().id(), fields);
             return CommandOutcome.ok("service " + service.get().id() + " updated: " + String.join(", ", fields.keySet()));
         });
     }
@@ -77,7 +77,7 @@ public final class ExternalServiceCommands {
                 "{\"service\": \"Reddit\"}", (args, ctx) -> {
             Optional<Service> service = service(args, ctx);
             if (service.isEmpty()) return unknownService("service_delete", args, ctx);
-            ctx.registries().services().deleteService(service.get().id());
+            ctx.tables().externalServices().deleteService(service.get().id());
             return CommandOutcome.ok("service " + service.get().id() + " " + service.get().name() + " deleted with "
                     + service.get().accounts() + " account" + (service.get().accounts() == 1 ? "" : "s"));
         });
@@ -94,7 +94,7 @@ public final class ExternalServiceCommands {
                 serviceId = service.get().id();
             }
             return CommandOutcome.ok(listing("accounts (id. login on service: purpose, secret location):",
-                    ctx.registries().services().accounts(serviceId).stream().map(ExternalServiceCommands::line).toList(),
+                    ctx.tables().externalServices().accounts(serviceId).stream().map(ExternalServiceCommands::line).toList(),
                     "no accounts yet; account_add adds one"));
         });
     }
@@ -111,7 +111,7 @@ public final class ExternalServiceCommands {
             }
             Optional<Service> service = service(args, ctx);
             if (service.isEmpty()) return unknownService("account_add", args, ctx);
-            long id = ctx.registries().services().addAccount(service.get().id(), fields);
+            long id = ctx.tables().externalServices().addAccount(service.get().id(), fields);
             return CommandOutcome.ok("account " + id + " " + fields.get("login") + " on " + service.get().name()
                     + " added; its secret is read from " + fields.get("secret_ref"));
         });
@@ -124,7 +124,7 @@ public final class ExternalServiceCommands {
             long id = args.requiredLong("id");
             Map<String, Object> fields = accountFields(args);
             if (fields.isEmpty()) throw args.bad("give at least one field to change");
-            if (!ctx.registries().services().updateAccount(id, fields)) {
+            if (!ctx.tables().externalServices().updateAccount(id, fields)) {
                 return CommandOutcome.error("account_update: no account " + id + "; accounts_list shows them");
             }
             return CommandOutcome.ok("account " + id + " updated: " + String.join(", ", fields.keySet()));
@@ -135,7 +135,7 @@ public final class ExternalServiceCommands {
         return new SimpleCommand("account_delete", "delete an account record (the secret itself stays where it is)",
                 "{\"id\": 3}", (args, ctx) -> {
             long id = args.requiredLong("id");
-            return ctx.registries().services().deleteAccount(id) ? CommandOutcome.ok("account " + id + " deleted")
+            return ctx.tables().externalServices().deleteAccount(id) ? CommandOutcome.ok("account " + id + " deleted")
                     : CommandOutcome.error("account_delete: no account " + id + "; accounts_list shows them");
         });
     }
@@ -184,11 +184,11 @@ public final class ExternalServiceCommands {
     private static Optional<Service> service(Args args, CommandContext ctx) {
         String wanted = args.optionalText("service").or(() -> args.optionalText("service_id")).map(String::strip)
                 .filter(s -> !s.isEmpty()).orElseThrow(() -> args.bad("args.service is required (its id or name)"));
-        return ctx.registries().services().findService(wanted);
+        return ctx.tables().externalServices().findService(wanted);
     }
 
     private static CommandOutcome unknownService(String type, Args args, CommandContext ctx) {
-        List<String> names = ctx.registries().services().services().stream().map(s -> s.id() + " " + s.name()).toList();
+        List<String> names = ctx.tables().externalServices().services().stream().map(s -> s.id() + " " + s.name()).toList();
         String wanted = args.optionalText("service").or(() -> args.optionalText("service_id")).orElse("");
         return CommandOutcome.error(type + ": no service \"" + oneLine(wanted, 60) + "\"; "
                 + (names.isEmpty() ? "there are none yet (service_add adds one)" : "services: " + String.join(", ", names)));

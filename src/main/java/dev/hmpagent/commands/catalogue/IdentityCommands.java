@@ -21,7 +21,7 @@ public final class IdentityCommands {
 
     static CommandHandler identityGet() {
         return SimpleCommand.informing("identity_get", "show your identity (id, name, public key, metadata)", "{}",
-                (args, ctx) -> CommandOutcome.ok(listing("your identity:", ctx.registries().identity().all().stream()
+                (args, ctx) -> CommandOutcome.ok(listing("your identity:", ctx.tables().identity().all().stream()
                         .map(IdentityCommands::line).toList(), "you have no identity yet; identity_update "
                         + "{\"field\": \"name\", \"value\": \"...\"} creates one")));
     }
@@ -38,7 +38,7 @@ public final class IdentityCommands {
             com.fasterxml.jackson.databind.JsonNode raw = args.node().get("value");
             String value = raw != null && raw.isContainerNode() ? raw.toString()
                     : args.optionalText("value").orElseThrow(() -> args.bad("args.value is required"));
-            IdentityDao identity = ctx.registries().identity();
+            IdentityDao identity = ctx.tables().identity();
             List<Identity> all = identity.all();
             String id;
             if (args.optionalText("id").isPresent()) {

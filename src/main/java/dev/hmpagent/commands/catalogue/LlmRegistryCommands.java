@@ -25,7 +25,7 @@ public final class LlmRegistryCommands {
     static CommandHandler llmList() {
         return SimpleCommand.informing("llm_list", "list the LLMs you may use (provider, base URL, model, priority)",
                 "{}", (args, ctx) -> {
-            LlmRegistryDao llms = ctx.registries().llms();
+            LlmRegistryDao llms = ctx.tables().llmRegistry();
             String main = llms.selected().orElse("");
             return CommandOutcome.ok(listing("LLMs (id: provider, base_url, model, priority):", llms.list().stream()
                     .map(e -> line(e, main)).toList(), "no LLMs are registered"));
@@ -39,7 +39,7 @@ public final class LlmRegistryCommands {
                 "{\"id\": \"local-llama\"}", (args, ctx) -> {
             String wanted = args.optionalText("id").or(() -> args.optionalText("name")).map(String::strip)
                     .filter(s -> !s.isEmpty()).orElseThrow(() -> args.bad("args.id (or args.name) is required"));
-            LlmRegistryDao llms = ctx.registries().llms();
+            LlmRegistryDao llms = ctx.tables().llmRegistry();
             Optional<Entry> entry = llms.find(wanted);
             if (entry.isEmpty()) {
                 List<String> ids = llms.list().stream().map(Entry::id).toList();

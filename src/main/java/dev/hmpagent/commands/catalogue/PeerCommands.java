@@ -39,7 +39,7 @@ public final class PeerCommands {
     static CommandHandler peersList() {
         return SimpleCommand.informing("peers_list", "list the HMP agents you know (agent_peers)", "{}",
                 (args, ctx) -> CommandOutcome.ok(listing("known agents (name (id) status [tags] addresses: description):",
-                        ctx.registries().peers().all().stream().map(PeerCommands::line).toList(),
+                        ctx.tables().peers().all().stream().map(PeerCommands::line).toList(),
                         "you know no other agents yet; peer_add adds one")));
     }
 
@@ -51,7 +51,7 @@ public final class PeerCommands {
             if (id.length() > 200 || id.chars().anyMatch(Character::isWhitespace)) {
                 throw args.bad("args.did must be one word of at most 200 characters, e.g. did:hmp:abc");
             }
-            PeersDao peers = ctx.registries().peers();
+            PeersDao peers = ctx.tables().peers();
             for (String taken : List.of(id, name)) {
                 Optional<Peer> existing = peers.find(taken);
                 if (existing.isPresent()) {
@@ -69,7 +69,7 @@ public final class PeerCommands {
     static CommandHandler peerUpdate() {
         return new SimpleCommand("peer_update", "change what you know of an agent (name, address, tags, status, ...)",
                 "{\"peer\": \"postman\", \"status\": \"online\", \"tags\": \"friend,mesh\"}", (args, ctx) -> {
-            PeersDao peers = ctx.registries().peers();
+            PeersDao peers = ctx.tables().peers();
             Optional<Peer> peer = peers.find(args.requiredText("peer").strip());
             if (peer.isEmpty()) return unknown("peer_update", args, ctx);
             Map<String, String> fields = fields(args);
@@ -90,7 +90,7 @@ public final class PeerCommands {
     static CommandHandler peerDelete() {
         return new SimpleCommand("peer_delete", "forget an agent (messages already sent to it stay)",
                 "{\"peer\": \"postman\"}", (args, ctx) -> {
-            PeersDao peers = ctx.registries().peers();
+            PeersDao peers = ctx.tables().peers();
             Optional<Peer> peer = peers.find(args.requiredText("peer").strip());
             if (peer.isEmpty()) return unknown("peer_delete", args, ctx);
             peers.delete(peer.get().id());
@@ -101,7 +101,7 @@ public final class PeerCommands {
     static CommandHandler peerMessage() {
         return new SimpleCommand("peer_message", "send a message to an agent you know (queued for delivery)",
                 "{\"peer\": \"postman\", \"text\": \"...\"}", (args, ctx) -> {
-            PeersDao peers = ctx.registries().peers();
+            PeersDao peers = ctx.tables().peers();
             Optional<Peer> peer = peers.find(args.requiredText("peer").strip());
             String text = args.requiredText("text");
             if (text.length() > MAX_MESSAGE) throw args.bad("args.text is over " + MAX_MESSAGE + " characters");
@@ -142,7 +142,7 @@ public final class PeerCommands {
     }
 
     private static CommandOutcome unknown(String type, Args args, CommandContext ctx) {
-        List<String> known = ctx.registries().peers().all().stream().map(PeerCommands::label).toList();
+        List<String> known = ctx.tables().peers().all().stream().map(PeerCommands::label).toList();
         return CommandOutcome.error(type + ": you know no agent \"" + oneLine(args.requiredText("peer"), 60) + "\"; "
                 + (known.isEmpty() ? "you know none yet (peer_add adds one)" : "known: " + String.join(", ",
                 known.subList(0, Math.min(known.size(), 20))) + (known.size() > 20 ? ", …" : "")));

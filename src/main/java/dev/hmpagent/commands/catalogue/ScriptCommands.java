@@ -37,7 +37,7 @@ public final class ScriptCommands {
             String code = code(args, args.requiredText("code"));
             String language = language(args, args.optionalText("language").orElse("python"));
             String version = version(args).orElse("1");
-            ScriptsDao scripts = ctx.registries().scripts();
+            ScriptsDao scripts = ctx.tables().scripts();
             Optional<ScriptRow> existing = scripts.latest(name);
             if (existing.isPresent()) {
                 return CommandOutcome.error("script_add: script " + name + " exists (version " + existing.get().version()
@@ -54,7 +54,7 @@ public final class ScriptCommands {
                 "change a script of yours: saves a new version with the fields given (the others are kept)",
                 "{\"name\": \"fetch_feed\", \"code\": \"...\", \"description\": \"...\"}", (args, ctx) -> {
             String name = name(args);
-            ScriptsDao scripts = ctx.registries().scripts();
+            ScriptsDao scripts = ctx.tables().scripts();
             Optional<ScriptRow> latest = scripts.latest(name);
             if (latest.isEmpty()) return CommandOutcome.error("script_update: no script " + name + "; " + known(ctx));
             ScriptRow old = latest.get();
@@ -81,7 +81,7 @@ public final class ScriptCommands {
                 "{\"name\": \"fetch_feed\"}", (args, ctx) -> {
             String name = name(args);
             Optional<String> version = version(args);
-            int n = ctx.registries().scripts().delete(name, version.orElse(null));
+            int n = ctx.tables().scripts().delete(name, version.orElse(null));
             if (n == 0) {
                 return CommandOutcome.error("script_delete: no script " + name
                         + version.map(v -> " version " + v).orElse("") + "; " + known(ctx));
@@ -93,7 +93,7 @@ public final class ScriptCommands {
     static CommandHandler scriptsList() {
         return SimpleCommand.informing("scripts_list", "list your scripts (newest version of each)", "{}",
                 (args, ctx) -> {
-            ScriptsDao scripts = ctx.registries().scripts();
+            ScriptsDao scripts = ctx.tables().scripts();
             return CommandOutcome.ok(listing("your scripts (name, version, language, versions kept):",
                     scripts.latestAll().stream().map(s -> "- " + s.name() + " v" + s.version() + " (" + s.language()
                             + ", " + scripts.versionCount(s.name()) + " kept)"
@@ -107,7 +107,7 @@ public final class ScriptCommands {
                 "{\"name\": \"fetch_feed\"}", (args, ctx) -> {
             String name = name(args);
             Optional<String> version = version(args);
-            ScriptsDao scripts = ctx.registries().scripts();
+            ScriptsDao scripts = ctx.tables().scripts();
             Optional<ScriptRow> row = version.isPresent() ? scripts.version(name, version.get()) : scripts.latest(name);
             return row.map(s -> {
                 String code = s.code();
@@ -152,7 +152,7 @@ public final class ScriptCommands {
     }
 
     private static String known(CommandContext ctx) {
-        List<String> names = ctx.registries().scripts().latestAll().stream().map(ScriptRow::name).toList();
+        List<String> names = ctx.tables().scripts().latestAll().stream().map(ScriptRow::name).toList();
         if (names.isEmpty()) return "you have no scripts";
         return "yours: " + String.join(", ", names.subList(0, Math.min(names.size(), 20))) + (names.size() > 20 ? ", …" : "");
     }

@@ -85,7 +85,7 @@ public final class ShellCommands {
     private CommandHandler scriptRun() {
         return new External("script_run", "run one of your scripts as a child process, with args (like shell)",
                 "{\"name\": \"report\", \"args\": [\"--short\"], \"timeout_s\": 30}", (args, ctx, id, onDone) -> {
-            Optional<dev.hmpagent.store.ScriptLaunch> launch = scriptLaunch(ctx.registries().scripts(),
+            Optional<dev.hmpagent.store.ScriptLaunch> launch = scriptLaunch(ctx.tables().scripts(),
                     args.requiredText("name"), args.list("args"));
             if (launch.isEmpty()) {
                 return Optional.of(CommandOutcome.notFound("script_run: no script \"" + args.requiredText("name")

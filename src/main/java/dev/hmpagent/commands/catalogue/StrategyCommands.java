@@ -26,7 +26,7 @@ public final class StrategyCommands {
         return SimpleCommand.informing("strategies_list",
                 "list the ways out of cognitive stagnation (stagnation_strategies) with their reputation", "{}",
                 (args, ctx) -> CommandOutcome.ok(listing("stagnation strategies (id. name [tags] reputation):",
-                        ctx.registries().ratings().strategies().stream().map(StrategyCommands::line).toList(),
+                        ctx.tables().ratings().strategies().stream().map(StrategyCommands::line).toList(),
                         "no stagnation strategies yet")));
     }
 
@@ -34,7 +34,7 @@ public final class StrategyCommands {
         return SimpleCommand.informing("thinking_methods_list",
                 "list thinking methods (what to do when no solution comes) with their reputation", "{}",
                 (args, ctx) -> CommandOutcome.ok(listing("thinking methods (id. name (type) [tags] reputation):",
-                        ctx.registries().ratings().thinkingMethods().stream().map(StrategyCommands::line).toList(),
+                        ctx.tables().ratings().thinkingMethods().stream().map(StrategyCommands::line).toList(),
                         "no thinking methods yet")));
     }
 
@@ -49,9 +49,9 @@ public final class StrategyCommands {
             if (rating < target.min() || rating > target.max()) {
                 throw args.bad("args.rating of a " + target.type() + " must be from " + target.scale());
             }
-            RatingsDao ratings = ctx.registries().ratings();
+            RatingsDao ratings = ctx.tables().ratings();
             return ratings.nameOf(target, id).map(name -> {
-                ratings.add(ctx.registries().identity().selfId(), target, id, (int) rating,
+                ratings.add(ctx.tables().identity().selfId(), target, id, (int) rating,
                         args.optionalText("comment").orElse(null));
                 return CommandOutcome.ok("rated " + target.type() + " " + id + " \"" + name + "\" " + shown(target, rating)
                         + "; its reputation is now " + format(ratings.reputation(target, id)));
@@ -69,7 +69,7 @@ public final class StrategyCommands {
             Long id = args.optionalLong("target_id").orElse(null);
             long limit = args.optionalLong("limit").orElse(10L);
             if (limit < 1 || limit > 50) throw args.bad("args.limit must be from 1 to 50");
-            return CommandOutcome.ok(listing("ratings (newest first):", ctx.registries().ratings()
+            return CommandOutcome.ok(listing("ratings (newest first):", ctx.tables().ratings()
                     .ratings(target, id, (int) limit).stream().map(r -> "- " + r.targetType() + " " + r.targetId()
                             + " \"" + r.targetName() + "\": "
                             + shown(Target.of(r.targetType()).orElse(Target.THINKING_METHOD), r.rating()) + " by " + r.agentId() + " at "

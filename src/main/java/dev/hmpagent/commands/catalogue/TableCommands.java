@@ -50,7 +50,7 @@ public final class TableCommands {
                         + "{\"name\": \"met\", \"type\": \"integer\"}]}", (args, ctx) -> {
             String name = name(args);
             List<Column> columns = columns(args);
-            AgentTablesDao tables = ctx.registries().tables();
+            AgentTablesDao tables = ctx.tables().agentTables();
             if (tables.find(name).isPresent()) {
                 return CommandOutcome.error("table_create: you already have a table " + name + "; tables_list shows yours");
             }
@@ -71,7 +71,7 @@ public final class TableCommands {
         return new SimpleCommand("table_insert", "add a row to a table of yours",
                 "{\"name\": \"contacts\", \"row\": {\"who\": \"Ann\", \"met\": 3}}", (args, ctx) -> {
             String name = name(args);
-            AgentTablesDao tables = ctx.registries().tables();
+            AgentTablesDao tables = ctx.tables().agentTables();
             Optional<AgentTable> table = tables.find(name);
             if (table.isEmpty()) return unknown("table_insert", name, ctx);
             JsonNode row = args.node().get("row");
@@ -91,7 +91,7 @@ public final class TableCommands {
                 "read rows of a table of yours (where: column values to match; all if none)",
                 "{\"name\": \"contacts\", \"where\": {\"who\": \"Ann\"}, \"limit\": 20}", (args, ctx) -> {
             String name = name(args);
-            AgentTablesDao tables = ctx.registries().tables();
+            AgentTablesDao tables = ctx.tables().agentTables();
             Optional<AgentTable> table = tables.find(name);
             if (table.isEmpty()) return unknown("table_query", name, ctx);
             JsonNode where = args.node().get("where");
@@ -120,7 +120,7 @@ public final class TableCommands {
     static CommandHandler tablesList() {
         return SimpleCommand.informing("tables_list", "list your tables with their columns", "{}", (args, ctx) ->
                 CommandOutcome.ok(listing("your tables (name (columns): description):",
-                        ctx.registries().tables().all().stream().map(t -> "- " + t.name() + " (id integer, "
+                        ctx.tables().agentTables().all().stream().map(t -> "- " + t.name() + " (id integer, "
                                 + describe(t.columns()) + ")" + (t.description().isEmpty() ? ""
                                 : ": " + oneLine(t.description(), MAX_TEXT))).toList(),
                         "you have no tables yet; table_create makes one")));
@@ -130,7 +130,7 @@ public final class TableCommands {
         return new SimpleCommand("table_drop", "delete a table of yours and all its rows",
                 "{\"name\": \"contacts\"}", (args, ctx) -> {
             String name = name(args);
-            return ctx.registries().tables().drop(name) ? CommandOutcome.ok("table " + name + " dropped")
+            return ctx.tables().agentTables().drop(name) ? CommandOutcome.ok("table " + name + " dropped")
                     : unknown("table_drop", name, ctx);
         });
     }
@@ -220,7 +220,7 @@ public final class TableCommands {
     }
 
     private static CommandOutcome unknown(String type, String name, CommandContext ctx) {
-        List<String> names = ctx.registries().tables().all().stream().map(AgentTable::name).toList();
+        List<String> names = ctx.tables().agentTables().all().stream().map(AgentTable::name).toList();
         return CommandOutcome.error(type + ": you have no table " + name + "; "
                 + (names.isEmpty() ? "table_create makes one" : "yours: " + String.join(", ", names)));
     }

@@ -41,7 +41,7 @@ public final class UserCommands {
     static CommandHandler usersList() {
         return SimpleCommand.informing("users_list", "list the people who may write to you, with their DIDs and groups",
                 "{}", (args, ctx) -> {
-            UsersDao users = ctx.registries().users();
+            UsersDao users = ctx.tables().users();
             List<String> lines = users.all(RegistryArgs.MAX_LINES).stream().map(UserCommands::line).toList();
             String out = listing("users (id. name <did> groups):", lines, "no users are registered yet");
             long more = users.count() - lines.size();
@@ -54,7 +54,7 @@ public final class UserCommands {
                 "{\"username\": \"Ann\", \"did\": \"did:hmp:ann\", \"group\": \"friends\", \"language\": \"en\"}",
                 (args, ctx) -> {
             String did = did(args);
-            UsersDao users = ctx.registries().users();
+            UsersDao users = ctx.tables().users();
             Optional<User> existing = users.byDid(did);
             if (existing.isPresent()) {
                 return CommandOutcome.error("user_add: " + did + " is already user " + existing.get().userId()
@@ -75,7 +75,7 @@ public final class UserCommands {
         return new SimpleCommand("user_update",
                 "change a user's name, mail, language, groups and other fields (by did or user_id)",
                 "{\"did\": \"did:hmp:ann\", \"language\": \"en,ru\", \"groups\": [\"friends\"]}", (args, ctx) -> {
-            UsersDao users = ctx.registries().users();
+            UsersDao users = ctx.tables().users();
             Optional<Long> byId = args.optionalLong("user_id");
             Optional<User> user = byId.isPresent() ? users.byId(byId.get()) : users.byDid(did(args));
             if (user.isEmpty()) {
@@ -99,7 +99,7 @@ public final class UserCommands {
             String name = args.optionalText("group_name").or(() -> args.optionalText("name")).map(String::strip)
                     .filter(s -> !s.isEmpty()).orElseThrow(() -> args.bad("args.group_name is required"));
             if (name.length() > 80) throw args.bad("args.group_name is over 80 characters");
-            UsersDao users = ctx.registries().users();
+            UsersDao users = ctx.tables().users();
             if (users.group(name).isPresent()) return CommandOutcome.error("users_group_add: group " + name + " exists");
             long id = users.addGroup(name, args.optionalText("description").orElse(null));
             return CommandOutcome.ok("group " + id + " \"" + name + "\" added");
@@ -108,7 +108,7 @@ public final class UserCommands {
 
     static CommandHandler usersGroupList() {
         return SimpleCommand.informing("users_group_list", "list the groups of users and how many each holds", "{}",
-                (args, ctx) -> CommandOutcome.ok(listing("groups (name: members, description):", ctx.registries().users()
+                (args, ctx) -> CommandOutcome.ok(listing("groups (name: members, description):", ctx.tables().users()
                         .groups().stream().map(g -> "- " + g.name() + ": " + g.members() + " member"
                                 + (g.members() == 1 ? "" : "s")
                                 + (g.description().isEmpty() ? "" : ", " + oneLine(g.description(), MAX_TEXT))).toList(),
@@ -140,7 +140,7 @@ public final class UserCommands {
 
     /** Refuses groups that do not exist (naming the known ones) and a mail another user has. */
     private static Optional<CommandOutcome> checkGroupsAndMail(String type, CommandContext ctx, Map<String, String> fields, long self) {
-        UsersDao users = ctx.registries().users();
+        UsersDao users = ctx.tables().users();
         if (fields.containsKey("groups")) {
             List<String> known = users.groups().stream().map(Group::name).toList();
             try {
