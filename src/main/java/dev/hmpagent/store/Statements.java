@@ -14,8 +14,9 @@ import java.util.Map;
  * A statement is taken while in use and given back once done with (its result set closed, so it holds no read
  * snapshot); a nested use of the same SQL while it is taken prepares another. Only data statements (SELECT, INSERT,
  * UPDATE, DELETE, WITH, REPLACE) and BEGIN and COMMIT are kept, at most {@link #MAX} of them, the least recently used closed first; a schema
- * change through this connection (any other statement, a migration) closes them all first. Not thread-safe: a Store
- * belongs to one thread at a time.
+ * change through this connection (any other statement, a migration) closes them all first. Thread-safe: a few
+ * connections are read from two threads (the REPL's inspect connection: a slash command and the status line's
+ * refresh), and a taken statement belongs to its taker alone.
  */
 final class Statements {
     static final int MAX = 200;
@@ -46,7 +47,7 @@ final class Statements {
     }
 
     /** A statement of {@code sql} with no parameters bound: a kept one, or a new one. */
-    PreparedStatement take(String sql) throws SQLException {
+    synchronized PreparedStatement take(String sql) throws SQLException {
         PreparedStatement ps = idle.remove(sql);
         if (ps == null) return connection.prepareStatement(sql);
         try {
@@ -59,20 +60,20 @@ final class Statements {
     }
 
     /** Done with {@code ps}: kept when it {@code succeeded} and may be kept, else closed. */
-    void release(String sql, PreparedStatement ps, boolean succeeded) {
+    synchronized void release(String sql, PreparedStatement ps, boolean succeeded) {
         if (succeeded && kept(sql) && !idle.containsKey(sql)) idle.put(sql, ps);
         else closeQuietly(ps);
     }
 
     /** Closes every kept statement (before a schema change, or when the connection closes). */
-    void clear() {
+    synchronized void clear() {
         if (idle.isEmpty()) return;
         for (PreparedStatement ps : new ArrayList<>(idle.values())) closeQuietly(ps);
         idle.clear();
     }
 
     /** How many statements are kept (for tests). */
-    int size() { return idle.size(); }
+    synchronized int size() { return idle.size(); }
 
     private static void closeQuietly(PreparedStatement ps) {
         try {
