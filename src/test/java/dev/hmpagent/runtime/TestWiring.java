@@ -9,14 +9,21 @@ import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.Store;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 
-/** Tests' shortcuts through {@link Wiring}: the tools with this process's environment, nobody to ask. */
+/**
+ * Tests' shortcuts through {@link Wiring}: the tools with a clean environment (only PATH, so what the developer's
+ * shell exports, keys included, never reaches a test's commands), nobody to ask.
+ */
 public final class TestWiring {
+    /** The environment the tools see: PATH alone. */
+    static final Map<String, String> CLEAN = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+
     private TestWiring() { }
 
-    /** The tools of {@code config} with this process's environment, {@code approver} answering. */
+    /** The tools of {@code config} with only PATH in their environment, {@code approver} answering. */
     public static Wiring.Tools tools(AgentConfig config, Approver approver, Clock clock) {
-        return Wiring.tools(config, approver, List.of(), System.getenv(), clock, () -> LlmChain.client(config.llm()));
+        return Wiring.tools(config, approver, List.of(), CLEAN, clock, () -> LlmChain.client(config.llm()));
     }
 
     /** The cycle on {@code store} with the configured policy and nobody to ask. */
