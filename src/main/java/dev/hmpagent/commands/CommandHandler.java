@@ -13,6 +13,14 @@ public interface CommandHandler {
     String argsExample();
 
     /**
+     * The arguments it takes: names, JSON types, which are required, and aliases a model may write instead. By
+     * default read from {@link #argsExample()} (every field optional); a handler that knows better declares it.
+     */
+    default Signature signature() {
+        return Signature.fromExample(argsExample());
+    }
+
+    /**
      * Runs the command inside the tick's transaction. Bad arguments throw {@link CommandArgException};
      * a failure that is a normal result returns an error outcome.
      */
