@@ -12,11 +12,19 @@ public record Param(String name, Kind kind, boolean required, List<String> alias
 
     /** The JSON types an argument can have, as a JSON Schema names them. */
     public enum Kind {
-        STRING, INTEGER, NUMBER, BOOLEAN, LIST, OBJECT;
+        STRING, INTEGER, NUMBER, BOOLEAN, LIST, OBJECT,
+        /** Any JSON value (a setting's value: a number, a word or an object); a JSON Schema gives it no type. */
+        ANY;
 
-        /** The JSON Schema {@code type}. */
+        /** The JSON Schema {@code type} ({@code any} for {@link #ANY}, which a schema leaves out). */
         public String jsonType() {
             return this == LIST ? "array" : name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The kind a JSON Schema type names ({@code string}, {@code array}, ...); throws for any other word. */
+        public static Kind of(String jsonType) {
+            for (Kind k : values()) if (k.jsonType().equals(jsonType)) return k;
+            throw new IllegalArgumentException("not a JSON type: \"" + jsonType + "\"");
         }
     }
 

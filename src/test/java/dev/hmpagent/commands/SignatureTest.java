@@ -1,6 +1,11 @@
 package dev.hmpagent.commands;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import org.junit.jupiter.api.Test;
@@ -21,5 +26,36 @@ class SignatureTest {
         assertEquals("{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\","
                 + "\"items\":{\"type\":\"string\"}}},\"required\":[\"path\"]}",
                 s.jsonSchema(JsonNodeFactory.instance).toString());
+    }
+
+    @Test
+    void a_spec_in_the_lines_own_notation_gives_names_types_required_and_aliases() {
+        Signature s = Signature.parse("path|filename|file: string, content|text: string, append?: boolean, value?: any");
+        assertEquals("file_write(path: string, content: string, append?: boolean, value?: any)", s.line("file_write"));
+        assertEquals(List.of("filename", "file"), s.params().get(0).aliases());
+        assertEquals("filename → path, file → path, text → content", s.aliasLine());
+        assertEquals("t()", Signature.parse("").line("t"));
+        assertEquals("{\"type\":\"object\",\"properties\":{\"value\":{}}}",
+                Signature.parse("value?: any").jsonSchema(JsonNodeFactory.instance).toString());
+    }
+
+    @Test
+    void a_spec_that_does_not_read_or_names_an_argument_twice_is_refused() {
+        assertThrows(IllegalArgumentException.class, () -> Signature.parse("path"));
+        assertThrows(IllegalArgumentException.class, () -> Signature.parse("path: text"));
+        assertThrows(IllegalArgumentException.class, () -> Signature.parse("path: string, content|path: string"));
+    }
+
+    @Test
+    void normalising_renames_an_alias_only_where_its_argument_is_absent_and_keeps_the_order() throws Exception {
+        Signature s = Signature.parse("path|filename|file: string, content|text: string");
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode written = (ObjectNode) json.readTree("{\"filename\": \"a.txt\", \"mode\": 1, \"text\": \"hi\"}");
+        assertEquals("{\"path\":\"a.txt\",\"mode\":1,\"content\":\"hi\"}", s.normalise(written).toString());
+        assertEquals("{\"filename\":\"a.txt\",\"mode\":1,\"text\":\"hi\"}", written.toString(), "the given args stay");
+        ObjectNode both = (ObjectNode) json.readTree("{\"file\": \"b\", \"path\": \"a\", \"filename\": \"c\"}");
+        assertEquals("{\"file\":\"b\",\"path\":\"a\",\"filename\":\"c\"}", s.normalise(both).toString());
+        ObjectNode two = (ObjectNode) json.readTree("{\"file\": \"b\", \"filename\": \"c\"}");
+        assertEquals("{\"file\":\"b\",\"path\":\"c\"}", s.normalise(two).toString(), "the first alias declared wins");
     }
 }
