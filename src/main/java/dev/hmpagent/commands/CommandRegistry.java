@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -12,8 +13,8 @@ import java.util.Set;
 
 /**
  * The one list of command types, grouped in families: execution, {@code help} and the catalog in context 0
- * all read it. The catalog stays short as the list grows (names and one-line summaries); {@link #help} gives
- * one command's arguments and an example. The built-in families are registered by
+ * all read it. The catalog gives each common command's arguments in one line from its {@link Signature}; a rarely
+ * used family is one line of names; {@link #help} gives one command's arguments, their aliases and an example. The built-in families are registered by
  * {@code commands.catalogue.Catalogue}, which the composition root calls.
  */
 public final class CommandRegistry {
@@ -26,6 +27,8 @@ public final class CommandRegistry {
 
     private final Map<String, CommandHandler> handlers = new LinkedHashMap<>();
     private final Map<String, String> families = new LinkedHashMap<>();
+    /** Each type's signature, read once (a default one parses the args example). */
+    private final Map<String, Signature> signatures = new LinkedHashMap<>();
     /** Families the catalog shows as one line of names (rarely used: their summaries come with help). */
     private final Set<String> compact = new HashSet<>();
 
@@ -51,6 +54,7 @@ public final class CommandRegistry {
             throw new IllegalArgumentException("command type registered twice: " + handler.type());
         }
         families.put(handler.type(), family);
+        signatures.put(handler.type(), handler.signature());
         return this;
     }
 
@@ -86,8 +90,18 @@ public final class CommandRegistry {
     }
 
     /**
-     * For context 0 and {@code help}: per family a header line, then one line per command (its name and
-     * summary, no arguments), and last how to get a command's arguments.
+     * {@code args} with the aliases a model wrote for {@code type}'s arguments renamed ({@link Signature#normalise});
+     * a copy as given for a type nobody handles.
+     */
+    public ObjectNode normalised(String type, ObjectNode args) {
+        Signature s = signatures.get(type);
+        return s == null ? args.deepCopy() : s.normalise(args);
+    }
+
+    /**
+     * For context 0: per family a header line, then one line per command, its arguments and summary
+     * ({@code - file_write(path: string, content: string) — write …}); a compact family is one line of names. Last,
+     * how to get a command's example.
      */
     public String catalog() {
         return catalog(false);
@@ -109,15 +123,19 @@ public final class CommandRegistry {
                 return;
             }
             sb.append(family).append(":\n");
-            members.forEach(h -> sb.append("- ").append(h.type()).append(" — ").append(h.summary()).append('\n'));
+            members.forEach(h -> sb.append("- ").append(signatures.get(h.type()).line(h.type())).append(" — ")
+                    .append(h.summary()).append('\n'));
         });
-        return sb.append("Use help <type> for a command's arguments and an example: {\"type\": \"help\", \"args\": "
-                + "{\"type\": \"diary_search\"}}.\n").toString();
+        return sb.append("An argument written name? is optional. help <type> gives a command's arguments and an example: "
+                + "{\"type\": \"help\", \"args\": {\"type\": \"diary_search\"}}.\n").toString();
     }
 
-    /** One command's summary, its arguments and a whole command to copy. */
+    /** One command's signature and summary, the other names its arguments are accepted under, and a whole command to copy. */
     public static String help(CommandHandler h) {
-        return h.type() + " — " + h.summary() + "\n"
+        Signature s = h.signature();
+        String aliases = s.aliasLine();
+        return s.line(h.type()) + " — " + h.summary() + "\n"
+                + (aliases.isEmpty() ? "" : "also accepted: " + aliases + "\n")
                 + "args: " + h.argsExample() + "\n"
                 + "example: {\"cmd_id\": \"c-1\", \"type\": \"" + h.type() + "\", \"args\": " + h.argsExample() + "}";
     }

@@ -4,6 +4,7 @@ import dev.hmpagent.commands.Args;
 import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.ExternalCommand;
+import dev.hmpagent.commands.Signature;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.MeteredLlm;
@@ -56,6 +57,9 @@ public final class LlmTasks implements ExternalCommand {
 
     @Override
     public String argsExample() { return "{\"task_description\": \"summarise: ...\", \"target_llm\": \"llama3.2\"}"; }
+
+    @Override
+    public Signature signature() { return Signature.parse("task_description|task|prompt: string, target_llm?: string"); }
 
     @Override
     public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,

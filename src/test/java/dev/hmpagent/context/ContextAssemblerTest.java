@@ -58,10 +58,10 @@ class ContextAssemblerTest {
         assertThat(system.content()).contains("\"tester\"").contains("# Commands:").contains("# End commands");
         for (String type : registry.types()) assertThat(system.content()).contains(type);
         assertThat(system.content()).as("no source indentation leaks into the prompt").doesNotContain("   ");
-        assertThat(system.content()).as("names and summaries only; help gives the arguments")
-                .contains("Use help <type> for a command's arguments and an example")
+        assertThat(system.content()).as("names, arguments and summaries; help gives an example")
+                .contains("help <type> gives a command's arguments and an example")
                 .doesNotContain(registry.find("memory_add").orElseThrow().argsExample())
-                .contains("\ndiary:\n- diary_entry — ");
+                .contains("\ndiary:\n- diary_entry(text: string, tags?: string, priority?: integer) — ");
     }
 
     @Test

@@ -29,7 +29,7 @@ public final class BuiltInCommands {
                     .map(h -> CommandOutcome.ok(CommandRegistry.help(h)))
                     .orElseGet(() -> CommandOutcome.notFound("help: no command type \"" + type.get() + "\"; known: "
                             + String.join(", ", ctx.registry().types())));
-        });
+        }).takes("type?: string");
     }
 
     static CommandHandler sendMessage() {
@@ -39,7 +39,7 @@ public final class BuiltInCommands {
             long id = ctx.notes().addFromLlm(text, ctx.llmId(), ctx.tickId());
             return new CommandOutcome(ProcessStatus.OK.column(), "message delivered to the user (note " + id + ")",
                     Optional.of(new UserMessage(id, text)));
-        });
+        }).takes("text|message|content: string");
     }
 
     static CommandHandler processClose() {
@@ -62,6 +62,6 @@ public final class BuiltInCommands {
                     result + "; not found, not seen by you yet, or already closed: " + missing, Optional.empty());
             // nothing to report back: the row is born closed, so it neither shows in context 2 nor wakes the LLM
             return new CommandOutcome(ProcessStatus.CLOSE.column(), result, Optional.empty());
-        });
+        }).takes("ids|cmd_id|id: array");
     }
 }

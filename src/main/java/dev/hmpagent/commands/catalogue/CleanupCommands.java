@@ -57,6 +57,6 @@ public final class CleanupCommands {
                     + " ticks agent.toml sets)" : "";
             return CommandOutcome.ok("cleanup " + table + ": " + what + " deleted, of tick " + Math.max(upToTick, 0)
                     + " or earlier" + (days == 0 ? "" : " and older than " + Text.count(days, "day", "days")) + floor);
-        });
+        }).takes("table: string, older_than_ticks?: integer, older_than_days?: integer");
     }
 }

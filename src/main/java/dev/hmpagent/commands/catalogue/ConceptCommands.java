@@ -20,6 +20,8 @@ import java.util.Optional;
 public final class ConceptCommands {
     static final int MAX_NEIGHBOURS = 30;
     private static final String WHERE_CONCEPTS = "diary_read {\"query\": \"...\"} shows matching concepts in context 3";
+    /** A concept is named by name or by id (an id that is not a number is taken as a name). */
+    private static final String TARGET = "name?: string, id?: integer";
 
     private ConceptCommands() { }
 
@@ -34,7 +36,7 @@ public final class ConceptCommands {
             String name = args.requiredText("name").strip();
             long id = ctx.concepts().upsert(name, args.optionalText("description").orElse(null), ctx.llmId());
             return CommandOutcome.ok("concept " + id + " \"" + name + "\" saved");
-        });
+        }).takes("name|concept: string, description?: string");
     }
 
     static CommandHandler read() {
@@ -49,7 +51,7 @@ public final class ConceptCommands {
                 for (LinkRow l : links) sb.append("\n- [link ").append(l.id()).append("] ").append(l.text());
                 return CommandOutcome.ok(sb.toString());
             }).orElseGet(() -> missing("concept_read", t));
-        });
+        }).takes(TARGET);
     }
 
     static CommandHandler update() {
@@ -75,7 +77,7 @@ public final class ConceptCommands {
             }
             ctx.concepts().update(id, rename, description);
             return CommandOutcome.ok("concept " + id + " \"" + (rename == null ? found.get().name() : rename) + "\" updated");
-        });
+        }).takes("id?: integer, name?: string, new_name?: string, description?: string");
     }
 
     static CommandHandler delete() {
@@ -87,7 +89,7 @@ public final class ConceptCommands {
                 return CommandOutcome.ok("concept " + c.id() + " \"" + c.name() + "\" deleted with "
                         + Text.count(links, "link", "links"));
             }).orElseGet(() -> missing("concept_delete", t));
-        });
+        }).takes(TARGET);
     }
 
     static CommandHandler pin() {
@@ -99,7 +101,7 @@ public final class ConceptCommands {
                 return CommandOutcome.ok("concept " + c.id() + " \"" + c.name()
                         + "\" pinned: it shows in context 3 every tick until concept_unpin");
             }).orElseGet(() -> missing("concept_pin", t));
-        });
+        }).takes(TARGET);
     }
 
     static CommandHandler unpin() {
@@ -110,7 +112,7 @@ public final class ConceptCommands {
                 ctx.concepts().unpin(c.id());
                 return CommandOutcome.ok("concept " + c.id() + " \"" + c.name() + "\"" + (c.pinned() ? " unpinned" : " was not pinned"));
             }).orElseGet(() -> missing("concept_unpin", t));
-        });
+        }).takes(TARGET);
     }
 
     static CommandHandler linkAdd() {
@@ -127,7 +129,7 @@ public final class ConceptCommands {
             }
             long id = ctx.concepts().link(fromId.get(), toId.get(), relation, ctx.llmId());
             return CommandOutcome.ok("link " + id + ": " + from + " " + relation + " " + to);
-        });
+        }).takes("from: string, to: string, relation_type|relation?: string");
     }
 
     static CommandHandler linkDelete(String type) {
@@ -159,7 +161,7 @@ public final class ConceptCommands {
             String what = from + " " + (relation == null ? "(any relation)" : relation) + " " + to;
             return n == 0 ? CommandOutcome.notFound(type + ": no link " + what + "; concept_read \"" + from
                     + "\" shows its links") : CommandOutcome.ok(Text.count(n, "link", "links") + " deleted: " + what);
-        });
+        }).takes("id?: integer, from?: string, to?: string, relation_type|relation?: string");
     }
 
     static CommandHandler neighbours() {
@@ -179,7 +181,7 @@ public final class ConceptCommands {
                 if (near.size() == MAX_NEIGHBOURS) sb.append("\n(stopped at ").append(MAX_NEIGHBOURS).append(")");
                 return CommandOutcome.ok(sb.toString());
             }).orElseGet(() -> missing("concept_neighbours", t));
-        });
+        }).takes(TARGET + ", depth?: integer");
     }
 
     /** How the command named its concept: by id, or by name (an id that is not a number is taken as a name). */

@@ -15,6 +15,7 @@ import java.util.List;
 public final class DiaryCommands {
     static final int MAX_LIMIT = 50;
     private static final String WHERE_IDS = "diary_search or context 3 shows the ids";
+    private static final String BY_ID = "id: integer";
 
     private DiaryCommands() { }
 
@@ -29,7 +30,7 @@ public final class DiaryCommands {
             int priority = args.optionalLong("priority").map(Long::intValue).orElse(0);
             long id = ctx.diary().add(text, args.optionalText("tags").orElse(null), priority, ctx.llmId());
             return CommandOutcome.ok("diary entry " + id + " written");
-        });
+        }).takes("text|content|entry: string, tags?: string, priority?: integer");
     }
 
     static CommandHandler read() {
@@ -44,7 +45,7 @@ public final class DiaryCommands {
             int concepts = ctx.concepts().search(query, limit).size();
             return CommandOutcome.ok(Text.count(entries, "diary entry", "diary entries") + " and "
                     + Text.count(concepts, "concept", "concepts") + " will show in context 3");
-        });
+        }).takes("query?: string, limit?: integer");
     }
 
     static CommandHandler search() {
@@ -58,7 +59,7 @@ public final class DiaryCommands {
                     + " \"" + query + "\" (newest first):");
             for (DiaryRow d : found) sb.append('\n').append(line(d));
             return CommandOutcome.ok(sb.toString());
-        });
+        }).takes("query|text: string, limit?: integer");
     }
 
     /** "[diary 3, 2026-11-21T10:00:00Z, tags mesh, priority 1, pinned] text…" */
@@ -78,14 +79,14 @@ public final class DiaryCommands {
             if (text == null && tags == null && priority == null) throw args.bad("give at least one of text, tags, priority");
             return ctx.diary().update(id, text, tags, priority) ? CommandOutcome.ok("diary entry " + id + " updated")
                     : missing("diary_update", id);
-        });
+        }).takes("id: integer, text?: string, tags?: string, priority?: integer");
     }
 
     static CommandHandler delete() {
         return new SimpleCommand("diary_delete", "delete a diary entry", "{\"id\": 3}", (args, ctx) -> {
             long id = args.requiredLong("id");
             return ctx.diary().delete(id) ? CommandOutcome.ok("diary entry " + id + " deleted") : missing("diary_delete", id);
-        });
+        }).takes(BY_ID);
     }
 
     static CommandHandler pin() {
@@ -95,7 +96,7 @@ public final class DiaryCommands {
             return ctx.diary().pin(id, ctx.tickId())
                     ? CommandOutcome.ok("diary entry " + id + " pinned: it shows in context 3 every tick until diary_unpin")
                     : missing("diary_pin", id);
-        });
+        }).takes(BY_ID);
     }
 
     static CommandHandler unpin() {
@@ -105,7 +106,7 @@ public final class DiaryCommands {
                 ctx.diary().unpin(id);
                 return CommandOutcome.ok("diary entry " + id + (d.pinned() ? " unpinned" : " was not pinned"));
             }).orElseGet(() -> missing("diary_unpin", id));
-        });
+        }).takes(BY_ID);
     }
 
     private static CommandOutcome missing(String type, long id) {

@@ -26,6 +26,8 @@ import java.util.Optional;
 public final class ExternalServiceCommands {
     /** Argument names that would carry a secret itself. */
     private static final List<String> SECRET_ARGS = List.of("password", "secret", "token", "api_key", "key");
+    /** A service named by its id or name. */
+    private static final String SERVICE = "service|service_id: string";
 
     private ExternalServiceCommands() { }
 
@@ -56,7 +58,7 @@ public final class ExternalServiceCommands {
             }
             long id = services.addService(fields);
             return CommandOutcome.ok("service " + id + " " + fields.get("name") + " added");
-        });
+        }).takes("name: string, type: string, base_url|url: string, description?: string, active?: boolean, inactive_reason?: string");
     }
 
     static CommandHandler serviceUpdate() {
@@ -69,7 +71,7 @@ public final class ExternalServiceCommands {
             if (fields.isEmpty()) throw args.bad("give at least one field to change");
             ctx.tables().externalServices().updateService(service.get().id(), fields);
             return CommandOutcome.ok("service " + service.get().id() + " updated: " + String.join(", ", fields.keySet()));
-        });
+        }).takes(SERVICE + ", name?: string, type?: string, base_url?: string, description?: string, active?: boolean, inactive_reason?: string");
     }
 
     static CommandHandler serviceDelete() {
@@ -80,7 +82,7 @@ public final class ExternalServiceCommands {
             ctx.tables().externalServices().deleteService(service.get().id());
             return CommandOutcome.ok("service " + service.get().id() + " " + service.get().name() + " deleted with "
                     + service.get().accounts() + " account" + (service.get().accounts() == 1 ? "" : "s"));
-        });
+        }).takes(SERVICE);
     }
 
     static CommandHandler accountsList() {
@@ -96,7 +98,7 @@ public final class ExternalServiceCommands {
             return CommandOutcome.ok(listing("accounts (id. login on service: purpose, secret location):",
                     ctx.tables().externalServices().accounts(serviceId).stream().map(ExternalServiceCommands::line).toList(),
                     "no accounts yet; account_add adds one"));
-        });
+        }).takes("service|service_id?: string");
     }
 
     static CommandHandler accountAdd() {
@@ -114,7 +116,7 @@ public final class ExternalServiceCommands {
             long id = ctx.tables().externalServices().addAccount(service.get().id(), fields);
             return CommandOutcome.ok("account " + id + " " + fields.get("login") + " on " + service.get().name()
                     + " added; its secret is read from " + fields.get("secret_ref"));
-        });
+        }).takes(SERVICE + ", login: string, secret_ref: string, purpose?: string, active?: boolean, inactive_reason?: string");
     }
 
     static CommandHandler accountUpdate() {
@@ -128,7 +130,7 @@ public final class ExternalServiceCommands {
                 return CommandOutcome.error("account_update: no account " + id + "; accounts_list shows them");
             }
             return CommandOutcome.ok("account " + id + " updated: " + String.join(", ", fields.keySet()));
-        });
+        }).takes("id: integer, login?: string, secret_ref?: string, purpose?: string, active?: boolean, inactive_reason?: string");
     }
 
     static CommandHandler accountDelete() {
@@ -137,7 +139,7 @@ public final class ExternalServiceCommands {
             long id = args.requiredLong("id");
             return ctx.tables().externalServices().deleteAccount(id) ? CommandOutcome.ok("account " + id + " deleted")
                     : CommandOutcome.error("account_delete: no account " + id + "; accounts_list shows them");
-        });
+        }).takes("id: integer");
     }
 
     private static Map<String, Object> serviceFields(Args args) {

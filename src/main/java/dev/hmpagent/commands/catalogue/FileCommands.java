@@ -37,7 +37,7 @@ public final class FileCommands {
             FileResult<FileRoots.FileText> r = roots.openForRead(args.requiredText("path"), maxReadBytes);
             if (!r.ok()) return CommandOutcome.error(r.code(), "file_read: " + r.message());
             return CommandOutcome.ok(r.value().path() + " (" + r.value().bytes() + " bytes):\n" + r.value().text());
-        });
+        }).takes("path|filename|file: string");
     }
 
     private CommandHandler fileWrite() {
@@ -49,7 +49,7 @@ public final class FileCommands {
             if (!r.ok()) return CommandOutcome.error(r.code(), "file_write: " + r.message());
             return CommandOutcome.ok((r.value().created() ? "created " : "replaced ") + r.value().path() + " ("
                     + r.value().bytes() + " bytes)");
-        });
+        }).takes("path|filename|file: string, content|text|contents: string");
     }
 
     private CommandHandler fileList() {
@@ -70,6 +70,6 @@ public final class FileCommands {
             }
             if (l.truncated()) sb.append("\n(first ").append(l.entries().size()).append(" shown)");
             return CommandOutcome.ok(sb.toString());
-        });
+        }).takes("path|dir|directory?: string");
     }
 }

@@ -45,7 +45,7 @@ public final class GoalCommands {
             long id = ctx.goals().add(kind, goalId, title, args.optionalText("description").orElse(null), priority, ctx.llmId());
             return CommandOutcome.ok(kind.word() + " " + id + " added (" + kind.initialStatus() + ")"
                     + (goalId == 0 ? "" : " under goal " + goalId));
-        });
+        }).takes(kind == Kind.GOAL ? "title: string, description?: string, priority?: integer" : "title: string, goal_id?: integer, description?: string, priority?: integer");
     }
 
     static CommandHandler update(Kind kind) {
@@ -71,7 +71,7 @@ public final class GoalCommands {
             ctx.goals().update(kind, id, status, priority, title, description, null);
             return CommandOutcome.ok(kind.word() + " " + id + " updated" + (status == null ? "" : ": " + status)
                     + (priority == null ? "" : ", priority " + priority));
-        });
+        }).takes("id: integer, status?: string, evidence?: array, priority?: integer, title?: string, description?: string");
     }
 
     /** What an update changes besides the status (null: unchanged). */
@@ -122,7 +122,7 @@ public final class GoalCommands {
             }
             ctx.goals().unpin(kind, id);
             return CommandOutcome.ok(kind.word() + " " + id + (found.get().pinned() ? " unpinned" : " was not pinned"));
-        });
+        }).takes("id: integer");
     }
 
     static CommandHandler list(Kind kind) {
@@ -144,7 +144,7 @@ public final class GoalCommands {
                     + ofGoal + " (pinned first, then by priority):");
             for (WorkItem w : rows) sb.append("\n- ").append(line(w));
             return CommandOutcome.ok(sb.toString());
-        });
+        }).takes(kind == Kind.GOAL ? "status?: string, limit?: integer" : "status?: string, goal_id?: integer, limit?: integer");
     }
 
     /** "[goal 2, pinned, active, priority 1] title: description" . */

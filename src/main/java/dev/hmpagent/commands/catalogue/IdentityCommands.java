@@ -53,7 +53,7 @@ public final class IdentityCommands {
                 return CommandOutcome.error("identity_update: no identity " + oneLine(id, 60) + "; identity_get shows yours");
             }
             return CommandOutcome.ok("identity " + id + ": " + field + " set");
-        });
+        }).takes("field: string, value: any, id?: string");
     }
 
     private static String line(Identity i) {

@@ -48,7 +48,7 @@ public final class IdleCommands {
     private CommandHandler idle() {
         return new SimpleCommand("idle", "rest (no LLM call) until a time, a process ends, a matching note or a file change",
                 "{\"seconds\": 600, \"process\": 42, \"note\": {\"sources\": [\"cli\"]}, \"file\": \"out.txt\"}",
-                this::idleFor);
+                this::idleFor).takes("seconds?: integer, process?: integer, note?: object, file?: string");
     }
 
     private CommandOutcome idleFor(Args args, CommandContext ctx) {
@@ -102,6 +102,6 @@ public final class IdleCommands {
             ctx.settings().putAtTick(PAUSE_KEY, Long.toString(seconds), ctx.tickId());
             return CommandOutcome.ok(seconds == 0 ? "no pause between your turns from the next tick"
                     : "at least " + seconds + " s between your turns from the next tick; a person's message does not wait");
-        });
+        }).takes("seconds: integer");
     }
 }

@@ -51,7 +51,7 @@ public final class LlmRegistryCommands {
                     + show(entry.get().model()) + "), the one agent.toml configures");
             return CommandOutcome.ok("main LLM is " + entry.get().id() + " (" + show(entry.get().model())
                     + ") from your next thought; if it fails, the others take over by priority");
-        });
+        }).takes("id|name: string");
     }
 
     /** One entry; {@code main} is the selected entry's id ("" when none). */

@@ -25,7 +25,7 @@ public final class MemoryCommands {
             long id = ctx.memory().add(args.optionalText("title").orElse(null), content,
                     args.optionalText("tags").orElse(null), ctx.llmId());
             return CommandOutcome.ok("memory entry " + id + " added");
-        });
+        }).takes("title?: string, content|text: string, tags?: string");
     }
 
     static CommandHandler list() {
@@ -43,7 +43,7 @@ public final class MemoryCommands {
                         .append(m.title() == null ? "" : m.title() + ": ").append(Text.oneLine(m.content(), 160));
             }
             return CommandOutcome.ok(sb.toString());
-        });
+        }).takes("tags|tag?: string, limit?: integer");
     }
 
     static CommandHandler delete() {
@@ -52,6 +52,6 @@ public final class MemoryCommands {
             long id = args.requiredLong("id");
             return ctx.memory().delete(id) ? CommandOutcome.ok("memory entry " + id + " deleted")
                     : CommandOutcome.notFound("memory_delete: no memory entry with id " + id + "; context 6 lists the ids");
-        });
+        }).takes("id: integer");
     }
 }

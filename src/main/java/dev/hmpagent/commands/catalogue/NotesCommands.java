@@ -42,7 +42,7 @@ public final class NotesCommands {
                     + " (newest first; note_read shows one whole):");
             for (NoteRow n : rows) sb.append("\n- ").append(line(n));
             return CommandOutcome.ok(sb.toString());
-        });
+        }).takes("unread_only?: boolean, source?: string, tag|tags?: string, limit?: integer");
     }
 
     /** "12 from user, priority 1, 2026-…, unread, tags x, #a #b, @bob: text…" */
@@ -66,7 +66,7 @@ public final class NotesCommands {
                 return CommandOutcome.ok("note " + id + " from " + note.source() + " (priority " + note.priority()
                         + ", " + note.timestamp() + tags + "): " + note.text());
             }).orElseGet(() -> missing("note_read", id));
-        });
+        }).takes("id|note_id: integer");
     }
 
     static CommandHandler tag() {
@@ -78,7 +78,7 @@ public final class NotesCommands {
             return ctx.notes().setTags(id, clean.isEmpty() ? null : clean)
                     ? CommandOutcome.ok("note " + id + (clean.isEmpty() ? " has no tags now" : " tagged " + clean))
                     : missing("note_tag", id);
-        });
+        }).takes("id|note_id: integer, tags|tag: string");
     }
 
     static CommandHandler markRead() {
@@ -101,7 +101,7 @@ public final class NotesCommands {
             String problem = "; no note with id " + String.join(", ", missing) + " (" + WHERE_IDS + ")";
             return found.isEmpty() ? CommandOutcome.notFound("note_mark_read: " + result + problem)
                     : CommandOutcome.warning(result + problem);
-        });
+        }).takes("ids|id: array");
     }
 
     static CommandHandler reply() {
@@ -124,7 +124,7 @@ public final class NotesCommands {
             }
             return CommandOutcome.ok("reply stored as note " + reply + ", answering note " + id + " from " + source
                     + "; it is not sent anywhere: a peer gets messages through peer_message");
-        });
+        }).takes("id|note_id: integer, text|message|content: string");
     }
 
     static CommandHandler mode() {
@@ -132,7 +132,7 @@ public final class NotesCommands {
                 "{\"mode\": \"auto\", \"filter\": {\"tags\": [\"mesh\"], \"min_priority\": 1, \"since\": \"2026-11-21\", "
                         + "\"sources\": [\"cli\", \"peer\"]}}",
                 (args, ctx) -> SettingsCommands.notesMode(args, ctx, args.requiredText("mode"),
-                        args.node().get("filter")));
+                        args.node().get("filter"))).takes("mode: string, filter?: object");
     }
 
     private static CommandOutcome missing(String type, long id) {

@@ -29,6 +29,9 @@ public final class PeerCommands {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ADD_EXAMPLE = "{\"name\": \"postman\", \"did\": \"did:hmp:abc\", "
             + "\"address\": \"tcp://10.0.0.5:4000\", \"tags\": \"friend\", \"description\": \"...\"}";
+    /** The peer columns {@link #fields} reads. */
+    private static final String FIELDS = "address?: string, addresses?: array, tags?: string, description?: string, "
+            + "status?: string, capabilities?: any, pubkey?: string";
 
     private PeerCommands() { }
 
@@ -63,7 +66,7 @@ public final class PeerCommands {
             fields.put("name", name);
             peers.add(id, fields);
             return CommandOutcome.ok("peer " + name + " (" + id + ") added");
-        });
+        }).takes("name: string, did?: string, " + FIELDS);
     }
 
     static CommandHandler peerUpdate() {
@@ -84,7 +87,7 @@ public final class PeerCommands {
             }
             peers.update(peer.get().id(), fields);
             return CommandOutcome.ok("peer " + peer.get().id() + " updated: " + String.join(", ", fields.keySet()));
-        });
+        }).takes("peer: string, name?: string, " + FIELDS);
     }
 
     static CommandHandler peerDelete() {
@@ -95,7 +98,7 @@ public final class PeerCommands {
             if (peer.isEmpty()) return unknown("peer_delete", args, ctx);
             peers.delete(peer.get().id());
             return CommandOutcome.ok("peer " + peer.get().name() + " (" + peer.get().id() + ") forgotten");
-        });
+        }).takes("peer: string");
     }
 
     static CommandHandler peerMessage() {
@@ -111,7 +114,7 @@ public final class PeerCommands {
             }
             long id = peers.addOutgoingMessage(peer.get().id(), text, ctx.llmId(), ctx.tickId());
             return CommandOutcome.ok("message to " + peer.get().name() + " queued (note " + id + ", delivery pending)");
-        });
+        }).takes("peer: string, text|message|content: string");
     }
 
     /** The peer columns given in args; {@code address} (one) and {@code addresses} (a list) fill {@code addresses}. */

@@ -46,7 +46,7 @@ public final class ScriptCommands {
             scripts.add(name, version, language, args.optionalText("description").orElse(null),
                     args.optionalText("tags").orElse(null), code, ctx.llmId());
             return CommandOutcome.ok("script " + name + " saved as version " + version + " (" + language + ")");
-        });
+        }).takes("name: string, code: string, language?: string, description?: string, tags?: string, version?: string");
     }
 
     static CommandHandler scriptUpdate() {
@@ -73,7 +73,7 @@ public final class ScriptCommands {
             scripts.add(name, version, language.orElse(old.language()), description.orElse(old.description()),
                     tags.orElse(old.tags()), code.orElse(old.code()), ctx.llmId());
             return CommandOutcome.ok("script " + name + " saved as version " + version + " (was " + old.version() + ")");
-        });
+        }).takes("name: string, code?: string, language?: string, description?: string, tags?: string, version?: string");
     }
 
     static CommandHandler scriptDelete() {
@@ -87,7 +87,7 @@ public final class ScriptCommands {
                         + version.map(v -> " version " + v).orElse("") + "; " + known(ctx));
             }
             return CommandOutcome.ok("script " + name + " deleted (" + n + " version" + (n == 1 ? "" : "s") + ")");
-        });
+        }).takes("name: string, version?: string");
     }
 
     static CommandHandler scriptsList() {
@@ -118,7 +118,7 @@ public final class ScriptCommands {
                         + (s.tags().isEmpty() ? "" : " [" + s.tags() + "]") + "\n" + shown);
             }).orElseGet(() -> CommandOutcome.error("script_read: no script " + name
                     + version.map(v -> " version " + v).orElse("") + "; " + known(ctx)));
-        });
+        }).takes("name: string, version?: string");
     }
 
     private static String name(Args args) {

@@ -57,7 +57,7 @@ public final class SettingsCommands {
                         : notesMode(args, ctx, text(args, value, "value"), null);
                 default -> notesFilter(args, ctx, value).map(CommandOutcome::ok).orElseThrow();
             };
-        });
+        }).takes("key|setting|name: string, value: any");
     }
 
     private CommandOutcome historyK(Args args, CommandContext ctx, JsonNode value) {

@@ -5,6 +5,7 @@ import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.ExternalCommand;
+import dev.hmpagent.commands.Signature;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.policy.FileResult;
 import dev.hmpagent.policy.FileRoots;
@@ -79,12 +80,13 @@ public final class ShellCommands {
         return new External("shell", "run a shell command line as a child process (result arrives in a later tick)"
                 + (confinement.isEmpty() ? "" : ". " + confinement),
                 "{\"command\": \"ls -la\", \"cwd\": \"workspace\", \"timeout_s\": 30}",
-                (args, ctx, id, onDone) -> run(args.requiredText("command"), args, id, onDone));
+                Signature.parse("command|cmd: string, cwd?: string, timeout_s?: integer"), (args, ctx, id, onDone) -> run(args.requiredText("command"), args, id, onDone));
     }
 
     private CommandHandler scriptRun() {
         return new External("script_run", "run one of your scripts as a child process, with args (like shell)",
-                "{\"name\": \"report\", \"args\": [\"--short\"], \"timeout_s\": 30}", (args, ctx, id, onDone) -> {
+                "{\"name\": \"report\", \"args\": [\"--short\"], \"timeout_s\": 30}",
+                Signature.parse("name: string, args?: array, cwd?: string, timeout_s?: integer"), (args, ctx, id, onDone) -> {
             Optional<dev.hmpagent.store.ScriptLaunch> launch = scriptLaunch(ctx.tables().scripts(),
                     args.requiredText("name"), args.list("args"));
             if (launch.isEmpty()) {
@@ -156,7 +158,7 @@ public final class ShellCommands {
 
     private CommandHandler processStop() {
         return new External("process_stop", "stop a running process and its children by process_log id or cmd_id",
-                "{\"id\": 42}", (args, ctx, id, onDone) -> {
+                "{\"id\": 42}", Signature.parse("id: string"), (args, ctx, id, onDone) -> {
             String wanted = args.requiredText("id").strip();
             Optional<Long> running = runningRow(ctx, wanted);
             if (running.isEmpty()) {
@@ -212,7 +214,7 @@ public final class ShellCommands {
             return CommandOutcome.ok("process_cleanup: " + n + " closed row" + (n == 1 ? "" : "s") + " of tick "
                     + Math.max(upTo, 0) + " or earlier deleted" + (asked < ticks ? " (" + asked
                     + " is below the floor of " + ticks + " ticks agent.toml sets)" : ""));
-        });
+        }).takes("older_than_ticks?: integer");
     }
 
     /** An external command made from a function. */
@@ -220,7 +222,8 @@ public final class ShellCommands {
         Optional<CommandOutcome> start(Args args, CommandContext ctx, long id, Consumer<CommandOutcome> onDone);
     }
 
-    private record External(String type, String summary, String argsExample, Starter starter) implements ExternalCommand {
+    private record External(String type, String summary, String argsExample, Signature signature, Starter starter)
+            implements ExternalCommand {
         @Override
         public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,
                                               Consumer<CommandOutcome> onDone) {

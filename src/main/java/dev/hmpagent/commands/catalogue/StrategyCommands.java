@@ -58,7 +58,7 @@ public final class StrategyCommands {
             }).orElseGet(() -> CommandOutcome.error("rating_add: no " + target.type() + " with id " + id + "; "
                     + (target == Target.STAGNATION_STRATEGY ? "strategies_list" : "thinking_methods_list")
                     + " shows the ids"));
-        });
+        }).takes("target_type: string, target_id: integer, rating: integer, comment?: string");
     }
 
     static CommandHandler ratingsList() {
@@ -75,7 +75,7 @@ public final class StrategyCommands {
                             + shown(Target.of(r.targetType()).orElse(Target.THINKING_METHOD), r.rating()) + " by " + r.agentId() + " at "
                             + r.timestamp() + (r.comment().isEmpty() ? "" : ": " + oneLine(r.comment(), MAX_TEXT)))
                     .toList(), "no ratings yet"));
-        });
+        }).takes("target_type?: string, target_id?: integer, limit?: integer");
     }
 
     private static Target target(Args args, String type) {

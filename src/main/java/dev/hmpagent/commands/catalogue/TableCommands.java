@@ -64,7 +64,7 @@ public final class TableCommands {
                 return CommandOutcome.error("table_create: " + e.getMessage());
             }
             return CommandOutcome.ok("table " + name + " created: " + describe(columns));
-        });
+        }).takes("name: string, columns: array, description?: string");
     }
 
     static CommandHandler tableInsert() {
@@ -83,7 +83,7 @@ public final class TableCommands {
             }
             long id = tables.insert(name, values);
             return CommandOutcome.ok("row " + id + " added to " + name);
-        });
+        }).takes("name: string, row: object");
     }
 
     static CommandHandler tableQuery() {
@@ -114,7 +114,7 @@ public final class TableCommands {
                 sb.append('\n').append(json);
             }
             return CommandOutcome.ok(sb.toString());
-        });
+        }).takes("name: string, where?: object, limit?: integer");
     }
 
     static CommandHandler tablesList() {
@@ -132,7 +132,7 @@ public final class TableCommands {
             String name = name(args);
             return ctx.tables().agentTables().drop(name) ? CommandOutcome.ok("table " + name + " dropped")
                     : unknown("table_drop", name, ctx);
-        });
+        }).takes("name: string");
     }
 
     private static String name(Args args) {

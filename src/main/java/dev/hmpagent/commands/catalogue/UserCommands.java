@@ -31,6 +31,9 @@ public final class UserCommands {
     private static final List<String> TEXT_FIELDS = List.of("mail", "language", "badges");
     /** JSON columns the LLM may fill: an object or list is stored as JSON, a string as given. */
     private static final List<String> JSON_FIELDS = List.of("info", "profile", "contacts");
+    /** The columns {@link #fields} reads. */
+    private static final String FIELDS = "group?: string, groups?: array, mail?: string, language?: string, badges?: string, "
+            + "info?: any, profile?: any, contacts?: any";
 
     private UserCommands() { }
 
@@ -68,7 +71,7 @@ public final class UserCommands {
             long id = users.add(did, fields);
             return CommandOutcome.ok("user " + id + " " + name.orElse(did) + " <" + did + "> added"
                     + (fields.containsKey("groups") ? " to " + fields.get("groups") : ""));
-        });
+        }).takes("did: string, username|name?: string, " + FIELDS);
     }
 
     static CommandHandler userUpdate() {
@@ -90,7 +93,7 @@ public final class UserCommands {
             if (refused.isPresent()) return refused.get();
             users.update(user.get().userId(), fields);
             return CommandOutcome.ok("user " + user.get().userId() + " updated: " + String.join(", ", fields.keySet()));
-        });
+        }).takes("did?: string, user_id?: integer, username|name?: string, " + FIELDS);
     }
 
     static CommandHandler usersGroupAdd() {
@@ -103,7 +106,7 @@ public final class UserCommands {
             if (users.group(name).isPresent()) return CommandOutcome.error("users_group_add: group " + name + " exists");
             long id = users.addGroup(name, args.optionalText("description").orElse(null));
             return CommandOutcome.ok("group " + id + " \"" + name + "\" added");
-        });
+        }).takes("group_name|name: string, description?: string");
     }
 
     static CommandHandler usersGroupList() {

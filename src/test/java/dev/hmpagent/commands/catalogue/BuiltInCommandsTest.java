@@ -18,28 +18,30 @@ import org.junit.jupiter.api.Test;
 
 class BuiltInCommandsTest extends RegistryCommandsFixture {
     @Test
-    void the_catalog_lists_every_registered_command_once_by_family_without_arguments() {
+    void the_catalog_lists_every_registered_command_once_by_family_with_its_arguments() {
         assertThat(registry.types()).contains("help", "send_message", "process_close", "diary_entry", "diary_search",
                 "concept_neighbours", "unlink", "memory_list", "notes_mode", "goal_update", "tasks_list", "settings_set",
                 "cleanup");
         String catalog = registry.fullCatalog();
         for (String type : registry.types()) {
-            assertThat(catalog.lines().filter(l -> l.startsWith("- " + type + " — "))).as(type).hasSize(1);
+            String signature = registry.find(type).orElseThrow().signature().line(type);
+            assertThat(catalog.lines().filter(l -> l.startsWith("- " + signature + " — "))).as(type).hasSize(1);
         }
-        assertThat(catalog).as("no arguments: help gives them").doesNotContain("\"args\": {\"text")
-                .contains("general:\n- help — ").contains("\ndiary:\n- diary_entry — ")
-                .contains("\ngoals and tasks:\n").endsWith("for a command's arguments and an example: "
+        assertThat(catalog).as("no examples: help gives them").doesNotContain("\"args\": {\"text")
+                .contains("general:\n- help(type?: string) — ")
+                .contains("\ndiary:\n- diary_entry(text: string, tags?: string, priority?: integer) — write an entry")
+                .contains("\ngoals and tasks:\n").endsWith("help <type> gives a command's arguments and an example: "
                         + "{\"type\": \"help\", \"args\": {\"type\": \"diary_search\"}}.\n");
-        assertThat(catalog.lines().filter(l -> l.startsWith("- ")).allMatch(l -> l.length() <= 110)).as("one short line each")
-                .isTrue();
+        assertThat(catalog.lines().filter(l -> l.startsWith("- ")).allMatch(l -> l.substring(l.indexOf(") — ")).length() <= 110))
+                .as("one short summary each").isTrue();
     }
 
     @Test
     void context_0_names_the_rarely_used_families_in_one_line_each_so_it_stays_short() {
         String short0 = registry.catalog();
         assertThat(short0).contains("\npeers: peers_list, peer_add, peer_update, peer_delete, peer_message\n")
-                .contains("\n- diary_entry — ").doesNotContain("- peer_add — ");
-        assertThat(short0.length()).as("context 0's catalog").isLessThan(registry.fullCatalog().length() * 3 / 4);
+                .contains("\n- diary_entry(").doesNotContain("- peer_add(").doesNotContain("- concept_add(");
+        assertThat(short0.length()).as("context 0's catalog").isLessThan(registry.fullCatalog().length() * 3 / 5);
         for (String type : registry.types()) assertThat(short0).contains(type);
     }
 
@@ -47,9 +49,10 @@ class BuiltInCommandsTest extends RegistryCommandsFixture {
     void help_returns_the_catalog_or_one_command_with_its_arguments_and_an_example() {
         List<CommandRun> runs = run(1, "[{\"type\": \"help\"}, {\"type\": \"help\", \"args\": {\"type\": \"memory_add\"}},"
                 + " {\"type\": \"help\", \"args\": {\"type\": \"nope\"}}]");
-        assertThat(runs.get(0).result()).contains("send_message").contains("process_close").contains("Use help <type>");
+        assertThat(runs.get(0).result()).contains("send_message").contains("process_close").contains("help <type> gives");
         assertThat(runs.get(1).result()).isEqualTo("""
-                memory_add — add an entry to your notebook (llm_memory, shown to you every tick)
+                memory_add(title?: string, content: string, tags?: string) — add an entry to your notebook (llm_memory, shown to you every tick)
+                also accepted: text → content
                 args: {"title": "...", "content": "...", "tags": "plan,goal"}
                 example: {"cmd_id": "c-1", "type": "memory_add", "args": {"title": "...", "content": "...", "tags": "plan,goal"}}""");
         assertThat(runs.get(2).status()).isEqualTo("error");
