@@ -252,7 +252,7 @@ public final class CommandExecutor {
         CommandContext ctx = new CommandContext(row.tickId(), llmId, registry, store);
         Optional<CommandOutcome> endedAtOnce;
         try {
-            endedAtOnce = handler.start(new Args(command.type(), handler.argsExample(), command.args()), ctx, row.id(),
+            endedAtOnce = handler.start(argsFor(command, handler), ctx, row.id(),
                     outcome -> completions.add(row.id(), outcome));
         } catch (CommandArgException e) {
             endedAtOnce = Optional.of(CommandOutcome.error(ErrorCode.EINVAL, e.getMessage()));
@@ -271,14 +271,14 @@ public final class CommandExecutor {
     private Optional<CommandRun> execute(ProcessRow row, PendingCommand command, CommandHandler handler, String llmId,
                                          StopSignal.Since halt) {
         CommandContext ctx = new CommandContext(row.tickId(), llmId, registry, store);
-        Args args = new Args(command.type(), handler.argsExample(), command.args());
+        Args args = argsFor(command, handler);
         Result attempt;
         try {
             attempt = store.inTransaction(() -> {
                 if (halt.halted() || !mayRun(row.id(), halt)) return null;
                 CommandOutcome outcome = handler.execute(args, ctx);
                 Result result = resultOf(command.type(), command.fingerprint(), outcome, handler.informs());
-                return finish(row, command.args(), result);
+                return finish(row, args.node(), result);
             });
         } catch (CommandArgException e) {
             return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
@@ -293,6 +293,14 @@ public final class CommandExecutor {
         }
         if (attempt == null) return Optional.empty();
         return Optional.of(reported(row, attempt));
+    }
+
+    /**
+     * What the handler reads: the stored arguments with the aliases of its signature renamed (a row written by a
+     * queue that knew no aliases holds them as the model wrote them).
+     */
+    private Args argsFor(PendingCommand command, CommandHandler handler) {
+        return new Args(command.type(), handler.argsExample(), registry.normalised(command.type(), command.args()));
     }
 
     /** Records a result decided without running the handler, in its own transaction. */

@@ -29,17 +29,29 @@ public final class CommandQueue {
     private final ObjectMapper mapper;
     private final int maxCommands;
     private final ReplySecrets secrets;
+    private final CommandRegistry registry;
 
-    /** A queue with the default cap of {@value #DEFAULT_MAX_COMMANDS} commands per reply, knowing no configured key. */
+    /**
+     * A queue with the default cap of {@value #DEFAULT_MAX_COMMANDS} commands per reply, knowing no configured key
+     * and no command's aliases.
+     */
     public CommandQueue(ObjectMapper mapper) {
         this(mapper, DEFAULT_MAX_COMMANDS, ReplySecrets.SHAPES_ONLY);
+    }
+
+    /** As {@link #CommandQueue(ObjectMapper, int, ReplySecrets, CommandRegistry)}, knowing no command's aliases. */
+    public CommandQueue(ObjectMapper mapper, int maxCommands, ReplySecrets secrets) {
+        this(mapper, maxCommands, secrets, new CommandRegistry());
     }
 
     /**
      * @param maxCommands the most commands of one reply queued ({@code cycle.max_commands_per_reply})
      * @param secrets     what of the reply an error row may quote
+     * @param registry    whose argument aliases are renamed before a row is written: the row holds, and the
+     *                    fingerprint counts, what will run ({@code filename} and {@code path} are one action)
      */
-    public CommandQueue(ObjectMapper mapper, int maxCommands, ReplySecrets secrets) {
+    public CommandQueue(ObjectMapper mapper, int maxCommands, ReplySecrets secrets, CommandRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         if (maxCommands < 1) throw new IllegalArgumentException("maxCommands < 1: " + maxCommands);
         this.maxCommands = maxCommands;
@@ -65,7 +77,8 @@ public final class CommandQueue {
         List<ParsedCommand> commands = reply.commands();
         List<ParsedCommand> queued = commands.subList(0, Math.min(commands.size(), maxCommands));
         for (ParsedCommand c : queued) {
-            processLog.enqueue(tickId, c.type(), c.cmdId(), describe(c), Fingerprint.ofCommand(c.type(), c.args()));
+            ObjectNode args = registry.normalised(c.type(), c.args());
+            processLog.enqueue(tickId, c.type(), c.cmdId(), describe(c, args), Fingerprint.ofCommand(c.type(), args));
         }
         if (queued.size() < commands.size()) {
             // the rest is one row, not one per command: a reply of 10,000 commands must not cost 10,000 rows either
@@ -104,11 +117,11 @@ public final class CommandQueue {
             java.util.regex.Pattern.compile("(?i)(.*[_-])?(password|passwd|secret|token|api_?key|private_?key|credentials?)");
     static final String REDACTED = "[redacted]";
 
-    private String describe(ParsedCommand c) {
+    private String describe(ParsedCommand c, ObjectNode args) {
         ObjectNode node = mapper.createObjectNode();
         node.put("cmd_id", c.cmdId());
         node.put("type", c.type());
-        node.set("args", redacted(c.args(), c.type().startsWith("account_") || c.type().startsWith("service_")));
+        node.set("args", redacted(args, c.type().startsWith("account_") || c.type().startsWith("service_")));
         if (!c.description().isEmpty()) node.put("description", c.description());
         return node.toString();
     }

@@ -308,10 +308,10 @@ public final class Wiring {
     }
 
     private static TickWriter writer(AgentConfig config, Store store, Tools tools, SafetyMonitor monitor,
-                                     ObjectMapper mapper) {
+                                     ObjectMapper mapper, CommandRegistry registry) {
         ReplySecrets secrets = new ReplySecrets(LlmChain.knownKeys(config.llm(), tools.variables()));
         store.scrubResultsWith(secrets::redactKnown);
-        return new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets), monitor,
+        return new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets, registry), monitor,
                 breakers(monitor, config.llm()));
     }
 
@@ -321,7 +321,7 @@ public final class Wiring {
         Commands commands = commands(config, clock, tools);
         SafetyMonitor monitor = monitor(config, store, events);
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
-        TickWriter writer = writer(config, store, tools, monitor, mapper);
+        TickWriter writer = writer(config, store, tools, monitor, mapper, commands.registry());
         CommandExecutor executor = new CommandExecutor(store, commands.registry(), mapper,
                 gate(commands, store, tools, monitor, instead), tools.approver(), monitor, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
