@@ -246,6 +246,8 @@ public final class PromptPrefixBench {
                 (long) median(requests.stream().map(r -> (double) serialized(r.messages()).length).toList()),
                 (long) median(requests.stream().map(r -> (double) systemBytes(r.messages())).toList()),
                 (long) median(unshared));
+        System.out.printf(Locale.ROOT, "  first request   : %,d bytes (context 0: %,d)%n",
+                serialized(requests.get(0).messages()).length, systemBytes(requests.get(0).messages()));
         System.out.printf(Locale.ROOT, "  past the prefix : %,d bytes in all, what a server read anew (a cache cannot save it)%n",
                 wholeBytes - wholeShared);
         System.out.printf(Locale.ROOT, "  first change    : %s (ticks); %d prompts trimmed to the budget%n", brokeIn, trimmed);
