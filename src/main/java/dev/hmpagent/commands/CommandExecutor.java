@@ -295,12 +295,8 @@ public final class CommandExecutor {
         return Optional.of(reported(row, attempt));
     }
 
-    /**
-     * What the handler reads: the stored arguments with the aliases of its signature renamed (a row written by a
-     * queue that knew no aliases holds them as the model wrote them).
-     */
-    private Args argsFor(PendingCommand command, CommandHandler handler) {
-        return new Args(command.type(), handler.argsExample(), registry.normalised(command.type(), command.args()));
+    private static Args argsFor(PendingCommand command, CommandHandler handler) {
+        return new Args(command.type(), handler.argsExample(), command.args());
     }
 
     /** Records a result decided without running the handler, in its own transaction. */
@@ -352,6 +348,10 @@ public final class CommandExecutor {
                 r.failure());
     }
 
+    /**
+     * The stored command, its arguments' aliases renamed: what the gate checks, a person is asked about and the
+     * handler reads are the same names, also for a row a queue that knew no aliases wrote as the model did.
+     */
     private PendingCommand pendingCommand(ProcessRow row) {
         JsonNode node;
         try {
@@ -362,7 +362,8 @@ public final class CommandExecutor {
         if (node == null || !node.isObject()) throw new IllegalArgumentException("the stored command is not a JSON object");
         JsonNode args = node.path("args");
         return new PendingCommand(row.id(), row.tickId(), row.cmdId() == null ? "" : row.cmdId(), row.name(),
-                args.isObject() ? (ObjectNode) args : mapper.createObjectNode(), node.path("description").asText(""),
+                registry.normalised(row.name(), args.isObject() ? (ObjectNode) args : mapper.createObjectNode()),
+                node.path("description").asText(""),
                 row.fingerprint() == null ? "" : row.fingerprint());
     }
 

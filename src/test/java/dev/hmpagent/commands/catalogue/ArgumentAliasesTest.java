@@ -24,6 +24,7 @@ import dev.hmpagent.testing.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,16 +82,22 @@ class ArgumentAliasesTest {
     }
 
     @Test
-    void a_row_queued_without_the_aliases_still_runs_with_them_renamed() throws IOException {
+    void a_row_queued_without_the_aliases_is_checked_and_run_with_them_renamed() throws IOException {
         ParsedReply reply = new CommandBlockParser(mapper).parse("t\n# Commands:\n{\"type\": \"file_write\", \"args\": "
                 + "{\"file\": \"d.txt\", \"contents\": \"y\"}}");
         ProcessLogDao log = new ProcessLogDao(store);
         store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, OperationListener.NONE));
         assertThat(log.byTick(1).get(0).value()).contains("\"file\":\"d.txt\"");
 
-        List<CommandRun> runs = new CommandExecutor(store, registry, mapper, CommandGate.ALLOW_ALL, Approver.NOBODY,
+        List<String> checked = new ArrayList<>();
+        CommandGate gate = c -> {
+            checked.add(c.args().toString());
+            return CommandGate.Decision.allow();
+        };
+        List<CommandRun> runs = new CommandExecutor(store, registry, mapper, gate, Approver.NOBODY,
                 OperationListener.NONE).runPending(1, "m", r -> { }).runs();
 
+        assertThat(checked).as("the policy sees the path that is written").containsExactly("{\"path\":\"d.txt\",\"content\":\"y\"}");
         assertThat(runs.get(0).status()).isEqualTo("ok");
         assertThat(Files.readString(work.resolve("d.txt"))).isEqualTo("y");
     }
