@@ -11,6 +11,7 @@ import dev.hmpagent.commands.CommandGate;
 import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.commands.catalogue.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
+import dev.hmpagent.commands.FormatSlips;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.commands.Completions;
 import dev.hmpagent.commands.catalogue.FileCommands;
@@ -162,7 +163,7 @@ public final class Wiring {
         AlertCommand alert = new AlertCommand(c.alertCommand());
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
-                SafetyRules.Limits.DEFAULTS.anomalyAlertAt(), c.loopAlertAt(), c.loopLockAt()), c.dailyTokenBudget()),
+                SafetyRules.Limits.DEFAULTS.chantAlertAt(), c.loopAlertAt(), c.loopLockAt()), c.dailyTokenBudget()),
                 Guides.byName(c.guide()),
                 reason -> {
                     if (alert.configured()) alert.run(reason);
@@ -308,11 +309,11 @@ public final class Wiring {
     }
 
     private static TickWriter writer(AgentConfig config, Store store, Tools tools, SafetyMonitor monitor,
-                                     ObjectMapper mapper) {
+                                     ObjectMapper mapper, CommandRegistry registry) {
         ReplySecrets secrets = new ReplySecrets(LlmChain.knownKeys(config.llm(), tools.variables()));
         store.scrubResultsWith(secrets::redactKnown);
         return new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets), monitor,
-                breakers(monitor, config.llm()));
+                breakers(monitor, config.llm()), new FormatSlips(registry, store.tables().settings()));
     }
 
     private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
@@ -321,7 +322,7 @@ public final class Wiring {
         Commands commands = commands(config, clock, tools);
         SafetyMonitor monitor = monitor(config, store, events);
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
-        TickWriter writer = writer(config, store, tools, monitor, mapper);
+        TickWriter writer = writer(config, store, tools, monitor, mapper, commands.registry());
         CommandExecutor executor = new CommandExecutor(store, commands.registry(), mapper,
                 gate(commands, store, tools, monitor, instead), tools.approver(), monitor, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));

@@ -656,7 +656,7 @@ class AgentReplEndToEndTest {
         llm.take();
         assertThat(llm.take().user()).contains("started repeating");
         assertThat(terminal()).contains("started repeating itself and was cut there");
-        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'output_anomaly'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'chanting'")).isEqualTo(1);
         assertThat(count("SELECT length(content) FROM llm_recent_responses WHERE tick_id = 1")).isLessThan(200);
     }
 }

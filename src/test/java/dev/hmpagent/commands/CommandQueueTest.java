@@ -24,7 +24,8 @@ class CommandQueueTest {
                     + " \"secret_ref\": \"env:FORUM_PASSWORD\", \"note\": \"sk-proj-abcdefghijklmnop1234567890\"}},"
                     + " {\"cmd_id\": \"s\", \"type\": \"shell\", \"args\": {\"command\": \"git show 3f2a9c1d\", \"env\": {\"API_KEY\": \"k-123\"}}}]");
             ProcessLogDao log = new ProcessLogDao(store);
-            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, dev.hmpagent.safety.OperationListener.NONE));
+            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
             ProcessRow account = log.byTick(1).get(0);
             assertThat(account.value()).doesNotContain("hunter2").doesNotContain("sk-proj-abc")
@@ -45,7 +46,8 @@ class CommandQueueTest {
             ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]").toString());
             ProcessLogDao log = new ProcessLogDao(store);
             CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 3, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
-                    dev.hmpagent.safety.OperationListener.NONE));
+                    dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
             assertThat(queued.pending()).isEqualTo(3);
             assertThat(queued.malformed()).hasSize(1);
@@ -71,7 +73,8 @@ class CommandQueueTest {
                     + "{\"cmd_id\": \"b\", \"type\": \"diary_entry\", \"args\": {\"text\": \"y\"}}]");
             ProcessLogDao log = new ProcessLogDao(store);
             CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 2, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
-                    dev.hmpagent.safety.OperationListener.NONE));
+                    dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
             assertThat(queued.pending()).isEqualTo(2);
             assertThat(queued.malformed()).isEmpty();
             assertThat(log.byTick(1)).extracting(ProcessRow::status).containsExactly("pending", "pending");
@@ -91,7 +94,8 @@ class CommandQueueTest {
             ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]\n```\n# End commands").toString());
             ProcessLogDao log = new ProcessLogDao(store);
             CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
-                    dev.hmpagent.safety.OperationListener.NONE));
+                    dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
             assertThat(queued.pending()).isEqualTo(4);
             assertThat(queued.malformed()).singleElement().satisfies(run -> assertThat(run.cmdId()).isEqualTo("#2"));

@@ -96,10 +96,12 @@ class FormatSlipsTest {
 
         assertThat(llm.requests).as("the message, then two corrections").hasSize(3);
         assertNeverStopped();
-        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'command_parse' AND status = 'error'"))
-                .isEqualTo(3);
-        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'command_parse' AND wake = 0"))
-                .as("the third slip wakes nothing").isEqualTo(1);
+        assertThat(count("SELECT count(DISTINCT tick_id) FROM process_log WHERE name = 'command_parse'"
+                + " AND status = 'error'")).isEqualTo(3);
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'command_parse' AND wake = 0 AND tick_id < 3"))
+                .isZero();
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'command_parse' AND wake = 1 AND tick_id = 3"))
+                .as("the third slip wakes nothing").isZero();
         assertThat(llm.userPrompt(1)).as("the exact error and a correct example")
                 .contains("is not valid JSON").contains("\"type\": \"send_message\", \"args\": {\"text\":");
         assertThat(llm.userPrompt(1)).doesNotContain("SYSTEM ALERT").doesNotContain("PAIN");
@@ -130,6 +132,41 @@ class FormatSlipsTest {
         runUntilQuiet();
         assertThat(llm.requests).hasSizeLessThanOrEqualTo(3);
         assertNeverStopped();
+    }
+
+    @Test
+    void arguments_that_do_not_fit_their_command_are_a_slip_told_with_one_correct_command() throws Exception {
+        notes.add("what is 2+2?", "user", 0, null);
+        script(i -> "Answer " + i + "." + block("[{\"type\": \"send_message\", \"args\": {}}]"));
+        runUntilQuiet();
+        assertThat(llm.requests).hasSize(3);
+        assertNeverStopped();
+        assertThat(llm.userPrompt(1)).contains("args.text")
+                .contains("a correct send_message command: {\"cmd_id\": \"c-1\", \"type\": \"send_message\"");
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'send_message' AND wake = 0")).isEqualTo(1);
+    }
+
+    @Test
+    void a_command_of_no_known_shape_is_told_the_general_shape_of_a_block() throws Exception {
+        notes.add("what is 2+2?", "user", 0, null);
+        script(i -> "Answer " + i + "." + block("[{\"cmd_id\": \"c-1\", \"args\": {\"text\": \"4\"}}]"));
+        runUntilQuiet();
+        assertThat(llm.requests).hasSize(3);
+        assertThat(llm.userPrompt(1)).contains("has no \"type\"").contains("a correct block is the line \"# Commands:\"");
+        assertNeverStopped();
+    }
+
+    @Test
+    void a_restart_in_the_middle_of_the_corrections_does_not_start_them_again() throws Exception {
+        notes.add("what is 2+2?", "user", 0, null);
+        script(i -> "Reply " + i + "." + block("[{\"type\": \"send_message\", \"args\": {\"text\": \"4\"}"));
+        Cycle first = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
+        first.tick();
+        first.tick();
+        Cycle restarted = TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock);
+        assertThat(restarted.tick().worked()).as("the second correction").isTrue();
+        assertThat(restarted.tick().worked()).as("no third").isFalse();
+        assertThat(llm.requests).hasSize(3);
     }
 
     @Test
