@@ -199,7 +199,7 @@ public final class TickWriter {
         String tail = c.text().length() > 120 ? c.text().substring(c.text().length() - 120) : c.text();
         String message = "your reply of tick " + tickId + " started repeating the same text over and over; it was cut"
                 + " there, and none of its commands ran. Do not repeat yourself: say something new or use idle";
-        FailureFact fact = FailureFact.of("parse", "chanting", ErrorCode.EINVAL, message);
+        FailureFact fact = FailureFact.of("reply", "chanting", ErrorCode.EINVAL, message);
         long id = processLog.record(tickId, CHANTING, null, tail, new ProcessLogDao.Finished(
                 ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
                 fact.fingerprint(), true));
