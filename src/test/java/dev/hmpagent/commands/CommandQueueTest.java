@@ -107,4 +107,33 @@ class CommandQueueTest {
             });
         }
     }
+
+    @Test
+    void slips_of_one_reply_carry_one_correct_example_and_wake_the_llm_while_it_may_correct() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            CommandRegistry registry = new CommandRegistry().register(new SimpleCommand("send_message", "say it",
+                    "{\"text\": \"...\"}", (args, ctx) -> CommandOutcome.ok("sent")));
+            FormatSlips slips = new FormatSlips(registry, store.tables().settings());
+            ProcessLogDao log = new ProcessLogDao(store);
+            String twoBroken = "t\n# Commands:\n[{\"type\": \"send_message\", \"args\": \"a\"},"
+                    + " {\"type\": \"send_message\", \"args\": [\"b\"]}]";
+            for (long tick = 1; tick <= 3; tick++) {
+                long t = tick;
+                ParsedReply reply = new CommandBlockParser(mapper).parse(twoBroken);
+                store.inTransaction(() -> {
+                    slips.replyWritten(t, false);
+                    return new CommandQueue(mapper).enqueue(reply, t, log, dev.hmpagent.safety.OperationListener.NONE,
+                            slips);
+                });
+            }
+            java.util.List<ProcessRow> first = log.byTick(1);
+            assertThat(first).hasSize(2);
+            assertThat(first.get(0).result()).contains("\"args\" that is not a JSON object")
+                    .endsWith("\na correct send_message command: {\"cmd_id\": \"c-1\", \"type\": \"send_message\","
+                            + " \"args\": {\"text\": \"...\"}}");
+            assertThat(first.get(1).result()).as("one example per reply").doesNotContain("a correct");
+            assertThat(slips.gaveUp(2)).isFalse();
+            assertThat(slips.gaveUp(3)).as("the third slip in a row is past the two corrections").isTrue();
+        }
+    }
 }
