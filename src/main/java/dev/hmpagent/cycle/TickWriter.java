@@ -47,7 +47,7 @@ public final class TickWriter {
     /** Successful results close themselves this many ticks after the LLM first saw them. */
     static final int AUTO_CLOSE_AFTER_TICKS = 3;
     /** The {@code process_log.name} of a reply cut for chanting ({@code output_anomaly} before issue 22). */
-    public static final String CHANTING = "chanting";
+    static final String CHANTING = "chanting";
 
     /**
      * What a successful LLM call brought, and what step 5 found about it; {@code calls} is the main call as
