@@ -49,6 +49,8 @@ public final class CommandExecutor {
     private final dev.hmpagent.store.SafetyCountersDao counters;
     private final dev.hmpagent.store.LlmCallsDao llmCalls;
     private final Completions completions;
+    /** Arguments that do not fit their command are the model's slip: counted there, not by the SafetyMonitor. */
+    private final FormatSlips slips;
     /** Stops the work of a row that started while a halt came in (its process is killed like the others). */
     private java.util.function.LongConsumer stopAfterHalt = id -> { };
 
@@ -71,6 +73,7 @@ public final class CommandExecutor {
         this.counters = store.tables().safetyCounters();
         this.llmCalls = store.tables().llmCalls();
         this.completions = Objects.requireNonNull(completions, "completions");
+        this.slips = new FormatSlips(registry, store.tables().settings());
     }
 
     /** What stops an external command's work that started just as a halt came in (the process runner's stop). */
@@ -281,8 +284,7 @@ public final class CommandExecutor {
                 return finish(row, args.node(), result);
             });
         } catch (CommandArgException e) {
-            return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EINVAL,
-                    e.getMessage()));
+            return finishedNow(row, llmId, halt, slip(command, e));
         } catch (StoreException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -329,12 +331,14 @@ public final class CommandExecutor {
     private Result finish(ProcessRow row, JsonNode args, Result r) {
         if (processLog.status(row.id()).filter(ProcessStatus::inFlight).isEmpty()) return null;
         String fingerprint = row.fingerprint() == null ? "" : row.fingerprint();
-        // an unknown command type is an output anomaly of the reply, not a failed action
-        Operation.Source source = registry.find(row.name()).isPresent() ? Operation.Source.COMMAND : Operation.Source.MALFORMED;
+        // arguments that do not fit their command are a slip (told, corrected at most twice in a row, never counted);
+        // an unknown command type is a failed action like any other, counted by the SafetyMonitor
+        Operation.Source source = r.slip() ? Operation.Source.SLIP : Operation.Source.COMMAND;
+        boolean wake = r.slip() ? slips.slipped(row.tickId()) : r.wake();
         String shownText = outcomes.onOperation(row.tickId(), new Operation(row.id(), source, row.name(),
                 fingerprint, r.status().column(), r.result(), Fingerprint.ofProgress(row.name(), args, r.result()),
                 r.failure()));
-        Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), r.wake());
+        Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), wake, r.slip());
         FailureFact f = shown.failure().orElse(null);
         processLog.finish(row.id(), new ProcessLogDao.Finished(shown.status(), shown.result(),
                 f == null ? null : f.code(), f == null ? null : f.severity().column(), f == null ? 0 : f.painLevel(),
@@ -382,7 +386,19 @@ public final class CommandExecutor {
         return new Result(status, message, Optional.empty(), Optional.of(fact), true);
     }
 
+    /** Arguments that do not fit their command: the model's format slip, told with one correct command. */
+    private Result slip(PendingCommand command, CommandArgException e) {
+        String message = e.getMessage() + "\n" + slips.correctionFor(command.type());
+        FailureFact fact = FailureFact.command(command.type(), command.fingerprint(), ErrorCode.EINVAL, message);
+        return new Result(ProcessStatus.ERROR, message, Optional.empty(), Optional.of(fact), true, true);
+    }
+
     private record Result(ProcessStatus status, String result, Optional<UserMessage> messageToUser,
-                          Optional<FailureFact> failure, boolean wake) { }
+                          Optional<FailureFact> failure, boolean wake, boolean slip) {
+        Result(ProcessStatus status, String result, Optional<UserMessage> messageToUser, Optional<FailureFact> failure,
+               boolean wake) {
+            this(status, result, messageToUser, failure, wake, false);
+        }
+    }
 
 }

@@ -16,8 +16,8 @@ import java.util.Optional;
 
 /**
  * Step 6 of a tick, inside its transaction: one {@code pending} row per parsed command (with its fingerprint),
- * and an {@code error} row per malformed one. Nothing runs here; the {@link CommandExecutor} runs the pending
- * rows after the tick committed.
+ * and an {@code error} row per command that could not be read (a format slip, see {@link FormatSlips}). Nothing
+ * runs here; the {@link CommandExecutor} runs the pending rows after the tick committed.
  */
 public final class CommandQueue {
     /** What was queued: the malformed commands (finished, as failures) and how many wait for the executor. */
@@ -64,15 +64,21 @@ public final class CommandQueue {
     }
 
     /**
-     * Inside the tick's transaction. {@code outcomes} is told of each malformed command (an output anomaly) in that
-     * same transaction and says what the LLM sees for it.
+     * Inside the tick's transaction. Each slip (a command that could not be read, the commands past the cap) is a
+     * finished {@code command_parse} row with the exact error and, for an unreadable command, one correct example;
+     * {@code slips} counts it and says whether it wakes the LLM. {@code outcomes} is told of it in that same
+     * transaction ({@link Operation.Source#SLIP}: counted toward nothing) and says what the LLM sees for it.
      */
-    public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OperationListener outcomes) {
+    public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OperationListener outcomes,
+                          FormatSlips slips) {
         List<CommandRun> malformed = new ArrayList<>();
+        Slip slip = new Slip(tickId, processLog, outcomes, slips);
+        java.util.Set<String> corrections = new java.util.HashSet<>();
         for (CommandParseError e : reply.errors()) {
-            // the excerpt and the message quote the reply: stored as every other copy of it is
-            malformed.add(error(tickId, "malformed_command", "#" + e.position(), secrets.redact(e.excerpt()),
-                    secrets.redact(e.message()), processLog, outcomes));
+            // the excerpt and the message quote the reply: stored as every other copy of it is; one example is enough
+            String correction = slips.correction(e.excerpt());
+            malformed.add(slip.row("malformed_command", "#" + e.position(), secrets.redact(e.excerpt()),
+                    secrets.redact(e.message()) + (corrections.add(correction) ? "\n" + correction : "")));
         }
         List<ParsedCommand> commands = reply.commands();
         List<ParsedCommand> queued = commands.subList(0, Math.min(commands.size(), maxCommands));
@@ -89,23 +95,26 @@ public final class CommandQueue {
                     + first.cmdId() + " on): at most " + maxCommands + " commands of one reply run; send fewer and"
                     + " the next ones in a later reply (a person can raise cycle.max_commands_per_reply in agent.toml,"
                     + " up to 10000)";
-            malformed.add(error(tickId, "too_many_commands", "#" + first.position() + "-" + last.position(),
-                    secrets.redact(first.cmdId() + " .. " + last.cmdId()), secrets.redact(message), processLog, outcomes));
+            malformed.add(slip.row("too_many_commands", "#" + first.position() + "-" + last.position(),
+                    secrets.redact(first.cmdId() + " .. " + last.cmdId()), secrets.redact(message)));
         }
         return new Queued(List.copyOf(malformed), queued.size());
     }
 
-    /** A finished {@code command_parse} error row, the outcome told of it, and the run it reports. */
-    private static CommandRun error(long tickId, String kind, String cmdId, String value, String message,
-                                    ProcessLogDao processLog, OperationListener outcomes) {
-        FailureFact fact = FailureFact.of("parse", kind, ErrorCode.EINVAL, message);
-        long id = processLog.record(tickId, "command_parse", cmdId, value, new ProcessLogDao.Finished(
-                ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
-                fact.painLevel(), fact.fingerprint(), true));
-        String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.MALFORMED, "command_parse",
-                fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
-        if (!shown.equals(message)) processLog.setResult(id, shown);
-        return new CommandRun(id, cmdId, "command_parse", ProcessStatus.ERROR.column(), shown, Optional.empty(), Optional.of(fact));
+    /** Where the slips of one reply are written. */
+    private record Slip(long tickId, ProcessLogDao processLog, OperationListener outcomes, FormatSlips slips) {
+        /** A finished {@code command_parse} error row (waking the LLM while it may correct), and the run it reports. */
+        CommandRun row(String kind, String cmdId, String value, String message) {
+            FailureFact fact = FailureFact.of("parse", kind, ErrorCode.EINVAL, message);
+            long id = processLog.record(tickId, "command_parse", cmdId, value, new ProcessLogDao.Finished(
+                    ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
+                    fact.painLevel(), fact.fingerprint(), slips.slipped(tickId)));
+            String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.SLIP, "command_parse",
+                    fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
+            if (!shown.equals(message)) processLog.setResult(id, shown);
+            return new CommandRun(id, cmdId, "command_parse", ProcessStatus.ERROR.column(), shown, Optional.empty(),
+                    Optional.of(fact));
+        }
     }
 
     /**

@@ -45,6 +45,7 @@ final class AfterWrite {
         status.update(s -> s.thought(thought.tickId(), tokens));
         notices.afterCommit(thought.tickId(), thought.completion(), thought.parsed(), written);
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model(), halt);
+        notices.afterCommands(thought.tickId(), thought.parsed());
         if (written.replied()) reflex(thought, written);
         Usage usage = thought.completion().usage();
         events.emit(new AgentEvent.TickDone(thought.tickId(), written.outcome(), usage.promptTokens(),

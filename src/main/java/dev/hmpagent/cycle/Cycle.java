@@ -84,7 +84,7 @@ public final class Cycle {
         this.retries = new Retries(clock, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
         this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries);
         this.after = new AfterWrite(clock, status, wake, retries, commands,
-                new ReplyNotices(events, writer.secrets(), commands), review, events);
+                new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events);
         this.writing = new ReplyWrite(writer, retries, after, call, events);
         this.seen = stops.since();
         this.tickStart = seen;

@@ -1,19 +1,29 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.commands.FormatSlips;
 import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.text.Text;
 import java.util.Objects;
 
-/** What a person is told once a reply is written: the thought, how the reply was cut, and what was wrong with it. */
+/**
+ * What a person is told once a reply is written: the thought, how the reply was cut, and what was wrong with it; once
+ * its commands ran, that the model's block could not be read once more than the agent corrects (issue 22).
+ */
 final class ReplyNotices {
     private final EventSink events;
     private final ReplySecrets secrets;
     private final CommandStep commands;
+    private final FormatSlips slips;
 
-    ReplyNotices(EventSink events, ReplySecrets secrets, CommandStep commands) {
+    /** Longest reply text the give-up line quotes (the whole reply is in the log and, verbose, in the thought). */
+    static final int MAX_QUOTED = 400;
+
+    ReplyNotices(EventSink events, ReplySecrets secrets, CommandStep commands, FormatSlips slips) {
+        this.slips = Objects.requireNonNull(slips, "slips");
         this.events = Objects.requireNonNull(events, "events");
         this.secrets = Objects.requireNonNull(secrets, "secrets");
         this.commands = Objects.requireNonNull(commands, "commands");
@@ -44,5 +54,17 @@ final class ReplyNotices {
                     + " it was not stored again and its commands did not run again (tick " + tickId + ")", true));
         }
         written.malformed().forEach(run -> commands.report(tickId, run));
+    }
+
+    /**
+     * After the reply's commands ran: when its block slipped once more than the agent corrects, no call follows for
+     * it; the person sees its text and that the agent waits for them (a new message or result wakes it as usual).
+     */
+    void afterCommands(long tickId, ParsedReply parsed) {
+        if (!slips.gaveUp(tickId)) return;
+        String text = Text.oneLine(secrets.redact(parsed.thought()), MAX_QUOTED);
+        events.emit(new AgentEvent.Info("the model's command block could not be read " + (FormatSlips.MAX_CORRECTIONS
+                + 1) + " times in a row, so it is not asked to correct it again; its reply: "
+                + (text.isBlank() ? "(no text besides the block)" : text) + " — waiting for your next message"));
     }
 }

@@ -2,6 +2,7 @@ package dev.hmpagent.cycle;
 
 import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.CommandRun;
+import dev.hmpagent.commands.FormatSlips;
 import dev.hmpagent.commands.ParsedReply;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.context.AssembledPrompt;
@@ -45,6 +46,8 @@ import java.util.Optional;
 public final class TickWriter {
     /** Successful results close themselves this many ticks after the LLM first saw them. */
     static final int AUTO_CLOSE_AFTER_TICKS = 3;
+    /** The {@code process_log.name} of a reply cut for chanting ({@code output_anomaly} before issue 22). */
+    static final String CHANTING = "chanting";
 
     /**
      * What a successful LLM call brought, and what step 5 found about it; {@code calls} is the main call as
@@ -82,9 +85,16 @@ public final class TickWriter {
     private final StopSignal stops;
     private final PromptsDao prompts;
     private final LlmCallsDao llmCalls;
+    /** The model's format slips: how many in a row, and whether one more may be corrected. */
+    private final FormatSlips slips;
 
-    /** @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them) */
-    public TickWriter(Store store, CommandQueue queue, OperationListener outcomes, LlmBreakers breakers) {
+    /**
+     * @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them)
+     * @param slips    counts the replies whose block could not be read, in the tick's transaction
+     */
+    public TickWriter(Store store, CommandQueue queue, OperationListener outcomes, LlmBreakers breakers,
+                      FormatSlips slips) {
+        this.slips = Objects.requireNonNull(slips, "slips");
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = store.clock();
@@ -110,6 +120,8 @@ public final class TickWriter {
 
     ProcessLogDao processLog() { return processLog; }
 
+    FormatSlips slips() { return slips; }
+
     ResponsesDao responses() { return responses; }
 
     AgentLogDao agentLog() { return agentLog; }
@@ -134,8 +146,9 @@ public final class TickWriter {
             processLog.markSeen(t.prompt().processIdsShown(), t.tickId());
             processLog.closeOkSeenAtOrBefore(t.tickId() - AUTO_CLOSE_AFTER_TICKS);
             boolean chanted = MainCall.CHANT.equals(c.finishReason());
-            CommandQueue.Queued queued = c.interrupted() || chanted || repeated
-                    ? new CommandQueue.Queued(List.of(), 0) : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes);
+            slips.replyWritten(t.tickId(), t.reviewed().personMessage());
+            CommandQueue.Queued queued = c.interrupted() || chanted || repeated ? new CommandQueue.Queued(List.of(), 0)
+                    : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes, slips);
             if (chanted) recordChant(t.tickId(), c);
             String outcome = c.interrupted() ? "interrupted" : "thought";
             agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), outcome, t.reason(), true,
@@ -178,18 +191,19 @@ public final class TickWriter {
     }
 
     /**
-     * A reply cut where it started repeating itself: an output anomaly the SafetyMonitor counts, and a row the model
-     * sees next tick (its commands did not run: a looping reply decides nothing).
+     * A reply cut where it started repeating itself (chanting, no format slip): a {@code chanting} row the
+     * SafetyMonitor counts as its own kind, and the model sees next tick (its commands did not run: a looping reply
+     * decides nothing).
      */
     private void recordChant(long tickId, Completion c) {
         String tail = c.text().length() > 120 ? c.text().substring(c.text().length() - 120) : c.text();
         String message = "your reply of tick " + tickId + " started repeating the same text over and over; it was cut"
                 + " there, and none of its commands ran. Do not repeat yourself: say something new or use idle";
-        FailureFact fact = FailureFact.of("parse", "chanting", ErrorCode.EINVAL, message);
-        long id = processLog.record(tickId, "output_anomaly", null, tail, new ProcessLogDao.Finished(
+        FailureFact fact = FailureFact.of("reply", "chanting", ErrorCode.EINVAL, message);
+        long id = processLog.record(tickId, CHANTING, null, tail, new ProcessLogDao.Finished(
                 ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
                 fact.fingerprint(), true));
-        String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.MALFORMED, "output_anomaly",
+        String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.CHANT, CHANTING,
                 fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
         if (!shown.equals(message)) processLog.setResult(id, shown);
     }

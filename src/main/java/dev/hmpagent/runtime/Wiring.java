@@ -11,6 +11,7 @@ import dev.hmpagent.commands.CommandGate;
 import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.commands.catalogue.CommandOptions;
 import dev.hmpagent.commands.CommandQueue;
+import dev.hmpagent.commands.FormatSlips;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.commands.Completions;
 import dev.hmpagent.commands.catalogue.FileCommands;
@@ -162,7 +163,7 @@ public final class Wiring {
         AlertCommand alert = new AlertCommand(c.alertCommand());
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
-                SafetyRules.Limits.DEFAULTS.anomalyAlertAt(), c.loopAlertAt(), c.loopLockAt()), c.dailyTokenBudget()),
+                SafetyRules.Limits.DEFAULTS.chantAlertAt(), c.loopAlertAt(), c.loopLockAt()), c.dailyTokenBudget()),
                 Guides.byName(c.guide()),
                 reason -> {
                     if (alert.configured()) alert.run(reason);
@@ -312,7 +313,7 @@ public final class Wiring {
         ReplySecrets secrets = new ReplySecrets(LlmChain.knownKeys(config.llm(), tools.variables()));
         store.scrubResultsWith(secrets::redactKnown);
         return new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets, registry), monitor,
-                breakers(monitor, config.llm()));
+                breakers(monitor, config.llm()), new FormatSlips(registry, store.tables().settings()));
     }
 
     private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,

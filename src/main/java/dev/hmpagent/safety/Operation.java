@@ -4,11 +4,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One finished operation as the SafetyMonitor counts it: a command, a malformed command, or a failed LLM call.
+ * One finished operation as the SafetyMonitor is told of it: a command, a format slip of the model's (told, never
+ * counted), a reply cut for chanting, or a failed LLM call.
  *
  * @param processLogId the {@code process_log} row
  * @param source       what kind of operation it was
- * @param type         the command type ({@code command_parse} for a malformed command, {@code llm_call})
+ * @param type         the command type ({@code command_parse} for an unreadable command, {@code chanting},
+ *                     {@code llm_call})
  * @param fingerprint  {@link Fingerprint#ofCommand} of the command (of the failure for the other sources)
  * @param status       the row's final status column value
  * @param result       the result text as the handler gave it
@@ -21,8 +23,15 @@ public record Operation(long processLogId, Source source, String type, String fi
     /** Where an operation came from. */
     public enum Source {
         COMMAND,
-        /** A malformed command (unparsable block, invalid JSON, unknown type): an output anomaly. */
-        MALFORMED,
+        /**
+         * The model's format slip: a command the agent could not read (invalid JSON, no type, a block it cannot cut)
+         * or whose arguments do not fit its command. Not a failure of the world: the model is told the exact error
+         * with a correct example ({@code commands.FormatSlips} bounds how often in a row); never counted toward a
+         * lockout. An unknown command type is no slip: a failed {@link #COMMAND}.
+         */
+        SLIP,
+        /** A reply cut where it started repeating the same text over and over (chanting): its own kind. */
+        CHANT,
         /** An LLM call the server refused (400, 401, 403…): asking again unchanged fails again. */
         LLM_FATAL,
         /** An LLM call that may succeed later (timeout, 429, 5xx, no connection): never a failure of the LLM's own. */

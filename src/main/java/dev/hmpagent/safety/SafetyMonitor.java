@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@link #refuseBeforeCommand}: the executor's gate asks before every command (a 5th identical failure is
  *       refused before it runs and locks the agent);</li>
- *   <li>{@link #onOperation}: every command outcome, malformed command and failed LLM call (inside its transaction):
- *       the behavioural breakers ({@link SafetyRules}), the Guide's meaning of a failure, alerts;</li>
+ *   <li>{@link #onOperation}: every command outcome, reply cut for chanting and failed LLM call (inside its
+ *       transaction): the behavioural breakers ({@link SafetyRules}), the Guide's meaning of a failure, alerts; a
+ *       format slip of the model's ({@link Operation.Source#SLIP}) is passed through untouched and uncounted;</li>
  *   <li>{@link #beforeLlmCall} / {@link #afterLlmCall}: the token budget and the tick cap of a task;</li>
  *   <li>{@link #newTask}: a message from a person or the CLI starts a task.</li>
  * </ul>
@@ -104,6 +105,8 @@ public final class SafetyMonitor implements OperationListener {
 
     @Override
     public String onOperation(long tickId, Operation outcome) {
+        // the model's format slip is no failure of the world: told as it is, counted nowhere (issue 22)
+        if (outcome.source() == Operation.Source.SLIP) return outcome.result();
         SafetyRules rules = rules();
         if (outcome.processLogId() == refusedRow) {
             refusedRow = -1;   // counted when it was refused
@@ -292,7 +295,8 @@ public final class SafetyMonitor implements OperationListener {
     private static SafetyRules.Kind kind(Operation.Source source) {
         return switch (source) {
             case COMMAND -> SafetyRules.Kind.COMMAND;
-            case MALFORMED -> SafetyRules.Kind.ANOMALY;
+            case CHANT -> SafetyRules.Kind.CHANT;
+            case SLIP -> throw new IllegalArgumentException("a format slip is not counted");
             case LLM_FATAL -> SafetyRules.Kind.FATAL_LLM;
             case LLM_TRANSIENT -> SafetyRules.Kind.TRANSIENT_LLM;
         };

@@ -22,7 +22,9 @@ import java.util.TreeMap;
  * <h2>Vocabulary</h2>
  * <ul>
  *   <li>A <b>window operation</b> is an {@link #after} of a {@link Kind#COMMAND} (success or failure), a failed
- *       {@link Kind#FATAL_LLM}, or an {@link Kind#ANOMALY} (always a failure, whatever {@code failed} says).
+ *       {@link Kind#FATAL_LLM}, or a {@link Kind#CHANT} (a reply cut for chanting: always a failure, whatever
+ *       {@code failed} says). A format slip of the model's (an unreadable command block) is none: it never
+ *       reaches these rules (issue 22: the two-corrections rule of {@code commands.FormatSlips} replaces them).
  *       {@link Kind#TRANSIENT_LLM} and a FATAL_LLM with {@code failed == false} change nothing and return NONE.
  *       A command refused by {@link #beforeCommand} did not run and is not a window operation.</li>
  *   <li>An <b>epoch</b> starts at construction and at every {@link #unlock()}; nothing is counted across epochs.</li>
@@ -34,7 +36,7 @@ import java.util.TreeMap;
  * <ol>
  *   <li><b>repeat</b> — the streak of a fingerprint is the number of COMMAND failures of it (refused attempts
  *       included) since its last COMMAND success, the last {@link #personMessage()} or the last {@link #unlock()};
- *       other operations in between do not end it. FATAL_LLM and ANOMALY never form streaks (the anomaly and
+ *       other operations in between do not end it. FATAL_LLM and CHANT never form streaks (the chant and
  *       cascade rules count them). {@link #after}: a failure that brings the streak to exactly {@code alertAt}
  *       → ALERT with {@link #REPEAT_ALERT} (so once per streak); one that brings it to {@code lockAt} or more
  *       → LOCKOUT (only reachable when the caller did not ask {@link #beforeCommand} first, e.g. two identical
@@ -44,8 +46,8 @@ import java.util.TreeMap;
  *       epoch (fewer if fewer happened), {@code windowFailures} or more failures → ERROR_PAUSE. A level, not an
  *       edge: every window operation while it holds gets it. With the defaults, eight failures in a row pause at
  *       the eighth, whatever their fingerprints. Person messages and new input do not clear the window.</li>
- *   <li><b>anomaly</b> — the run of consecutive ANOMALY operations among the window operations of the epoch;
- *       the one that brings it to exactly {@code anomalyAlertAt} → ALERT (once per run). Any other window
+ *   <li><b>chant</b> — the run of consecutive CHANT operations among the window operations of the epoch;
+ *       the one that brings it to exactly {@code chantAlertAt} → ALERT (once per run). Any other window
  *       operation ends the run; person messages do not.</li>
  *   <li><b>no-progress</b> — a COMMAND whose progressKey now ends a run of exactly {@code loopAlertAt} equal keys
  *       at the end of the progress sequence → ALERT; {@code loopLockAt} or more → LOCKOUT. Another result in
@@ -70,7 +72,7 @@ public final class SafetyRules {
     public static final String REPEAT_ALERT = "SYSTEM ALERT: You are repeating a failed action. STOP and analyze why.";
     public static final String RULE_REPEAT = "repeat";
     public static final String RULE_CASCADE = "cascade";
-    public static final String RULE_ANOMALY = "anomaly";
+    public static final String RULE_CHANT = "chant";
     public static final String RULE_NO_PROGRESS = "no-progress";
     public static final String RULE_OSCILLATION = "oscillation";
 
@@ -79,11 +81,11 @@ public final class SafetyRules {
      * @param lockAt         the attempt of one fingerprint that is refused and locks (5)
      * @param windowSize     how many window operations the cascade looks back on (10)
      * @param windowFailures failures among them that pause (8)
-     * @param anomalyAlertAt anomalies in a row that alert (3)
+     * @param chantAlertAt   replies cut for chanting in a row that alert (3)
      * @param loopAlertAt    occurrences of one progress key, or repetitions of a cycle, that alert (3)
      * @param loopLockAt     occurrences or repetitions that lock (5)
      */
-    public record Limits(int alertAt, int lockAt, int windowSize, int windowFailures, int anomalyAlertAt,
+    public record Limits(int alertAt, int lockAt, int windowSize, int windowFailures, int chantAlertAt,
                          int loopAlertAt, int loopLockAt) {
         public static final Limits DEFAULTS = new Limits(3, 5, 10, 8, 3, 3, 5);
 
@@ -94,18 +96,18 @@ public final class SafetyRules {
             if (windowFailures < 1 || windowFailures > windowSize) {
                 throw new IllegalArgumentException("windowFailures must be 1.." + windowSize + ", was " + windowFailures);
             }
-            if (anomalyAlertAt < 1) throw new IllegalArgumentException("anomalyAlertAt must be at least 1, was " + anomalyAlertAt);
+            if (chantAlertAt < 1) throw new IllegalArgumentException("chantAlertAt must be at least 1, was " + chantAlertAt);
             if (loopAlertAt < 2) throw new IllegalArgumentException("loopAlertAt must be at least 2, was " + loopAlertAt);
             if (loopLockAt < 2) throw new IllegalArgumentException("loopLockAt must be at least 2, was " + loopLockAt);
         }
     }
 
     /** What an operation was. TRANSIENT_LLM never enters any count. */
-    public enum Kind { COMMAND, FATAL_LLM, TRANSIENT_LLM, ANOMALY }
+    public enum Kind { COMMAND, FATAL_LLM, TRANSIENT_LLM, CHANT }
 
     /**
      * @param fingerprint the command's {@link Fingerprint#ofCommand} (failures of one fingerprint form a streak);
-     *                    for FATAL_LLM/ANOMALY a failure fingerprint (kept for the caller, not counted); may be
+     *                    for FATAL_LLM/CHANT a failure fingerprint (kept for the caller, not counted); may be
      *                    null except for a COMMAND
      * @param progressKey for a COMMAND: {@link Fingerprint#ofProgress(String, JsonNode, String)}; null for other kinds
      *                    (and for a command whose result is not known, which then is not in the progress sequence)
@@ -132,8 +134,8 @@ public final class SafetyRules {
             return new Operation(Kind.TRANSIENT_LLM, true, failureFingerprint, null);
         }
 
-        public static Operation anomaly(String failureFingerprint) {
-            return new Operation(Kind.ANOMALY, true, failureFingerprint, null);
+        public static Operation chant(String failureFingerprint) {
+            return new Operation(Kind.CHANT, true, failureFingerprint, null);
         }
     }
 
@@ -170,7 +172,7 @@ public final class SafetyRules {
     private final Limits limits;
     private final TreeMap<String, Integer> streaks = new TreeMap<>();
     private final Deque<Boolean> window = new ArrayDeque<>();
-    private int anomalyRun;
+    private int chantRun;
     private final TreeMap<String, Integer> progress = new TreeMap<>();
     private final List<String> recentKeys = new ArrayList<>();
     private int cycle2;
@@ -194,12 +196,12 @@ public final class SafetyRules {
     /** After an operation: the strongest verdict due. */
     public Verdict after(Operation op) {
         Objects.requireNonNull(op, "op");
-        boolean anomaly = op.kind() == Kind.ANOMALY;
-        boolean entersWindow = op.kind() == Kind.COMMAND || anomaly || (op.kind() == Kind.FATAL_LLM && op.failed());
+        boolean chant = op.kind() == Kind.CHANT;
+        boolean entersWindow = op.kind() == Kind.COMMAND || chant || (op.kind() == Kind.FATAL_LLM && op.failed());
         if (!entersWindow) return Verdict.none();
-        window.addLast(anomaly || op.failed());
+        window.addLast(chant || op.failed());
         while (window.size() > limits.windowSize()) window.removeFirst();
-        anomalyRun = anomaly ? anomalyRun + 1 : 0;
+        chantRun = chant ? chantRun + 1 : 0;
 
         Verdict verdict = cascade();
         if (op.kind() == Kind.COMMAND) {
@@ -209,10 +211,10 @@ public final class SafetyRules {
                 verdict = verdict.or(oscillation()).or(noProgress(op.progressKey()));
             }
         }
-        if (anomaly && anomalyRun == limits.anomalyAlertAt()) {
-            verdict = verdict.or(new Verdict(Action.ALERT, RULE_ANOMALY, "SYSTEM ALERT: your last " + anomalyRun
-                    + " replies had a command block that could not be used (unparsable, invalid JSON or an unknown"
-                    + " type). STOP and check the # Commands: format and the command list."));
+        if (chant && chantRun == limits.chantAlertAt()) {
+            verdict = verdict.or(new Verdict(Action.ALERT, RULE_CHANT, "SYSTEM ALERT: your last " + chantRun
+                    + " replies started repeating the same text over and over and were cut there. STOP repeating"
+                    + " yourself: say something new in a few words, or use idle."));
         }
         return verdict;
     }
@@ -240,7 +242,7 @@ public final class SafetyRules {
     public void unlock() {
         personMessage();
         window.clear();
-        anomalyRun = 0;
+        chantRun = 0;
     }
 
     private Verdict cascade() {
@@ -314,7 +316,7 @@ public final class SafetyRules {
 
     /**
      * The state as compact JSON with a fixed field order and sorted maps, so equal states give equal text:
-     * {@code {"streaks":{fp:n},"window":"SF…" (oldest first),"anomalies":n,"progress":{key:n},"recent":[…],
+     * {@code {"streaks":{fp:n},"window":"SF…" (oldest first),"chants":n,"progress":{key:n},"recent":[…],
      * "cycle2":n,"cycle3":n}}.
      */
     public String toJson() {
@@ -325,7 +327,7 @@ public final class SafetyRules {
         StringBuilder w = new StringBuilder();
         window.forEach(failed -> w.append(failed ? 'F' : 'S'));
         root.put("window", w.toString());
-        root.put("anomalies", anomalyRun);
+        root.put("chants", chantRun);
         ObjectNode p = root.putObject("progress");
         progress.forEach(p::put);
         var recent = root.putArray("recent");
@@ -356,7 +358,7 @@ public final class SafetyRules {
             window.addLast(c == 'F');
         }
         while (window.size() > limits.windowSize()) window.removeFirst();
-        anomalyRun = count(root.path("anomalies"));
+        chantRun = count(root.path("chants"));   // "anomalies" (before issue 22) counted slips too: dropped
         readCounts(root.path("progress"), progress);
         JsonNode recent = root.path("recent");
         if (!recent.isMissingNode() && !recent.isArray()) throw new IllegalArgumentException("recent");

@@ -644,6 +644,22 @@ class AgentReplEndToEndTest {
     }
 
     @Test
+    void a_model_whose_block_never_reads_is_corrected_twice_then_its_text_is_shown_and_the_agent_waits()
+            throws Exception {
+        for (int i = 1; i <= 5; i++) {
+            llm.streamed("Try " + i + ": 2 + 2 = 4.\n# Commands:\n[{\"type\": \"send_message\", \"args\": {\"text\": \"4\"}",
+                    900, 20);
+        }
+
+        agent("what is 2+2?\n", "--base-url", llm.baseUrl());
+
+        assertThat(llm.requestCount()).as("the question, then two corrections").isEqualTo(3);
+        assertThat(terminal()).contains("could not be read 3 times in a row").contains("Try 3: 2 + 2 = 4.")
+                .contains("waiting for your next message").doesNotContain("SAFETY_LOCKOUT").doesNotContain("ERROR_PAUSED");
+        assertThat(count("SELECT count(*) FROM safety_audit")).isZero();
+    }
+
+    @Test
     void a_model_chanting_in_its_stream_is_cut_the_server_sees_the_connection_closed_and_the_model_is_told() throws Exception {
         java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
         llm.chanting("Let me think. ", "I keep saying the very same thing. ", closed)
@@ -656,7 +672,7 @@ class AgentReplEndToEndTest {
         llm.take();
         assertThat(llm.take().user()).contains("started repeating");
         assertThat(terminal()).contains("started repeating itself and was cut there");
-        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'output_anomaly'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'chanting'")).isEqualTo(1);
         assertThat(count("SELECT length(content) FROM llm_recent_responses WHERE tick_id = 1")).isLessThan(200);
     }
 }

@@ -24,7 +24,8 @@ class CommandQueueTest {
                     + " \"secret_ref\": \"env:FORUM_PASSWORD\", \"note\": \"sk-proj-abcdefghijklmnop1234567890\"}},"
                     + " {\"cmd_id\": \"s\", \"type\": \"shell\", \"args\": {\"command\": \"git show 3f2a9c1d\", \"env\": {\"API_KEY\": \"k-123\"}}}]");
             ProcessLogDao log = new ProcessLogDao(store);
-            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, dev.hmpagent.safety.OperationListener.NONE));
+            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
             ProcessRow account = log.byTick(1).get(0);
             assertThat(account.value()).doesNotContain("hunter2").doesNotContain("sk-proj-abc")
@@ -45,7 +46,8 @@ class CommandQueueTest {
             ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]").toString());
             ProcessLogDao log = new ProcessLogDao(store);
             CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 3, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
-                    dev.hmpagent.safety.OperationListener.NONE));
+                    dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
             assertThat(queued.pending()).isEqualTo(3);
             assertThat(queued.malformed()).hasSize(1);
@@ -71,7 +73,8 @@ class CommandQueueTest {
                     + "{\"cmd_id\": \"b\", \"type\": \"diary_entry\", \"args\": {\"text\": \"y\"}}]");
             ProcessLogDao log = new ProcessLogDao(store);
             CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, 2, ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
-                    dev.hmpagent.safety.OperationListener.NONE));
+                    dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
             assertThat(queued.pending()).isEqualTo(2);
             assertThat(queued.malformed()).isEmpty();
             assertThat(log.byTick(1)).extracting(ProcessRow::status).containsExactly("pending", "pending");
@@ -91,7 +94,8 @@ class CommandQueueTest {
             ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]\n```\n# End commands").toString());
             ProcessLogDao log = new ProcessLogDao(store);
             CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
-                    dev.hmpagent.safety.OperationListener.NONE));
+                    dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
             assertThat(queued.pending()).isEqualTo(4);
             assertThat(queued.malformed()).singleElement().satisfies(run -> assertThat(run.cmdId()).isEqualTo("#2"));
@@ -101,6 +105,35 @@ class CommandQueueTest {
                 assertThat(r.status()).isEqualTo("error");
                 assertThat(r.value()).contains("c-2").doesNotContain("c-3");
             });
+        }
+    }
+
+    @Test
+    void slips_of_one_reply_carry_one_correct_example_and_wake_the_llm_while_it_may_correct() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            CommandRegistry registry = new CommandRegistry().register(new SimpleCommand("send_message", "say it",
+                    "{\"text\": \"...\"}", (args, ctx) -> CommandOutcome.ok("sent")));
+            FormatSlips slips = new FormatSlips(registry, store.tables().settings());
+            ProcessLogDao log = new ProcessLogDao(store);
+            String twoBroken = "t\n# Commands:\n[{\"type\": \"send_message\", \"args\": \"a\"},"
+                    + " {\"type\": \"send_message\", \"args\": [\"b\"]}]";
+            for (long tick = 1; tick <= 3; tick++) {
+                long t = tick;
+                ParsedReply reply = new CommandBlockParser(mapper).parse(twoBroken);
+                store.inTransaction(() -> {
+                    slips.replyWritten(t, false);
+                    return new CommandQueue(mapper).enqueue(reply, t, log, dev.hmpagent.safety.OperationListener.NONE,
+                            slips);
+                });
+            }
+            java.util.List<ProcessRow> first = log.byTick(1);
+            assertThat(first).hasSize(2);
+            assertThat(first.get(0).result()).contains("\"args\" that is not a JSON object")
+                    .endsWith("\na correct send_message command: {\"cmd_id\": \"c-1\", \"type\": \"send_message\","
+                            + " \"args\": {\"text\": \"...\"}}");
+            assertThat(first.get(1).result()).as("one example per reply").doesNotContain("a correct");
+            assertThat(slips.gaveUp(2)).isFalse();
+            assertThat(slips.gaveUp(3)).as("the third slip in a row is past the two corrections").isTrue();
         }
     }
 }

@@ -337,11 +337,11 @@ class AntiStagnationTest {
         notes.add("one", "user", 0, null);
         cycle.tick();
         assertThat(new AgentLogDao(store).latest(1).get(0).outcome()).isEqualTo("thought");
-        assertThat(rows("SELECT count(*) FROM process_log WHERE name = 'output_anomaly'")).containsExactly("1");
+        assertThat(rows("SELECT count(*) FROM process_log WHERE name = 'chanting'")).containsExactly("1");
 
         Cycle lenient = cycle(config());   // 10 repeats: five are a legitimate list
         notes.add("two", "user", 0, null);
         lenient.tick();
-        assertThat(rows("SELECT count(*) FROM process_log WHERE name = 'output_anomaly'")).containsExactly("1");
+        assertThat(rows("SELECT count(*) FROM process_log WHERE name = 'chanting'")).containsExactly("1");
     }
 }

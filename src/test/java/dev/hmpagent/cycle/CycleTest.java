@@ -773,7 +773,7 @@ class CycleTest {
         assertThat(stored.content()).startsWith("Let me look at this. ").contains("I will check the file again now")
                 .hasSizeLessThan(("Let me look at this. " + loop + loop).length());
         assertThat(processLog.byTick(1)).singleElement().satisfies(r -> {
-            assertThat(r.name()).isEqualTo("output_anomaly");
+            assertThat(r.name()).isEqualTo("chanting");
             assertThat(r.result()).contains("started repeating");
         });
         assertThat(notes.unreadCount()).as("the notes it answered are read").isZero();

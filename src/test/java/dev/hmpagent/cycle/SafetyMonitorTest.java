@@ -140,7 +140,11 @@ class SafetyMonitorTest {
         notes.add("go", "user", 0, null);
         Cycle cycle = cycle();
         StringBuilder block = new StringBuilder("[");
-        for (int i = 0; i < 10; i++) block.append(i == 0 ? "" : ",").append(DELETE_99.replace("99", String.valueOf(1000 + i)));
+        for (int i = 0; i < 10; i++) {
+            // each its own cmd_id: a reused one is a format slip, which counts toward nothing
+            block.append(i == 0 ? "" : ",").append(DELETE_99.replace("99", String.valueOf(1000 + i))
+                    .replace("\"d\"", "\"d" + i + "\""));
+        }
         tickWith(cycle, "many" + commands(block + "]"));
         assertThat(state()).startsWith("ERROR_PAUSED");
         assertThat(count("SELECT count(*) FROM safety_audit WHERE event = 'error_pause'")).isEqualTo(1);
@@ -153,7 +157,7 @@ class SafetyMonitorTest {
         StringBuilder block = new StringBuilder("[");
         for (int i = 0; i < 10; i++) {
             block.append(i == 0 ? "" : ",").append(i < 3 ? "{\"type\": \"diary_entry\", \"args\": {\"text\": \"t" + i + "\"}}"
-                    : DELETE_99.replace("99", String.valueOf(1000 + i)));
+                    : DELETE_99.replace("99", String.valueOf(1000 + i)).replace("\"d\"", "\"d" + i + "\""));
         }
         tickWith(cycle, "many" + commands(block + "]"));
         assertThat(state()).isEqualTo("ACTIVE");
@@ -320,11 +324,23 @@ class SafetyMonitorTest {
     }
 
     @Test
-    void three_unknown_command_types_in_a_row_are_output_anomalies_and_alert() throws Exception {
+    void an_unknown_command_type_is_a_failed_action_whose_streak_alerts_at_three_and_locks_at_five() throws Exception {
         notes.add("go", "user", 0, null);
         Cycle cycle = cycle();
-        for (int i = 0; i < 3; i++) tickWith(cycle, "x" + commands("{\"type\": \"frobnicate_" + i + "\"}"));
-        assertThat(new ProcessLogDao(store).byTick(3).get(0).result()).contains("SYSTEM ALERT");
+        for (int i = 0; i < 5; i++) tickWith(cycle, "x" + commands("{\"type\": \"frobnicate\"}"));
+        List<ProcessRow> rows = new ProcessLogDao(store).forContext(20);
+        assertThat(rows.get(0).result()).contains("unknown command type").contains("PAIN");
+        assertThat(rows.get(2).result()).startsWith(SafetyRules.REPEAT_ALERT);
+        assertThat(rows.get(4).result()).contains("refused before it ran");
+        assertThat(state()).startsWith("SAFETY_LOCKOUT");
+    }
+
+    @Test
+    void unknown_command_types_count_in_the_cascade_window_as_failures() throws Exception {
+        notes.add("go", "user", 0, null);
+        Cycle cycle = cycle();
+        for (int i = 0; i < 8; i++) tickWith(cycle, "x" + commands("{\"type\": \"frobnicate_" + i + "\"}"));
+        assertThat(state()).startsWith("ERROR_PAUSED");
     }
 
     @Test

@@ -47,7 +47,7 @@ class SafetyRulesReachabilityTest {
         }
         // the generator must reach every rule, or the property proves little
         assertThat(seen).as("verdicts seen: " + seen).containsKeys("after ERROR_PAUSE cascade",
-                "before LOCKOUT repeat", "after LOCKOUT repeat", "after ALERT repeat", "after ALERT anomaly",
+                "before LOCKOUT repeat", "after LOCKOUT repeat", "after ALERT repeat", "after ALERT chant",
                 "after ALERT no-progress", "after LOCKOUT no-progress", "after ALERT oscillation",
                 "after LOCKOUT oscillation");
         assertThat(seen.get("after ERROR_PAUSE cascade")).as("verdicts seen: " + seen).isGreaterThan(100);
@@ -124,7 +124,7 @@ class SafetyRulesReachabilityTest {
             boolean bad = random.nextDouble() < failureRate;
             if (roll < 68) return List.of(new Ran(Operation.transientLlm("llm:connect")));
             if (roll < 77) return List.of(new Ran(new Operation(Kind.FATAL_LLM, bad, "llm:http_401", null)));
-            if (roll < 89) return List.of(bad ? new Ran(Operation.anomaly("parse")) : new Input());
+            if (roll < 89) return List.of(bad ? new Ran(Operation.chant("chanting")) : new Input());
             if (roll < 95) return List.of(new Input());
             if (roll < 98) return List.of(new Person());
             return List.of(new Unlock());
@@ -191,8 +191,8 @@ class SafetyRulesReachabilityTest {
                 candidates.add(count >= limits.loopLockAt() ? new Expected(Action.LOCKOUT, "no-progress")
                         : count == limits.loopAlertAt() ? new Expected(Action.ALERT, "no-progress") : none());
             }
-            if (op.kind() == Kind.ANOMALY && anomalyRun(n) == limits.anomalyAlertAt()) {
-                candidates.add(new Expected(Action.ALERT, "anomaly"));
+            if (op.kind() == Kind.CHANT && chantRun(n) == limits.chantAlertAt()) {
+                candidates.add(new Expected(Action.ALERT, "chant"));
             }
             Expected strongest = none();
             for (Expected candidate : candidates) {
@@ -206,11 +206,11 @@ class SafetyRulesReachabilityTest {
         }
 
         private static boolean inWindow(Operation op) {
-            return op.kind() == Kind.COMMAND || op.kind() == Kind.ANOMALY || (op.kind() == Kind.FATAL_LLM && op.failed());
+            return op.kind() == Kind.COMMAND || op.kind() == Kind.CHANT || (op.kind() == Kind.FATAL_LLM && op.failed());
         }
 
         private static boolean failure(Operation op) {
-            return op.kind() == Kind.ANOMALY || op.failed();
+            return op.kind() == Kind.CHANT || op.failed();
         }
 
         /** Failures of the fingerprint (refused asks included) in events 0..end since its success, a person, an unlock. */
@@ -245,10 +245,10 @@ class SafetyRulesReachabilityTest {
             return failures >= limits.windowFailures() ? new Expected(Action.ERROR_PAUSE, "cascade") : none();
         }
 
-        private int anomalyRun(int n) {
+        private int chantRun(int n) {
             List<Operation> ops = windowOps(n);
             int run = 0;
-            for (int i = ops.size() - 1; i >= 0 && ops.get(i).kind() == Kind.ANOMALY; i--) run++;
+            for (int i = ops.size() - 1; i >= 0 && ops.get(i).kind() == Kind.CHANT; i--) run++;
             return run;
         }
 

@@ -93,7 +93,7 @@ class SafetyRulesTest {
         String other = fp("file_read", "{\"path\": \"other.txt\"}");
         fail(readMissing);
         succeed(other);
-        rules.after(Operation.anomaly("bad block"));
+        rules.after(Operation.chant("bad block"));
         rules.newInput();
         fail(readMissing);
         assertThat(fail(readMissing).action()).isEqualTo(Action.ALERT);
@@ -177,12 +177,12 @@ class SafetyRulesTest {
     }
 
     @Test
-    void fatal_llm_failures_and_anomalies_enter_the_window() {
+    void fatal_llm_failures_and_chants_enter_the_window() {
         for (int i = 0; i < 4; i++) rules.after(Operation.fatalLlm(Fingerprint.ofFailure("llm:http_401", "bad key")));
-        rules.after(Operation.anomaly("a"));
-        rules.after(Operation.anomaly("b"));
+        rules.after(Operation.chant("a"));
+        rules.after(Operation.chant("b"));
         fail(readMissing);
-        assertThat(rules.after(Operation.anomaly("c")).action()).isEqualTo(Action.ERROR_PAUSE);
+        assertThat(rules.after(Operation.chant("c")).action()).isEqualTo(Action.ERROR_PAUSE);
     }
 
     @Test
@@ -197,24 +197,26 @@ class SafetyRulesTest {
         assertThat(rules.toJson()).contains("\"window\":\"FS\"");
     }
 
-    // --- output anomalies ---
+    // --- chanting (a format slip never reaches these rules: issue 22) ---
 
     @Test
-    void three_anomalies_in_a_row_alert_once() {
-        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
-        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
-        Verdict third = rules.after(Operation.anomaly("x"));
+    void three_chants_in_a_row_alert_once_and_say_chanting_not_a_malformed_block() {
+        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
+        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
+        Verdict third = rules.after(Operation.chant("x"));
         assertThat(third.action()).isEqualTo(Action.ALERT);
-        assertThat(third.rule()).isEqualTo("anomaly");
-        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+        assertThat(third.rule()).isEqualTo("chant");
+        assertThat(third.reason()).contains("repeating the same text").doesNotContain("command block")
+                .doesNotContain("malformed");
+        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
     }
 
     @Test
-    void an_operation_between_anomalies_ends_their_run() {
-        rules.after(Operation.anomaly("x"));
-        rules.after(Operation.anomaly("x"));
+    void an_operation_between_chants_ends_their_run() {
+        rules.after(Operation.chant("x"));
+        rules.after(Operation.chant("x"));
         succeed(readMissing);
-        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
     }
 
     // --- no progress ---
@@ -338,11 +340,11 @@ class SafetyRulesTest {
     void an_unlock_starts_everything_afresh() {
         for (int i = 0; i < 4; i++) fail(readMissing);
         for (int i = 0; i < 3; i++) fail(fp("shell", "{\"command\": \"x" + i + "\"}"));
-        rules.after(Operation.anomaly("x"));
-        rules.after(Operation.anomaly("x"));
+        rules.after(Operation.chant("x"));
+        rules.after(Operation.chant("x"));
         rules.unlock();
         assertThat(rules.toJson()).isEqualTo(new SafetyRules(Limits.DEFAULTS).toJson());
-        assertThat(rules.after(Operation.anomaly("x"))).isEqualTo(Verdict.none());
+        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
         assertThat(rules.beforeCommand(readMissing)).isEqualTo(Verdict.none());
     }
 
@@ -375,7 +377,7 @@ class SafetyRulesTest {
         fail(fp("shell", "{\"command\": \"b\"}"));
         run(readMissing, false, "k1");
         run(fp("shell", "{\"command\": \"b\"}"), true, "k2");
-        rules.after(Operation.anomaly("x"));
+        rules.after(Operation.chant("x"));
         String text = rules.toJson();
         assertThat(SafetyRules.fromJson(Limits.DEFAULTS, text).toJson()).isEqualTo(text);
         assertThat(text).doesNotContain(" ", "\n");

@@ -63,7 +63,9 @@ class BuiltInCommandsTest extends RegistryCommandsFixture {
     void missing_or_wrong_args_say_how_to_write_them() {
         List<CommandRun> runs = run(1, "[{\"type\": \"diary_entry\", \"args\": {}}, {\"type\": \"memory_delete\", \"args\": {\"id\": \"x\"}}]");
         assertThat(runs.get(0).result()).isEqualTo("diary_entry: args.text is required (a non-empty string); write it as "
-                + "{\"text\": \"...\", \"tags\": \"observation\", \"priority\": 0}");
+                + "{\"text\": \"...\", \"tags\": \"observation\", \"priority\": 0}\na correct diary_entry command: "
+                + "{\"cmd_id\": \"c-1\", \"type\": \"diary_entry\", \"args\": {\"text\": \"...\", \"tags\": \"observation\","
+                + " \"priority\": 0}}");
         assertThat(runs.get(1).result()).contains("must be a whole number");
         assertThat(runs).allSatisfy(r -> assertThat(r.failure()).isPresent());
     }
