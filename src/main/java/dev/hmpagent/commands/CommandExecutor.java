@@ -374,7 +374,7 @@ public final class CommandExecutor {
     private static Result resultOf(String type, String fingerprint, CommandOutcome outcome, boolean informs) {
         if (outcome.failed()) return fail(type, fingerprint, outcome.code(), outcome.result(), outcome.processStatus());
         return new Result(outcome.processStatus(), outcome.result(), outcome.messageToUser(), Optional.empty(),
-                informs || outcome.processStatus() == ProcessStatus.WARNING);
+                informs || outcome.processStatus() == ProcessStatus.WARNING, false);
     }
 
     private static Result fail(String type, String fingerprint, String code, String message) {
@@ -383,7 +383,7 @@ public final class CommandExecutor {
 
     private static Result fail(String type, String fingerprint, String code, String message, ProcessStatus status) {
         FailureFact fact = FailureFact.command(type, fingerprint == null ? "" : fingerprint, code, message);
-        return new Result(status, message, Optional.empty(), Optional.of(fact), true);
+        return new Result(status, message, Optional.empty(), Optional.of(fact), true, false);
     }
 
     /** Arguments that do not fit their command: the model's format slip, told with one correct command. */
@@ -394,11 +394,5 @@ public final class CommandExecutor {
     }
 
     private record Result(ProcessStatus status, String result, Optional<UserMessage> messageToUser,
-                          Optional<FailureFact> failure, boolean wake, boolean slip) {
-        Result(ProcessStatus status, String result, Optional<UserMessage> messageToUser, Optional<FailureFact> failure,
-               boolean wake) {
-            this(status, result, messageToUser, failure, wake, false);
-        }
-    }
-
+                          Optional<FailureFact> failure, boolean wake, boolean slip) { }
 }
