@@ -55,7 +55,9 @@ class PlainPipeEndToEndTest {
         assertThat(exited).as("exited within 60 s; output:\n" + all).isTrue();
         assertThat(p.exitValue()).as("exit code; output:\n" + all).isZero();
         assertThat(reply.awaitRequest().toString()).contains("hello");
-        assertThat(out).contains("agent> Hello, pipe!");
+        // a script reads the answer alone on stdout; the figures line goes to stderr
+        assertThat(out).isEqualTo("agent> Hello, pipe!\n");
+        assertThat(new String(errBytes, StandardCharsets.UTF_8)).contains(" in · ").contains(" out · ");
         assertThat(all.indexOf('\u001b')).as("no ESC byte anywhere in the output:\n" + all.replace("\u001b", "<ESC>"))
                 .isEqualTo(-1);
         assertThat(all.lines()).as("no banner line").noneMatch(line -> line.startsWith("hmp-agent:"));

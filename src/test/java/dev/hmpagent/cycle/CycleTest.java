@@ -361,7 +361,17 @@ class CycleTest {
     void an_empty_reply_is_shown_as_such() {
         notes.add("hello", "user", 0, null);
         llm.reply("  \n ");
-        cycle().tick();
+        Cycle cycle = cycle();
+        cycle.tick();
+        cycle.tick();   // nothing more to do: the message is left unanswered, and one line says so
+        assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
+                .satisfies(p -> assertThat(p.text()).contains("reply was empty").contains("tick 1"));
+    }
+
+    @Test
+    void an_empty_reply_nobody_asked_for_is_shown_as_such_at_once() {
+        llm.reply("  \n ");
+        cycle(AntiStagnationTest.config("cycle.autonomous", "true")).tick();
         assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
                 .satisfies(p -> assertThat(p.text()).contains("empty reply").contains("tick 1"));
     }
