@@ -45,7 +45,7 @@ final class AfterWrite {
         // the comparison's tokens count with the main call's, as in agent_log
         long tokens = thought.completion().usage().total() + thought.comparison().usage().total();
         status.update(s -> s.thought(thought.tickId(), tokens));
-        if (written.replied()) answers.replied(thought.answersPerson());
+        if (written.replied()) answers.replied(thought.answersPerson(), thought.reviewed().stimulus());
         notices.afterCommit(thought, written);
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model(), halt);
         if (written.replied()) {

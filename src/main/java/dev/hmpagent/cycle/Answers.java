@@ -37,11 +37,18 @@ final class Answers {
         this.processLog = Objects.requireNonNull(processLog, "processLog");
     }
 
-    /** A complete reply was written; {@code answersPerson}: it was shown a person's message still unread. */
-    synchronized void replied(boolean answersPerson) {
-        if (!answersPerson) return;
-        open = true;
-        shown = false;
+    /**
+     * A complete reply was written; {@code answersPerson}: it was shown a person's message still unread;
+     * {@code stimulus}: something new woke it (a result of the turn's commands, say). A thought of the agent's own
+     * (autonomous, or its idle ran out) answers nobody: the turn before it ends there.
+     */
+    synchronized void replied(boolean answersPerson, boolean stimulus) {
+        if (answersPerson) {
+            open = true;
+            shown = false;
+        } else if (open && !stimulus) {
+            end();
+        }
     }
 
     /** A message reached the person: the turn is answered. */

@@ -132,6 +132,22 @@ class AnswersTest {
     }
 
     @Test
+    void after_a_prose_answer_the_agents_own_thoughts_are_not_shown_as_answers() {
+        llm.reply("2 + 2 = 4.").reply("Now I muse on my own.");
+        Cycle cycle = TestWiring.cycle(AntiStagnationTest.config("cycle.autonomous", "true"), store, llm, sink, clock);
+        notes.add("what is 2+2?", "user", 0, null);
+
+        cycle.tick();
+        clock.advance(Duration.ofSeconds(30));
+        cycle.tick();   // autonomous: nobody asked
+
+        assertThat(sink.of(AgentEvent.ProseAnswer.class)).extracting(AgentEvent.ProseAnswer::text)
+                .containsExactly("2 + 2 = 4.");
+        assertThat(problems()).isEmpty();
+        assertThat(cycle.leftUnanswered()).isFalse();
+    }
+
+    @Test
     void an_answer_that_takes_a_round_trip_through_a_command_is_not_called_unanswered() {
         llm.reply(commands("{\"cmd_id\": \"h\", \"type\": \"help\", \"args\": {\"type\": \"diary_entry\"}}"))
                 .reply(PONG);
