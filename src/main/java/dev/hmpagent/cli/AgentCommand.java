@@ -39,7 +39,7 @@ import picocli.CommandLine.Mixin;
                 "  agent                                  # the REPL on ./agent.db, Ollama here",
                 "  agent --db ~/agents/ops.db --model qwen2.5:7b",
                 "  agent --base-url https://api.openai.com/v1 --model gpt-4o-mini",
-                "  printf 'What is in README.md?\\n' | agent  # answers, then exits"})
+                "  printf 'What is in README.md?\\n' | agent -q  # answer on stdout, then exit"})
 public final class AgentCommand implements Callable<Integer> {
     @Mixin CommonOptions options;
 
