@@ -39,7 +39,7 @@ import picocli.CommandLine.Mixin;
                 "  agent                                  # the REPL on ./agent.db, Ollama here",
                 "  agent --db ~/agents/ops.db --model qwen2.5:7b",
                 "  agent --base-url https://api.openai.com/v1 --model gpt-4o-mini",
-                "  printf 'What is in README.md?\\n' | agent  # answers, then exits"})
+                "  printf 'What is in README.md?\\n' | agent -q  # answer on stdout, then exit"})
 public final class AgentCommand implements Callable<Integer> {
     @Mixin CommonOptions options;
 
@@ -49,6 +49,12 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--verbose", arity = "0..1", fallbackValue = "normal", paramLabel = "LEVEL",
             description = "How much of the machinery the REPL shows: quiet (default), normal (thoughts and command results) or full.")
     String verbose;
+
+    @Option(names = {"-q", "--quiet"}, description = "No line of figures (tokens, time, cost) after each LLM call;"
+            + " answers, problems and notices stay. Piped, answers go to stdout and the rest to stderr.")
+    boolean quiet;
+
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
     /** How long the REPL's readers wait for the tick thread's write lock before they answer with what they have. */
     static final java.time.Duration INSPECT_BUSY_TIMEOUT = java.time.Duration.ofMillis(500);
@@ -72,7 +78,9 @@ public final class AgentCommand implements Callable<Integer> {
         try (Terminal terminal = launch.terminals().create()) {
             boolean colour = ColorChoice.colour(launch.env(), noColor, interactive && JLineScreen.capable(terminal));
             LineReader reader = ReplReader.build(terminal, interactive ? history : null, colour);
-            JLineScreen screen = new JLineScreen(reader, colour, Repl.PROMPT);
+            // piped, a script reads the answers alone on stdout; errors, notices and figures go to stderr
+            JLineScreen screen = interactive ? new JLineScreen(reader, colour, Repl.PROMPT)
+                    : JLineScreen.apart(reader, colour, Repl.PROMPT, spec.commandLine().getErr());
             List<Path> protectedFiles = new ArrayList<>(options.configFiles(launch.env()));
             protectedFiles.add(history);
             ReplApprover approver = new ReplApprover(text -> screen.above(new AttributedString(text)), interactive);
@@ -80,6 +88,7 @@ public final class AgentCommand implements Callable<Integer> {
             DeferredFacts facts = new DeferredFacts();
             Costs costs = new Costs(config.llm().prices());
             EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts, costs);
+            if (quiet) renderer.hideFigures();
             try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer,
                     new WakeOrPollPacer(config.cycle().pollInterval()), false, approver, protectedFiles);
                  Store inspectStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
@@ -195,7 +204,9 @@ public final class AgentCommand implements Callable<Integer> {
         return switch (end) {
             case STOPPED -> interactive ? ExitCodes.OK
                     : runtime.stopped() ? ExitCodes.STOPPED   // halted: what was piped in is not answered
-                    : runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE : ExitCodes.OK;
+                    : runtime.inbox().waiting() > 0 ? ExitCodes.DATABASE
+                    // the LLM answered, but nothing it sent could be shown: never 0 with a message unanswered
+                    : runtime.cycle().leftUnanswered() ? ExitCodes.NOTHING_SHOWN : ExitCodes.OK;
             case FAILED -> ExitCodes.FAILURE;
             case LLM_GAVE_UP -> ExitCodes.LLM_UNAVAILABLE;
             // the LLM refused for good; when that refusal stopped the agent (every LLM's quota spent) it is a stop

@@ -13,6 +13,7 @@ final class ExitCodes {
     static final int DATABASE = 5;
     static final int LLM_UNAVAILABLE = 6;
     static final int STOPPED = 7;
+    static final int NOTHING_SHOWN = 8;
 
     /** Code to meaning, in order. */
     static final Map<Integer, String> MEANINGS = meanings();
@@ -29,6 +30,7 @@ final class ExitCodes {
         m.put(DATABASE, "database error");
         m.put(LLM_UNAVAILABLE, "LLM unavailable after llm.give_up_s");
         m.put(STOPPED, "stopped or locked");
+        m.put(NOTHING_SHOWN, "piped: the LLM answered but nothing could be shown");
         return java.util.Collections.unmodifiableMap(m);
     }
 }

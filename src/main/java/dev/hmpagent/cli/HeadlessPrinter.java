@@ -49,15 +49,13 @@ final class HeadlessPrinter implements EventSink {
     private String human(AgentEvent event) {
         String ts = clock.instant().toString();
         if (event instanceof AgentEvent.MessageToUser m) {
-            String text = oneLine(m.text());
-            if (text.length() > MAX_MESSAGE_CHARS) {
-                // as in the REPL: a runaway message is cut, with the exact command that prints all of it
-                text = text.substring(0, MAX_MESSAGE_CHARS) + "… (" + (text.length() - MAX_MESSAGE_CHARS)
-                        + " more characters; all of it: sqlite3 " + CheckCommand.quoted(dbPath) + " \"SELECT text FROM notes"
-                        + " WHERE " + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId())
-                        + "\")";
-            }
-            return ts + " tick " + m.tickId() + " agent> " + text;
+            return ts + " tick " + m.tickId() + " agent> " + clipped(m.text(), "SELECT text FROM notes WHERE "
+                    + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId()));
+        }
+        if (event instanceof AgentEvent.ProseAnswer p) {
+            // the reply sent no message: its prose answers, marked apart from a message as in the REPL
+            return ts + " tick " + p.tickId() + " agent (thought)> " + clipped(p.text(),
+                    "SELECT content FROM llm_recent_responses WHERE tick_id = " + p.tickId());
         }
         if (event instanceof AgentEvent.TickDone t) {
             return ts + " tick " + t.tickId() + " " + t.outcome() + " · " + t.promptTokens() + " in · "
@@ -78,6 +76,14 @@ final class HeadlessPrinter implements EventSink {
         return null;
     }
 
+    /** On one line; a runaway text is cut, as in the REPL, with the exact command ({@code query}) that prints it all. */
+    private String clipped(String text, String query) {
+        String line = oneLine(text);
+        if (line.length() <= MAX_MESSAGE_CHARS) return line;
+        return line.substring(0, MAX_MESSAGE_CHARS) + "… (" + (line.length() - MAX_MESSAGE_CHARS)
+                + " more characters; all of it: sqlite3 " + CheckCommand.quoted(dbPath) + " \"" + query + "\")";
+    }
+
     private String json(AgentEvent event) {
         if (!verbose && (event instanceof AgentEvent.Thought || event instanceof AgentEvent.NoOp)) {
             return null;
@@ -91,6 +97,8 @@ final class HeadlessPrinter implements EventSink {
         o.put("ts", clock.instant().toString());
         if (event instanceof AgentEvent.MessageToUser m) {
             o.put("event", "message").put("tick", m.tickId()).put("note_id", m.noteId()).put("text", m.text());
+        } else if (event instanceof AgentEvent.ProseAnswer p) {
+            o.put("event", "prose").put("tick", p.tickId()).put("text", p.text());
         } else if (event instanceof AgentEvent.TickDone t) {
             o.put("event", "tick").put("tick", t.tickId()).put("outcome", t.outcome()).put("prompt_tokens", t.promptTokens())
                     .put("completion_tokens", t.completionTokens()).put("duration_ms", t.durationMs());

@@ -89,10 +89,14 @@ final class HelpSections {
         };
     }
 
-    /** The codes a command can end with: all of them, except where only the command line can go wrong. */
+    /**
+     * The codes a command can end with: all of them, except where only the command line can go wrong; 8 only for
+     * {@code agent}, whose piped input is the one way a command waits for an answer to show.
+     */
     static List<Integer> codes(String command) {
         return command.equals("completion") ? List.of(ExitCodes.OK, ExitCodes.FAILURE, ExitCodes.USAGE)
-                : List.copyOf(ExitCodes.MEANINGS.keySet());
+                : ExitCodes.MEANINGS.keySet().stream()
+                        .filter(code -> code != ExitCodes.NOTHING_SHOWN || command.equals("agent")).toList();
     }
 
     static String environmentSection(List<Variable> variables) {

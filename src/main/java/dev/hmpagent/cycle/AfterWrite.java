@@ -23,9 +23,11 @@ final class AfterWrite {
     private final ReplyNotices notices;
     private final ReplyReview review;
     private final EventSink events;
+    private final Answers answers;
 
     AfterWrite(Clock clock, StatusCell status, WakeRule wake, Retries retries, CommandStep commands,
-               ReplyNotices notices, ReplyReview review, EventSink events) {
+               ReplyNotices notices, ReplyReview review, EventSink events, Answers answers) {
+        this.answers = Objects.requireNonNull(answers, "answers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.status = Objects.requireNonNull(status, "status");
         this.wake = Objects.requireNonNull(wake, "wake");
@@ -43,10 +45,16 @@ final class AfterWrite {
         // the comparison's tokens count with the main call's, as in agent_log
         long tokens = thought.completion().usage().total() + thought.comparison().usage().total();
         status.update(s -> s.thought(thought.tickId(), tokens));
-        notices.afterCommit(thought.tickId(), thought.completion(), thought.parsed(), written);
+        if (written.replied()) answers.replied(thought.answersPerson(), thought.reviewed().stimulus());
+        notices.afterCommit(thought, written);
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model(), halt);
         notices.afterCommands(thought.tickId(), thought.parsed());
-        if (written.replied()) reflex(thought, written);
+        if (written.replied()) {
+            // shown after the commands ran: a send_message among them is the answer, and the prose is not
+            answers.ran(thought.tickId(), thought.parsed(), !written.stagnation()
+                    && !MainCall.CHANT.equals(thought.completion().finishReason()));
+            reflex(thought, written);
+        }
         Usage usage = thought.completion().usage();
         events.emit(new AgentEvent.TickDone(thought.tickId(), written.outcome(), usage.promptTokens(),
                 usage.completionTokens(), Duration.between(thought.start(), clock.instant()).toMillis()));

@@ -18,6 +18,7 @@ final class CommandStep {
     private final EventSink events;
     private final StatusCell status;
     private final Retries retries;
+    private final Answers answers;
 
     // Tick thread only.
     /** A tick whose commands the executor could not finish (the file refused a write), or -1. */
@@ -27,7 +28,8 @@ final class CommandStep {
     /** The process is ending ({@link #leaving()}): a question to a person is withdrawn, the commands left wait. */
     private volatile boolean leaving;
 
-    CommandStep(CommandExecutor executor, EventSink events, StatusCell status, Retries retries) {
+    CommandStep(CommandExecutor executor, EventSink events, StatusCell status, Retries retries, Answers answers) {
+        this.answers = Objects.requireNonNull(answers, "answers");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.events = Objects.requireNonNull(events, "events");
         this.status = Objects.requireNonNull(status, "status");
@@ -67,7 +69,10 @@ final class CommandStep {
 
     /** Shows one command's outcome, and its message to the person if it has one. */
     void report(long tickId, CommandRun run) {
-        run.messageToUser().ifPresent(m -> events.emit(new AgentEvent.MessageToUser(tickId, m.noteId(), m.text())));
+        run.messageToUser().ifPresent(m -> {
+            events.emit(new AgentEvent.MessageToUser(tickId, m.noteId(), m.text()));
+            answers.messageShown();
+        });
         events.emit(new AgentEvent.CommandDone(tickId, run.cmdId(), run.type(), run.status(), run.result()));
     }
 }

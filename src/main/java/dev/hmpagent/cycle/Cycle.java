@@ -41,6 +41,8 @@ public final class Cycle {
     private final StatusCell status;
     private final MainCall call;
     private final CommandStep commands;
+    /** Whether a person's message got an answer on screen (asked from any thread once the loop has ended). */
+    private final Answers answers;
 
     // Set at construction; used on the tick thread only.
     private final LlmBreakers breakers;
@@ -82,9 +84,10 @@ public final class Cycle {
                 review::slowDown, maxIdle, events, breakers);
         this.call = new MainCall(llm, params, clock, events, status);
         this.retries = new Retries(clock, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
-        this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries);
+        this.answers = new Answers(events, writer.processLog(), writer.secrets());
+        this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers);
         this.after = new AfterWrite(clock, status, wake, retries, commands,
-                new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events);
+                new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events, answers);
         this.writing = new ReplyWrite(writer, retries, after, call, events);
         this.seen = stops.since();
         this.tickStart = seen;
@@ -119,6 +122,16 @@ public final class Cycle {
      * offline.
      */
     void leaving() { commands.leaving(); }
+
+    /**
+     * Whether the last person's message is left without anything shown: the LLM answered it, but with nothing that
+     * could be shown (an empty reply, only commands, a block that could not be read). Asked once the loop has ended
+     * (a pipe's input is answered): a message still waiting for its answer then ends unanswered, and says so.
+     */
+    public boolean leftUnanswered() {
+        answers.leaving();
+        return answers.unanswered();
+    }
 
     /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
     public TickResult tick() {
@@ -209,6 +222,7 @@ public final class Cycle {
 
     private TickResult nothingToDo() {
         if (!wake.waitingOutRejection()) retries.settled();   // the file reads fine and nothing waits on a failed call
+        answers.quiet();
         status.phase(wake.idling() ? Phase.IDLE : Phase.WAITING_FOR_EVENT);
         return TickResult.IDLE;
     }
@@ -226,6 +240,7 @@ public final class Cycle {
     }
 
     private TickResult think(long tickId, Instant start, String reason) {
+        boolean answering = wake.personWaiting();
         boolean personMessage = wake.takeInput();
         if (!breakers.beforeLlmCall()) {
             // the budget is spent or the tick cap reached: the state has moved, no request reaches the server
@@ -245,12 +260,17 @@ public final class Cycle {
             call.recordNotices(tickId, agentLog);
             return failed;
         }
-        return writing.write(reviewed(tickId, start, reason, prompt, asked, personMessage, graphMark), tickStart);
+        return writing.write(reviewed(tickId, start, reason, prompt, asked, personMessage, graphMark, answering),
+                tickStart);
     }
 
-    /** Step 5 on the reply, outside any transaction: screened, redacted for keeping, compared with the previous one. */
+    /**
+     * Step 5 on the reply, outside any transaction: screened, redacted for keeping, compared with the previous one;
+     * {@code answering}: the prompt held a person's message still unread.
+     */
     private TickWriter.Thought reviewed(long tickId, Instant start, String reason, AssembledPrompt prompt,
-                                        MainCall.Asked asked, boolean personMessage, String graphMark) {
+                                        MainCall.Asked asked, boolean personMessage, String graphMark,
+                                        boolean answering) {
         Completion answered = asked.completion();
         // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
         Completion completion = !tickStart.halted() || answered.interrupted() ? answered
@@ -262,7 +282,8 @@ public final class Cycle {
         Optional<ResponseRow> previous = responses.lastReply();
         ReplyReview.Reviewed reviewed = review.review(previous, kept, parsed, WakeRule.stimulus(reason),
                 personMessage, graphMark);
-        return new TickWriter.Thought(tickId, start, reason, prompt, kept, parsed, reviewed, previous, asked.calls());
+        return new TickWriter.Thought(tickId, start, reason, prompt, kept, parsed, reviewed, previous, asked.calls(),
+                answering);
     }
 
     private static Map<String, String> shownAsData(AssembledPrompt prompt) {

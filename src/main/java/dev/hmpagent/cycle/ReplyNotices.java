@@ -29,7 +29,10 @@ final class ReplyNotices {
         this.commands = Objects.requireNonNull(commands, "commands");
     }
 
-    void afterCommit(long tickId, Completion completion, ParsedReply parsed, TickWriter.Written written) {
+    void afterCommit(TickWriter.Thought thought, TickWriter.Written written) {
+        long tickId = thought.tickId();
+        Completion completion = thought.completion();
+        ParsedReply parsed = thought.parsed();
         if (!parsed.thought().isBlank() || completion.interrupted()) {
             events.emit(new AgentEvent.Thought(tickId, secrets.redact(parsed.thought()), completion.interrupted()));
         }
@@ -45,7 +48,8 @@ final class ReplyNotices {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " sent one stream event over 1 MB: what fit"
                     + " was kept and the reply was cut there (the server answered; this is not an outage)"));
         }
-        if (completion.text().isBlank() && !completion.interrupted()) {
+        // a reply to a person with nothing to show says so once the agent goes quiet (Answers)
+        if (completion.text().isBlank() && !completion.interrupted() && !thought.answersPerson()) {
             events.emit(new AgentEvent.Problem("the model sent an empty reply (tick " + tickId
                     + "): nothing to show; send your message again, or try another model"));
         }

@@ -32,8 +32,10 @@ public final class ReplyReview {
      * What step 5 found about a reply.
      *
      * @param repeated      identical to the previous reply, command block included character for character (white
-     *                      space aside): not stored again, its commands not run again
-     * @param repeatOfTick  an earlier reply (within the repeat window) this one equals word for word, 0 if none
+     *                      space aside), with nothing new (no note, no result, no person's message) since it: not
+     *                      stored again, its commands not run again
+     * @param repeatOfTick  an earlier reply (within the repeat window) this one equals word for word, 0 if none or if
+     *                      the reply answers a new message from a person
      * @param contentHash   SHA-256 of the normalised text
      * @param stimulus      the tick showed a new note or process result
      * @param personMessage the tick showed a new message from a person or the CLI
@@ -114,8 +116,11 @@ public final class ReplyReview {
             c = comparator.compare(previous.get().content(), reply.text(), newCommands(previous.get(), parsed));
         }
         String hash = Words.contentHash(reply.text());
-        long repeatOf = reply.interrupted() ? 0 : responses.tickWithHash(hash, repeatWindow).orElse(0L);
-        boolean repeated = c.identical() && !reply.interrupted()
+        // a reply to a new message from a person answers it, whatever it repeats: no sign, and it is shown
+        long repeatOf = reply.interrupted() || personMessage ? 0
+                : responses.tickWithHash(hash, repeatWindow).orElse(0L);
+        // a repeat is stagnation only when nothing new arrived since the reply it repeats
+        boolean repeated = !stimulus && !personMessage && c.identical() && !reply.interrupted()
                 && commandBlock(previous.get().content()).equals(commandBlock(reply.text()));
         return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark, comparisonCalls.get());
     }

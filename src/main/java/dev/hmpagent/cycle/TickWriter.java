@@ -51,11 +51,12 @@ public final class TickWriter {
 
     /**
      * What a successful LLM call brought, and what step 5 found about it; {@code calls} is the main call as
-     * {@code llm_calls} records it (none when a halt came before it was made).
+     * {@code llm_calls} records it (none when a halt came before it was made); {@code answersPerson}: the prompt
+     * held a person's message still unread.
      */
     record Thought(long tickId, Instant start, String reason, AssembledPrompt prompt, Completion completion,
                    ParsedReply parsed, ReplyReview.Reviewed reviewed, Optional<ResponseRow> previous,
-                   List<LlmCall> calls) {
+                   List<LlmCall> calls, boolean answersPerson) {
         Thought {
             calls = List.copyOf(calls);
         }

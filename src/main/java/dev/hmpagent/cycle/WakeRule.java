@@ -145,6 +145,11 @@ final class WakeRule {
         return personMessage;
     }
 
+    /** Whether a message from a person or the CLI waits unread: the tick thinking now answers it. */
+    boolean personWaiting() {
+        return notes.maxUnreadId(PERSON_OR_CLI) > 0;
+    }
+
     /** A reply was written: its pause counts from now, and the notes it was shown wake nothing again. */
     void thought(long shownUpTo) {
         lastThoughtAt = clock.instant();

@@ -14,6 +14,14 @@ public sealed interface AgentEvent {
         }
     }
 
+    /**
+     * The prose of a reply (the reply without its command block), shown as the answer to a person's message because
+     * no message reached the person; a renderer marks it apart from a {@link MessageToUser}.
+     */
+    record ProseAnswer(long tickId, String text) implements AgentEvent {
+        public ProseAnswer { Objects.requireNonNull(text, "text"); }
+    }
+
     /** The free-text part of a reply. */
     record Thought(long tickId, String text, boolean interrupted) implements AgentEvent {
         public Thought { Objects.requireNonNull(text, "text"); }

@@ -30,6 +30,9 @@ public final class EventRenderer implements EventSink {
     static final String INDENT = "       ";   // under "agent> "
     private static final AttributedStyle DIM = AttributedStyle.DEFAULT.faint();
     private static final AttributedStyle AGENT = AttributedStyle.BOLD.foreground(AttributedStyle.CYAN);
+    private static final AttributedStyle PROSE = AttributedStyle.DEFAULT.italic().foreground(AttributedStyle.CYAN);
+    /** Marks a reply's prose shown as the answer (the reply sent no message), apart from "agent> ". */
+    static final String PROSE_PREFIX = "agent (thought)> ";
     private static final AttributedStyle ERROR = AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
     private static final AttributedStyle WARN = AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
 
@@ -62,6 +65,8 @@ public final class EventRenderer implements EventSink {
     private final Facts facts;
     private final Costs costs;
     private volatile Verbosity verbosity;
+    /** Whether the line of figures after each call is shown (the root command's --quiet drops it). */
+    private volatile boolean figures = true;
 
     // the call in flight (guarded by this)
     private long callTick = -1;
@@ -94,6 +99,11 @@ public final class EventRenderer implements EventSink {
         verbosity = Objects.requireNonNull(v, "v");
     }
 
+    /** Drops the line of figures after each call (--quiet): a script piping into the agent reads answers alone. */
+    public void hideFigures() {
+        figures = false;
+    }
+
     @Override
     public synchronized void emit(AgentEvent event) {
         if (event instanceof AgentEvent.CallStarted c) {
@@ -109,7 +119,9 @@ public final class EventRenderer implements EventSink {
             if (retrying == null || !screen.hasLiveRegion()) show(line(ERROR, "! " + printable(r.text())));
             retrying = r;
         } else if (event instanceof AgentEvent.MessageToUser m) {
-            show(render(m, dbPath));
+            screen.answer(render(m, dbPath));
+        } else if (event instanceof AgentEvent.ProseAnswer p) {
+            screen.answer(render(p, dbPath));
         } else if (event instanceof AgentEvent.Thought t) {
             if (verbosity != Verbosity.QUIET) {
                 show(thought(t, verbosity));
@@ -147,7 +159,7 @@ public final class EventRenderer implements EventSink {
         activity.clear();
         AgentEvent.CallEnded call = lastCall;
         lastCall = null;
-        if (call != null && call.tickId() == t.tickId()) show(line(DIM, figures(call, facts.tokens(), costs)));
+        if (figures && call != null && call.tickId() == t.tickId()) show(line(DIM, figures(call, facts.tokens(), costs)));
     }
 
     /**
@@ -241,6 +253,10 @@ public final class EventRenderer implements EventSink {
         AttributedStringBuilder sb = new AttributedStringBuilder();
         if (event instanceof AgentEvent.MessageToUser m) {
             sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m, dbPath).replace("\n", "\n" + INDENT));
+        } else if (event instanceof AgentEvent.ProseAnswer p) {
+            String query = "SELECT content FROM llm_recent_responses WHERE tick_id = " + p.tickId();
+            sb.styled(PROSE, PROSE_PREFIX).append(clipped(printable(p.text()), query, dbPath)
+                    .replace("\n", "\n" + " ".repeat(PROSE_PREFIX.length())));
         } else if (event instanceof AgentEvent.Thought t) {
             return thought(t, Verbosity.NORMAL);
         } else if (event instanceof AgentEvent.CommandDone c) {
@@ -273,6 +289,12 @@ public final class EventRenderer implements EventSink {
      * lines; beyond, the start of it and the exact command that prints all of it.
      */
     static String message(String text, AgentEvent.MessageToUser m, String dbPath) {
+        return clipped(text, "SELECT text FROM notes WHERE "
+                + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId()), dbPath);
+    }
+
+    /** {@code text} clipped as a message is; {@code query} prints all of it from the file. */
+    private static String clipped(String text, String query, String dbPath) {
         int cut = Math.min(text.length(), MAX_MESSAGE_CHARS);
         int lines = 0;
         for (int i = 0; i < cut; i++) {
@@ -284,8 +306,7 @@ public final class EventRenderer implements EventSink {
         if (cut >= text.length()) return text;
         if (cut > 0 && Character.isHighSurrogate(text.charAt(cut - 1))) cut--;
         return text.substring(0, cut) + "\n… (" + (text.length() - cut) + " more characters; all of it: sqlite3 '"
-                + dbPath.replace("'", "'\\''") + "' \"SELECT text FROM notes WHERE "
-                + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId()) + "\")";
+                + dbPath.replace("'", "'\\''") + "' \"" + query + "\")";
     }
 
     private static String clip(String s) {

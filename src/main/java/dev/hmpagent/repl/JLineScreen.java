@@ -1,5 +1,6 @@
 package dev.hmpagent.repl;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,6 +29,8 @@ public final class JLineScreen implements Screen, AutoCloseable {
     private final boolean colour;
     private final boolean live;
     private final String basePrompt;
+    /** Where everything but answers goes (a pipe's stderr), or null: above the prompt like the answers. */
+    private final PrintWriter notices;
     private volatile List<AttributedString> liveLines = List.of();
     private volatile List<AttributedString> statusLines = List.of();
     /** From Enter until the next read: the prompt without the live region, so the accepted line leaves none behind. */
@@ -38,6 +41,19 @@ public final class JLineScreen implements Screen, AutoCloseable {
      * @param basePrompt the prompt proper, below the live region
      */
     public JLineScreen(LineReader reader, boolean colour, String basePrompt) {
+        this(reader, colour, basePrompt, null);
+    }
+
+    /**
+     * A screen that keeps answers apart: they go to the terminal, every other line to {@code notices} (a pipe:
+     * answers on stdout, errors, notices and figures on stderr, so a script reads the answers alone).
+     */
+    public static JLineScreen apart(LineReader reader, boolean colour, String basePrompt, PrintWriter notices) {
+        return new JLineScreen(reader, colour, basePrompt, Objects.requireNonNull(notices, "notices"));
+    }
+
+    private JLineScreen(LineReader reader, boolean colour, String basePrompt, PrintWriter notices) {
+        this.notices = notices;
         this.reader = Objects.requireNonNull(reader, "reader");
         this.basePrompt = Objects.requireNonNull(basePrompt, "basePrompt");
         this.terminal = reader.getTerminal();
@@ -63,6 +79,16 @@ public final class JLineScreen implements Screen, AutoCloseable {
 
     @Override
     public void above(AttributedString line) {
+        if (notices == null) {
+            answer(line);
+            return;
+        }
+        notices.println(colour ? line.toAnsi(terminal) : line.toString());
+        notices.flush();
+    }
+
+    @Override
+    public void answer(AttributedString line) {
         reader.printAbove(colour ? line.toAnsi(terminal) : line.toString());
         terminal.writer().flush();
     }

@@ -195,7 +195,8 @@ public final class Repl {
             if (text.isEmpty()) continue;
             if (SlashCommands.isCommand(text)) {
                 String shown = commands.run(text);
-                if (!shown.isEmpty()) say(shown);
+                // what the person asked for: piped, on stdout with the answers
+                if (!shown.isEmpty()) screen.answer(new AttributedString(EventRenderer.printable(shown)));
                 continue;
             }
             if (question.offer(text)) continue;   // it answered the agent's question about a command

@@ -12,6 +12,14 @@ public interface Screen {
     /** Prints {@code line} (several lines allowed) above the prompt, for good. */
     void above(AttributedString line);
 
+    /**
+     * Prints an answer to the person (a message, a reply's prose) above the prompt, for good. A screen that keeps
+     * answers apart from the rest (a pipe: answers on stdout, everything else on stderr) overrides this.
+     */
+    default void answer(AttributedString line) {
+        above(line);
+    }
+
     /** Replaces the live region with {@code lines} (empty: no region). */
     void live(List<AttributedString> lines);
 

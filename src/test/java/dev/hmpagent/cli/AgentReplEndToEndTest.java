@@ -94,7 +94,13 @@ class AgentReplEndToEndTest {
         return cl.execute(all.toArray(String[]::new));
     }
 
+    /** All the person saw: piped, stdout (answers) and stderr (everything else). */
     String terminal() {
+        return terminalOut.toString(StandardCharsets.UTF_8) + err;
+    }
+
+    /** Stdout alone: the answers. */
+    String stdout() {
         return terminalOut.toString(StandardCharsets.UTF_8);
     }
 
@@ -195,6 +201,7 @@ class AgentReplEndToEndTest {
         llm.streamed("Yes, I am here now." + "\n# Commands:\n{\"type\": \"send_message\", \"args\": {\"text\": \"I am back.\"}}", 10, 5)
                 .streamed("Done.", 10, 1);
         terminalOut.reset();
+        err.getBuffer().setLength(0);
         assertThat(agent("", "--base-url", llm.baseUrl())).isZero();
         assertThat(llm.take().user()).contains("are you there?").as("the server's trouble is not the LLM's failure")
                 .doesNotContain("not reachable");

@@ -155,7 +155,8 @@ class HaltEndToEndTest {
         assertThat(piped.code()).as("stopped, the piped message is not answered").isEqualTo(ExitCodes.STOPPED);
         assertThat(llm.requestCount()).isZero();
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'hello' AND read = 0")).isEqualTo(1);
-        assertThat(terminal()).contains("STOPPED(halt)").contains("agent unlock");
+        assertThat(piped.err()).contains("STOPPED(halt)").contains("agent unlock");
+        assertThat(terminal()).as("piped, stdout holds answers alone").isEmpty();
 
         Run unlock = cli("", "unlock");
         assertThat(unlock.code()).isZero();

@@ -78,13 +78,15 @@ class HelpTest {
         assertThat(String.join("\n", root)).isEqualTo(String.join("\n",
                 "  0 ok · 1 unexpected failure · 2 bad usage",
                 "  3 bad configuration (a rejected API key too) · 4 file in use by another agent",
-                "  5 database error · 6 LLM unavailable after llm.give_up_s · 7 stopped or locked"));
+                "  5 database error · 6 LLM unavailable after llm.give_up_s · 7 stopped or locked",
+                "  8 piped: the LLM answered but nothing could be shown"));
         for (String command : SUBCOMMANDS) {
             List<String> codes = section(help(command), "Exit codes");
             if (command.equals("completion")) {
                 assertThat(codes).containsExactly("  0 ok · 1 unexpected failure · 2 bad usage");
             } else {
-                assertThat(codes).as(command).isEqualTo(root);
+                // only the REPL's piped input waits for an answer to show
+                assertThat(codes).as(command).isEqualTo(root.subList(0, root.size() - 1));
             }
         }
     }

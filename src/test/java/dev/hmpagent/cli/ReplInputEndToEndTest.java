@@ -35,6 +35,7 @@ class ReplInputEndToEndTest {
     Path db;
     Path config;
     ByteArrayOutputStream terminalOut;
+    StringWriter err = new StringWriter();
 
     @BeforeEach
     void start() throws IOException {
@@ -58,15 +59,17 @@ class ReplInputEndToEndTest {
                 Clock.systemUTC(), interactive);
         picocli.CommandLine cl = Cli.commandLine(launch);
         cl.setOut(new PrintWriter(new StringWriter(), true));
-        cl.setErr(new PrintWriter(new StringWriter(), true));
+        err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
         List<String> argv = new ArrayList<>(List.of("--config", config.toString(), "--db", db.toString(),
                 "--base-url", llm.baseUrl()));
         argv.addAll(List.of(args));
         return cl.execute(argv.toArray(String[]::new));
     }
 
+    /** All the person saw: piped, stdout (answers) and stderr (the rest). */
     String terminal() {
-        return terminalOut.toString(StandardCharsets.UTF_8);
+        return terminalOut.toString(StandardCharsets.UTF_8) + err;
     }
 
     List<String> column(String sql) throws Exception {

@@ -230,13 +230,13 @@ class CycleTest {
     }
 
     @Test
-    void an_identical_reply_is_not_stored_again_and_the_reflex_is_recorded() {
+    void an_identical_reply_with_nothing_new_since_is_not_stored_again_and_the_reflex_is_recorded() {
         notes.add("one", "user", 0, null);
         llm.reply("I keep thinking the same thing.").reply("I keep thinking the same thing.");
-        Cycle cycle = cycle();
+        Cycle cycle = cycle(AntiStagnationTest.config("cycle.autonomous", "true"));
         cycle.tick();
-        notes.add("two", "user", 0, null);
-        cycle.tick();
+        clock.advance(Duration.ofSeconds(30));
+        cycle.tick();   // autonomous: nothing new arrived
 
         List<ResponseRow> rows = responses.latest(10);
         assertThat(rows).hasSize(2);
@@ -361,7 +361,17 @@ class CycleTest {
     void an_empty_reply_is_shown_as_such() {
         notes.add("hello", "user", 0, null);
         llm.reply("  \n ");
-        cycle().tick();
+        Cycle cycle = cycle();
+        cycle.tick();
+        cycle.tick();   // nothing more to do: the message is left unanswered, and one line says so
+        assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
+                .satisfies(p -> assertThat(p.text()).contains("reply was empty").contains("tick 1"));
+    }
+
+    @Test
+    void an_empty_reply_nobody_asked_for_is_shown_as_such_at_once() {
+        llm.reply("  \n ");
+        cycle(AntiStagnationTest.config("cycle.autonomous", "true")).tick();
         assertThat(sink.of(AgentEvent.Problem.class)).singleElement()
                 .satisfies(p -> assertThat(p.text()).contains("empty reply").contains("tick 1"));
     }

@@ -9,6 +9,8 @@ import org.jline.utils.AttributedString;
 final class RecordingScreen implements Screen {
     private final int width;
     final List<String> above = new CopyOnWriteArrayList<>();
+    /** The answers among {@link #above}: what a pipe prints on stdout. */
+    final List<String> answers = new CopyOnWriteArrayList<>();
     volatile List<String> live = List.of();
     volatile List<String> status = List.of();
     private final boolean hasLive;
@@ -25,6 +27,12 @@ final class RecordingScreen implements Screen {
     @Override
     public void above(AttributedString line) {
         above.add(line.toString());
+    }
+
+    @Override
+    public void answer(AttributedString line) {
+        answers.add(line.toString());
+        above(line);
     }
 
     @Override
