@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the JSON of one command block into commands and errors, numbering candidates as they come. One
@@ -22,6 +23,7 @@ final class BlockReader {
 
     private final ObjectReader reader;
     private final JsonNodeFactory nodes;
+    private final CommandShape shape;
 
     private final List<ParsedCommand> commands = new ArrayList<>();
     private final List<CommandParseError> errors = new ArrayList<>();
@@ -33,6 +35,7 @@ final class BlockReader {
     BlockReader(ObjectReader reader, JsonNodeFactory nodes) {
         this.reader = reader;
         this.nodes = nodes;
+        this.shape = new CommandShape(reader, nodes);
     }
 
     /** The valid commands read so far, in block order. */
@@ -67,7 +70,7 @@ final class BlockReader {
         try {
             JsonNode node = reader.readTree(text);
             if (node == null || !node.isArray()) return false;
-            for (JsonNode element : node) element(element, element.toString());
+            for (JsonNode element : node) element(element);
             return true;
         } catch (JsonProcessingException e) {
             return false;
@@ -79,7 +82,13 @@ final class BlockReader {
         int pos = ++position;
         try {
             JsonNode node = reader.readTree(text);
-            command(pos, node, text);
+            Optional<JsonNode> list = node == null ? Optional.empty() : shape.list(node);
+            if (list.isEmpty()) {
+                command(pos, node, text);
+                return;
+            }
+            position--;
+            for (JsonNode element : list.get()) element(element);
         } catch (JsonProcessingException e) {
             error(pos, "command #" + pos + " is not valid JSON (" + describe(e) + "): " + HINT, text);
         }
@@ -104,11 +113,12 @@ final class BlockReader {
         error(0, message, excerpt);
     }
 
-    private void element(JsonNode node, String excerpt) {
-        command(++position, node, excerpt);
+    private void element(JsonNode element) {
+        command(++position, element, element.toString());
     }
 
-    private void command(int pos, JsonNode node, String excerpt) {
+    private void command(int pos, JsonNode given, String excerpt) {
+        JsonNode node = given == null ? null : shape.normalise(given);
         String typeName = typeName(pos, node, excerpt);
         if (typeName == null) return;
         String prefix = "command #" + pos + " (\"" + typeName + "\")";

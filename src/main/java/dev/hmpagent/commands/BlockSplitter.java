@@ -27,6 +27,7 @@ final class BlockSplitter {
 
     private final String s;
     private final Brackets brackets;
+    private final BlockNoise noise;
     private final BlockReader reader;
     private final Deque<OpenArray> open = new ArrayDeque<>();
     /** Characters looked at by the recovery scans, for tests that the walk stays linear. */
@@ -35,6 +36,7 @@ final class BlockSplitter {
     private BlockSplitter(String s, BlockReader reader) {
         this.s = s;
         this.brackets = Brackets.of(s);
+        this.noise = new BlockNoise(s, brackets);
         this.reader = reader;
     }
 
@@ -52,6 +54,7 @@ final class BlockSplitter {
         int i = 0;
         OpenArray unclosed = null;
         int unclosedCount = 0;
+        boolean lineStart = true;
         while (true) {
             steps++;
             int bound = bound();
@@ -64,11 +67,19 @@ final class BlockSplitter {
                     unclosed = done;
                     unclosedCount++;
                 }
+                lineStart = false;
                 continue;
             }
             char c = s.charAt(i);
-            if (Character.isWhitespace(c) || c == ',') i++;
-            else if (c == '{' && brackets.isOpener(i)) i = object(i, bound);
+            int skip = Character.isWhitespace(c) || c == ',' ? i + 1 : noise.end(i, lineStart);
+            if (skip > i) {
+                steps += skip - i;
+                lineStart = c == '\n' || (lineStart && skip == i + 1 && c != ',');
+                i = skip;
+                continue;
+            }
+            lineStart = false;
+            if (c == '{' && brackets.isOpener(i)) i = object(i, bound);
             else if (c == '[' && brackets.isOpener(i)) i = array(i, bound);
             else i = stray(i, bound);
         }
@@ -133,7 +144,7 @@ final class BlockSplitter {
 
     private int stray(int i, int bound) {
         int next = i + 1;
-        while (next < bound && !brackets.isOpener(next)) next++;
+        while (next < bound && !brackets.isOpener(next) && brackets.commentEnd(next) == next) next++;
         steps += next - i;
         reader.blockError(STRAY, excerpt(i, next));
         return next;
@@ -172,7 +183,7 @@ final class BlockSplitter {
                 int sibling = siblingAfterLineBreak(j, to, column);
                 if (sibling >= 0) return sibling;
             }
-            boolean wasInString = lexer.inString();
+            boolean wasInText = lexer.inString() || lexer.inComment();
             switch (lexer.read(c, true)) {
                 case '{' -> {
                     boolean afterValue = previous == ',' || previous == '}' || previous == ']';
@@ -186,7 +197,8 @@ final class BlockSplitter {
                 case ']' -> open.closeTo('[');
                 default -> { }
             }
-            if (!wasInString && !Character.isWhitespace(c)) previous = c;
+            boolean code = !wasInText && !lexer.inString() && !lexer.inComment() && c != '/';
+            if (code && !Character.isWhitespace(c)) previous = c;
         }
         return -1;
     }

@@ -84,13 +84,19 @@ import java.util.regex.Pattern;
  */
 public final class CommandBlockParser {
 
-    private static final Pattern START = Pattern.compile(
-            "^\\s*(?:\\*\\*)?\\s*#{1,3}\\s*(?:\\*\\*)?\\s*(?:commands|команды)\\s*:?\\s*(?:\\*\\*)?\\s*:?\\s*$",
-            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-    private static final Pattern END = Pattern.compile(
-            "^\\s*(?:\\*\\*)?\\s*#{1,3}\\s*(?:\\*\\*)?\\s*(?:end\\s+(?:of\\s+)?commands|конец\\s+команд)"
-                    + "\\s*:?\\s*(?:\\*\\*)?\\s*:?\\s*$",
-            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern START = marker("commands|команды", ":");
+    private static final Pattern END = marker("end\\s+(?:of\\s+)?commands|конец\\s+команд", ":?");
+
+    /**
+     * A marker line: the words with 1-3 {@code #} before them (bold or not), or in bold alone, or plain
+     * followed by {@code plainColon}; an optional colon in the first two forms; case-insensitive.
+     */
+    private static Pattern marker(String words, String plainColon) {
+        String w = "(?:" + words + ")";
+        return Pattern.compile("^\\s*(?:(?:\\*\\*)?\\s*#{1,3}\\s*(?:\\*\\*)?\\s*" + w + "\\s*:?\\s*(?:\\*\\*)?\\s*:?"
+                        + "|\\*\\*\\s*" + w + "\\s*:?\\s*\\*\\*\\s*:?|" + w + "\\s*" + plainColon + ")\\s*$",
+                Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    }
 
     /** Longest marker line, stripped; longer lines are not tried (the patterns backtrack on long blanks). */
     private static final int MAX_MARKER_LENGTH = 64;
@@ -104,7 +110,9 @@ public final class CommandBlockParser {
 
     public CommandBlockParser(ObjectMapper mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        this.reader = mapper.reader().with(JsonReadFeature.ALLOW_TRAILING_COMMA);
+        this.reader = mapper.reader().withFeatures(JsonReadFeature.ALLOW_TRAILING_COMMA,
+                JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES,
+                JsonReadFeature.ALLOW_JAVA_COMMENTS);
         this.nodes = mapper.getNodeFactory();
         this.sortedWriter = mapper.writer().with(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
                 .without(SerializationFeature.INDENT_OUTPUT);
@@ -175,7 +183,8 @@ public final class CommandBlockParser {
 
     private static boolean isMarker(Pattern marker, String line) {
         String t = line.strip();
-        return t.length() <= MAX_MARKER_LENGTH && t.length() > 1 && (t.charAt(0) == '#' || t.charAt(0) == '*')
+        return t.length() <= MAX_MARKER_LENGTH && t.length() > 1
+                && (t.charAt(0) == '#' || t.charAt(0) == '*' || Character.isLetter(t.charAt(0)))
                 && marker.matcher(t).matches();
     }
 
