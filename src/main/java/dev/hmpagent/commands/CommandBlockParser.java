@@ -30,10 +30,17 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * <h2>Markers</h2>
- * A start marker is a line {@code # Commands:} or {@code # Команды:}, an end marker a line
- * {@code # End commands} or {@code # Конец команд}; both case-insensitive, with 1-3 {@code #}, optional
- * spaces, an optional colon and optional {@code **} bold around them. Without a start marker there are no
- * commands and the whole reply is the thought.
+ * A start marker is a line of its own holding {@code Commands} or {@code Команды}, written one of three ways:
+ * after 1-3 {@code #} ({@code # Commands:}, {@code ## Commands}, {@code ### Команды}), in bold alone
+ * ({@code **Commands:**}), or plain with a colon ({@code Commands:}, {@code Команды:}); an end marker likewise
+ * holds {@code End commands}, {@code End of commands} or {@code Конец команд} (plain, the colon is optional).
+ * Case-insensitive; spaces, a colon and {@code **} bold around the words are allowed. A line that goes on
+ * after the words ({@code # Commands: below}), a quoted one ({@code > # Commands:}) or one with four or more
+ * {@code #} is not a marker.
+ *
+ * <p>Without a start marker there are no commands and the whole reply is the thought, even when it holds
+ * a fenced JSON array or tool-call tags: JSON without a header may be an example, a plan or a quotation,
+ * and running it would run what the model only showed. (Whoever shows the reply shows that thought.)
  *
  * <p>Of several start markers only the last one starts the block: the model's own block comes last, and
  * that last block is its decision, even when it is empty. Every earlier block (one the model quoted from a
@@ -52,9 +59,19 @@ import java.util.regex.Pattern;
  * <h2>Block</h2>
  * The block holds one JSON object, a JSON array of objects, or several objects one after another
  * (optionally comma-separated), with or without {@code ```} / {@code ```json} fences; when there are
- * fences, every fenced part is read (and unfenced text only if it contains an opening brace). Trailing commas
- * are accepted. When an array does not parse as a whole it is split into its top-level {@code {...}}
- * objects by brace matching (JSON strings and escapes respected; a raw line break ends a runaway string)
+ * fences, every fenced part is read (and unfenced text only if it contains an opening brace). JSON is read
+ * leniently, by Jackson's own read features: single-quoted strings, unquoted field names, {@code //} and
+ * {@code /* *}{@code /} comments, trailing commas. Not enabled: {@code #} comments (our markers start with
+ * {@code #}), missing values ({@code [1,,2]} would invent nulls), NaN/Infinity, raw line breaks inside
+ * strings (the splitter ends a string at a raw line break, so that one bad quote cannot swallow the
+ * commands after it; a multi-line string is an error that asks for {@code \n}). Around the JSON the block
+ * may hold what models write there: tool-call tags ({@code <tool_call>}, {@code [TOOL_CALLS]},
+ * {@code <|python_tag|>}...), markdown list bullets ({@code - }, {@code 1. }) and inline code ticks before
+ * a command; see {@link BlockNoise}. Any other text is reported as stray text and its commands still run.
+ * When an array does not parse as a whole it is split into its top-level {@code {...}}
+ * objects by brace matching (strings in either quote, escapes and comments respected, as {@link JsonLexer}
+ * reads them, so a brace inside a string or a comment never cuts a command, and a command inside a comment
+ * never runs; a raw line break ends a runaway string)
  * and each is parsed alone: each that fails becomes an error, its valid siblings are still returned. An
  * object that is never closed is an error that ends at the next line starting with an opening brace no
  * deeper indented than its own (or at the end of the block), so siblings after it are still read; an object
@@ -71,7 +88,28 @@ import java.util.regex.Pattern;
  * iterative and linear in the length of the reply, so no reply can exhaust the stack.
  *
  * <h2>Commands</h2>
- * {@code type} is required (non-empty string). {@code cmd_id} is optional: a string (or integer); when
+ * Each object is first brought into the HMP shape ({@link CommandShape}), by these rules in this order, so
+ * the same object always gives the same command:
+ * <ol>
+ * <li>A call wrapper is opened: when {@code type} is missing or says "a call" ({@code function},
+ * {@code tool_use}, {@code tool_call}, {@code function_call}) and {@code function} or {@code function_call}
+ * holds an object (OpenAI's {@code tool_calls} items and legacy function calls), that object is the command
+ * (keeping the outer {@code cmd_id}).</li>
+ * <li>The name: {@code type}, unless missing, null or a call word; then the first of {@code command},
+ * {@code name}, {@code tool}, {@code tool_name}, {@code action}, {@code function} that holds one word (so
+ * {@code {"command": "ls -la"}} names no command and is an error, never a type "ls -la").</li>
+ * <li>The arguments: {@code args} when present and not null; else the first of {@code arguments},
+ * {@code parameters}, {@code input}, {@code params}, {@code tool_input}, {@code action_input} that holds an
+ * object or a string starting with {@code {} (OpenAI sends arguments as a JSON string; it is parsed, and one
+ * that does not parse is an args error). Every other field then goes to {@link ParsedCommand#extra()}.</li>
+ * <li>Flat arguments: with neither, every field but {@code cmd_id}, {@code type} and the field that named
+ * the command becomes an argument ({@code {"type": "note_read", "id": 3}} reads note 3); a
+ * {@code description} is then both the command's description and an argument (several commands take one).
+ * Argument names themselves are not changed here (the registry's aliases do that).</li>
+ * <li>An object that names no command but holds a {@code commands} or {@code tool_calls} array (JSON mode
+ * answers, an OpenAI assistant message) stands for the commands in that array.</li>
+ * </ol>
+ * Then: {@code type} is required (non-empty string). {@code cmd_id} is optional: a string (or integer); when
  * missing, null or blank it becomes {@code auto-<n>} with n the 1-based position in the block. {@code args}
  * is optional (missing or null gives an empty object) but must be an object when present.
  * {@code description} is optional: missing or null gives "", a non-string value its JSON text. Every other
