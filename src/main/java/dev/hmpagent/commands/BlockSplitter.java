@@ -10,9 +10,10 @@ import java.util.Deque;
  * piece is one error. Linear in the length of the text: every character is looked at a bounded number of
  * times (brackets are matched once, up front, by {@link Brackets}).
  *
- * <p>Every position the walk stops at lies outside a JSON string as {@link JsonLexer} reads the text from
- * its start (stray text ends at an opening bracket outside a string, objects and arrays end after their
- * closer, and a line always starts outside a string), so the bracket table is valid wherever it is asked.
+ * <p>Every position the walk stops at lies outside strings and comments as {@link JsonLexer} reads the text
+ * from its start (stray text ends at an opening bracket or a comment outside a string, objects and arrays end
+ * after their closer, comments and {@link BlockNoise} after themselves, and a line always starts outside a
+ * string), so the bracket table is valid wherever it is asked.
  */
 final class BlockSplitter {
 
