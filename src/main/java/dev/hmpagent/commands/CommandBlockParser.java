@@ -268,24 +268,58 @@ public final class CommandBlockParser {
     }
 
     private static boolean hasUnclosedFence(List<String> region) {
-        return region.stream().filter(CommandBlockParser::isFence).count() % 2 == 1;
+        return region.stream().filter(l -> isFence(l) && oneLineFence(l) == null).count() % 2 == 1;
     }
 
-    /** The parts of the block to read: the whole block, or, when it has fences, each fenced part. */
+    /**
+     * What a fence line holds after its fence and info word ({@code ```json [{...}]}), stripped; "" for a
+     * bare fence line.
+     */
+    private static String afterFence(String line) {
+        String t = line.strip();
+        int k = 0;
+        while (k < t.length() && (t.charAt(k) == '`' || t.charAt(k) == '~')) k++;
+        while (k < t.length() && (Character.isLetterOrDigit(t.charAt(k)) || t.charAt(k) == '_' || t.charAt(k) == '-')) k++;
+        return t.substring(k).strip();
+    }
+
+    private static boolean holdsJson(String text) {
+        return text.indexOf('{') >= 0 || text.indexOf('[') >= 0;
+    }
+
+    /** The JSON of a fence that opens and closes on one line ({@code ```json {...}```}), or null. */
+    private static String oneLineFence(String line) {
+        String rest = afterFence(line);
+        if (!holdsJson(rest) || !(rest.endsWith("```") || rest.endsWith("~~~"))) return null;
+        return rest.substring(0, rest.length() - 3);
+    }
+
+    /**
+     * The parts of the block to read: the whole block, or, when it has fences, each fenced part. JSON on a
+     * fence line itself is read too: a fence that opens and closes on one line is a part of its own, and JSON
+     * after an opening fence starts its part.
+     */
     private static List<String> segments(List<String> region) {
         if (region.stream().noneMatch(CommandBlockParser::isFence)) return List.of(String.join("\n", region));
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         boolean inFence = false;
         for (String line : region) {
-            if (isFence(line)) {
-                String part = current.toString();
-                if (inFence || part.indexOf('{') >= 0) out.add(part);
-                current.setLength(0);
-                inFence = !inFence;
-            } else {
+            if (!isFence(line)) {
                 current.append(line).append('\n');
+                continue;
             }
+            String oneLine = oneLineFence(line);
+            if (oneLine != null) {
+                out.add(oneLine);
+                continue;
+            }
+            String part = current.toString();
+            if (inFence || part.indexOf('{') >= 0) out.add(part);
+            current.setLength(0);
+            inFence = !inFence;
+            String rest = afterFence(line);
+            if (inFence && holdsJson(rest)) current.append(rest).append('\n');
         }
         String part = current.toString();
         if (inFence || part.indexOf('{') >= 0) out.add(part);
