@@ -22,6 +22,7 @@ final class BlockReader {
     private static final String HINT = "send each command as a JSON object with \"type\" and \"args\"";
 
     private final ObjectReader reader;
+    private final ObjectReader multiLineReader;
     private final JsonNodeFactory nodes;
     private final CommandShape shape;
 
@@ -32,8 +33,9 @@ final class BlockReader {
     private int errorsLeftOut;
     private long steps;
 
-    BlockReader(ObjectReader reader, JsonNodeFactory nodes) {
+    BlockReader(ObjectReader reader, ObjectReader multiLineReader, JsonNodeFactory nodes) {
         this.reader = reader;
+        this.multiLineReader = multiLineReader;
         this.nodes = nodes;
         this.shape = new CommandShape(reader, nodes);
     }
@@ -77,18 +79,30 @@ final class BlockReader {
         }
     }
 
+    /**
+     * Reads a whole piece of the block that holds raw line breaks inside strings, as one array or object;
+     * true when it is one valid value (its commands are then read), false when it must be walked.
+     */
+    boolean multiLine(String text) {
+        try {
+            JsonNode node = multiLineReader.readTree(text);
+            if (node == null || !(node.isArray() || node.isObject())) return false;
+            if (node.isArray()) {
+                for (JsonNode element : node) element(element);
+            } else {
+                read(++position, node, text);
+            }
+            return true;
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
     /** One closed object, nested no deeper than the limit. */
     void object(String text) {
         int pos = ++position;
         try {
-            JsonNode node = reader.readTree(text);
-            Optional<JsonNode> list = node == null ? Optional.empty() : shape.list(node);
-            if (list.isEmpty()) {
-                command(pos, node, text);
-                return;
-            }
-            position--;
-            for (JsonNode element : list.get()) element(element);
+            read(pos, reader.readTree(text), text);
         } catch (JsonProcessingException e) {
             error(pos, "command #" + pos + " is not valid JSON (" + describe(e) + "): " + HINT, text);
         }
@@ -111,6 +125,17 @@ final class BlockReader {
     /** A problem of the block rather than of one command (stray text, an unclosed or too deep array). */
     void blockError(String message, String excerpt) {
         error(0, message, excerpt);
+    }
+
+    /** A parsed object at {@code pos}: one command, or the commands of a list it wraps. */
+    private void read(int pos, JsonNode node, String text) {
+        Optional<JsonNode> list = node == null ? Optional.empty() : shape.list(node);
+        if (list.isEmpty()) {
+            command(pos, node, text);
+            return;
+        }
+        position--;
+        for (JsonNode element : list.get()) element(element);
     }
 
     private void element(JsonNode element) {

@@ -47,6 +47,9 @@ final class BlockSplitter {
      */
     static long split(String s, BlockReader reader) {
         BlockSplitter splitter = new BlockSplitter(s, reader);
+        // a string the lexer saw broken by a line break may be a multi-line string: Jackson reads the whole piece
+        // when it is one valid value; else the walk cuts it as the lexer sees it
+        if (splitter.brackets.brokenString() && reader.multiLine(s)) return s.length();
         splitter.run();
         return splitter.steps + s.length();
     }

@@ -21,10 +21,12 @@ final class Brackets {
     private final int[] ends;
     /** Per character that starts a comment: index just past the comment; null when the text has none. */
     private final int[] commentEnds;
+    private final boolean brokenString;
 
-    private Brackets(int[] ends, int[] commentEnds) {
+    private Brackets(int[] ends, int[] commentEnds, boolean brokenString) {
         this.ends = ends;
         this.commentEnds = commentEnds;
+        this.brokenString = brokenString;
     }
 
     static Brackets of(String s) {
@@ -49,7 +51,7 @@ final class Brackets {
             else commentStart = i - 1; // the comment's first '/' was read just before
         }
         if (lexer.inComment()) commentEnds[commentStart] = s.length();
-        return new Brackets(ends, commentEnds);
+        return new Brackets(ends, commentEnds, lexer.brokeAString());
     }
 
     private static void open(int[] ends, IntStack stack, int i) {
@@ -64,6 +66,11 @@ final class Brackets {
     /** True when {@code s.charAt(i)} is a {@code {} or {@code [} outside a JSON string. */
     boolean isOpener(int i) {
         return ends[i] != NOT_AN_OPENER;
+    }
+
+    /** Whether a raw line break ended some string of the text (a multi-line string, or a lost quote). */
+    boolean brokenString() {
+        return brokenString;
     }
 
     /**

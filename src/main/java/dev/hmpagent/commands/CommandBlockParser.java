@@ -1,7 +1,10 @@
 package dev.hmpagent.commands;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -62,9 +65,10 @@ import java.util.regex.Pattern;
  * fences, every fenced part is read (and unfenced text only if it contains an opening brace). JSON is read
  * leniently, by Jackson's own read features: single-quoted strings, unquoted field names, {@code //} and
  * {@code /* *}{@code /} comments, trailing commas. Not enabled: {@code #} comments (our markers start with
- * {@code #}), missing values ({@code [1,,2]} would invent nulls), NaN/Infinity, raw line breaks inside
- * strings (the splitter ends a string at a raw line break, so that one bad quote cannot swallow the
- * commands after it; a multi-line string is an error that asks for {@code \n}). Around the JSON the block
+ * {@code #}), missing values ({@code [1,,2]} would invent nulls), NaN/Infinity. A raw line break inside a
+ * string (a file's lines written as they are) is accepted only where the whole fenced part (or the whole
+ * block) then is one valid array or object: elsewhere the splitter ends a string at a raw line break, so
+ * that one bad quote cannot swallow the commands after it. Around the JSON the block
  * may hold what models write there: tool-call tags ({@code <tool_call>}, {@code [TOOL_CALLS]},
  * {@code <|python_tag|>}...), markdown list bullets ({@code - }, {@code 1. }) and inline code ticks before
  * a command; see {@link BlockNoise}. Any other text is reported as stray text and its commands still run.
@@ -142,15 +146,22 @@ public final class CommandBlockParser {
     /** Most error rows one reply yields; the last one then says how many more were left out. */
     public static final int MAX_ERRORS = 20;
 
+    /** Jackson's read features for lenient JSON; see "Block" above for the ones left out and why. */
+    private static final JsonReadFeature[] LENIENT = {JsonReadFeature.ALLOW_TRAILING_COMMA,
+        JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES, JsonReadFeature.ALLOW_JAVA_COMMENTS};
+
     private final ObjectReader reader;
+    private final ObjectReader multiLineReader;
     private final JsonNodeFactory nodes;
     private final ObjectWriter sortedWriter;
 
     public CommandBlockParser(ObjectMapper mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        this.reader = mapper.reader().withFeatures(JsonReadFeature.ALLOW_TRAILING_COMMA,
-                JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES,
-                JsonReadFeature.ALLOW_JAVA_COMMENTS);
+        this.reader = mapper.reader().withFeatures(LENIENT);
+        JsonFactory limited = JsonFactory.builder().streamReadConstraints(
+                StreamReadConstraints.builder().maxNestingDepth(BlockSplitter.MAX_DEPTH).build()).build();
+        this.multiLineReader = new ObjectMapper(limited).reader().withFeatures(LENIENT)
+                .with(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.nodes = mapper.getNodeFactory();
         this.sortedWriter = mapper.writer().with(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
                 .without(SerializationFeature.INDENT_OUTPUT);
@@ -174,7 +185,7 @@ public final class CommandBlockParser {
         int end = endOf(lines, start);
         List<String> region = lines.subList(start + 1, end);
 
-        BlockReader block = new BlockReader(reader, nodes);
+        BlockReader block = new BlockReader(reader, multiLineReader, nodes);
         for (String segment : segments(region)) block.scan(segment);
         return new Counted(new ParsedReply(thought(lines, start, end), block.commands(), block.errors(), true,
                 String.join("\n", region)), block.steps());

@@ -33,10 +33,17 @@ final class JsonLexer {
     private boolean slash;
     /** Only blanks were read since the last line break (or the start). */
     private boolean lineStart = true;
+    /** Some string was ended by a raw line break rather than by its quote. */
+    private boolean brokenString;
 
     /** Whether the characters read so far end inside a JSON string. */
     boolean inString() {
         return quote != 0;
+    }
+
+    /** Whether some string read so far was ended by a raw line break rather than by its quote. */
+    boolean brokeAString() {
+        return brokenString;
     }
 
     /** Whether the characters read so far end inside a comment. */
@@ -83,6 +90,7 @@ final class JsonLexer {
             quote = 0;
             escaped = false;
             lineStart = true;
+            brokenString = true;
         } else if (escaped) {
             escaped = false;
         } else if (c == '\\') {

@@ -157,4 +157,22 @@ class LenientReadingTest {
         assertThat(parser.parse(reply)).isEqualTo(parser.parse(reply));
         assertThat(commands(reply)).containsExactly("a {\"x\":[1,2]}", "b {\"p\":1}");
     }
+
+    @Test
+    void a_multi_line_string_with_an_end_marker_line_in_it_is_text_when_a_later_end_marker_closes_the_block() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\", \"args\": {\"t\": \"x\n# End commands\ny\"}},\n"
+                + " {\"type\": \"b\"}]\n# End commands\nafter");
+
+        assertThat(parser.canonicalCommands(r)).containsExactly("a {\"t\":\"x\\n# End commands\\ny\"}", "b {}");
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.thought()).isEqualTo("after");
+    }
+
+    @Test
+    void a_lost_quote_is_not_read_as_a_multi_line_string_and_costs_only_its_command() {
+        ParsedReply r = parser.parse("# Commands:\n[{\"type\": \"a\", \"args\": {\"t\": \"x}},\n {\"type\": \"b\"}]");
+
+        assertThat(parser.canonicalCommands(r)).containsExactly("b {}");
+        assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.position()).isEqualTo(1));
+    }
 }
