@@ -37,7 +37,7 @@ final class BlockReader {
         this.reader = reader;
         this.multiLineReader = multiLineReader;
         this.nodes = nodes;
-        this.shape = new CommandShape(reader, nodes);
+        this.shape = new CommandShape(multiLineReader, nodes);
     }
 
     /** The valid commands read so far, in block order. */

@@ -38,6 +38,10 @@ final class CommandShape {
     private final ObjectReader reader;
     private final JsonNodeFactory nodes;
 
+    /**
+     * @param reader reads an arguments string: lenient, nesting capped, raw line breaks allowed, nothing
+     *               after the value
+     */
     CommandShape(ObjectReader reader, JsonNodeFactory nodes) {
         this.reader = reader;
         this.nodes = nodes;

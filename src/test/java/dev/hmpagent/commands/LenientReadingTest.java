@@ -175,4 +175,21 @@ class LenientReadingTest {
         assertThat(parser.canonicalCommands(r)).containsExactly("b {}");
         assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.position()).isEqualTo(1));
     }
+
+    @Test
+    void an_arguments_string_nested_deeper_than_the_limit_is_not_parsed() {
+        String deep = "{\\\"a\\\": " + "[".repeat(100) + "]".repeat(100) + "}";
+
+        assertThat(errors("# Commands:\n{\"name\": \"x\", \"arguments\": \"" + deep + "\"}"))
+                .singleElement().satisfies(m -> assertThat(m).contains("\"args\" that is not a JSON object"));
+    }
+
+    @Test
+    void a_multi_line_string_does_not_let_a_command_nest_deeper_than_the_limit() {
+        ParsedReply r = parser.parse("# Commands:\n{\"type\": \"a\", \"args\": {\"t\": \"x\ny\", \"d\": "
+                + "[".repeat(70) + "]".repeat(70) + "}}");
+
+        assertThat(r.commands()).isEmpty(); // Jackson alone (nesting up to 1000) would have read it
+        assertThat(r.errors()).isNotEmpty();
+    }
 }
