@@ -140,6 +140,9 @@ public final class CommandBlockParser {
                 Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
     }
 
+    /** What a marker line can start with (so most lines of prose never meet the patterns). */
+    private static final String MARKER_FIRST = "#*CcEeКк";
+
     /** Longest marker line, stripped; longer lines are not tried (the patterns backtrack on long blanks). */
     private static final int MAX_MARKER_LENGTH = 64;
 
@@ -233,7 +236,7 @@ public final class CommandBlockParser {
     private static boolean isMarker(Pattern marker, String line) {
         String t = line.strip();
         return t.length() <= MAX_MARKER_LENGTH && t.length() > 1
-                && (t.charAt(0) == '#' || t.charAt(0) == '*' || Character.isLetter(t.charAt(0)))
+                && MARKER_FIRST.indexOf(t.charAt(0)) >= 0
                 && marker.matcher(t).matches();
     }
 
