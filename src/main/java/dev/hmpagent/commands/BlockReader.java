@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the JSON of one command block into commands and errors, numbering candidates as they come. One
@@ -21,7 +22,9 @@ final class BlockReader {
     private static final String HINT = "send each command as a JSON object with \"type\" and \"args\"";
 
     private final ObjectReader reader;
+    private final ObjectReader multiLineReader;
     private final JsonNodeFactory nodes;
+    private final CommandShape shape;
 
     private final List<ParsedCommand> commands = new ArrayList<>();
     private final List<CommandParseError> errors = new ArrayList<>();
@@ -30,9 +33,11 @@ final class BlockReader {
     private int errorsLeftOut;
     private long steps;
 
-    BlockReader(ObjectReader reader, JsonNodeFactory nodes) {
+    BlockReader(ObjectReader reader, ObjectReader multiLineReader, JsonNodeFactory nodes) {
         this.reader = reader;
+        this.multiLineReader = multiLineReader;
         this.nodes = nodes;
+        this.shape = new CommandShape(multiLineReader, nodes);
     }
 
     /** The valid commands read so far, in block order. */
@@ -67,7 +72,26 @@ final class BlockReader {
         try {
             JsonNode node = reader.readTree(text);
             if (node == null || !node.isArray()) return false;
-            for (JsonNode element : node) element(element, element.toString());
+            for (JsonNode element : node) element(element);
+            return true;
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Reads a whole piece of the block that holds raw line breaks inside strings, as one array or object;
+     * true when it is one valid value (its commands are then read), false when it must be walked.
+     */
+    boolean multiLine(String text) {
+        try {
+            JsonNode node = multiLineReader.readTree(text);
+            if (node == null || !(node.isArray() || node.isObject())) return false;
+            if (node.isArray()) {
+                for (JsonNode element : node) element(element);
+            } else {
+                read(++position, node, text);
+            }
             return true;
         } catch (JsonProcessingException e) {
             return false;
@@ -78,8 +102,7 @@ final class BlockReader {
     void object(String text) {
         int pos = ++position;
         try {
-            JsonNode node = reader.readTree(text);
-            command(pos, node, text);
+            read(pos, reader.readTree(text), text);
         } catch (JsonProcessingException e) {
             error(pos, "command #" + pos + " is not valid JSON (" + describe(e) + "): " + HINT, text);
         }
@@ -104,11 +127,23 @@ final class BlockReader {
         error(0, message, excerpt);
     }
 
-    private void element(JsonNode node, String excerpt) {
-        command(++position, node, excerpt);
+    /** A parsed object at {@code pos}: one command, or the commands of a list it wraps. */
+    private void read(int pos, JsonNode node, String text) {
+        Optional<JsonNode> list = node == null ? Optional.empty() : shape.list(node);
+        if (list.isEmpty()) {
+            command(pos, node, text);
+            return;
+        }
+        position--;
+        for (JsonNode element : list.get()) element(element);
     }
 
-    private void command(int pos, JsonNode node, String excerpt) {
+    private void element(JsonNode element) {
+        command(++position, element, element.toString());
+    }
+
+    private void command(int pos, JsonNode given, String excerpt) {
+        JsonNode node = given == null ? null : shape.normalise(given);
         String typeName = typeName(pos, node, excerpt);
         if (typeName == null) return;
         String prefix = "command #" + pos + " (\"" + typeName + "\")";

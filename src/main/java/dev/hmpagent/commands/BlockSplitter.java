@@ -10,9 +10,10 @@ import java.util.Deque;
  * piece is one error. Linear in the length of the text: every character is looked at a bounded number of
  * times (brackets are matched once, up front, by {@link Brackets}).
  *
- * <p>Every position the walk stops at lies outside a JSON string as {@link JsonLexer} reads the text from
- * its start (stray text ends at an opening bracket outside a string, objects and arrays end after their
- * closer, and a line always starts outside a string), so the bracket table is valid wherever it is asked.
+ * <p>Every position the walk stops at lies outside strings and comments as {@link JsonLexer} reads the text
+ * from its start (stray text ends at an opening bracket or a comment outside a string, objects and arrays end
+ * after their closer, comments and {@link BlockNoise} after themselves, and a line always starts outside a
+ * string), so the bracket table is valid wherever it is asked.
  */
 final class BlockSplitter {
 
@@ -27,6 +28,7 @@ final class BlockSplitter {
 
     private final String s;
     private final Brackets brackets;
+    private final BlockNoise noise;
     private final BlockReader reader;
     private final Deque<OpenArray> open = new ArrayDeque<>();
     /** Characters looked at by the recovery scans, for tests that the walk stays linear. */
@@ -35,6 +37,7 @@ final class BlockSplitter {
     private BlockSplitter(String s, BlockReader reader) {
         this.s = s;
         this.brackets = Brackets.of(s);
+        this.noise = new BlockNoise(s, brackets);
         this.reader = reader;
     }
 
@@ -44,6 +47,9 @@ final class BlockSplitter {
      */
     static long split(String s, BlockReader reader) {
         BlockSplitter splitter = new BlockSplitter(s, reader);
+        // a string the lexer saw broken by a line break may be a multi-line string: Jackson reads the whole piece
+        // when it is one valid value; else the walk cuts it as the lexer sees it
+        if (splitter.brackets.brokenString() && reader.multiLine(s)) return s.length();
         splitter.run();
         return splitter.steps + s.length();
     }
@@ -52,6 +58,7 @@ final class BlockSplitter {
         int i = 0;
         OpenArray unclosed = null;
         int unclosedCount = 0;
+        boolean lineStart = true;
         while (true) {
             steps++;
             int bound = bound();
@@ -64,11 +71,19 @@ final class BlockSplitter {
                     unclosed = done;
                     unclosedCount++;
                 }
+                lineStart = false;
                 continue;
             }
             char c = s.charAt(i);
-            if (Character.isWhitespace(c) || c == ',') i++;
-            else if (c == '{' && brackets.isOpener(i)) i = object(i, bound);
+            int skip = Character.isWhitespace(c) || c == ',' ? i + 1 : noise.end(i, lineStart);
+            if (skip > i) {
+                steps += skip - i;
+                lineStart = c == '\n' || (lineStart && skip == i + 1 && c != ',');
+                i = skip;
+                continue;
+            }
+            lineStart = false;
+            if (c == '{' && brackets.isOpener(i)) i = object(i, bound);
             else if (c == '[' && brackets.isOpener(i)) i = array(i, bound);
             else i = stray(i, bound);
         }
@@ -133,7 +148,7 @@ final class BlockSplitter {
 
     private int stray(int i, int bound) {
         int next = i + 1;
-        while (next < bound && !brackets.isOpener(next)) next++;
+        while (next < bound && !brackets.isOpener(next) && brackets.commentEnd(next) == next) next++;
         steps += next - i;
         reader.blockError(STRAY, excerpt(i, next));
         return next;
@@ -172,7 +187,7 @@ final class BlockSplitter {
                 int sibling = siblingAfterLineBreak(j, to, column);
                 if (sibling >= 0) return sibling;
             }
-            boolean wasInString = lexer.inString();
+            boolean wasInText = lexer.inString() || lexer.inComment();
             switch (lexer.read(c, true)) {
                 case '{' -> {
                     boolean afterValue = previous == ',' || previous == '}' || previous == ']';
@@ -186,7 +201,8 @@ final class BlockSplitter {
                 case ']' -> open.closeTo('[');
                 default -> { }
             }
-            if (!wasInString && !Character.isWhitespace(c)) previous = c;
+            boolean code = !wasInText && !lexer.inString() && !lexer.inComment() && c != '/';
+            if (code && !Character.isWhitespace(c)) previous = c;
         }
         return -1;
     }

@@ -3,8 +3,8 @@ package dev.hmpagent.commands;
 import java.util.Arrays;
 
 /**
- * Where each {@code {} and {@code [} of one text closes, found in one pass with {@link JsonLexer} (so
- * brackets inside JSON strings are text). Braces and square brackets are matched separately: a brace
+ * Where each {@code {} and {@code [} of one text closes, and where each comment ends, found in one pass with
+ * {@link JsonLexer} (so brackets inside JSON strings and comments are text). Braces and square brackets are matched separately: a brace
  * closes at the first {@code }} that brings the brace count back to where it was, whatever square
  * brackets lie between, and the other way round.
  *
@@ -19,17 +19,25 @@ final class Brackets {
 
     /** Per character: index just past the matching closer, {@link #NEVER_CLOSED}, or {@link #NOT_AN_OPENER}. */
     private final int[] ends;
+    /** Per character that starts a comment: index just past the comment; null when the text has none. */
+    private final int[] commentEnds;
+    private final boolean brokenString;
 
-    private Brackets(int[] ends) {
+    private Brackets(int[] ends, int[] commentEnds, boolean brokenString) {
         this.ends = ends;
+        this.commentEnds = commentEnds;
+        this.brokenString = brokenString;
     }
 
     static Brackets of(String s) {
         int[] ends = new int[s.length()];
         IntStack braces = new IntStack();
         IntStack squares = new IntStack();
+        int[] commentEnds = null;
+        int commentStart = -1;
         JsonLexer lexer = new JsonLexer();
         for (int i = 0; i < s.length(); i++) {
+            boolean wasInComment = lexer.inComment();
             switch (lexer.read(s.charAt(i), !braces.isEmpty() || !squares.isEmpty())) {
                 case '{' -> open(ends, braces, i);
                 case '[' -> open(ends, squares, i);
@@ -37,8 +45,13 @@ final class Brackets {
                 case ']' -> close(ends, squares, i);
                 default -> { }
             }
+            if (wasInComment == lexer.inComment()) continue;
+            if (commentEnds == null) commentEnds = new int[s.length()];
+            if (wasInComment) commentEnds[commentStart] = s.charAt(i) == '\n' ? i : i + 1;
+            else commentStart = i - 1; // the comment's first '/' was read just before
         }
-        return new Brackets(ends);
+        if (lexer.inComment()) commentEnds[commentStart] = s.length();
+        return new Brackets(ends, commentEnds, lexer.brokeAString());
     }
 
     private static void open(int[] ends, IntStack stack, int i) {
@@ -53,6 +66,19 @@ final class Brackets {
     /** True when {@code s.charAt(i)} is a {@code {} or {@code [} outside a JSON string. */
     boolean isOpener(int i) {
         return ends[i] != NOT_AN_OPENER;
+    }
+
+    /** Whether a raw line break ended some string of the text (a multi-line string, or a lost quote). */
+    boolean brokenString() {
+        return brokenString;
+    }
+
+    /**
+     * Index just past the comment that starts at {@code i} (a line comment ends before its line break), or
+     * {@code i} when none starts there.
+     */
+    int commentEnd(int i) {
+        return commentEnds == null || commentEnds[i] == 0 ? i : commentEnds[i];
     }
 
     /** Index just past the closer of the opener at {@code i}, or -1 when it is never closed. */

@@ -1,7 +1,10 @@
 package dev.hmpagent.commands;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -30,10 +33,17 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * <h2>Markers</h2>
- * A start marker is a line {@code # Commands:} or {@code # Команды:}, an end marker a line
- * {@code # End commands} or {@code # Конец команд}; both case-insensitive, with 1-3 {@code #}, optional
- * spaces, an optional colon and optional {@code **} bold around them. Without a start marker there are no
- * commands and the whole reply is the thought.
+ * A start marker is a line of its own holding {@code Commands} or {@code Команды}, written one of three ways:
+ * after 1-3 {@code #} ({@code # Commands:}, {@code ## Commands}, {@code ### Команды}), in bold alone
+ * ({@code **Commands:**}), or plain with a colon ({@code Commands:}, {@code Команды:}); an end marker likewise
+ * holds {@code End commands}, {@code End of commands} or {@code Конец команд} (plain, the colon is optional).
+ * Case-insensitive; spaces, a colon and {@code **} bold around the words are allowed. A line that goes on
+ * after the words ({@code # Commands: below}), a quoted one ({@code > # Commands:}) or one with four or more
+ * {@code #} is not a marker.
+ *
+ * <p>Without a start marker there are no commands and the whole reply is the thought, even when it holds
+ * a fenced JSON array or tool-call tags: JSON without a header may be an example, a plan or a quotation,
+ * and running it would run what the model only showed. (Whoever shows the reply shows that thought.)
  *
  * <p>Of several start markers only the last one starts the block: the model's own block comes last, and
  * that last block is its decision, even when it is empty. Every earlier block (one the model quoted from a
@@ -52,9 +62,20 @@ import java.util.regex.Pattern;
  * <h2>Block</h2>
  * The block holds one JSON object, a JSON array of objects, or several objects one after another
  * (optionally comma-separated), with or without {@code ```} / {@code ```json} fences; when there are
- * fences, every fenced part is read (and unfenced text only if it contains an opening brace). Trailing commas
- * are accepted. When an array does not parse as a whole it is split into its top-level {@code {...}}
- * objects by brace matching (JSON strings and escapes respected; a raw line break ends a runaway string)
+ * fences, every fenced part is read (and unfenced text only if it contains an opening brace). JSON is read
+ * leniently, by Jackson's own read features: single-quoted strings, unquoted field names, {@code //} and
+ * {@code /* *}{@code /} comments, trailing commas. Not enabled: {@code #} comments (our markers start with
+ * {@code #}), missing values ({@code [1,,2]} would invent nulls), NaN/Infinity. A raw line break inside a
+ * string (a file's lines written as they are) is accepted only where the whole fenced part (or the whole
+ * block) then is one valid array or object: elsewhere the splitter ends a string at a raw line break, so
+ * that one bad quote cannot swallow the commands after it. Around the JSON the block
+ * may hold what models write there: tool-call tags ({@code <tool_call>}, {@code [TOOL_CALLS]},
+ * {@code <|python_tag|>}...), markdown list bullets ({@code - }, {@code 1. }) and inline code ticks before
+ * a command; see {@link BlockNoise}. Any other text is reported as stray text and its commands still run.
+ * When an array does not parse as a whole it is split into its top-level {@code {...}}
+ * objects by brace matching (strings in either quote, escapes and comments respected, as {@link JsonLexer}
+ * reads them, so a brace inside a string or a comment never cuts a command, and a command inside a comment
+ * never runs; a raw line break ends a runaway string)
  * and each is parsed alone: each that fails becomes an error, its valid siblings are still returned. An
  * object that is never closed is an error that ends at the next line starting with an opening brace no
  * deeper indented than its own (or at the end of the block), so siblings after it are still read; an object
@@ -71,7 +92,28 @@ import java.util.regex.Pattern;
  * iterative and linear in the length of the reply, so no reply can exhaust the stack.
  *
  * <h2>Commands</h2>
- * {@code type} is required (non-empty string). {@code cmd_id} is optional: a string (or integer); when
+ * Each object is first brought into the HMP shape ({@link CommandShape}), by these rules in this order, so
+ * the same object always gives the same command:
+ * <ol>
+ * <li>A call wrapper is opened: when {@code type} is missing or says "a call" ({@code function},
+ * {@code tool_use}, {@code tool_call}, {@code function_call}) and {@code function} or {@code function_call}
+ * holds an object (OpenAI's {@code tool_calls} items and legacy function calls), that object is the command
+ * (keeping the outer {@code cmd_id}).</li>
+ * <li>The name: {@code type}, unless missing, null or a call word; then the first of {@code command},
+ * {@code name}, {@code tool}, {@code tool_name}, {@code action}, {@code function} that holds one word (so
+ * {@code {"command": "ls -la"}} names no command and is an error, never a type "ls -la").</li>
+ * <li>The arguments: {@code args} when present and not null; else the first of {@code arguments},
+ * {@code parameters}, {@code input}, {@code params}, {@code tool_input}, {@code action_input} that holds an
+ * object or a string starting with {@code {} (OpenAI sends arguments as a JSON string; it is parsed, and one
+ * that does not parse is an args error). Every other field then goes to {@link ParsedCommand#extra()}.</li>
+ * <li>Flat arguments: with neither, every field but {@code cmd_id}, {@code type} and the field that named
+ * the command becomes an argument ({@code {"type": "note_read", "id": 3}} reads note 3); a
+ * {@code description} is then both the command's description and an argument (several commands take one).
+ * Argument names themselves are not changed here (the registry's aliases do that).</li>
+ * <li>An object that names no command but holds a {@code commands} or {@code tool_calls} array (JSON mode
+ * answers, an OpenAI assistant message) stands for the commands in that array.</li>
+ * </ol>
+ * Then: {@code type} is required (non-empty string). {@code cmd_id} is optional: a string (or integer); when
  * missing, null or blank it becomes {@code auto-<n>} with n the 1-based position in the block. {@code args}
  * is optional (missing or null gives an empty object) but must be an object when present.
  * {@code description} is optional: missing or null gives "", a non-string value its JSON text. Every other
@@ -84,13 +126,22 @@ import java.util.regex.Pattern;
  */
 public final class CommandBlockParser {
 
-    private static final Pattern START = Pattern.compile(
-            "^\\s*(?:\\*\\*)?\\s*#{1,3}\\s*(?:\\*\\*)?\\s*(?:commands|команды)\\s*:?\\s*(?:\\*\\*)?\\s*:?\\s*$",
-            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-    private static final Pattern END = Pattern.compile(
-            "^\\s*(?:\\*\\*)?\\s*#{1,3}\\s*(?:\\*\\*)?\\s*(?:end\\s+(?:of\\s+)?commands|конец\\s+команд)"
-                    + "\\s*:?\\s*(?:\\*\\*)?\\s*:?\\s*$",
-            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern START = marker("commands|команды", ":");
+    private static final Pattern END = marker("end\\s+(?:of\\s+)?commands|конец\\s+команд", ":?");
+
+    /**
+     * A marker line: the words with 1-3 {@code #} before them (bold or not), or in bold alone, or plain
+     * followed by {@code plainColon}; an optional colon in the first two forms; case-insensitive.
+     */
+    private static Pattern marker(String words, String plainColon) {
+        String w = "(?:" + words + ")";
+        return Pattern.compile("^\\s*(?:(?:\\*\\*)?\\s*#{1,3}\\s*(?:\\*\\*)?\\s*" + w + "\\s*:?\\s*(?:\\*\\*)?\\s*:?"
+                        + "|\\*\\*\\s*" + w + "\\s*:?\\s*\\*\\*\\s*:?|" + w + "\\s*" + plainColon + ")\\s*$",
+                Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    }
+
+    /** What a marker line can start with (so most lines of prose never meet the patterns). */
+    private static final String MARKER_FIRST = "#*CcEeКк";
 
     /** Longest marker line, stripped; longer lines are not tried (the patterns backtrack on long blanks). */
     private static final int MAX_MARKER_LENGTH = 64;
@@ -98,13 +149,22 @@ public final class CommandBlockParser {
     /** Most error rows one reply yields; the last one then says how many more were left out. */
     public static final int MAX_ERRORS = 20;
 
+    /** Jackson's read features for lenient JSON; see "Block" above for the ones left out and why. */
+    private static final JsonReadFeature[] LENIENT = {JsonReadFeature.ALLOW_TRAILING_COMMA,
+        JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES, JsonReadFeature.ALLOW_JAVA_COMMENTS};
+
     private final ObjectReader reader;
+    private final ObjectReader multiLineReader;
     private final JsonNodeFactory nodes;
     private final ObjectWriter sortedWriter;
 
     public CommandBlockParser(ObjectMapper mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        this.reader = mapper.reader().with(JsonReadFeature.ALLOW_TRAILING_COMMA);
+        this.reader = mapper.reader().withFeatures(LENIENT);
+        JsonFactory limited = JsonFactory.builder().streamReadConstraints(
+                StreamReadConstraints.builder().maxNestingDepth(BlockSplitter.MAX_DEPTH).build()).build();
+        this.multiLineReader = new ObjectMapper(limited).reader().withFeatures(LENIENT)
+                .with(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.nodes = mapper.getNodeFactory();
         this.sortedWriter = mapper.writer().with(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
                 .without(SerializationFeature.INDENT_OUTPUT);
@@ -128,7 +188,7 @@ public final class CommandBlockParser {
         int end = endOf(lines, start);
         List<String> region = lines.subList(start + 1, end);
 
-        BlockReader block = new BlockReader(reader, nodes);
+        BlockReader block = new BlockReader(reader, multiLineReader, nodes);
         for (String segment : segments(region)) block.scan(segment);
         return new Counted(new ParsedReply(thought(lines, start, end), block.commands(), block.errors(), true,
                 String.join("\n", region)), block.steps());
@@ -175,7 +235,8 @@ public final class CommandBlockParser {
 
     private static boolean isMarker(Pattern marker, String line) {
         String t = line.strip();
-        return t.length() <= MAX_MARKER_LENGTH && t.length() > 1 && (t.charAt(0) == '#' || t.charAt(0) == '*')
+        return t.length() <= MAX_MARKER_LENGTH && t.length() > 1
+                && MARKER_FIRST.indexOf(t.charAt(0)) >= 0
                 && marker.matcher(t).matches();
     }
 
@@ -221,24 +282,58 @@ public final class CommandBlockParser {
     }
 
     private static boolean hasUnclosedFence(List<String> region) {
-        return region.stream().filter(CommandBlockParser::isFence).count() % 2 == 1;
+        return region.stream().filter(l -> isFence(l) && oneLineFence(l) == null).count() % 2 == 1;
     }
 
-    /** The parts of the block to read: the whole block, or, when it has fences, each fenced part. */
+    /**
+     * What a fence line holds after its fence and info word ({@code ```json [{...}]}), stripped; "" for a
+     * bare fence line.
+     */
+    private static String afterFence(String line) {
+        String t = line.strip();
+        int k = 0;
+        while (k < t.length() && (t.charAt(k) == '`' || t.charAt(k) == '~')) k++;
+        while (k < t.length() && (Character.isLetterOrDigit(t.charAt(k)) || t.charAt(k) == '_' || t.charAt(k) == '-')) k++;
+        return t.substring(k).strip();
+    }
+
+    private static boolean holdsJson(String text) {
+        return text.indexOf('{') >= 0 || text.indexOf('[') >= 0;
+    }
+
+    /** The JSON of a fence that opens and closes on one line ({@code ```json {...}```}), or null. */
+    private static String oneLineFence(String line) {
+        String rest = afterFence(line);
+        if (!holdsJson(rest) || !(rest.endsWith("```") || rest.endsWith("~~~"))) return null;
+        return rest.substring(0, rest.length() - 3);
+    }
+
+    /**
+     * The parts of the block to read: the whole block, or, when it has fences, each fenced part. JSON on a
+     * fence line itself is read too: a fence that opens and closes on one line is a part of its own, and JSON
+     * after an opening fence starts its part.
+     */
     private static List<String> segments(List<String> region) {
         if (region.stream().noneMatch(CommandBlockParser::isFence)) return List.of(String.join("\n", region));
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         boolean inFence = false;
         for (String line : region) {
-            if (isFence(line)) {
-                String part = current.toString();
-                if (inFence || part.indexOf('{') >= 0) out.add(part);
-                current.setLength(0);
-                inFence = !inFence;
-            } else {
+            if (!isFence(line)) {
                 current.append(line).append('\n');
+                continue;
             }
+            String oneLine = oneLineFence(line);
+            if (oneLine != null) {
+                out.add(oneLine);
+                continue;
+            }
+            String part = current.toString();
+            if (inFence || part.indexOf('{') >= 0) out.add(part);
+            current.setLength(0);
+            inFence = !inFence;
+            String rest = afterFence(line);
+            if (inFence && holdsJson(rest)) current.append(rest).append('\n');
         }
         String part = current.toString();
         if (inFence || part.indexOf('{') >= 0) out.add(part);

@@ -125,4 +125,103 @@ class CommandBlockParserFuzzTest {
         return Combinators.combine(piece.list().ofMaxSize(5), Arbitraries.strings().alpha().ofMaxLength(5))
                 .as((parts, tail) -> "\"" + String.join(" ", parts) + tail + "\"").list().ofMaxSize(6);
     }
+
+    // --- issue 22: the lenient reading (single quotes, comments, other shapes, header forms, tags, lists) ---
+
+    private static final List<String> LENIENT_TOKENS = List.of("'", "//", "/*", "*/", "\n// x {\n", "/* { */",
+            "<tool_call>", "</tool_call>", "[TOOL_CALLS]", "<|python_tag|>", "\n- ", "\n1. ", "`", "{'type': 'a'}",
+            "{name: 'a', arguments: '{\"x\": 1}'}", "{\"function\": {", "\"commands\": [", "\n## Commands\n",
+            "\n**Commands:**\n", "\nCommands:\n", "\nКоманды:\n", "\nEnd commands\n", "'}'", "\"//\"");
+
+    @Provide
+    Arbitrary<String> lenientHostile() {
+        Arbitrary<String> tokens = Arbitraries.oneOf(Arbitraries.of(TOKENS), Arbitraries.of(LENIENT_TOKENS));
+        Arbitrary<String> token = Arbitraries.oneOf(tokens, Arbitraries.strings().ofMaxLength(8),
+                tokens.flatMap(t -> Arbitraries.integers().between(50, 3_000).map(t::repeat)));
+        return token.list().ofMaxSize(60).map(parts -> "thinking\n## Commands\n" + String.join("", parts));
+    }
+
+    @Property(tries = 300, seed = "22201")
+    void lenient_reading_lets_no_exception_escape_and_stays_linear(@ForAll("lenientHostile") String reply) {
+        CommandBlockParser.Counted counted = parser.parseCounting(reply);
+
+        assertThat(counted.reply()).isNotNull();
+        assertThat(counted.steps()).isLessThanOrEqualTo((long) STEPS_PER_CHAR * (reply.length() + 1));
+        assertThat(counted.reply().errors()).hasSizeLessThanOrEqualTo(CommandBlockParser.MAX_ERRORS);
+    }
+
+    @Property(tries = 60, seed = "22202")
+    void a_lenient_token_repeated_many_times_costs_a_bounded_number_of_steps_per_character(
+            @ForAll("lenientRepeatable") String token, @ForAll @IntRange(min = 1_000, max = 60_000) int times) {
+        String reply = "**Commands:**\n" + token.repeat(times);
+
+        assertThat(parser.parseCounting(reply).steps()).isLessThanOrEqualTo((long) STEPS_PER_CHAR * reply.length());
+    }
+
+    @Provide
+    Arbitrary<String> lenientRepeatable() {
+        return Arbitraries.of("/*", "//\n", "/", "'", "{'", "[TOOL_CALLS]", "<tool_call>", "- ", "\n- {", "`{", "1. [",
+                "{/*", "{'a':", "\n* `", "{//\n");
+    }
+
+    /** One of our own commands in a lenient shape, its text argument holding markers, commands and comments. */
+    record Own(int shape, boolean single, String text) {
+        String json() {
+            String q = single ? "'" : "\"";
+            String t = q + text + q;
+            return switch (shape) {
+                case 0 -> "{" + q + "type" + q + ": " + q + "own" + q + ", " + q + "args" + q + ": {text: " + t + "}}";
+                case 1 -> "{name: " + q + "own" + q + ", arguments: {" + q + "text" + q + ": " + t + "}}";
+                case 2 -> "{" + q + "type" + q + ": " + q + "own" + q + ", " + q + "text" + q + ": " + t + ",}";
+                default -> "{" + q + "type" + q + ": " + q + "function" + q + ", function: {name: " + q + "own" + q
+                        + ", arguments: {text: " + t + "}}}";
+            };
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Own>> ownLenient() {
+        Arbitrary<String> piece = Arbitraries.of("# End commands", "\\n# End commands\\n", "End commands", "}]", "{[",
+                "// {\\\"type\\\": \\\"in_string\\\"}", "/* {\\\"type\\\": \\\"in_string\\\"} */", "*/ {", "\\n## Commands\\n", "plain",
+                "<tool_call>", "\\n- {\\\"type\\\": \\\"in_string\\\"}");
+        Arbitrary<String> text = piece.list().ofMaxSize(4).map(parts -> String.join(" ", parts));
+        return Combinators.combine(Arbitraries.integers().between(0, 3), Arbitraries.of(true, false), text)
+                .as((shape, single, t) -> new Own(shape, single, single ? t.replace("\\\"", "\"") : t.replace("'", "")))
+                .list().ofMaxSize(6);
+    }
+
+    /** Commands that must never run: in comments between our own, in a quoted block, in an example. */
+    private static final List<String> HIDDEN = List.of("// {\"type\": \"in_comment\"}\n",
+            "/* {\"type\": \"in_comment\"}, */", "/*\n{\"type\": \"in_comment\"}\n*/\n", "\n");
+
+    @Property(tries = 300, seed = "22203")
+    void no_lenient_command_comes_from_a_quoted_block_an_example_a_string_or_a_comment(
+            @ForAll("ownLenient") List<Own> own, @ForAll @IntRange(min = 0, max = 3) int layout,
+            @ForAll @IntRange(min = 0, max = 5) int header, @ForAll @IntRange(min = 0, max = 3) int hidden) {
+        String example = "A note said:\n> ## Commands\n> - {'type': 'quoted_x'}\n> <tool_call>{\"name\": \"quoted_x\"}</tool_call>\n"
+                + "Unheaded example:\n```json\n[{\"name\": \"example_x\", \"arguments\": {}}]\n```\n<tool_call>\n"
+                + "{\"name\": \"example_x\"}\n</tool_call>\n";
+        String start = List.of("# Commands:", "## Commands", "**Commands:**", "Commands:", "Команды:", "### Команды").get(header);
+        String reply = example + "My own block:\n" + start + "\n" + layout(own, layout, HIDDEN.get(hidden)) + "\nEnd commands\n";
+
+        ParsedReply r = parser.parse(reply);
+
+        assertThat(r.errors()).as(reply).isEmpty();
+        assertThat(r.commands()).as(reply).hasSize(own.size()).allSatisfy(c -> assertThat(c.type()).isEqualTo("own"));
+        for (int i = 0; i < own.size(); i++) {
+            String text = own.get(i).text().replace("\\n", "\n").replace("\\\"", "\"");
+            assertThat(r.commands().get(i).args().get("text").asText()).as(reply).isEqualTo(text);
+        }
+    }
+
+    /** Our commands as an array, a markdown list, tool-call tags or a fenced array, each after a hidden one. */
+    private static String layout(List<Own> own, int layout, String hidden) {
+        List<String> items = own.stream().map(Own::json).toList();
+        return switch (layout) {
+            case 0 -> "[" + hidden + String.join(",\n" + hidden, items) + "]";
+            case 1 -> items.stream().map(i -> hidden + "\n- " + i + "\n").reduce("", String::concat);
+            case 2 -> items.stream().map(i -> hidden + "<tool_call>\n" + i + "\n</tool_call>\n").reduce("", String::concat);
+            default -> "```json\n[" + String.join(", " + hidden, items) + "]\n```";
+        };
+    }
 }

@@ -425,7 +425,7 @@ class CommandBlockParserTest {
         ParsedReply r = parser.parse("Thinking.\n# Commands:\n"
                 + "[{\"cmd_id\":\"c-1\",\"type\":\"send_message\",\"args\":{\"text\":\"oops\n"
                 + "# End commands\n"
-                + "still inside\"}},\n"
+                + "still inside}},\n" // the closing quote is lost: a broken string, not a multi-line one
                 + " {\"cmd_id\":\"c-2\",\"type\":\"memory_add\",\"args\":{\"title\":\"t\",\"content\":\"kept\"}}]\n"
                 + "# End commands\n"
                 + "After.");
@@ -757,7 +757,7 @@ class CommandBlockParserTest {
                 # Commands:
                 [{"cmd_id": "c-1", "type": "send_message", "args": {"text": "a
                 # End commands
-                "}},
+                }},
                  {"cmd_id": "c-2", "type": "diary_entry", "args": {"text": "kept"}}]
                 """);
         assertThat(r.commands()).extracting(ParsedCommand::cmdId).containsExactly("c-2");
