@@ -2,6 +2,8 @@ package dev.hmpagent.context;
 
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.llm.ToolOffer;
+import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.GoalsDao;
@@ -59,6 +61,8 @@ public final class ContextAssembler {
     private final String catalog;
     /** The agent's own scripts and tables, listed in context 0 after the command catalogue ("" when none). */
     private volatile Supplier<String> agentCatalogue = () -> "";
+    /** The tools an LLM entry with {@code commands = "tools"} is offered; none when no entry takes tool calls. */
+    private volatile List<ToolSpec> tools = List.of();
     private final RepliesContext replies;
     private final ProcessesContext processes;
     private final PinnedContext pinned;
@@ -150,6 +154,14 @@ public final class ContextAssembler {
         this.agentCatalogue = Objects.requireNonNull(lines, "lines");
     }
 
+    /**
+     * Offers {@code offered} to the LLM entries that take commands as native tool calls: each prompt then carries
+     * them with a context 0 of their own (no command-block contract). Set once a run, so they stay a stable prefix.
+     */
+    public void offerTools(List<ToolSpec> offered) {
+        this.tools = List.copyOf(offered);
+    }
+
     /** The prompt with agent.toml's settings (those given to the constructor). */
     public AssembledPrompt assemble(long tickId, Instant now) {
         return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
@@ -211,8 +223,15 @@ public final class ContextAssembler {
         List<Long> noteIds = incoming4.rowIds();
         AssembledPrompt prompt = new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds,
                 incoming.watermark(settings, noteIds), processes2.rowIds(), TokenEstimator.estimate(messages),
-                user.trimmed(), user.dataShown());
+                user.trimmed(), user.dataShown(), offer(settings.agentName()));
         return new Assembled(prompt, ahead, replies1.rowIds().stream().findFirst().orElse(0L));
+    }
+
+    /** Context 0 for an entry that takes tool calls, with the tools; none when no tools are offered. */
+    private ToolOffer offer(String agentName) {
+        List<ToolSpec> offered = tools;
+        if (offered.isEmpty()) return ToolOffer.NONE;
+        return new ToolOffer(offered, Message.system(SystemPrompt.renderForTools(agentName, agentCatalogue.get())));
     }
 
     /** The reflex's items for context {@code context}, oldest first. */

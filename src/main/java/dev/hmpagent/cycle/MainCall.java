@@ -101,7 +101,7 @@ final class MainCall {
         Completion c;
         try {
             c = meter.complete(new LlmRequest(prompt.messages(), g.temperature(), params.maxTokens(),
-                    g.presencePenalty(), g.frequencyPenalty()), delta -> {
+                    g.presencePenalty(), g.frequencyPenalty(), List.of(), prompt.offer()), delta -> {
                 if (cut[0]) return;
                 events.emit(new AgentEvent.ReplyDelta(tickId, delta));
                 if (chant.feed(delta)) {
@@ -155,7 +155,7 @@ final class MainCall {
             return new Asked(new Completion(kept, c.usage(), c.model(), CHANT, false), calls);
         }
         if (cancelled && !c.interrupted()) {
-            return new Asked(new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true), calls);
+            return new Asked(c.with(c.text(), c.finishReason(), true), calls);
         }
         return new Asked(c, calls);
     }

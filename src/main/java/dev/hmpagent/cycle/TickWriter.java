@@ -195,7 +195,7 @@ public final class TickWriter {
     }
 
     private static Completion interrupted(Completion c) {
-        return c.interrupted() ? c : new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true);
+        return c.interrupted() ? c : c.with(c.text(), c.finishReason(), true);
     }
 
     /** A small real write (see {@link Store#probeWrite()}); throws StoreException while the file cannot take one. */
