@@ -40,16 +40,15 @@ public final class CommandsByTools implements LlmClient {
             if (!refusesTools(e)) throw e;
             tools = false;
             synchronized (said) {
-                said.add(client.model() + " at " + client.endpoint() + " does not take native tool calls ("
-                        + e.getMessage() + "): it gets # Commands: blocks for the rest of this run; set "
-                        + setting + " to stop asking");
+                said.add(client.model() + " at " + client.endpoint() + " refused native tool calls (HTTP 400): it gets"
+                        + " # Commands: blocks for the rest of this run; set " + setting + " to stop offering them");
             }
         }
         return client.complete(request.asBlock(), listener);
     }
 
     /** A 400 whose message names the tools: the server (or its model) does not support them. */
-    static boolean refusesTools(LlmException e) {
+    public static boolean refusesTools(LlmException e) {
         return "http_400".equals(e.kind()) && e.getMessage() != null
                 && e.getMessage().toLowerCase(Locale.ROOT).contains("tool");
     }
