@@ -118,6 +118,25 @@ class ToolCallingOnFakeServersTest {
     }
 
     @Test
+    void a_server_that_cannot_stream_with_tools_is_asked_again_without_a_stream_and_keeps_the_tools() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer()) {
+            server.status(400, "{\"error\":{\"message\":\"Cannot use tools with stream\"}}")
+                    .plainToolCalls("Answering.", SAY, DIARY);
+            CommandsByTools llm = new CommandsByTools(openAi(server, true), true, SETTING);
+
+            Completion c = llm.complete(request(), StreamListener.NONE);
+
+            assertCalls(c);
+            server.take();
+            JsonNode again = server.take().body();
+            assertThat(again.path("stream").asBoolean()).isFalse();
+            assertThat(again.has("tools")).isTrue();
+            assertThat(llm.offersTools()).isTrue();
+            assertThat(llm.notices()).isEmpty();
+        }
+    }
+
+    @Test
     void another_400_is_no_refusal_of_tools() throws Exception {
         try (FakeOpenAiServer server = new FakeOpenAiServer()) {
             server.status(400, "{\"error\":{\"message\":\"max_tokens is too large\"}}")

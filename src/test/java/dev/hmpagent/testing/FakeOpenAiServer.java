@@ -114,6 +114,21 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return this;
     }
 
+    /** Queues a whole (non-streaming) reply that makes native tool calls, finish_reason tool_calls. */
+    public FakeOpenAiServer plainToolCalls(String text, dev.hmpagent.llm.ToolCall... calls) {
+        StringBuilder array = new StringBuilder();
+        for (dev.hmpagent.llm.ToolCall call : calls) {
+            if (array.length() > 0) array.append(',');
+            array.append("{\"id\":").append(quote(call.id())).append(",\"type\":\"function\",\"function\":{\"name\":")
+                    .append(quote(call.name())).append(",\"arguments\":").append(quote(call.argumentsJson())).append("}}");
+        }
+        String body = "{\"id\":\"x\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
+                + "\"assistant\",\"content\":" + quote(text) + ",\"tool_calls\":[" + array + "]},\"finish_reason\":"
+                + "\"tool_calls\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5}}";
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build());
+        return this;
+    }
+
     private static String delta(String delta) {
         return "data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":" + delta
                 + ",\"finish_reason\":null}]}\n\n";

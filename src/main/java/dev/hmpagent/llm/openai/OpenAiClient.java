@@ -94,13 +94,21 @@ public final class OpenAiClient implements LlmClient {
             try {
                 return send(request, listener, true, current);
             } catch (FatalLlmException e) {
-                // a 400 for the tools is no streaming trouble: the same request without a stream would get it too
-                if (!e.kind().equals("http_400") || !request.tools().isEmpty() && CommandsByTools.refusesTools(e)) throw e;
+                if (!e.kind().equals("http_400") || refusesToolsAlways(request, e)) throw e;
             }
             Completion fallback = send(request, listener, false, current);
             if (!fallback.interrupted()) streaming.set(false);
             return fallback;
         });
+    }
+
+    /**
+     * A 400 for the tools that is no streaming trouble, so the same request without a stream would get it too; but
+     * "cannot use tools with stream" (older llama.cpp servers) is streaming trouble: asked again without a stream.
+     */
+    private static boolean refusesToolsAlways(LlmRequest request, FatalLlmException e) {
+        return !request.tools().isEmpty() && CommandsByTools.refusesTools(e)
+                && !e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stream");
     }
 
     @Override
