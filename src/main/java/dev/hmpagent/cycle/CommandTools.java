@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * reply's tool calls read as the commands of a block. The common families are tools of their own; the rare (compact)
  * families, and whatever would pass {@link #MAX_TOOLS}, are run through one tool, {@value #USE}, that takes a command
  * type and its arguments. A reply with tool calls is kept as its thought plus a {@code # Commands:} block rendering
- * the calls, so context 1, context 2 and the comparison with the previous reply read it as any other reply.
+ * the calls (numbered {@code c-1}, {@code c-2}…, not by the provider's call ids, which never repeat), so context 1,
+ * context 2 and the comparison with the previous reply read it as any other reply.
  */
 public final class CommandTools {
     /** The most tools offered in one request (OpenAI's cap). */
@@ -74,7 +75,8 @@ public final class CommandTools {
         for (int i = 0; i < calls.size(); i++) {
             ToolCall call = calls.get(i);
             int position = i + 1;
-            String cmdId = call.id().isBlank() ? "auto-" + position : call.id();
+            // the provider's call ids differ on every reply: kept, they would hide a reply that repeats the last one
+            String cmdId = "c-" + position;
             ObjectNode shown = block.addObject().put("cmd_id", cmdId).put("type", call.name());
             JsonNode args = arguments(call.argumentsJson());
             if (args == null || !args.isObject()) {

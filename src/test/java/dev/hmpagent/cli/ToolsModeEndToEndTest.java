@@ -92,7 +92,7 @@ class ToolsModeEndToEndTest {
                 .isEqualTo("send_message:ok diary_entry:ok help:ok");
         assertThat(text("SELECT text FROM diary_entries")).isEqualTo("met someone");
         assertThat(text("SELECT content FROM llm_recent_responses WHERE role = 'assistant' ORDER BY id LIMIT 1"))
-                .startsWith("Answering.\n\n# Commands:\n").contains("\"send_message\"", "\"diary_entry\"", "call_1");
+                .startsWith("Answering.\n\n# Commands:\n").contains("\"send_message\"", "\"diary_entry\"", "\"c-1\"");
 
         JsonNode first = llm.take().body();
         JsonNode tools = first.path("tools");

@@ -68,14 +68,22 @@ class CommandToolsTest {
         ParsedReply parsed = read.parsed();
         assertThat(parsed.thought()).isEqualTo("Answering.");
         assertThat(parsed.commands()).extracting(ParsedCommand::position, ParsedCommand::cmdId, ParsedCommand::type)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, "call_1", "send_message"),
-                        org.assertj.core.groups.Tuple.tuple(2, "call_2", "diary_entry"),
-                        org.assertj.core.groups.Tuple.tuple(5, "call_5", "help"));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, "c-1", "send_message"),
+                        org.assertj.core.groups.Tuple.tuple(2, "c-2", "diary_entry"),
+                        org.assertj.core.groups.Tuple.tuple(5, "c-5", "help"));
         assertThat(parsed.commands().get(1).args().path("text").asText()).isEqualTo("noted");
         assertThat(parsed.commands().get(2).args().size()).as("no arguments is an empty object").isZero();
         assertThat(parsed.errors()).extracting(e -> e.position()).containsExactly(3, 4);
         assertThat(parsed.errors().get(0).message()).contains("memory_add", "not valid JSON");
         assertThat(parsed.errors().get(1).message()).contains("\"type\"");
+    }
+
+    @Test
+    void the_same_calls_with_other_provider_ids_are_kept_as_the_same_text_so_a_repeat_is_seen() {
+        String first = CommandTools.read("Hi.", List.of(new ToolCall("call_a1", "send_message", "{\"text\": \"hi\"}"))).text();
+        String again = CommandTools.read("Hi.", List.of(new ToolCall("call_z9", "send_message", "{\"text\": \"hi\"}"))).text();
+
+        assertThat(again).isEqualTo(first).doesNotContain("call_");
     }
 
     @Test
