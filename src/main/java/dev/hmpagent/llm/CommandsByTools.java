@@ -35,7 +35,7 @@ public final class CommandsByTools implements LlmClient {
     public Completion complete(LlmRequest request, StreamListener listener) {
         if (!tools || !request.offer().any()) return client.complete(request.asBlock(), listener);
         try {
-            return client.complete(request.asTools(), listener);
+            return client.complete(request.asTools(), listener).toToolsOffer();
         } catch (FatalLlmException e) {
             if (!refusesTools(e)) throw e;
             tools = false;

@@ -94,6 +94,9 @@ class ToolsModeEndToEndTest {
         assertThat(text("SELECT content FROM llm_recent_responses WHERE role = 'assistant' ORDER BY id LIMIT 1"))
                 .startsWith("Answering.\n\n# Commands:\n").contains("\"send_message\"", "\"diary_entry\"", "\"c-1\"");
 
+        assertThat(text("SELECT s.text FROM tick_prompts p JOIN prompt_sections s ON s.hash = p.hash"
+                + " WHERE p.tick_id = 1 AND p.context = 0")).as("the prompt kept is the one sent")
+                .contains("call the tools").doesNotContain("# Commands:");
         JsonNode first = llm.take().body();
         JsonNode tools = first.path("tools");
         assertThat(tools.size()).isBetween(2, 128);
@@ -123,6 +126,9 @@ class ToolsModeEndToEndTest {
         JsonNode retried = llm.take().body();
         assertThat(retried.has("tools")).isFalse();
         assertThat(retried.path("messages").get(0).path("content").asText()).contains("# Commands:");
+        assertThat(text("SELECT s.text FROM tick_prompts p JOIN prompt_sections s ON s.hash = p.hash"
+                + " WHERE p.tick_id = 1 AND p.context = 0")).as("the prompt kept is the one that got the answer")
+                .contains("# Commands:");
     }
 
     @Test
