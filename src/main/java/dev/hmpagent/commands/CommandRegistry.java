@@ -72,6 +72,11 @@ public final class CommandRegistry {
         return register(family, handlers);
     }
 
+    /** Whether {@code family} was registered compact (a rare family: native tool calling reaches it through "use"). */
+    public boolean compact(String family) {
+        return compact.contains(family);
+    }
+
     public Optional<CommandHandler> find(String type) {
         return Optional.ofNullable(handlers.get(type));
     }

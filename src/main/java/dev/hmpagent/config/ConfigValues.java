@@ -76,7 +76,8 @@ final class ConfigValues {
                 options(ConfigKey.LLM_OPTIONS),
                 (FailoverAfter) get(ConfigKey.LLM_FAILOVER_AFTER),
                 LlmSection.registry(tables(ConfigKey.LLM_REGISTRY)),
-                LlmSection.prices(tables(ConfigKey.LLM_PRICES)));
+                LlmSection.prices(tables(ConfigKey.LLM_PRICES)),
+                CommandsMode.fromConfigName(string(ConfigKey.LLM_COMMANDS)));
     }
 
     private CycleSection cycle() {

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param failoverAfter    when an unreachable LLM is given up for the next registry entry
  * @param registry         the other LLMs, by priority
  * @param prices           what models cost, for the cost figures
+ * @param commands         how the main LLM is asked for commands (a block, or native tool calls)
  */
 public record LlmSection(
         Provider provider,
@@ -40,7 +41,8 @@ public record LlmSection(
         Map<String, Object> options,
         FailoverAfter failoverAfter,
         List<RegistryEntry> registry,
-        List<ModelPrice> prices) {
+        List<ModelPrice> prices,
+        CommandsMode commands) {
 
     /** When nothing says otherwise, the LLM is given up after this many failures in a row. */
     public static final FailoverAfter DEFAULT_FAILOVER = FailoverAfter.failures(3);
@@ -60,6 +62,18 @@ public record LlmSection(
         Objects.requireNonNull(failoverAfter, "failoverAfter");
         registry = List.copyOf(registry);
         prices = List.copyOf(prices);
+        Objects.requireNonNull(commands, "commands");
+    }
+
+    /** A section whose LLM takes command blocks. */
+    public LlmSection(Provider provider, String baseUrl, String model, String apiKeyEnv, String apiKey,
+                      double temperature, double presencePenalty, double frequencyPenalty, int maxTokens,
+                      boolean stream, Duration connectTimeout, Duration readTimeout, Duration maxBackoff,
+                      Duration callDeadline, Duration giveUp, Map<String, Object> options, FailoverAfter failoverAfter,
+                      List<RegistryEntry> registry, List<ModelPrice> prices) {
+        this(provider, baseUrl, model, apiKeyEnv, apiKey, temperature, presencePenalty, frequencyPenalty, maxTokens,
+                stream, connectTimeout, readTimeout, maxBackoff, callDeadline, giveUp, options, failoverAfter,
+                registry, prices, CommandsMode.BLOCK);
     }
 
     /** An OpenAI-compatible LLM with no registry and no prices: for code written before those keys existed. */
@@ -83,7 +97,7 @@ public record LlmSection(
     public LlmSection withRegistry(List<RegistryEntry> entries) {
         return new LlmSection(provider, baseUrl, model, apiKeyEnv, apiKey, temperature, presencePenalty,
                 frequencyPenalty, maxTokens, stream, connectTimeout, readTimeout, maxBackoff, callDeadline, giveUp,
-                options, failoverAfter, entries, prices);
+                options, failoverAfter, entries, prices, commands);
     }
 
     /**
@@ -92,16 +106,22 @@ public record LlmSection(
      */
     public LlmSection forRoute(Provider otherProvider, String otherBaseUrl, String otherModel, String key,
                                Map<String, Object> otherOptions) {
+        return forRoute(otherProvider, otherBaseUrl, otherModel, key, otherOptions, commands);
+    }
+
+    /** As {@link #forRoute(Provider, String, String, String, Map)}, asking for commands the other LLM's way. */
+    public LlmSection forRoute(Provider otherProvider, String otherBaseUrl, String otherModel, String key,
+                               Map<String, Object> otherOptions, CommandsMode otherCommands) {
         return new LlmSection(otherProvider, otherBaseUrl, otherModel, "", key == null ? "" : key, temperature,
                 presencePenalty, frequencyPenalty, maxTokens, stream, connectTimeout, readTimeout, maxBackoff,
-                callDeadline, giveUp, otherOptions, failoverAfter, List.of(), prices);
+                callDeadline, giveUp, otherOptions, failoverAfter, List.of(), prices, otherCommands);
     }
 
     /** The same section failing over after {@code after}. */
     public LlmSection withFailoverAfter(FailoverAfter after) {
         return new LlmSection(provider, baseUrl, model, apiKeyEnv, apiKey, temperature, presencePenalty,
                 frequencyPenalty, maxTokens, stream, connectTimeout, readTimeout, maxBackoff, callDeadline, giveUp,
-                options, after, registry, prices);
+                options, after, registry, prices, commands);
     }
 
     /** True when an API key is configured (it may legitimately be empty for local servers). */
@@ -132,7 +152,8 @@ public record LlmSection(
                     ownUrl ? (String) t.get("base_url") : provider.defaultBaseUrl(), (String) t.get("model"),
                     (String) t.getOrDefault("api_key_env", ownUrl ? "" : provider.keyVariable()),
                     Math.toIntExact((Long) t.getOrDefault("priority", (long) (i + 1))), options,
-                    (String) t.getOrDefault("description", "")));
+                    (String) t.getOrDefault("description", ""),
+                    CommandsMode.fromConfigName((String) t.getOrDefault("commands", "block"))));
         }
         return List.copyOf(out);
     }
@@ -156,6 +177,7 @@ public record LlmSection(
             t.put("priority", (long) e.priority());
             if (!e.options().isEmpty()) t.put("options", e.options());
             if (!e.description().isEmpty()) t.put("description", e.description());
+            if (e.commands() != CommandsMode.BLOCK) t.put("commands", e.commands().configName());
             out.add(t);
         }
         return out;
@@ -196,6 +218,7 @@ public record LlmSection(
                 + ", options=" + options
                 + ", failoverAfter=" + failoverAfter
                 + ", registry=" + registry
-                + ", prices=" + prices + "]";
+                + ", prices=" + prices
+                + ", commands=" + commands.configName() + "]";
     }
 }

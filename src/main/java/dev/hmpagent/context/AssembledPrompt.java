@@ -1,6 +1,7 @@
 package dev.hmpagent.context;
 
 import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.ToolOffer;
 import java.util.List;
 import java.util.Map;
 
@@ -10,11 +11,12 @@ import java.util.Map;
  * (shown, or listed in manual mode), how many items each context lost to the budget, and the text
  * shown fenced as data (from outside: messages, results, diary), so a reply that merely repeats a
  * command block from it can be recognised. {@link #parts()} is the same messages cut at their
- * context boundaries, so each context can be stored once however many ticks show it unchanged.
+ * context boundaries, so each context can be stored once however many ticks show it unchanged. {@link #offer()} is
+ * what an LLM entry that takes commands as native tool calls gets instead of context 0's command-block contract.
  */
 public record AssembledPrompt(List<Message> messages, List<Part> parts, List<Long> noteIdsShown, long noteWatermark,
                               List<Long> processIdsShown, int estimatedTokens, Map<Integer, Integer> trimmed,
-                              List<DataShown> dataShown) {
+                              List<DataShown> dataShown, ToolOffer offer) {
 
     /** One piece of outside text as the prompt showed it, and where it came from ("note 12"). */
     public record DataShown(String source, String text) { }
@@ -36,7 +38,16 @@ public record AssembledPrompt(List<Message> messages, List<Part> parts, List<Lon
         processIdsShown = List.copyOf(processIdsShown);
         trimmed = Map.copyOf(trimmed);
         dataShown = List.copyOf(dataShown);
+        java.util.Objects.requireNonNull(offer, "offer");
         requireExactParts(messages, parts);
+    }
+
+    /** A prompt that offers no tools ({@link ToolOffer#NONE}): every LLM gets the command-block contract. */
+    public AssembledPrompt(List<Message> messages, List<Part> parts, List<Long> noteIdsShown, long noteWatermark,
+                           List<Long> processIdsShown, int estimatedTokens, Map<Integer, Integer> trimmed,
+                           List<DataShown> dataShown) {
+        this(messages, parts, noteIdsShown, noteWatermark, processIdsShown, estimatedTokens, trimmed, dataShown,
+                ToolOffer.NONE);
     }
 
     private static void requireExactParts(List<Message> messages, List<Part> parts) {

@@ -2,6 +2,8 @@ package dev.hmpagent.context;
 
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.llm.ToolOffer;
+import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.DiaryDao;
 import dev.hmpagent.store.GoalsDao;
@@ -59,6 +61,10 @@ public final class ContextAssembler {
     private final String catalog;
     /** The agent's own scripts and tables, listed in context 0 after the command catalogue ("" when none). */
     private volatile Supplier<String> agentCatalogue = () -> "";
+    /** The tools an LLM entry with {@code commands = "tools"} is offered; none when no entry takes tool calls. */
+    private volatile List<ToolSpec> tools = List.of();
+    /** What the tools cost of the prompt budget, estimated once. */
+    private volatile int toolTokens;
     private final RepliesContext replies;
     private final ProcessesContext processes;
     private final PinnedContext pinned;
@@ -150,6 +156,17 @@ public final class ContextAssembler {
         this.agentCatalogue = Objects.requireNonNull(lines, "lines");
     }
 
+    /**
+     * Offers {@code offered} to the LLM entries that take commands as native tool calls: each prompt then carries
+     * them with a context 0 of their own (no command-block contract). Set once a run, so they stay a stable prefix.
+     */
+    public void offerTools(List<ToolSpec> offered) {
+        StringBuilder all = new StringBuilder();
+        offered.forEach(t -> all.append(t.name()).append(t.description()).append(t.schema()));
+        this.toolTokens = TokenEstimator.estimate(all.toString());
+        this.tools = List.copyOf(offered);
+    }
+
     /** The prompt with agent.toml's settings (those given to the constructor). */
     public AssembledPrompt assemble(long tickId, Instant now) {
         return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
@@ -200,7 +217,8 @@ public final class ContextAssembler {
         Section incoming4 = incoming.render(settings, fence);
         UserMessage user = new UserMessage(notes6, pins3, replies1, processes2, incoming4,
                 cycleSettings.render(tickId, now, snapshot));
-        int systemTokens = TokenEstimator.estimate(List.of(Message.system(system)));
+        ToolOffer offer = offer(settings.agentName());
+        int systemTokens = systemTokens(system, offer);
         // the window falls back to its last K replies before any of those is left out: the oldest leave together
         user.fit(Math.max(0, settings.promptBudgetTokens() - systemTokens),
                 Math.max(0, window.size() - settings.historyK()));
@@ -211,8 +229,25 @@ public final class ContextAssembler {
         List<Long> noteIds = incoming4.rowIds();
         AssembledPrompt prompt = new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds,
                 incoming.watermark(settings, noteIds), processes2.rowIds(), TokenEstimator.estimate(messages),
-                user.trimmed(), user.dataShown());
+                user.trimmed(), user.dataShown(), offer);
         return new Assembled(prompt, ahead, replies1.rowIds().stream().findFirst().orElse(0L));
+    }
+
+    /**
+     * What comes before the user message, in tokens, for whichever LLM entry answers: context 0 for blocks, or the
+     * tools-mode context 0 and the tools (their names, descriptions and schemas), whichever is more.
+     */
+    private int systemTokens(String system, ToolOffer offer) {
+        int block = TokenEstimator.estimate(List.of(Message.system(system)));
+        if (!offer.any()) return block;
+        return Math.max(block, TokenEstimator.estimate(List.of(offer.system())) + toolTokens);
+    }
+
+    /** Context 0 for an entry that takes tool calls, with the tools; none when no tools are offered. */
+    private ToolOffer offer(String agentName) {
+        List<ToolSpec> offered = tools;
+        if (offered.isEmpty()) return ToolOffer.NONE;
+        return new ToolOffer(offered, Message.system(SystemPrompt.renderForTools(agentName, agentCatalogue.get())));
     }
 
     /** The reflex's items for context {@code context}, oldest first. */

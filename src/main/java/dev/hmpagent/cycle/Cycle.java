@@ -274,11 +274,16 @@ public final class Cycle {
         Completion answered = asked.completion();
         // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
         Completion completion = !tickStart.halted() || answered.interrupted() ? answered
-                : new Completion(answered.text(), answered.usage(), answered.model(), answered.finishReason(), true);
-        ParsedReply parsed = quoted.screen(parser.parse(completion.text()), shownAsData(prompt));
+                : answered.with(answered.text(), answered.finishReason(), true);
+        // native tool calls are the reply's commands, kept as a rendered block after its text (the thought)
+        CommandTools.Read calls = completion.toolCalls().isEmpty() ? null
+                : CommandTools.read(completion.text(), completion.toolCalls());
+        ParsedReply parsed = calls != null ? calls.parsed()
+                : quoted.screen(parser.parse(completion.text()), shownAsData(prompt));
+        String text = calls != null ? calls.text() : completion.text();
         // the commands run with the reply as it came; every copy kept, compared or shown again has its secrets redacted
-        Completion kept = new Completion(writer.secrets().redact(completion.text()), completion.usage(),
-                completion.model(), completion.finishReason(), completion.interrupted());
+        Completion kept = new Completion(writer.secrets().redact(text), completion.usage(), completion.model(),
+                completion.finishReason(), completion.interrupted(), java.util.List.of(), completion.toolsOffered());
         Optional<ResponseRow> previous = responses.lastReply();
         ReplyReview.Reviewed reviewed = review.review(previous, kept, parsed, WakeRule.stimulus(reason),
                 personMessage, graphMark);

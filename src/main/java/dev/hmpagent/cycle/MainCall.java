@@ -101,7 +101,7 @@ final class MainCall {
         Completion c;
         try {
             c = meter.complete(new LlmRequest(prompt.messages(), g.temperature(), params.maxTokens(),
-                    g.presencePenalty(), g.frequencyPenalty()), delta -> {
+                    g.presencePenalty(), g.frequencyPenalty(), List.of(), prompt.offer()), delta -> {
                 if (cut[0]) return;
                 events.emit(new AgentEvent.ReplyDelta(tickId, delta));
                 if (chant.feed(delta)) {
@@ -152,10 +152,12 @@ final class MainCall {
             // complete but truncated: the text up to the loop and one round of it, so the model is shown what it did
             ChantDetector.Found f = chant.found();
             String kept = c.text().substring(0, Math.min(c.text().length(), f.loopStart() + f.period().length()));
-            return new Asked(new Completion(kept, c.usage(), c.model(), CHANT, false), calls);
+            // calls made after the loop began are not run: they are cut as the text is
+            return new Asked(new Completion(kept, c.usage(), c.model(), CHANT, false, List.of(), c.toolsOffered()),
+                    calls);
         }
         if (cancelled && !c.interrupted()) {
-            return new Asked(new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true), calls);
+            return new Asked(c.with(c.text(), c.finishReason(), true), calls);
         }
         return new Asked(c, calls);
     }

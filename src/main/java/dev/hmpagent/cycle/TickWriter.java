@@ -140,7 +140,7 @@ public final class TickWriter {
             if (comparisonTokens > 0) breakers.afterLlmCall(comparisonTokens, false);   // counted with every other call
             // identical is judged locally, never from an LLM's score alone
             boolean repeated = t.reviewed().repeated() && !c.interrupted();
-            savePrompt(t.tickId(), t.prompt());
+            savePrompt(t.tickId(), t.prompt(), c.toolsOffered());
             saveReply(t, c, repeated);
             // a reply cut short did not answer: its notes stay unread (shown again at the next wake)
             if (!c.interrupted()) notes.markRead(t.prompt().noteIdsShown(), t.tickId());
@@ -210,7 +210,7 @@ public final class TickWriter {
     }
 
     private static Completion interrupted(Completion c) {
-        return c.interrupted() ? c : new Completion(c.text(), c.usage(), c.model(), c.finishReason(), true);
+        return c.interrupted() ? c : c.with(c.text(), c.finishReason(), true);
     }
 
     /** A small real write (see {@link Store#probeWrite()}); throws StoreException while the file cannot take one. */
@@ -229,7 +229,7 @@ public final class TickWriter {
                 ? ErrorCode.ETIMEDOUT : ErrorCode.EUNKNOWN, e.getMessage());
         String partial = e instanceof RetryableLlmException r ? queue.secrets().redact(r.partialText()) : "";
         long rowId = store.inTransaction(() -> {
-            savePrompt(tickId, prompt);
+            savePrompt(tickId, prompt, false);   // which form failed is not known: the block one
             if (!partial.isEmpty()) {
                 responses.add(tickId, partial, "cut short: " + e.kind(), null, 0, TokenEstimator.estimate(partial),
                         true, true, false, model);
@@ -255,9 +255,12 @@ public final class TickWriter {
                 false, message)));
     }
 
-    private void savePrompt(long tickId, AssembledPrompt prompt) {
+    /** The prompt as sent: with the tools-mode context 0 when the LLM that answered was offered tools. */
+    private void savePrompt(long tickId, AssembledPrompt prompt, boolean toolsOffered) {
+        boolean tools = toolsOffered && prompt.offer().any();
         prompts.save(tickId, prompt.parts().stream().map(p -> new PromptPart(p.message(),
-                prompt.messages().get(p.message()).role().word(), p.context(), p.text())).toList());
+                prompt.messages().get(p.message()).role().word(), p.context(),
+                tools && p.context() == 0 ? prompt.offer().system().content() : p.text())).toList());
     }
 
     /**

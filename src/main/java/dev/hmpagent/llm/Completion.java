@@ -1,12 +1,16 @@
 package dev.hmpagent.llm;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
  * A model's reply. {@code interrupted} is true when the call was cancelled (Ctrl-C) and
- * {@code text} holds only what had streamed in by then.
+ * {@code text} holds only what had streamed in by then. {@code toolCalls} are the native tool calls it made, in
+ * order (none for a request that offered no tools); {@code toolsOffered} says whether the request that got it offered
+ * tools (with the tools-mode context 0), so what is kept of the prompt is what was sent.
  */
-public record Completion(String text, Usage usage, String model, String finishReason, boolean interrupted) {
+public record Completion(String text, Usage usage, String model, String finishReason, boolean interrupted,
+                         List<ToolCall> toolCalls, boolean toolsOffered) {
     /**
      * The finish reason of a streamed reply that sent one event (or line) over 1 MB: what fit was kept and the
      * reply ends there. The server answered, so this is no outage; the person is told.
@@ -18,5 +22,27 @@ public record Completion(String text, Usage usage, String model, String finishRe
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(model, "model");
         finishReason = finishReason == null ? "" : finishReason;
+        toolCalls = List.copyOf(Objects.requireNonNull(toolCalls, "toolCalls"));
+    }
+
+    /** A reply to a request that offered no tools. */
+    public Completion(String text, Usage usage, String model, String finishReason, boolean interrupted) {
+        this(text, usage, model, finishReason, interrupted, List.of(), false);
+    }
+
+    /** A reply with the tool calls it made (none when {@code toolCalls} is empty); whether tools were offered is set later. */
+    public Completion(String text, Usage usage, String model, String finishReason, boolean interrupted,
+                      List<ToolCall> toolCalls) {
+        this(text, usage, model, finishReason, interrupted, toolCalls, false);
+    }
+
+    /** The same reply with another text, finish reason and interrupted flag; its tool calls kept. */
+    public Completion with(String otherText, String otherFinishReason, boolean isInterrupted) {
+        return new Completion(otherText, usage, model, otherFinishReason, isInterrupted, toolCalls, toolsOffered);
+    }
+
+    /** The same reply, marked as the answer to a request that offered tools. */
+    public Completion toToolsOffer() {
+        return new Completion(text, usage, model, finishReason, interrupted, toolCalls, true);
     }
 }

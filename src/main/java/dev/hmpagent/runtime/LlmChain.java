@@ -1,15 +1,16 @@
 package dev.hmpagent.runtime;
 
 import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.CommandsMode;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.RegistryEntry;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.context.ContextAssembler;
 import dev.hmpagent.llm.Backoff;
+import dev.hmpagent.llm.CommandsByTools;
 import dev.hmpagent.llm.FailoverLlm;
 import dev.hmpagent.llm.LlmClient;
-import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.SwitchableLlm;
 import dev.hmpagent.llm.anthropic.AnthropicClient;
 import dev.hmpagent.llm.anthropic.AnthropicSettings;
@@ -73,20 +74,37 @@ public final class LlmChain {
     public static FailoverLlm failover(LlmSection llm, Launch.LlmFactory factory, Function<String, String> variables,
                                        Clock clock) {
         List<FailoverLlm.Route> routes = new ArrayList<>();
-        routes.add(new FailoverLlm.Route(LlmRegistryDao.MAIN_ID, factory.create(llm)));
+        routes.add(new FailoverLlm.Route(LlmRegistryDao.MAIN_ID, commands(factory.create(llm), llm.commands(),
+                "llm.commands = \"block\"")));
         llm.registry().stream().sorted(Comparator.comparingInt(RegistryEntry::priority))
-                .forEach(e -> routes.add(new FailoverLlm.Route(e.id(), factory.create(entrySection(llm, e, variables)))));
+                .forEach(e -> routes.add(new FailoverLlm.Route(e.id(), commands(factory.create(entrySection(llm, e,
+                        variables)), e.commands(), entrySetting(e.id())))));
         return new FailoverLlm(routes, llm.failoverAfter()::reached, new Backoff(FIRST_PROBE, Duration.ofMinutes(5)),
-                clock).retargeting((request, was, now) -> new LlmRequest(ContextAssembler.retargeted(request.messages(),
-                        ContextAssembler.describeLlm(was.model(), was.endpoint()),
-                        ContextAssembler.describeLlm(now.model(), now.endpoint())), request.temperature(),
-                        request.maxTokens(), request.presencePenalty(), request.frequencyPenalty()));
+                clock).retargeting((request, was, now) -> request.withMessages(ContextAssembler.retargeted(
+                        request.messages(), ContextAssembler.describeLlm(was.model(), was.endpoint()),
+                        ContextAssembler.describeLlm(now.model(), now.endpoint()))));
+    }
+
+    /** {@code client} asked for commands the entry's way ({@code setting} is where a person turns tools off). */
+    static LlmClient commands(LlmClient client, CommandsMode mode, String setting) {
+        return new CommandsByTools(client, mode == CommandsMode.TOOLS, setting);
+    }
+
+    /** Where a person turns tools off for llm.registry entry {@code id}. */
+    static String entrySetting(String id) {
+        return "commands = \"block\" in the llm.registry entry \"" + id + "\"";
+    }
+
+    /** Whether any LLM the configuration names takes commands as native tool calls. */
+    public static boolean anyTools(LlmSection llm) {
+        return llm.commands() == CommandsMode.TOOLS
+                || llm.registry().stream().anyMatch(e -> e.commands() == CommandsMode.TOOLS);
     }
 
     /** The section of registry entry {@code e}: its own route, and the key of the variable it names ("" when none). */
     static LlmSection entrySection(LlmSection main, RegistryEntry e, Function<String, String> variables) {
         String key = e.apiKeyEnv().isBlank() ? "" : variables.apply(e.apiKeyEnv());
-        return main.forRoute(e.provider(), e.baseUrl(), e.model(), key, e.options());
+        return main.forRoute(e.provider(), e.baseUrl(), e.model(), key, e.options(), e.commands());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.hmpagent.runtime;
 
+import dev.hmpagent.config.CommandsMode;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.Provider;
 import dev.hmpagent.config.RegistryEntry;
@@ -74,10 +75,12 @@ public final class RegistryRoutes implements OtherLlms {
      */
     public static LlmClient client(LlmRegistryDao.Route r, Function<String, String> variables, LlmSection main) {
         String key = r.apiKeyEnv().isBlank() ? null : variables.apply(r.apiKeyEnv());
-        Map<String, Object> options = main.registry().stream().filter(e -> e.id().equals(r.id()))
-                .findFirst().map(RegistryEntry::options).orElse(Map.of());
+        Optional<RegistryEntry> entry = main.registry().stream().filter(e -> e.id().equals(r.id())).findFirst();
+        Map<String, Object> options = entry.map(RegistryEntry::options).orElse(Map.of());
+        CommandsMode commands = entry.map(RegistryEntry::commands).orElse(CommandsMode.BLOCK);
         Provider provider = provider(r).orElseThrow(() -> new IllegalArgumentException("llm_registry entry " + r.id()
                 + " names provider \"" + r.provider() + "\", which this agent does not speak"));
-        return LlmChain.client(main.forRoute(provider, r.baseUrl(), r.model(), key, options));
+        return LlmChain.commands(LlmChain.client(main.forRoute(provider, r.baseUrl(), r.model(), key, options,
+                commands)), commands, LlmChain.entrySetting(r.id()));
     }
 }

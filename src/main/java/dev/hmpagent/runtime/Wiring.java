@@ -39,6 +39,7 @@ import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.ContextSources;
 import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.context.SettingsBounds;
+import dev.hmpagent.cycle.CommandTools;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;
@@ -291,13 +292,15 @@ public final class Wiring {
 
     /** What the prompt is built from; context 5 names the LLM thinking now, after a switch too. */
     private static ContextAssembler assembler(ContextSettings settings, Store store, CommandRegistry registry,
-                                              SwitchableLlm thinking) {
+                                              SwitchableLlm thinking, boolean tools) {
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store),
                 ContextAssembler.DEFAULT_PIN_CAP, ContextAssembler.DEFAULT_PER_SOURCE_CAP,
                 ContextAssembler.secureNonces());
         AgentCatalogue own = new AgentCatalogue(store);
         assembler.listAgentCatalogue(own::catalogueLines);
+        // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
+        if (tools) assembler.offerTools(CommandTools.offered(registry));
         return assembler;
     }
 
@@ -329,7 +332,8 @@ public final class Wiring {
         // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
         SwitchableLlm thinking = LlmChain.reflexSwitch(llm);
         ContextSettings settings = contextSettings(config);
-        ContextAssembler assembler = assembler(settings, store, commands.registry(), thinking);
+        ContextAssembler assembler = assembler(settings, store, commands.registry(), thinking,
+                LlmChain.anyTools(config.llm()));
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
                 config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);
         LiveSettings live = new LiveSettings(settings, commands.bounds(), store.tables().settings(),

@@ -180,8 +180,9 @@ class ConfigLoaderTest {
                 provider = "Ollama"
                 api_key_env = "GPU_BOX_KEY"
                 failover_after = "90s"
+                commands = "tools"
                 registry = [{ id = "cloud", provider = "anthropic", model = "claude-haiku-4-5", priority = 5 },
-                            { id = "box", base_url = "http://box:8080/v1", model = "qwen" }]
+                            { id = "box", base_url = "http://box:8080/v1", model = "qwen", commands = "tools" }]
                 prices = [{ model = "claude-haiku-4-5", input = 1, output = 5 }]
                 [llm.options]
                 num_ctx = 8192
@@ -261,8 +262,8 @@ class ConfigLoaderTest {
                                 new RegistryEntry("cloud", Provider.ANTHROPIC, "https://api.anthropic.com",
                                         "claude-haiku-4-5", "ANTHROPIC_API_KEY", 5, Map.of(), ""),
                                 new RegistryEntry("box", Provider.OPENAI, "http://box:8080/v1", "qwen", "", 2, Map.of(),
-                                        "")),
-                        List.of(new ModelPrice("claude-haiku-4-5", 1.0, 1.0, 5.0))),
+                                        "", CommandsMode.TOOLS)),
+                        List.of(new ModelPrice("claude-haiku-4-5", 1.0, 1.0, 5.0)), CommandsMode.TOOLS),
                 new CycleSection(true, 0, Duration.ofMillis(10), Duration.ofDays(1), 7),
                 new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"),
                 new RunSection(0.5, 0),

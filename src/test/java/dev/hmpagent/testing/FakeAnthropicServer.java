@@ -111,6 +111,30 @@ public final class FakeAnthropicServer implements AutoCloseable {
         return out;
     }
 
+    /**
+     * A stream that makes native tool calls: {@code text} in a text block (none when empty), then each call as a
+     * tool_use block whose input comes in input_json_delta fragments, stop reason tool_use.
+     */
+    public static String toolUseStream(String text, dev.hmpagent.llm.ToolCall... calls) {
+        StringBuilder s = new StringBuilder(messageStart(10));
+        int index = 0;
+        if (!text.isEmpty()) {
+            s.append(textBlockStart(index)).append(textDelta(index, text)).append(blockStop(index));
+            index++;
+        }
+        for (dev.hmpagent.llm.ToolCall call : calls) {
+            s.append(event("content_block_start", "{\"type\":\"content_block_start\",\"index\":" + index
+                    + ",\"content_block\":{\"type\":\"tool_use\",\"id\":" + quote(call.id()) + ",\"name\":"
+                    + quote(call.name()) + ",\"input\":{}}}"));
+            for (String piece : FakeOpenAiServer.thirds(call.argumentsJson())) {
+                s.append(event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + index
+                        + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + quote(piece) + "}}"));
+            }
+            s.append(blockStop(index++));
+        }
+        return s.append(messageDelta("tool_use", 5)).append(messageStop()).toString();
+    }
+
     // ---- queued replies ----------------------------------------------------------------------
 
     /** Queues a 200 event stream of the given events, as given. */

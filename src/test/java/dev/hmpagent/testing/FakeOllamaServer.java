@@ -76,6 +76,26 @@ public final class FakeOllamaServer implements AutoCloseable {
         return write(line) + "\n";
     }
 
+    /**
+     * A stream line carrying whole tool calls, as Ollama sends them: {@code message.tool_calls[].function} with its
+     * name and its arguments as an object (as a string when {@code argumentsJson} is not JSON).
+     */
+    public static String toolCalls(dev.hmpagent.llm.ToolCall... calls) {
+        ObjectNode line = head();
+        ObjectNode message = line.putObject("message").put("role", "assistant").put("content", "");
+        com.fasterxml.jackson.databind.node.ArrayNode array = message.putArray("tool_calls");
+        for (dev.hmpagent.llm.ToolCall call : calls) {
+            ObjectNode function = array.addObject().putObject("function").put("name", call.name());
+            try {
+                function.set("arguments", JSON.readTree(call.argumentsJson()));
+            } catch (java.io.IOException e) {
+                function.put("arguments", call.argumentsJson());
+            }
+        }
+        line.put("done", false);
+        return write(line) + "\n";
+    }
+
     /** An error after the stream began, as a line of its own. */
     public static String errorLine(String message) {
         return write(JSON.createObjectNode().put("error", message)) + "\n";

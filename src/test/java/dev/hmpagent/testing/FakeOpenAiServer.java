@@ -90,6 +90,58 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Queues a streamed reply that makes native tool calls: {@code text} in pieces, then each call as the OpenAI API
+     * streams it (a first delta with its index, id and name, then its arguments in three fragments), finish_reason
+     * tool_calls, usage, [DONE].
+     */
+    public FakeOpenAiServer streamedToolCalls(String text, dev.hmpagent.llm.ToolCall... calls) {
+        StringBuilder body = new StringBuilder();
+        if (!text.isEmpty()) body.append(chunk(text));
+        for (int i = 0; i < calls.length; i++) {
+            dev.hmpagent.llm.ToolCall call = calls[i];
+            body.append(delta("{\"tool_calls\":[{\"index\":" + i + ",\"id\":" + quote(call.id())
+                    + ",\"type\":\"function\",\"function\":{\"name\":" + quote(call.name()) + ",\"arguments\":\"\"}}]}"));
+            for (String piece : thirds(call.argumentsJson())) {
+                body.append(delta("{\"tool_calls\":[{\"index\":" + i + ",\"function\":{\"arguments\":" + quote(piece)
+                        + "}}]}"));
+            }
+        }
+        body.append("data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":"
+                + "\"tool_calls\"}]}\n\ndata: {\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,"
+                + "\"completion_tokens\":5}}\n\ndata: [DONE]\n\n");
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build());
+        return this;
+    }
+
+    /** Queues a whole (non-streaming) reply that makes native tool calls, finish_reason tool_calls. */
+    public FakeOpenAiServer plainToolCalls(String text, dev.hmpagent.llm.ToolCall... calls) {
+        StringBuilder array = new StringBuilder();
+        for (dev.hmpagent.llm.ToolCall call : calls) {
+            if (array.length() > 0) array.append(',');
+            array.append("{\"id\":").append(quote(call.id())).append(",\"type\":\"function\",\"function\":{\"name\":")
+                    .append(quote(call.name())).append(",\"arguments\":").append(quote(call.argumentsJson())).append("}}");
+        }
+        String body = "{\"id\":\"x\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
+                + "\"assistant\",\"content\":" + quote(text) + ",\"tool_calls\":[" + array + "]},\"finish_reason\":"
+                + "\"tool_calls\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5}}";
+        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build());
+        return this;
+    }
+
+    private static String delta(String delta) {
+        return "data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":" + delta
+                + ",\"finish_reason\":null}]}\n\n";
+    }
+
+    /** {@code text} in three pieces (fewer when shorter), as a stream cuts it. */
+    static java.util.List<String> thirds(String text) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        int step = Math.max(1, (text.length() + 2) / 3);
+        for (int i = 0; i < text.length(); i += step) out.add(text.substring(i, Math.min(text.length(), i + step)));
+        return out;
+    }
+
     /** Queues a streamed reply whose whole {@code text} comes in one event (over 1 MB when the text is), then [DONE]. */
     public FakeOpenAiServer oneEvent(String text) {
         String body = chunk(text) + "data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{},"

@@ -13,6 +13,7 @@ import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.ToolCallParts;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -179,7 +180,8 @@ public final class AnthropicClient implements LlmClient {
         if (reply.text().length() <= MAX_REPLY_CHARS) return reply;
         int end = MAX_REPLY_CHARS;
         if (Character.isHighSurrogate(reply.text().charAt(end - 1))) end--;
-        return new Reply(reply.text().substring(0, end), reply.model(), AnthropicStream.CUT, reply.usage(), false);
+        return new Reply(reply.text().substring(0, end), reply.model(), AnthropicStream.CUT, reply.usage(), false,
+                reply.toolCalls());
     }
 
     private Request httpRequest(LlmRequest request, boolean stream) {
@@ -197,7 +199,8 @@ public final class AnthropicClient implements LlmClient {
 
     private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
         String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted);
+        return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted,
+                ToolCallParts.assemble(reply.toolCalls()));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.hmpagent.llm.anthropic;
 
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.ToolCallPart;
 
 import java.util.Objects;
 
@@ -17,6 +18,9 @@ final class AnthropicStream implements EventStream.Events {
     private final AnthropicWire wire;
     private final int maxChars;
     private final StringBuilder text = new StringBuilder();
+    /** The pieces of tool calls in order of arrival, and their input's length so far. */
+    private final java.util.List<ToolCallPart> parts = new java.util.ArrayList<>();
+    private long toolChars;
     private String model = "";
     private String finishReason = "";
     private ServerUsage usage;
@@ -48,6 +52,15 @@ final class AnthropicStream implements EventStream.Events {
         if (!event.model().isEmpty()) model = event.model();
         if (!event.finishReason().isEmpty()) finishReason = event.finishReason();
         if (event.usage() != null) usage = event.usage();
+        for (ToolCallPart part : event.tools()) {
+            parts.add(part);
+            toolChars += part.arguments().length();
+        }
+        if (toolChars > maxChars) {
+            // runaway input is not held either: the reply ends here, as a cut one
+            finishReason = CUT;
+            cut = true;
+        }
         String delta = event.text();
         if (text.length() + delta.length() > maxChars) {
             // a runaway reply is cut here, never held whole: what came so far is the reply
@@ -76,6 +89,6 @@ final class AnthropicStream implements EventStream.Events {
 
     /** What has arrived so far, as a reply; its output count is final only after message_delta and not when cut. */
     Reply reply() {
-        return new Reply(text.toString(), model, finishReason, usage, outputFinal && !cut);
+        return new Reply(text.toString(), model, finishReason, usage, outputFinal && !cut, parts);
     }
 }

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
+import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.ToolCallPart;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +51,8 @@ final class AnthropicWire {
         List<Turn> turns = turns(request.messages(), system);
         // the whole system prompt is the most stable prefix there is: its end is always a breakpoint
         Breakpoints breakpoints = new Breakpoints(system.isEmpty() ? MAX_BREAKPOINTS : MAX_BREAKPOINTS - 1);
+        // the tools come first in the cached prefix and stay for the run: the last one is a breakpoint too
+        if (!request.tools().isEmpty()) putTools(body, request.tools(), breakpoints.take());
         if (!system.isEmpty()) {
             ArrayNode blocks = body.putArray("system");
             for (Message m : system) addBlocks(blocks, m, breakpoints);
@@ -68,6 +72,15 @@ final class AnthropicWire {
         }
         if (stream) body.put("stream", true);
         return write(body);
+    }
+
+    /** {@code "tools": [{name, description, input_schema}]}, the last marked for the prompt cache when {@code cached}. */
+    private static void putTools(ObjectNode body, List<ToolSpec> tools, boolean cached) {
+        ArrayNode array = body.putArray("tools");
+        for (ToolSpec t : tools) {
+            array.addObject().put("name", t.name()).put("description", t.description()).set("input_schema", t.schema());
+        }
+        if (cached) markCached((ObjectNode) array.get(array.size() - 1));
     }
 
     /** The conversation as alternating turns (a role's consecutive messages joined); system messages go to {@code system}. */
@@ -133,11 +146,17 @@ final class AnthropicWire {
         JsonNode content = root.path("content");
         if (!content.isArray()) throw ReplyException.malformed("reply has no content array", null);
         StringBuilder text = new StringBuilder();
+        List<ToolCallPart> tools = new ArrayList<>();
         for (JsonNode block : content) {
-            if (block.path("type").asText("").equals("text")) text.append(block.path("text").asText(""));
+            String type = block.path("type").asText("");
+            if (type.equals("text")) text.append(block.path("text").asText(""));
+            if (type.equals("tool_use")) {
+                tools.add(new ToolCallPart(tools.size(), block.path("id").asText(""), block.path("name").asText(""),
+                        block.path("input").isMissingNode() ? "" : block.path("input").toString()));
+            }
         }
         return new Reply(text.toString(), root.path("model").asText(""), finishReason(root.path("stop_reason")),
-                usage(root.path("usage"), null), true);
+                usage(root.path("usage"), null), true, tools);
     }
 
     /**
@@ -157,14 +176,23 @@ final class AnthropicWire {
             }
             case "content_block_start" -> {
                 JsonNode block = root.path("content_block");
-                boolean text = block.path("type").asText("").equals("text");
-                yield new Event(type, text ? block.path("text").asText("") : "", "", "", null);
+                String kind = block.path("type").asText("");
+                if (kind.equals("tool_use")) {
+                    // its input comes in input_json_delta fragments; the start's own input is an empty object
+                    yield new Event(type, "", "", "", null, List.of(new ToolCallPart(root.path("index").asInt(0),
+                            block.path("id").asText(""), block.path("name").asText(""), "")));
+                }
+                yield new Event(type, kind.equals("text") ? block.path("text").asText("") : "", "", "", null);
             }
             case "content_block_delta" -> {
                 JsonNode delta = root.path("delta");
-                // thinking, signature and input_json deltas are not reply text
-                boolean text = delta.path("type").asText("").equals("text_delta");
-                yield new Event(type, text ? delta.path("text").asText("") : "", "", "", null);
+                String kind = delta.path("type").asText("");
+                if (kind.equals("input_json_delta")) {
+                    yield new Event(type, "", "", "", null, List.of(new ToolCallPart(root.path("index").asInt(0), "",
+                            "", delta.path("partial_json").asText(""))));
+                }
+                // thinking and signature deltas are not reply text
+                yield new Event(type, kind.equals("text_delta") ? delta.path("text").asText("") : "", "", "", null);
             }
             case "message_delta" -> new Event(type, "", "", finishReason(root.path("delta").path("stop_reason")),
                     usage(root.path("usage"), usage));
@@ -255,8 +283,16 @@ final class AnthropicWire {
         };
     }
 
-    /** What one stream event carried: reply text (maybe empty), the model, a finish reason, the usage so far. */
-    record Event(String type, String text, String model, String finishReason, ServerUsage usage) { }
+    /**
+     * What one stream event carried: reply text (maybe empty), the model, a finish reason, the usage so far, and
+     * pieces of tool calls.
+     */
+    record Event(String type, String text, String model, String finishReason, ServerUsage usage,
+                 List<ToolCallPart> tools) {
+        Event(String type, String text, String model, String finishReason, ServerUsage usage) {
+            this(type, text, model, finishReason, usage, List.of());
+        }
+    }
 
     /** Consecutive messages of one role, sent as one message. */
     private static final class Turn {

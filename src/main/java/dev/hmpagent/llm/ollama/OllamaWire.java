@@ -9,6 +9,10 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.wire.ReplyException;
 
+import dev.hmpagent.llm.ToolCall;
+import dev.hmpagent.llm.wire.ToolsJson;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -37,6 +41,7 @@ final class OllamaWire {
         for (Message m : request.messages()) {
             messages.addObject().put("role", role(m.role())).put("content", m.content());
         }
+        ToolsJson.putFunctions(body, request.tools());
         body.put("stream", stream);
         ObjectNode options = body.putObject("options");
         settings.options().forEach((name, value) -> options.set(name, json.valueToTree(value)));
@@ -77,7 +82,21 @@ final class OllamaWire {
         }
         boolean done = root.path("done").asBoolean(false);
         return new OllamaChunk(text(message.path("content")), text(root.path("model")), done,
-                text(root.path("done_reason")), counts(root));
+                text(root.path("done_reason")), counts(root), toolCalls(message.path("tool_calls")));
+    }
+
+    /** {@code message.tool_calls}: whole calls, each {@code function.arguments} an object (or, from some, its text). */
+    private static List<ToolCall> toolCalls(JsonNode calls) {
+        if (!calls.isArray()) return List.of();
+        List<ToolCall> out = new ArrayList<>();
+        for (JsonNode call : calls) {
+            JsonNode function = call.path("function");
+            JsonNode arguments = function.path("arguments");
+            if (text(function.path("name")).isEmpty()) continue;
+            out.add(new ToolCall(text(call.path("id")), text(function.path("name")),
+                    arguments.isTextual() ? arguments.asText() : arguments.isMissingNode() ? "" : arguments.toString()));
+        }
+        return out;
     }
 
     /** The server's own error text ({@code error} as a string), or null when the body has none. */

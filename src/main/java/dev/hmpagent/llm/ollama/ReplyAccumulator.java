@@ -10,6 +10,7 @@ final class ReplyAccumulator {
 
     private final int maxChars;
     private final StringBuilder text = new StringBuilder();
+    private final java.util.List<dev.hmpagent.llm.ToolCall> toolCalls = new java.util.ArrayList<>();
     private String model = "";
     private String doneReason = "";
     private ServerCounts counts;
@@ -29,6 +30,7 @@ final class ReplyAccumulator {
         if (!chunk.doneReason().isEmpty()) doneReason = chunk.doneReason();
         if (chunk.counts() != null) counts = chunk.counts();
         if (chunk.done()) done = true;
+        toolCalls.addAll(chunk.toolCalls());
         String delta = chunk.text();
         if (text.length() + (long) delta.length() > maxChars) {
             // a runaway reply is cut here, never held whole: what came so far is the reply
@@ -54,6 +56,9 @@ final class ReplyAccumulator {
     boolean finished() { return done || cut || lineCut; }
 
     String text() { return text.toString(); }
+
+    /** The tool calls so far, in order. */
+    java.util.List<dev.hmpagent.llm.ToolCall> toolCalls() { return java.util.List.copyOf(toolCalls); }
 
     String model() { return model; }
 

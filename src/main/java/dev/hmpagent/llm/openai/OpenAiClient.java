@@ -7,6 +7,8 @@ import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.ToolCallParts;
+import dev.hmpagent.llm.CommandsByTools;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmClient;
@@ -92,12 +94,21 @@ public final class OpenAiClient implements LlmClient {
             try {
                 return send(request, listener, true, current);
             } catch (FatalLlmException e) {
-                if (!e.kind().equals("http_400")) throw e;
+                if (!e.kind().equals("http_400") || refusesToolsAlways(request, e)) throw e;
             }
             Completion fallback = send(request, listener, false, current);
             if (!fallback.interrupted()) streaming.set(false);
             return fallback;
         });
+    }
+
+    /**
+     * A 400 for the tools that is no streaming trouble, so the same request without a stream would get it too; but
+     * "cannot use tools with stream" (older llama.cpp servers) is streaming trouble: asked again without a stream.
+     */
+    private static boolean refusesToolsAlways(LlmRequest request, FatalLlmException e) {
+        return !request.tools().isEmpty() && CommandsByTools.refusesTools(e)
+                && !e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stream");
     }
 
     @Override
@@ -159,7 +170,8 @@ public final class OpenAiClient implements LlmClient {
     /** A whole reply longer than {@link #MAX_REPLY_CHARS}, cut there as a stream would be. */
     private static Reply cut(Reply reply) {
         if (reply.text().length() <= MAX_REPLY_CHARS) return reply;
-        return new Reply(reply.text().substring(0, MAX_REPLY_CHARS), reply.model(), StreamAccumulator.CUT, reply.usage());
+        return new Reply(reply.text().substring(0, MAX_REPLY_CHARS), reply.model(), StreamAccumulator.CUT, reply.usage(),
+                reply.toolCalls());
     }
 
     private Request httpRequest(LlmRequest request, boolean stream) {
@@ -173,7 +185,8 @@ public final class OpenAiClient implements LlmClient {
 
     private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
         String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted);
+        return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted,
+                ToolCallParts.assemble(reply.toolCalls()));
     }
 
     /** The server's usage when it is plausible, otherwise an estimate (never 0: even an empty reply cost a token). */

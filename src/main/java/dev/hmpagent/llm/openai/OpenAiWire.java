@@ -9,6 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
 
+import dev.hmpagent.llm.wire.ToolCallPart;
+import dev.hmpagent.llm.wire.ToolsJson;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /** The JSON of the OpenAI chat-completions wire format: request bodies, replies and stream chunks. */
@@ -28,6 +32,7 @@ final class OpenAiWire {
         body.put("max_tokens", request.maxTokens());
         if (request.presencePenalty() != 0) body.put("presence_penalty", request.presencePenalty());
         if (request.frequencyPenalty() != 0) body.put("frequency_penalty", request.frequencyPenalty());
+        ToolsJson.putFunctions(body, request.tools());
         body.put("stream", stream);
         if (stream) body.putObject("stream_options").put("include_usage", true);
         try {
@@ -47,7 +52,8 @@ final class OpenAiWire {
         }
         JsonNode choice = choices.get(0);
         return new Reply(text(choice.path("message").path("content")), text(root.path("model")),
-                text(choice.path("finish_reason")), usage(root.path("usage")));
+                text(choice.path("finish_reason")), usage(root.path("usage")),
+                toolCalls(choice.path("message").path("tool_calls")));
     }
 
     /** One parsed stream chunk: its content delta (maybe empty) and what else it carried. */
@@ -56,7 +62,26 @@ final class OpenAiWire {
         throwIfError(root, ReplyException.STREAM_ERROR);
         JsonNode choice = root.path("choices").path(0);
         return new Reply(text(choice.path("delta").path("content")), text(root.path("model")),
-                text(choice.path("finish_reason")), usage(root.path("usage")));
+                text(choice.path("finish_reason")), usage(root.path("usage")),
+                toolCalls(choice.path("delta").path("tool_calls")));
+    }
+
+    /**
+     * {@code tool_calls}: whole calls of a reply, or a stream chunk's pieces of them ({@code index}, the id and name
+     * in the first piece, {@code function.arguments} in fragments). Arguments sent as an object (some servers) are
+     * taken as its JSON text.
+     */
+    private static List<ToolCallPart> toolCalls(JsonNode calls) {
+        if (!calls.isArray()) return List.of();
+        List<ToolCallPart> out = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            JsonNode call = calls.get(i);
+            JsonNode function = call.path("function");
+            JsonNode arguments = function.path("arguments");
+            out.add(new ToolCallPart(call.path("index").asInt(i), text(call.path("id")), text(function.path("name")),
+                    arguments.isObject() ? arguments.toString() : text(arguments)));
+        }
+        return out;
     }
 
     /** The server's own error message ({@code error.message}, or {@code error} as a string), or null. */

@@ -2,6 +2,7 @@ package dev.hmpagent.llm.openai;
 
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.ToolCallPart;
 import java.util.Objects;
 
 /**
@@ -16,6 +17,9 @@ final class StreamAccumulator implements EventStream.Events {
     private final OpenAiWire wire;
     private final int maxChars;
     private final StringBuilder text = new StringBuilder();
+    /** The pieces of tool calls in order of arrival, and their arguments' length so far. */
+    private final java.util.List<ToolCallPart> parts = new java.util.ArrayList<>();
+    private long toolChars;
     private String model = "";
     private String finishReason = "";
     private ServerUsage usage;
@@ -41,7 +45,16 @@ final class StreamAccumulator implements EventStream.Events {
         if (!chunk.model().isEmpty()) model = chunk.model();
         if (!chunk.finishReason().isEmpty()) finishReason = chunk.finishReason();
         if (chunk.usage() != null) usage = chunk.usage();
+        for (ToolCallPart part : chunk.toolCalls()) {
+            parts.add(part);
+            toolChars += part.arguments().length();
+        }
         String delta = chunk.text();
+        if (toolChars > maxChars) {
+            // runaway arguments are not held either: the reply ends here, as a cut one
+            finishReason = CUT;
+            done = true;
+        }
         if (text.length() + delta.length() > maxChars) {
             // a runaway reply is cut here, never held whole: what came so far is the reply
             delta = delta.substring(0, maxChars - text.length());
@@ -69,6 +82,6 @@ final class StreamAccumulator implements EventStream.Events {
 
     /** What has arrived so far, as a reply. */
     Reply reply() {
-        return new Reply(text.toString(), model, finishReason, usage);
+        return new Reply(text.toString(), model, finishReason, usage, parts);
     }
 }
