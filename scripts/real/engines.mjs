@@ -1,0 +1,119 @@
+// Model engines behind server.mjs. Each has `name`, `contextSize` and
+//   generate({history, functions, sampling, signal, onText}) -> {text, calls: [{name, params}], finish,
+//                                                                   promptTokens, cachedTokens, completionTokens}
+// `llama` runs a GGUF file on the CPU through node-llama-cpp; `fake` answers at once, without a model, so the
+// server and the bench can be checked where nothing is installed.
+import {createRequire} from "node:module";
+import {join} from "node:path";
+import {pathToFileURL} from "node:url";
+import {BadRequest} from "./chat.mjs";
+
+/** A GGUF model under llama.cpp, CPU only, one sequence (requests are served one at a time). */
+export async function llamaEngine({modelPath, modulesDir, threads, contextSize, seed}) {
+  let lib;
+  try {
+    // installed in a scratch folder, not beside this file: resolved from there
+    const entry = createRequire(join(modulesDir, "package.json")).resolve("node-llama-cpp");
+    lib = await import(pathToFileURL(entry).href);
+  } catch (e) {
+    throw new Error(`node-llama-cpp is not installed in ${modulesDir} (${e.code ?? e.message}): run scripts/bench real, which installs it there, or npm install node-llama-cpp@3.21.1 in that folder`);
+  }
+  // build "never": the prebuilt CPU binary or nothing, no compiler, no download; gpu false: CPU only
+  const llama = await lib.getLlama({gpu: false, build: "never", logLevel: lib.LlamaLogLevel.error});
+  const model = await llama.loadModel({modelPath});
+  const context = await model.createContext({contextSize: Math.min(contextSize, model.trainContextSize), threads, sequences: 1});
+  const sequence = context.getSequence();
+  const chat = new lib.LlamaChat({contextSequence: sequence});
+  const name = model.fileInfo?.metadata?.general?.name ?? modelPath.split("/").pop();
+  return {
+    name,
+    contextSize: context.contextSize,
+    describe: `${name}, chat wrapper ${chat.chatWrapper.wrapperName}, context ${context.contextSize}, ${threads} threads`,
+    async generate({history, functions, sampling, signal, onText}) {
+      const state = chat.chatWrapper.generateContextState({chatHistory: history, availableFunctions: functions, documentFunctionParams: true});
+      const prompt = state.contextText.tokenize(model.tokenizer);
+      if (prompt.length + sampling.maxTokens > context.contextSize) {
+        throw new BadRequest(`the prompt is ${prompt.length} tokens and the reply may take ${sampling.maxTokens}; the context holds ${context.contextSize}: start the server with a larger --ctx or send a shorter prompt`, 400, "context_length_exceeded");
+      }
+      const cachedTokens = commonPrefix(sequence.contextTokens, prompt);
+      const outputBefore = sequence.tokenMeter.usedOutputTokens;
+      const res = await chat.generateResponse(history, {
+        maxTokens: sampling.maxTokens,
+        temperature: sampling.temperature,
+        topP: sampling.topP,
+        seed: sampling.seed ?? seed,
+        customStopTriggers: sampling.stop.length ? sampling.stop : undefined,
+        signal,
+        stopOnAbortSignal: true,
+        onTextChunk: onText,
+        ...(functions ? {functions, documentFunctionParams: true} : {}),
+      });
+      const calls = (res.functionCalls ?? []).map((c) => ({name: c.functionName, params: c.params ?? {}}));
+      const stop = res.metadata.stopReason;
+      return {
+        text: res.response,
+        calls,
+        finish: calls.length ? "tool_calls" : stop === "maxTokens" ? "length" : "stop",
+        promptTokens: prompt.length,
+        cachedTokens,
+        completionTokens: sequence.tokenMeter.usedOutputTokens - outputBefore,
+      };
+    },
+  };
+}
+
+function commonPrefix(a, b) {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * No model: each reply answers with one send_message — as a tool call when the request offers a send_message tool,
+ * else as an HMP command block — numbered, so no two replies are the same text.
+ */
+export function fakeEngine({contextSize}) {
+  let n = 0;
+  const tokens = (s) => Math.ceil(s.length / 4);
+  return {
+    name: "fake",
+    contextSize,
+    describe: `fake (no model), context ${contextSize}`,
+    async generate({history, functions, sampling, onText}) {
+      n++;
+      const promptText = history.map((h) => h.text ?? JSON.stringify(h.response)).join("\n");
+      const promptTokens = tokens(promptText);
+      if (promptTokens + sampling.maxTokens > contextSize) {
+        throw new BadRequest(`the prompt is ${promptTokens} tokens and the reply may take ${sampling.maxTokens}; the context holds ${contextSize}: start the server with a larger --ctx or send a shorter prompt`, 400, "context_length_exceeded");
+      }
+      const answer = `fake reply ${n}: ${promptTokens} prompt tokens read`;
+      let text;
+      let calls = [];
+      if (functions && functions.send_message) {
+        text = `Answering with the send_message tool (${n}).`;
+        calls = [{name: "send_message", params: {text: answer}}];
+      } else {
+        text = `I answer the person (${n}).\n\n# Commands:\n\`\`\`json\n`
+            + JSON.stringify([{cmd_id: `c-${n}`, type: "send_message", args: {text: answer}}])
+            + "\n```\n# End commands\n";
+      }
+      const words = text.split(/(?<= )/);
+      let shown = "";
+      for (const w of words) {
+        if (tokens(shown + w) > sampling.maxTokens) break;
+        shown += w;
+        onText?.(w);
+      }
+      const cut = shown.length < text.length;
+      return {
+        text: shown,
+        calls: cut ? [] : calls,
+        finish: cut ? "length" : calls.length ? "tool_calls" : "stop",
+        promptTokens,
+        cachedTokens: 0,
+        completionTokens: tokens(shown) + (cut ? 0 : tokens(JSON.stringify(calls))),
+      };
+    },
+  };
+}
