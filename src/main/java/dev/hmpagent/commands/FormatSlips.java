@@ -66,6 +66,12 @@ public final class FormatSlips {
         return c.inRow() <= MAX_CORRECTIONS;
     }
 
+    /** Whether the reply of {@code tickId} slipped and a call follows to correct it. */
+    public boolean correcting(long tickId) {
+        Count c = read();
+        return c.lastSlipTick() == tickId && c.inRow() <= MAX_CORRECTIONS;
+    }
+
     /** Whether the reply of {@code tickId} slipped once more than may be corrected: no call follows for it. */
     public boolean gaveUp(long tickId) {
         Count c = read();

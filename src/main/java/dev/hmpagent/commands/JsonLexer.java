@@ -12,8 +12,9 @@ package dev.hmpagent.commands;
  * <li>Outside strings, {@code //} opens a comment that ends at the line break, and {@code /*} one that ends at
  * the next {@code *}{@code /}, line breaks included (a command commented out over several lines never runs;
  * a {@code /*} never closed comments out the rest, as it does for Jackson). Outside every bracket a comment
- * starts only at the start of a line (after blanks), so a path like {@code src/*.java} or a URL in prose
- * before a command does not hide it.</li>
+ * starts only at the start of a line (after blanks) or after a closing bracket on its line (blanks and commas
+ * between), as in {@code - {"type": "x"}  // why}, so a path like {@code src/*.java} or a URL in prose before
+ * a command does not hide it.</li>
  * <li>Brackets inside a string or a comment are text.</li>
  * </ul>
  *
@@ -33,6 +34,8 @@ final class JsonLexer {
     private boolean slash;
     /** Only blanks were read since the last line break (or the start). */
     private boolean lineStart = true;
+    /** Only blanks and commas were read on this line since a closing bracket. */
+    private boolean afterCloser;
     /** Some string was ended by a raw line break rather than by its quote. */
     private boolean brokenString;
 
@@ -72,10 +75,12 @@ final class JsonLexer {
             return 0;
         }
         boolean atLineStart = lineStart;
+        boolean pastCloser = afterCloser;
         if (c == '\n') lineStart = true;
         else if (c != ' ' && c != '\t') lineStart = false;
+        afterCloser = c == '}' || c == ']' || (pastCloser && (c == ' ' || c == '\t' || c == ','));
         if (c == '/') {
-            slash = nested || atLineStart;
+            slash = nested || atLineStart || pastCloser;
             return 0;
         }
         if (c == '"' || c == '\'') {

@@ -48,13 +48,15 @@ final class AfterWrite {
         if (written.replied()) answers.replied(thought.answersPerson(), thought.reviewed().stimulus());
         notices.afterCommit(thought, written);
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model(), halt);
-        notices.afterCommands(thought.tickId(), thought.parsed());
         if (written.replied()) {
-            // shown after the commands ran: a send_message among them is the answer, and the prose is not
+            // shown after the commands ran: a send_message among them is the answer, and the prose is not; a reply
+            // whose block is about to be corrected is not an answer yet (the correction's reply may be)
             answers.ran(thought.tickId(), thought.parsed(), !written.stagnation()
-                    && !MainCall.CHANT.equals(thought.completion().finishReason()));
-            reflex(thought, written);
+                    && !MainCall.CHANT.equals(thought.completion().finishReason())
+                    && !notices.correcting(thought.tickId()));
         }
+        notices.afterCommands(thought.tickId());
+        if (written.replied()) reflex(thought, written);
         Usage usage = thought.completion().usage();
         events.emit(new AgentEvent.TickDone(thought.tickId(), written.outcome(), usage.promptTokens(),
                 usage.completionTokens(), Duration.between(thought.start(), clock.instant()).toMillis()));

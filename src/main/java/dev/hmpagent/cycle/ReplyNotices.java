@@ -6,7 +6,6 @@ import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Completion;
-import dev.hmpagent.text.Text;
 import java.util.Objects;
 
 /**
@@ -18,9 +17,6 @@ final class ReplyNotices {
     private final ReplySecrets secrets;
     private final CommandStep commands;
     private final FormatSlips slips;
-
-    /** Longest reply text the give-up line quotes (the whole reply is in the log and, verbose, in the thought). */
-    static final int MAX_QUOTED = 400;
 
     ReplyNotices(EventSink events, ReplySecrets secrets, CommandStep commands, FormatSlips slips) {
         this.slips = Objects.requireNonNull(slips, "slips");
@@ -60,15 +56,19 @@ final class ReplyNotices {
         written.malformed().forEach(run -> commands.report(tickId, run));
     }
 
+    /** Whether the block of {@code tickId}'s reply slipped and the model is asked to correct it. */
+    boolean correcting(long tickId) {
+        return slips.correcting(tickId);
+    }
+
     /**
      * After the reply's commands ran: when its block slipped once more than the agent corrects, no call follows for
-     * it; the person sees its text and that the agent waits for them (a new message or result wakes it as usual).
+     * it; the person is told that the agent waits for them (a new message or result wakes it as usual). The reply's
+     * text, if any, is shown as its answer (or as its thought, when it answers nobody).
      */
-    void afterCommands(long tickId, ParsedReply parsed) {
+    void afterCommands(long tickId) {
         if (!slips.gaveUp(tickId)) return;
-        String text = Text.oneLine(secrets.redact(parsed.thought()), MAX_QUOTED);
         events.emit(new AgentEvent.Info("the model's command block could not be read " + (FormatSlips.MAX_CORRECTIONS
-                + 1) + " times in a row, so it is not asked to correct it again; its reply: "
-                + (text.isBlank() ? "(no text besides the block)" : text) + " — waiting for your next message"));
+                + 1) + " times in a row, so it is not asked to correct it again; waiting for your next message"));
     }
 }

@@ -33,6 +33,9 @@ final class TickActivity {
     private final Map<String, Integer> started = new LinkedHashMap<>();
     /** The failed commands, each once however often it is reported ("tick/cmd_id"). */
     private final Set<String> failed = new HashSet<>();
+    /** Ticks whose command block could not be read (rows named {@value #UNREADABLE}): a slip, not a failed command. */
+    private final Set<Long> unreadable = new HashSet<>();
+    static final String UNREADABLE = "command_parse";
 
     void add(AgentEvent.CommandDone c) {
         ProcessStatus status = ProcessStatus.fromColumn(c.status());
@@ -41,6 +44,10 @@ final class TickActivity {
             return;
         }
         boolean ok = status == ProcessStatus.OK || status == ProcessStatus.CLOSE || status == ProcessStatus.WARNING;
+        if (!ok && c.type().equals(UNREADABLE)) {
+            unreadable.add(c.tickId());
+            return;
+        }
         if (!ok) {
             failed.add(c.tickId() + "/" + c.cmdId());
             return;
@@ -53,6 +60,7 @@ final class TickActivity {
         done.clear();
         started.clear();
         failed.clear();
+        unreadable.clear();
     }
 
     Optional<String> summary() {
@@ -69,6 +77,10 @@ final class TickActivity {
         if (!failed.isEmpty()) {
             line += (line.isEmpty() ? "" : "; ") + failed.size() + (failed.size() == 1 ? " command" : " commands")
                     + " failed (/verbose normal shows why)";
+        }
+        if (!unreadable.isEmpty()) {
+            line += (line.isEmpty() ? "" : "; ") + "the model's command block could not be read"
+                    + (failed.isEmpty() ? " (/verbose normal shows why)" : "");
         }
         return line.isEmpty() ? Optional.empty() : Optional.of(line);
     }

@@ -87,6 +87,18 @@ class LenientReadingTest {
     }
 
     @Test
+    void a_comment_after_a_command_on_its_line_is_a_comment_not_stray_text() {
+        String reply = "I'll write it.\n\n## Commands\n- {'command': 'file_write', 'filename': 'a.txt'}  // the file\n"
+                + "- {\"tool\": \"send_message\", \"message\": \"done\"}, /* and tell them */\n"
+                + "{\"type\": \"c\"} see src/*.java\n";
+
+        assertThat(commands(reply)).containsExactly("file_write {\"filename\":\"a.txt\"}",
+                "send_message {\"message\":\"done\"}", "c {}");
+        assertThat(errors(reply)).as("prose after a command is still stray text").singleElement()
+                .satisfies(m -> assertThat(m).contains("is not JSON"));
+    }
+
+    @Test
     void type_beats_every_other_name_field_which_then_is_an_argument() {
         assertThat(commands("# Commands:\n{\"type\": \"concept_get\", \"name\": \"tea\", \"command\": \"x\"}"))
                 .containsExactly("concept_get {\"command\":\"x\",\"name\":\"tea\"}");

@@ -107,8 +107,9 @@ class FormatSlipsTest {
         assertThat(llm.userPrompt(1)).doesNotContain("SYSTEM ALERT").doesNotContain("PAIN");
         assertThat(sink.of(AgentEvent.Info.class)).filteredOn(i -> !i.detail())
                 .extracting(AgentEvent.Info::text).anySatisfy(line -> assertThat(line)
-                        .contains("could not be read").contains("Reply 3: 2 + 2 = 4.")
-                        .contains("waiting for your next message"));
+                        .contains("could not be read").contains("waiting for your next message"));
+        assertThat(sink.of(AgentEvent.ProseAnswer.class)).as("the prose once, when no correction follows")
+                .extracting(AgentEvent.ProseAnswer::text).containsExactly("Reply 3: 2 + 2 = 4.");
 
         notes.add("and 3+3?", "user", 0, null);
         runUntilQuiet();

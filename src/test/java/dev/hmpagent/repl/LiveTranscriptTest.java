@@ -119,6 +119,19 @@ class LiveTranscriptTest {
     }
 
     @Test
+    void an_unreadable_block_is_said_once_as_such_not_counted_as_failed_commands() {
+        renderer.emit(new AgentEvent.CallStarted(6, "m"));
+        renderer.emit(new AgentEvent.CallEnded(6, "m", 900, 0, 60, 600, false, false));
+        renderer.emit(new AgentEvent.CommandDone(6, "auto-1", "command_parse", "error", "command #1 is not valid JSON"));
+        renderer.emit(new AgentEvent.CommandDone(6, "auto-2", "command_parse", "error", "the array is not closed"));
+        renderer.emit(new AgentEvent.TickDone(6, "ok", 900, 60, 700));
+
+        assertThat(screen.above).containsExactly(
+                "· the model's command block could not be read (/verbose normal shows why)",
+                "900 in · 60 out · 0.6 s · task 18.4k / 100k");
+    }
+
+    @Test
     void verbose_normal_shows_thoughts_results_and_reflex_notices_but_not_a_messages_own_receipt() {
         renderer.verbosity(Verbosity.NORMAL);
         renderer.emit(new AgentEvent.Thought(4, "The user greeted me.", false));
