@@ -165,7 +165,7 @@ public final class Wiring {
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
                 SafetyRules.Limits.DEFAULTS.chantPauseAt(), c.loopAlertAt(), c.loopLockAt(),
-                SafetyRules.Limits.DEFAULTS.thrashWindow(), SafetyRules.Limits.DEFAULTS.thrashFailures()),
+                c.thrashWindow(), c.thrashFailures()),
                 c.dailyTokenBudget()),
                 Guides.byName(c.guide()),
                 reason -> {
