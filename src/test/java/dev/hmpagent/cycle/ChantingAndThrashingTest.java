@@ -104,7 +104,7 @@ class ChantingAndThrashingTest {
         assertThat(llm.userPrompt(1)).as("the cut is named as chanting, not as a malformed block")
                 .contains("chanting").doesNotContainIgnoringCase("malformed");
         assertThat(count("SELECT sum(prompt_tokens) FROM agent_log")).as("prompt tokens until the pause")
-                .isLessThan(6_000);
+                .isLessThan(6_000);   // 4,258 here; 19,590 over 8 replies before issue 23
     }
 
     @Test
@@ -157,7 +157,10 @@ class ChantingAndThrashingTest {
 
         int requests = tickWhileAsked(cycle, 60);
 
-        assertThat(requests).as("requests until the stop (50, the tick cap, before issue 23)").isLessThanOrEqualTo(20);
+        // before issue 23 this script ran 24 calls, until the reflex's rest (the issue: the reflex or the 50-call cap)
+        assertThat(requests).as("requests until the stop: within 20, at the 20th command").isEqualTo(10);
+        assertThat(count("SELECT tick_id FROM process_log WHERE result LIKE 'SYSTEM ALERT: You are thrashing%'"))
+                .as("the tick of the alert: the 10th command").isEqualTo(5);
         assertThat(state()).startsWith("ERROR_PAUSED");
         assertThat(count("SELECT count(*) FROM safety_audit WHERE event = 'error_pause' AND detail LIKE 'thrashing:%'"))
                 .isEqualTo(1);
