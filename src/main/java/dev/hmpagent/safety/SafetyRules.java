@@ -239,9 +239,9 @@ public final class SafetyRules {
                     + " started repeating the same text over and over and were cut; paused until a human unlocks");
         }
         return new Verdict(Action.ALERT, RULE_CHANT, "SYSTEM ALERT: chanting. Your reply started repeating the same"
-                + " text over and over and was cut there (chanting " + taskChants + " of " + limits.chantPauseAt()
-                + " allowed in a task: at " + limits.chantPauseAt() + " the agent pauses until a person unlocks it)."
-                + " Do not repeat yourself: say something new in a few words, or use idle.");
+                + " text over and over and was cut there (chanting reply " + taskChants + " of this task; at "
+                + limits.chantPauseAt() + " the agent pauses until a person unlocks it). Do not repeat yourself: say"
+                + " something new in a few words, or use idle.");
     }
 
     /** How many times {@code fingerprint} has failed in its current streak (0 when none). */
