@@ -164,7 +164,9 @@ public final class Wiring {
         AlertCommand alert = new AlertCommand(c.alertCommand());
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
-                SafetyRules.Limits.DEFAULTS.chantAlertAt(), c.loopAlertAt(), c.loopLockAt()), c.dailyTokenBudget()),
+                SafetyRules.Limits.DEFAULTS.chantPauseAt(), c.loopAlertAt(), c.loopLockAt(),
+                c.thrashWindow(), c.thrashFailures()),
+                c.dailyTokenBudget()),
                 Guides.byName(c.guide()),
                 reason -> {
                     if (alert.configured()) alert.run(reason);

@@ -20,10 +20,12 @@ import java.util.function.Consumer;
  *   <li>{@link #refuseBeforeCommand}: the executor's gate asks before every command (a 5th identical failure is
  *       refused before it runs and locks the agent);</li>
  *   <li>{@link #onOperation}: every command outcome, reply cut for chanting and failed LLM call (inside its
- *       transaction): the behavioural breakers ({@link SafetyRules}), the Guide's meaning of a failure, alerts; a
- *       format slip of the model's ({@link Operation.Source#SLIP}) is passed through untouched and uncounted;</li>
+ *       transaction): the behavioural breakers ({@link SafetyRules}: repeats, cascades, chanting (a second chanting
+ *       reply in a task pauses), loops, thrashing), the Guide's meaning of a failure, alerts; a format slip of the
+ *       model's ({@link Operation.Source#SLIP}) is passed through untouched and uncounted;</li>
  *   <li>{@link #beforeLlmCall} / {@link #afterLlmCall}: the token budget and the tick cap of a task;</li>
- *   <li>{@link #newTask}: a message from a person or the CLI starts a task.</li>
+ *   <li>{@link #newTask}: a message from a person or the CLI starts a task (so does an unlock, which resets the
+ *       rules' state: {@code SafetyControl}); in a run with no person, the task runs from the start.</li>
  * </ul>
  * Stops move the persisted {@code safety_state} through {@link SafetyStates} (SAFETY_LOCKOUT, ERROR_PAUSED,
  * STOPPED(budget)) with an audit row, and run the configured alert command with the reason.
@@ -116,9 +118,10 @@ public final class SafetyMonitor implements OperationListener {
                 outcome.fingerprint(), outcome.source() == Operation.Source.COMMAND ? outcome.progressKey() : null));
         counters.saveRules(rules.toJson());
         outcome.failure().filter(f -> f.severity() == Severity.CRITICAL).ifPresent(this::auditViolation);
-        // the Guide says what the failure means, and how many times in a row the same action has failed
-        String shown = outcome.failure().map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint()))))
-                .orElse(outcome.result());
+        // the Guide says what the failure means, and how many times in a row the same action has failed; chanting is
+        // no failed action (no argument to check against help): told as it is, with the chant rule's verdict
+        String shown = outcome.source() == Operation.Source.CHANT ? outcome.result() : outcome.failure()
+                .map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint())))).orElse(outcome.result());
         switch (v.action()) {
             case NONE -> { }
             case ALERT -> shown = (v.reason().isEmpty() ? ALERT : v.reason()) + "\n" + shown;
@@ -127,7 +130,7 @@ public final class SafetyMonitor implements OperationListener {
                 shown = shown + "\n[the agent is locked: " + v.reason() + "; a person must run agent unlock]";
             }
             case ERROR_PAUSE -> {
-                stop(SafetyStates.Event.ERROR_PAUSE, "error cascade: " + v.reason());
+                stop(SafetyStates.Event.ERROR_PAUSE, v.reason());   // "error cascade: …", "chanting: …", "thrashing: …"
                 shown = shown + "\n[the agent is paused: " + v.reason() + "; a person must run agent unlock]";
             }
         }
