@@ -266,7 +266,8 @@ public final class SafetyMonitor implements OperationListener {
                 + " person may unlock the agent; the attempt is audited", Severity.CRITICAL,
                 Fingerprint.ofFailure("control:unlock", "agent unlock refused"));
         boolean afterLastUnlock = r.id() > safety.lastUnlockId();
-        boolean wasActive = SafetyControl.status(safety.current()).active();
+        SafetyStatus was = SafetyControl.status(safety.current());
+        boolean wasActive = was.active() || was.resting();   // a rest is no person's decision: the attempt still locks
         String shown = guide.explain(fact, 1);
         if (afterLastUnlock && wasActive) {
             String reason = "self-unlock: agent unlock refused to the agent's own process: " + r.why();
