@@ -2,7 +2,14 @@ package dev.hmpagent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.ConfigLoader;
+import dev.hmpagent.config.ConfigSources;
+import dev.hmpagent.cycle.TickLoop;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.runtime.AgentRuntime;
 import dev.hmpagent.runtime.Launch;
+import dev.hmpagent.testing.FakeLlmClient;
 import dev.hmpagent.safety.Guides;
 import dev.hmpagent.safety.SafetyMonitor;
 import dev.hmpagent.store.Store;
@@ -132,5 +139,24 @@ class RestEndToEndTest {
         assertThat(rows("SELECT state FROM safety_state")).containsExactly("ACTIVE");
         assertThat(rows("SELECT event || ': ' || detail FROM safety_audit ORDER BY id DESC LIMIT 1"))
                 .containsExactly("rest_end: the rest ended: a message from a person");
+    }
+
+    @Test
+    void piped_input_exits_7_for_a_rest_only_while_a_persons_message_waits_unread_under_it() {
+        Map<String, String> env = Map.of("AGENT_AGENT_DB", db.toString(), "AGENT_SANDBOX_MODE", "off",
+                "AGENT_LLM_MODEL", "test-model");
+        AgentConfig config = ConfigLoader.load(ConfigSources.envOnly(env)).config();
+        Launch launch = new Launch(env, () -> { throw new AssertionError("no terminal"); }, clock, false,
+                section -> new FakeLlmClient());
+        try (AgentRuntime runtime = AgentRuntime.start(config, launch, EventSink.DISCARD)) {
+            // the rest began after the person was answered: nobody waits, the input is done
+            assertThat(AgentCommand.exitCode(TickLoop.End.STOPPED, runtime, false)).isEqualTo(ExitCodes.OK);
+
+            try (Store store = runtime.connectAgain()) {
+                store.tables().notes().add("are you there?", "user", 0, null);
+            }
+            // a message a rest left unread when the input ended: not answered, so not a success
+            assertThat(AgentCommand.exitCode(TickLoop.End.STOPPED, runtime, false)).isEqualTo(ExitCodes.STOPPED);
+        }
     }
 }
