@@ -131,18 +131,25 @@ public final class SafetyControl {
      * here.
      */
     public Optional<String> endRestIfDue() {
+        // asked every loop iteration while the rest holds: reads only, until there is something to write
+        if (restEnd(current()) == null) return Optional.empty();
         Requester me = Requester.thisProcess();
         Requester agent = new Requester(me.pid(), "agent", me.host());   // as the monitor's own moves are audited
         return store.inTransaction(() -> {
-            SafetyStatus before = current();
-            if (!before.resting()) return Optional.<String>empty();
-            String why = notes.maxUnreadId(NoteFilter.PERSON_OR_CLI) > 0 ? "a message from a person"
-                    : store.clock().instant().isBefore(before.until().orElseThrow()) ? null : REST_TIME_UP;
+            SafetyStatus before = current();   // read again in the write: an unlock or a halt may have come between
+            String why = restEnd(before);
             if (why == null) return Optional.<String>empty();
             SafetyStates.Event event = SafetyStates.Event.REST_END;
             move(event, before, SafetyStates.require(event, before), "the rest ended: " + why, agent);
             return Optional.of(why);
         });
+    }
+
+    /** Why the rest {@code now} ends now, or null while it holds (or when {@code now} is no rest). */
+    private String restEnd(SafetyStatus now) {
+        if (!now.resting()) return null;
+        if (notes.maxUnreadId(NoteFilter.PERSON_OR_CLI) > 0) return "a message from a person";
+        return store.clock().instant().isBefore(now.until().orElseThrow()) ? null : REST_TIME_UP;
     }
 
     /** Tokens people added with {@code --add-budget}, all told. */
