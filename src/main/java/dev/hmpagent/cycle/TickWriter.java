@@ -129,6 +129,9 @@ public final class TickWriter {
 
     SettingsDao settings() { return store.tables().settings(); }
 
+    /** Halt, unlock and the end of a rest on this writer's connection (the tick thread's). */
+    dev.hmpagent.safety.SafetyControl safetyControl() { return new dev.hmpagent.safety.SafetyControl(store); }
+
     Written writeThought(Thought t) {
         return store.inTransaction(() -> {
             // read inside the write transaction, which a halt's own transaction cannot interleave with: a reply

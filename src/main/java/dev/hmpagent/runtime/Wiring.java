@@ -230,7 +230,7 @@ public final class Wiring {
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
     static ReplyReview review(AgentConfig config, Store store, Clock clock, LlmClient comparisonLlm,
                               LiveSettings.Generation generation, java.util.function.IntUnaryOperator random,
-                              Supplier<List<String>> commandTypes, ModelSwitch models) {
+                              Supplier<List<String>> commandTypes, ModelSwitch models, SafetyMonitor monitor) {
         StagnationSection s = config.stagnation();
         LocalComparator local = new LocalComparator(s.noveltyThreshold());
         // each comparison call is noted, and written with its tick
@@ -247,7 +247,7 @@ public final class Wiring {
                 generation.presencePenalty(), generation.frequencyPenalty());
         StagnationReflex reflex = new StagnationReflex(store, new ReflexSettings(signs, s.reflex(), s.ratingTicks(),
                 s.maxQuestions(), s.sleep(), s.taskSwitch(), configured, config.cycle().historyK()),
-                clock, random, commandTypes, models, new ReflexIdle(store));
+                clock, random, commandTypes, models, new ReflexIdle(monitor));
         return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
                 store.tables().responses(), store.tables().stagnation(),
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take);
@@ -348,7 +348,7 @@ public final class Wiring {
         return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),
                 review(config, store, clock, LlmChain.comparisonClient(config, llm), generation, random,
-                        commands.registry()::types, modelSwitch(models)),
+                        commands.registry()::types, modelSwitch(models), monitor),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
                 config.cycle().maxIdle(), breakers(monitor, config.llm()));
     }

@@ -269,7 +269,8 @@ public final class SafetyMonitor implements OperationListener {
                 + " person may unlock the agent; the attempt is audited", Severity.CRITICAL,
                 Fingerprint.ofFailure("control:unlock", "agent unlock refused"));
         boolean afterLastUnlock = r.id() > safety.lastUnlockId();
-        boolean wasActive = SafetyControl.status(safety.current()).active();
+        SafetyStatus was = SafetyControl.status(safety.current());
+        boolean wasActive = was.active() || was.resting();   // a rest is no person's decision: the attempt still locks
         String shown = guide.explain(fact, 1);
         if (afterLastUnlock && wasActive) {
             String reason = "self-unlock: agent unlock refused to the agent's own process: " + r.why();
@@ -305,15 +306,29 @@ public final class SafetyMonitor implements OperationListener {
         };
     }
 
+    /**
+     * The anti-stagnation reflex's rest, inside its transaction: RESTING until {@code until} (from ACTIVE only),
+     * audited with why and until when; the line for the person and the alert command follow once it committed
+     * ({@link #flush()}). Ends by itself ({@link SafetyControl#endRestIfDue}), at a person's message, or by an unlock.
+     */
+    public void rest(java.time.Instant until, String why) {
+        move(SafetyStates.Event.REST, why + "; until " + until, Optional.of(until));
+    }
+
     /** Moves ACTIVE to the monitor's stop (inside the caller's transaction), audits it, tells a person. */
     private void stop(SafetyStates.Event event, String reason) {
+        move(event, reason, Optional.empty());
+    }
+
+    private void move(SafetyStates.Event event, String reason, Optional<java.time.Instant> until) {
         SafetyStatus before = SafetyControl.status(safety.current());
         Optional<SafetyStates.Edge> edge = SafetyStates.edge(event, before);
         if (edge.isEmpty()) return;   // already stopped: a halt or another stop came first
-        SafetyStatus after = new SafetyStatus(edge.get().to(), edge.get().toReason(), reason, store.clock().instant());
+        SafetyStatus after = new SafetyStatus(edge.get().to(), edge.get().toReason(), reason, store.clock().instant(),
+                until);
         Requester me = Requester.thisProcess();
         safety.move(new SafetyDao.Row(after.state().name(), after.reason().map(StopReason::columnName).orElse(null),
-                        reason, after.since()),
+                        reason, after.since(), until.orElse(null)),
                 new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
                         after.reason().map(StopReason::columnName).orElse(null), reason, me.pid(), "agent", me.host()));
         decided.add(new Decided(after.label() + ": " + reason, release(after)));
@@ -338,6 +353,10 @@ public final class SafetyMonitor implements OperationListener {
 
     /** What a person does to release {@code stop}: an unlock, more budget, or (quota) credit or another LLM. */
     private static String release(SafetyStatus stop) {
+        if (stop.resting()) {
+            return "it ends by itself at " + stop.until().orElseThrow() + ", at a message from a person, or with agent"
+                    + " unlock";
+        }
         if (stop.reason().equals(java.util.Optional.of(StopReason.QUOTA))) return QUOTA_RELEASE;
         if (stop.reason().equals(java.util.Optional.of(StopReason.BUDGET))) {
             return "a person must run agent unlock --add-budget N (tokens) or raise safety.token_budget";
