@@ -273,10 +273,12 @@ class StagnationReflexTest {
         exec("UPDATE stagnation_strategies SET cost = 1");   // every strategy affordable in the first round
         StagnationReflex r = reflex(2);
         tick(r, 0.9, true);
+        exec("UPDATE reflex_state SET questions = 2");   // unanswered questions: a slow-down is due at the next round
         tick(r, 0.1, false, true);   // the reply came after a command's new result
         StagnationReflex.After after = tick(r, 0.1, false);   // overheated at 3 ticks, the progress 1 tick back
 
         assertThat(after.stagnant()).isTrue();
+        assertThat(r.slowDown()).as("work that moves is not slowed down").isZero();
         assertThat(reflex.latest(5)).isNotEmpty().extracting(ReflexDao.Firing::strategy)
                 .allMatch(s -> s.equals("LLM reflex tuning") || s.equals("Meta-analysis"));
         assertThat(Idle.read(new SettingsDao(store))).isEmpty();
