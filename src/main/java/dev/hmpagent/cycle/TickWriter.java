@@ -191,7 +191,7 @@ public final class TickWriter {
         stagnation.record(new StagnationDao.Metric(t.tickId(), t.previous().map(ResponseRow::id).orElse(0L),
                 repeated ? 0.0 : cmp.novelty(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT),
                 comparisonTokens, repeated, r.repeatOfTick(), r.stimulus(), r.personMessage(), r.graphMark(),
-                false, "", repeated, repeated ? "flag-to-llm" : ""));
+                false, "", repeated, repeated ? "flag-to-llm" : "", r.progress()));
     }
 
     /**

@@ -84,11 +84,16 @@ class StagnationReflexTest {
 
     /** One LLM tick with a reply of this novelty, as the tick writer records it; then the reflex. */
     StagnationReflex.After tick(StagnationReflex r, double novelty, boolean person) {
+        return tick(r, novelty, person, false);
+    }
+
+    /** As {@link #tick(StagnationReflex, double, boolean)}; {@code progress}: the reply came after news from the world. */
+    StagnationReflex.After tick(StagnationReflex r, double novelty, boolean person, boolean progress) {
         tick++;
         store.inTransaction(() -> {
             responses.add(tick, "reply " + tick + " about the nightly backup", "", novelty, 10, 10, false, false, false, "m");
             metrics.record(new StagnationDao.Metric(tick, 0, novelty, "local", novelty < 0.3 ? "same" : "new", 0,
-                    false, 0, person, person, "0/0", false, "", false, ""));
+                    false, 0, person, person, "0/0", false, "", false, "", progress));
         });
         return r.afterReply(tick, novelty, person);
     }
@@ -283,6 +288,27 @@ class StagnationReflexTest {
         assertThat(notices).singleElement().asString().contains("it ends by itself at " + until);
         assertThat(after.lines()).anyMatch(l -> l.contains("until " + until));
         assertThat(Idle.read(new SettingsDao(store))).isEmpty();   // not the LLM's own idle: the LLM cannot end it
+    }
+
+    @Test
+    void a_run_with_recent_progress_in_the_world_gets_only_the_gentle_ways_and_never_the_radical_pause() {
+        exec("UPDATE stagnation_strategies SET cost = 1");   // every strategy affordable in the first round
+        StagnationReflex r = reflex(2);
+        tick(r, 0.9, true);
+        exec("UPDATE reflex_state SET questions = 2");   // unanswered questions: a slow-down is due at the next round
+        tick(r, 0.1, false, true);   // the reply came after a command's new result
+        StagnationReflex.After after = tick(r, 0.1, false);   // overheated at 3 ticks, the progress 1 tick back
+
+        assertThat(after.stagnant()).isTrue();
+        assertThat(r.slowDown()).as("work that moves is not slowed down").isZero();
+        assertThat(reflex.latest(5)).isNotEmpty().extracting(ReflexDao.Firing::strategy)
+                .allMatch(s -> s.equals("LLM reflex tuning") || s.equals("Meta-analysis"));
+        assertThat(Idle.read(new SettingsDao(store))).isEmpty();
+        assertThat(after.lines()).anyMatch(l -> l.contains("the world moved within 2 ticks, so only the gentle ways"));
+
+        tick(r, 0.1, false);
+        tick(r, 0.1, false);   // no progress in the last 2 ticks: the strong ways again
+        assertThat(reflex.latest(10)).extracting(ReflexDao.Firing::strategy).contains("Radical pause");
     }
 
     @Test
