@@ -9,8 +9,9 @@ import java.util.Objects;
 
 /**
  * Whether a person's message got an answer on screen. A turn opens when a reply to a person's message is written and
- * closes when a message reaches the person ({@code send_message}). While it is open, a reply that sent no message
- * shows its prose instead ({@link AgentEvent.ProseAnswer}); when the agent goes quiet (nothing left to think about,
+ * closes when a message reaches the person ({@code send_message}). While it is open, a reply of prose alone (no
+ * command) shows it instead ({@link AgentEvent.ProseAnswer}); the prose of a reply that works (runs commands) is a
+ * thought on the way, held, and shown only if the turn ends with nothing else shown; when the agent goes quiet (nothing left to think about,
  * nothing running) with nothing shown at all, one line says so and what to do, and {@link #unanswered()} holds (a pipe
  * exits 8 for it). All of it on the tick thread, but {@link #unanswered()} and {@link #leaving()}, which a pipe asks
  * once the loop has ended.
@@ -28,6 +29,9 @@ final class Answers {
     /** The last reply of the open turn, and why it had nothing to show. */
     private long lastTick;
     private String nothingShown = "";
+    /** The prose of the open turn's last working reply (one that ran commands), not shown yet; "" for none. */
+    private String held = "";
+    private long heldTick;
     /** A turn ended with nothing shown, and no message reached the person since. */
     private boolean unanswered;
 
@@ -46,6 +50,7 @@ final class Answers {
         if (answersPerson) {
             open = true;
             shown = false;
+            held = "";
         } else if (open && !stimulus) {
             end();
         }
@@ -54,6 +59,7 @@ final class Answers {
     /** A message reached the person: the turn is answered. */
     synchronized void messageShown() {
         open = false;
+        held = "";
         unanswered = false;
     }
 
@@ -66,10 +72,13 @@ final class Answers {
         if (!open) return;
         lastTick = tickId;
         String prose = secrets.redact(parsed.thought());
+        if (showable && !prose.isBlank() && !parsed.commands().isEmpty()) {
+            held = prose.strip();
+            heldTick = tickId;
+            return;
+        }
         if (showable && !prose.isBlank()) {
-            events.emit(new AgentEvent.ProseAnswer(tickId, prose.strip()));
-            shown = true;
-            unanswered = false;
+            show(tickId, prose.strip());
             return;
         }
         nothingShown = !showable ? "it repeated itself"
@@ -89,8 +98,16 @@ final class Answers {
         if (open) end();
     }
 
+    private void show(long tickId, String prose) {
+        events.emit(new AgentEvent.ProseAnswer(tickId, prose));
+        shown = true;
+        unanswered = false;
+        held = "";
+    }
+
     private void end() {
         open = false;
+        if (!shown && !held.isEmpty()) show(heldTick, held);
         if (shown) return;
         unanswered = true;
         events.emit(new AgentEvent.Problem("no answer to your message: the model answered (tick " + lastTick + ") but "

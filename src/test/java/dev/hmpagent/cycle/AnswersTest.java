@@ -106,6 +106,21 @@ class AnswersTest {
     }
 
     @Test
+    void the_thought_of_a_working_reply_is_not_an_answer_when_a_later_reply_of_the_turn_answers() {
+        llm.reply("Let me look at the commands first." + commands(
+                        "{\"cmd_id\": \"h\", \"type\": \"help\", \"args\": {\"type\": \"diary_read\"}}"))
+                .reply("diary_read takes a query and a limit.");
+        Cycle cycle = cycle();
+
+        ask(cycle, "how do I read the diary?");
+
+        assertThat(llm.requests).as("help's result woke the model once").hasSize(2);
+        assertThat(sink.of(AgentEvent.ProseAnswer.class)).extracting(AgentEvent.ProseAnswer::text)
+                .containsExactly("diary_read takes a query and a limit.");
+        assertThat(problems()).isEmpty();
+    }
+
+    @Test
     void the_prose_beside_a_block_without_a_message_is_shown_and_a_send_message_shows_no_prose() {
         llm.reply("I note it down." + commands("{\"cmd_id\": \"d\", \"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}"))
                 .reply(PONG);
