@@ -115,10 +115,15 @@ final class MainCall {
         return answered(tickId, c, chant, cut[0], began);
     }
 
-    /** Enters the AWAITING_LLM phase unless a halt came first; false when it did. */
+    /**
+     * Enters the AWAITING_LLM phase unless a halt came first, or the persisted state is no longer ACTIVE (read once
+     * more right before the request is sent: a halt another process committed that the control watcher has not yet
+     * heard); false when it did.
+     */
     private boolean enter(StopSignal.Since halt) {
+        boolean active = halt.signal().active();
         synchronized (lock) {
-            if (halt.halted()) {
+            if (!active || halt.halted()) {
                 status.phase(Phase.EXECUTING);
                 return false;
             }
