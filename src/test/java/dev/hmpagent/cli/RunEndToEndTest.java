@@ -292,7 +292,8 @@ class RunEndToEndTest {
                 .as("no request was made after the audit row").isZero();
         assertThat(llm.requestCount()).as("every request the server received was one the agent recorded")
                 .isEqualTo(count("SELECT count(*) FROM llm_calls WHERE purpose = 'main'"));
-        assertThat(run.out()).as("the lockout names the command and its error").contains("ls /no/such/dir")
-                .contains("No such file or directory");
+        assertThat((run.out() + run.err()).lines().filter(l -> l.contains("SAFETY_LOCKOUT")))
+                .as("the lockout line names the command and its error").isNotEmpty()
+                .allSatisfy(l -> assertThat(l).contains("ls /no/such/dir").contains("No such file or directory"));
     }
 }

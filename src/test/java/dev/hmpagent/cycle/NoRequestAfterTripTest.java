@@ -7,6 +7,7 @@ import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.AgentSection;
 import dev.hmpagent.config.PolicySection;
 import dev.hmpagent.config.ShellSection;
+import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.store.NotesDao;
@@ -41,6 +42,7 @@ class NoRequestAfterTripTest {
     Store store;
     Path db;
     Wiring.Tools tools;
+    AgentConfig config;
     Cycle cycle;
 
     @BeforeEach
@@ -49,7 +51,7 @@ class NoRequestAfterTripTest {
         store = Store.open(db, clock);
         AgentConfig d = AgentConfig.defaults();
         PolicySection policy = new PolicySection(d.policy().shellDeny(), d.policy().shellAsk(), List.of("ls"));
-        AgentConfig config = new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(),
+        config = new AgentConfig(new AgentSection(db, "tester"), d.llm(), d.cycle(), d.context(), d.run(),
                 policy, d.files(), new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(10), 8, 4096),
                 d.cleanup());
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", System.getenv("PATH")), clock,
@@ -101,5 +103,45 @@ class NoRequestAfterTripTest {
         assertThat(after.worked()).isFalse();
         assertThat(count("SELECT count(*) FROM agent_log")).as("no tick was written for a request never made")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void a_halt_another_process_commits_after_the_state_was_read_keeps_the_built_request_from_being_sent() {
+        Store other = store.connectAgain();
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
+        // the prompt names the LLM thinking now (context 5): while it is assembled, after the state was read for this
+        // tick, another process's `agent halt` commits, and the control watcher has not heard of it yet
+        LlmClient describedWhileAssembling = new LlmClient() {
+            @Override
+            public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest r, dev.hmpagent.llm.StreamListener l) {
+                return llm.complete(r, l);
+            }
+
+            @Override
+            public void cancel() { llm.cancel(); }
+
+            @Override
+            public String endpoint() {
+                if (armed.getAndSet(false)) {
+                    new SafetyControl(other).halt("stop now", new dev.hmpagent.store.Requester(7, "ann", "box"));
+                }
+                return llm.endpoint();
+            }
+
+            @Override
+            public String model() { return llm.model(); }
+        };
+        Cycle thinking = Wiring.cycle(config, store, describedWhileAssembling, sink, clock, tools);
+        new NotesDao(store).add("hello", "user", 0, null);
+        llm.reply("never asked for");
+        armed.set(true);
+
+        TickResult r = thinking.tick();
+
+        assertThat(armed).as("the halt came while the prompt was assembled").isFalse();
+        assertThat(new SafetyControl(store).current().label()).startsWith("STOPPED");
+        assertThat(llm.requests).as("the state read right before sending stops the request").isEmpty();
+        assertThat(r.outcome()).isEqualTo("interrupted");
+        other.close();
     }
 }
