@@ -154,7 +154,8 @@ public final class AgentCommand implements Callable<Integer> {
     private record RuntimeControls(AgentRuntime runtime, ReplFacts facts, Inspect inspect) implements Repl.Controls {
         @Override
         public boolean active() {
-            return runtime.safety().active();
+            SafetyStatus s = runtime.safety();
+            return s.active() || s.resting();   // a message ends the reflex's rest: nothing to unlock
         }
 
         @Override

@@ -56,7 +56,9 @@ final class NoteCommand extends Subcommand {
             say("note " + id + " queued in " + config.agent().db() + (created ? " (a new file: no agent had one at"
                     + " this path; the next agent started on it reads the note)" : ""));
             SafetyStatus state = new SafetyControl(store).current();
-            if (!state.active()) {
+            if (state.resting()) {
+                say("resting: " + SafetyGate.describe(state) + "; this note ends the rest");
+            } else if (!state.active()) {
                 // stored and acknowledged, never executed or dropped: it is seen after a person releases the agent
                 say("locked: " + SafetyGate.describe(state) + "; the note waits — run agent unlock to let the agent see it");
             }

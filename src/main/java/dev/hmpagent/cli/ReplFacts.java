@@ -41,7 +41,7 @@ final class ReplFacts implements EventRenderer.Facts {
         try {
             tokens = tokenSource.get();
             SafetyStatus s = new SafetyControl(store).current();
-            safety = s.label();
+            safety = s.labelUntil();
             unread = store.tables().notes().unreadCount(NoteFilter.ALL);
             running = store.tables().processLog().runningCount();
         } catch (RuntimeException e) {

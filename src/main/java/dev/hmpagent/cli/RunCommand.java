@@ -42,7 +42,7 @@ final class RunCommand extends Subcommand {
     boolean untilIdle;
 
     @Option(names = "--exit-on-lockout", description = "Exit 7 as soon as the agent is stopped or locked, "
-            + "instead of waiting for `agent unlock`.")
+            + "instead of waiting for `agent unlock`; not for the reflex's rest, which ends by itself.")
     boolean exitOnLockout;
 
     @Option(names = "--json", description = "JSON lines (with timestamp and tick id) instead of text.")

@@ -33,11 +33,11 @@ import picocli.CommandLine.Option;
  * {@code agent status}: the agent on a file, seen from another process. Read-only: it opens the
  * file without a write lock and never migrates it. The figures only the running agent knows
  * (phase, Hz, no-op ticks) come from its heartbeat row, with their age. Tokens by model: the session is the calls
- * sent since the runner (live or not) started. Exit 7 while not ACTIVE.
+ * sent since the runner (live or not) started. Exit 7 while not ACTIVE (RESTING too: with why and until when).
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Show the agent's safety state, what it is doing, its last tick and what waits (read-only).",
-                "Exit code 0: ACTIVE; 7: stopped or locked."},
+                "Exit code 0: ACTIVE; 7: stopped, locked or resting."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  agent status",
@@ -108,6 +108,7 @@ final class StatusCommand extends Subcommand {
         o.put("stop_reason", s.safety().reason().map(r -> r.columnName()).orElse(null));
         o.put("detail", s.safety().detail().isEmpty() ? null : s.safety().detail());
         o.put("since", s.safety().since().toString());
+        o.put("until", s.safety().until().map(Instant::toString).orElse(null));
         o.put("halt_flag", s.flagged());
         runnerJson(o, s);
         if (s.last().isEmpty()) {
@@ -155,8 +156,13 @@ final class StatusCommand extends Subcommand {
 
     private void lines(Seen s) {
         SafetyStatus safety = s.safety();
-        say(s.db().getFileName() + ": " + safety.label() + " since " + safety.since()
+        say(s.db().getFileName() + ": " + safety.labelUntil() + " since " + safety.since()
                 + (safety.detail().isEmpty() ? "" : " (" + safety.detail() + ")"));
+        if (safety.resting()) {
+            say("resting: the agent thinks again at " + safety.until().orElseThrow() + (safety.until().get()
+                    .isAfter(s.now()) ? "" : " (past: when the agent next looks)") + ", or sooner at a message from"
+                    + " a person or `agent unlock`");
+        }
         if (s.flagged()) {
             say("halted by " + s.flag().file().getFileName() + " (the file could not take the halt yet; "
                     + "`agent unlock` lifts it)");

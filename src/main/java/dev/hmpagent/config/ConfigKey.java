@@ -275,6 +275,15 @@ public enum ConfigKey {
             List.of("AGENT_SAFETY_LOOP_LOCK_AT"), false,
             "The same command with the same result this many times with no new input locks the agent (SAFETY_LOCKOUT)",
             c -> c.safety().loopLockAt()),
+    SAFETY_THRASH_WINDOW("safety.thrash_window", ValueType.wholeNumber(2, 1000), "20",
+            List.of("AGENT_SAFETY_THRASH_WINDOW"), false,
+            "How many commands since the last progress (a result that changed, a new note) the thrash breaker looks at",
+            c -> c.safety().thrashWindow()),
+    SAFETY_THRASH_FAILURES("safety.thrash_failures", ValueType.wholeNumber(1, 1000), "10",
+            List.of("AGENT_SAFETY_THRASH_FAILURES"), false,
+            "Failures among the last thrash_window commands with no progress that pause the agent (ERROR_PAUSED; half as"
+                    + " many among half as many commands alert); at most thrash_window",
+            c -> c.safety().thrashFailures()),
     STAGNATION_METHOD("stagnation.method", ValueType.choice("llm", "local", "hybrid"), "hybrid",
             List.of("AGENT_STAGNATION_METHOD"), false,
             "How step 5 compares a reply with the previous one: llm (a mini-request to the LLM), local (no LLM call:"

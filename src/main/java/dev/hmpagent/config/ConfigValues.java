@@ -138,7 +138,9 @@ final class ConfigValues {
                 integer(ConfigKey.SAFETY_CASCADE_WINDOW),
                 integer(ConfigKey.SAFETY_CASCADE_FAILURES),
                 integer(ConfigKey.SAFETY_LOOP_ALERT_AT),
-                integer(ConfigKey.SAFETY_LOOP_LOCK_AT));
+                integer(ConfigKey.SAFETY_LOOP_LOCK_AT),
+                integer(ConfigKey.SAFETY_THRASH_WINDOW),
+                integer(ConfigKey.SAFETY_THRASH_FAILURES));
     }
 
     private StagnationSection stagnation() {

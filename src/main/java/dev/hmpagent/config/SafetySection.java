@@ -17,10 +17,12 @@ import java.util.Objects;
  * @param cascadeFailures  failures within the window that mean ERROR_PAUSED (at most {@code cascadeWindow})
  * @param loopAlertAt      the same command with the same result this many times: one alert
  * @param loopLockAt       ... this many times: SAFETY_LOCKOUT (above {@code loopAlertAt})
+ * @param thrashWindow     how many commands since the last progress the thrash breaker counts over
+ * @param thrashFailures   failures within them that mean ERROR_PAUSED (at most {@code thrashWindow})
  */
 public record SafetySection(String guide, long tokenBudget, long dailyTokenBudget, int tickCap, String alertCommand,
                             int repeatAlertAt, int repeatLockAt, int cascadeWindow, int cascadeFailures,
-                            int loopAlertAt, int loopLockAt) {
+                            int loopAlertAt, int loopLockAt, int thrashWindow, int thrashFailures) {
     public SafetySection {
         Objects.requireNonNull(guide, "guide");
         Objects.requireNonNull(alertCommand, "alertCommand");

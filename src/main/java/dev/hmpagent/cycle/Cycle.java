@@ -13,6 +13,8 @@ import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmException;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.ResponseRow;
@@ -58,6 +60,8 @@ public final class Cycle {
     private final TickWriter writer;
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
+    /** The persisted safety state on the tick thread's connection: the end of a rest. */
+    private final SafetyControl control;
 
     // Tick thread only.
     /** The halts this thread has taken into account: after a new one, unread messages are thought about again. */
@@ -79,6 +83,7 @@ public final class Cycle {
         this.responses = writer.responses();
         this.agentLog = writer.agentLog();
         this.stops = writer.stops();
+        this.control = writer.safetyControl();
         this.status = new StatusCell(CycleStatus.initial(agentLog.lastTickId(), agentLog.totalTokens()));
         this.wake = new WakeRule(clock, settings, writer.notes(), writer.processLog(), writer.settings(),
                 review::slowDown, maxIdle, events, breakers);
@@ -225,6 +230,20 @@ public final class Cycle {
         answers.quiet();
         status.phase(wake.idling() ? Phase.IDLE : Phase.WAITING_FOR_EVENT);
         return TickResult.IDLE;
+    }
+
+    /**
+     * Asked by the loop, on the tick thread, while the persisted state {@code now} keeps the agent from thinking: when
+     * it is the reflex's rest and its time is up or a person's message waits, the rest ends (audited) and, at its
+     * time, the LLM is woken once. Returns the state after.
+     */
+    public SafetyStatus endRestIfDue(SafetyStatus now) {
+        if (!now.resting()) return now;
+        Optional<String> ended = control.endRestIfDue();
+        if (ended.isEmpty()) return now;
+        wake.restEnded(ended.get());
+        wake.settingsChanged();   // the reflex's items for the next prompt are read again
+        return control.current();
     }
 
     /**

@@ -1,31 +1,24 @@
 package dev.hmpagent.cycle;
 
-import dev.hmpagent.commands.Idle;
+import dev.hmpagent.safety.SafetyMonitor;
 import dev.hmpagent.stagnation.Idling;
-import dev.hmpagent.store.NoteFilter;
-import dev.hmpagent.store.NotesDao;
-import dev.hmpagent.store.SettingsDao;
-import dev.hmpagent.store.Store;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The reflex's sleep as the LLM's own {@link Idle} in {@code config}: until the time, or until a note newer than the
- * newest unread one now (a person's message always ends it). Called inside the reflex's transaction.
+ * The reflex's sleep as a persisted rest: the SafetyMonitor moves the safety state to RESTING with its end time, in
+ * the reflex's transaction, audited; the person's line and the alert command follow once it committed. The tick loop
+ * ends the rest ({@link Cycle#endRestIfDue}); nothing the LLM writes does.
  */
 public final class ReflexIdle implements Idling {
-    private final NotesDao notes;
-    private final SettingsDao settings;
+    private final SafetyMonitor monitor;
 
-    public ReflexIdle(Store store) {
-        Objects.requireNonNull(store, "store");
-        this.notes = store.tables().notes();
-        this.settings = store.tables().settings();
+    public ReflexIdle(SafetyMonitor monitor) {
+        this.monitor = Objects.requireNonNull(monitor, "monitor");
     }
 
     @Override
-    public void idleUntil(long tickId, Instant until) {
-        Idle idle = new Idle(tickId, until, notes.maxUnreadId(NoteFilter.ALL), 0, "", "", "");
-        settings.put(Idle.KEY, idle.toJson());
+    public void restUntil(long tickId, Instant until, String why) {
+        monitor.rest(until, "anti-stagnation reflex, after tick " + tickId + ": " + why);
     }
 }

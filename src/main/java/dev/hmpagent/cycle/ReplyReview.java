@@ -41,9 +41,10 @@ public final class ReplyReview {
      * @param personMessage the tick showed a new message from a person or the CLI
      * @param graphMark     the concepts' and links' highest ids as the tick began
      * @param calls         the comparison's call to a model, if it made one, as {@code llm_calls} records it
+     * @param progress      the reply came after news from the world: a command's new result ({@link WorldProgress})
      */
     record Reviewed(Comparison comparison, boolean repeated, long repeatOfTick, String contentHash, boolean stimulus,
-                    boolean personMessage, String graphMark, List<LlmCall> calls) {
+                    boolean personMessage, String graphMark, List<LlmCall> calls, boolean progress) {
         Reviewed {
             Objects.requireNonNull(comparison, "comparison");
             calls = List.copyOf(calls);
@@ -68,6 +69,7 @@ public final class ReplyReview {
     private final int repeatWindow;
     private final ChantLimits chant;
     private final Supplier<List<LlmCall>> comparisonCalls;
+    private final WorldProgress world;
 
     /**
      * @param comparator      the configured comparison (local, llm or hybrid)
@@ -75,10 +77,12 @@ public final class ReplyReview {
      * @param repeatWindow    how many earlier replies an exact repeat is looked for in (0: none)
      * @param comparisonCalls takes the calls the comparator made since it was last asked ({@link dev.hmpagent.llm.MeteredLlm#take()}
      *                        of the comparator's client; nothing for the local comparison)
+     * @param world           what the commands' results did since the last reply (the executor tells it)
      */
     public ReplyReview(ReplyComparator comparator, LocalComparator local, CommandBlockParser parser,
                        StagnationReflex reflex, ResponsesDao responses, StagnationDao metrics, int repeatWindow,
-                       ChantLimits chant, Supplier<List<LlmCall>> comparisonCalls) {
+                       ChantLimits chant, Supplier<List<LlmCall>> comparisonCalls, WorldProgress world) {
+        this.world = Objects.requireNonNull(world, "world");
         this.comparisonCalls = Objects.requireNonNull(comparisonCalls, "comparisonCalls");
         this.comparator = Objects.requireNonNull(comparator, "comparator");
         this.local = Objects.requireNonNull(local, "local");
@@ -102,16 +106,22 @@ public final class ReplyReview {
 
     /**
      * Compares the reply with the previous one. A reply cut short (interrupted) is compared locally only: no tokens
-     * are spent on a reply that answers nothing.
+     * are spent on a reply that answers nothing. A reply after news from the world (a command's new result since the
+     * last reply) is progress: no judge call is made for it.
      */
     Reviewed review(Optional<ResponseRow> previous, Completion reply, ParsedReply parsed, boolean stimulus,
                     boolean personMessage, String graphMark) {
         comparisonCalls.get();   // a call of a review that failed before its tick could write it is not this tick's
+        // a person's message is news too, but it opens a new window of the signs already, and the judge's score of
+        // the answer is what the next ticks are measured against: it is judged as before
+        boolean progress = world.take();
         Comparison c;
         if (previous.isEmpty()) {
             c = Comparison.first();
         } else if (reply.interrupted()) {
             c = local.compare(previous.get().content(), reply.text());
+        } else if (progress) {
+            c = comparator.compareAfterProgress(previous.get().content(), reply.text());
         } else {
             c = comparator.compare(previous.get().content(), reply.text(), newCommands(previous.get(), parsed));
         }
@@ -122,7 +132,8 @@ public final class ReplyReview {
         // a repeat is stagnation only when nothing new arrived since the reply it repeats
         boolean repeated = !stimulus && !personMessage && c.identical() && !reply.interrupted()
                 && commandBlock(previous.get().content()).equals(commandBlock(reply.text()));
-        return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark, comparisonCalls.get());
+        return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark, comparisonCalls.get(),
+                progress);
     }
 
     /** Whether the reply asks for a command (by type and arguments) the previous reply did not. */

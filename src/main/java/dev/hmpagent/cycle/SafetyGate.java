@@ -6,6 +6,7 @@ import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.HaltFlag;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Asked first thing in every loop iteration, on the tick thread: may the agent think? Only when the
@@ -19,8 +20,17 @@ public final class SafetyGate {
     private final HaltFlag flag;
     private boolean flagSaid;
 
+    /** Given the state read, ends the reflex's rest when it is due and returns the state after (the cycle's). */
+    private final UnaryOperator<SafetyStatus> restEnd;
+
     /** @param flag a halt that could not be written to the file, obeyed all the same */
     public SafetyGate(StopSignal stops, HaltFlag flag, EventSink events) {
+        this(stops, flag, events, UnaryOperator.identity());
+    }
+
+    /** @param restEnd {@link Cycle#endRestIfDue}: a rest whose time is up, or that a person's message ends, ends here */
+    public SafetyGate(StopSignal stops, HaltFlag flag, EventSink events, UnaryOperator<SafetyStatus> restEnd) {
+        this.restEnd = Objects.requireNonNull(restEnd, "restEnd");
         this.stops = Objects.requireNonNull(stops, "stops");
         this.flag = Objects.requireNonNull(flag, "flag");
         this.events = Objects.requireNonNull(events, "events");
@@ -37,7 +47,7 @@ public final class SafetyGate {
             return false;
         }
         flagSaid = false;
-        SafetyStatus now = stops.persisted();
+        SafetyStatus now = restEnd.apply(stops.persisted());
         SafetyStatus before = last;
         last = now;
         if (before == null ? !now.active() : !before.label().equals(now.label())) {
@@ -47,9 +57,18 @@ public final class SafetyGate {
         return now.active();
     }
 
+    /** Whether the last read found the reflex's rest (which ends by itself: no reason to end a run on it). */
+    public boolean resting() {
+        return !flagSaid && last != null && last.resting();
+    }
+
     /** One line for a state that keeps the agent from thinking. */
     public static String describe(SafetyStatus s) {
-        return s.label() + " since " + s.since() + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")")
-                + ": the agent does not think until a person runs `agent unlock` (or /unlock)";
+        String what = s.label() + " since " + s.since() + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")");
+        if (s.resting()) {
+            return what + ": the agent rests until " + s.until().orElseThrow() + "; a message from a person, or"
+                    + " `agent unlock` (or /unlock), ends the rest sooner";
+        }
+        return what + ": the agent does not think until a person runs `agent unlock` (or /unlock)";
     }
 }

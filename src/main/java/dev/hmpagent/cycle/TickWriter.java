@@ -129,6 +129,9 @@ public final class TickWriter {
 
     SettingsDao settings() { return store.tables().settings(); }
 
+    /** Halt, unlock and the end of a rest on this writer's connection (the tick thread's). */
+    dev.hmpagent.safety.SafetyControl safetyControl() { return new dev.hmpagent.safety.SafetyControl(store); }
+
     Written writeThought(Thought t) {
         return store.inTransaction(() -> {
             // read inside the write transaction, which a halt's own transaction cannot interleave with: a reply
@@ -188,7 +191,7 @@ public final class TickWriter {
         stagnation.record(new StagnationDao.Metric(t.tickId(), t.previous().map(ResponseRow::id).orElse(0L),
                 repeated ? 0.0 : cmp.novelty(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT),
                 comparisonTokens, repeated, r.repeatOfTick(), r.stimulus(), r.personMessage(), r.graphMark(),
-                false, "", repeated, repeated ? "flag-to-llm" : ""));
+                false, "", repeated, repeated ? "flag-to-llm" : "", r.progress()));
     }
 
     /**

@@ -24,6 +24,8 @@ import java.util.function.Supplier;
  * the tick thread only.
  */
 final class WakeRule {
+    /** The wake reason after the reflex's rest: "rest ended: its time is up". */
+    static final String REST_ENDED = "rest ended: ";
     private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, List.of(), List.of("user"), "");
     private static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, List.of(),
             List.of("user", "cli"), "");
@@ -62,6 +64,8 @@ final class WakeRule {
     /** The LLM's idle in force, or null. */
     private Idle idle;
     private Duration pause = Duration.ZERO;
+    /** Set when the reflex's rest ran out: the next wake check thinks once, as at the end of the LLM's own idle. */
+    private String restEnded;
 
     WakeRule(Clock clock, LiveSettings settings, NotesDao notes, ProcessLogDao processLog, SettingsDao runtimeSettings,
              Supplier<Duration> slowDown, Duration maxIdle, EventSink events, LlmBreakers breakers) {
@@ -89,6 +93,8 @@ final class WakeRule {
             return "new message";
         }
         idling = false;
+        String afterRest = restEnded;
+        restEnded = null;
         if (idle != null) return idleEnded();
         // the LLM's own pause between its turns; a person's message does not wait (asked only while a pause runs:
         // an idle poll of a loop that may run 50 times a second costs no query for it)
@@ -98,6 +104,7 @@ final class WakeRule {
         }
         if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return "new message";
         if (processLog.unseenCount() > 0) return "new results";
+        if (afterRest != null) return afterRest;
         if (snapshot.settings().autonomous() && mayThinkUnprompted) return "autonomous";
         return null;
     }
@@ -164,6 +171,12 @@ final class WakeRule {
     /** Whether a refusal is being waited out. */
     boolean waitingOutRejection() { return rejectedAtNote >= 0; }
 
+    /**
+     * The reflex's rest ended by itself ({@code why}: its time is up, or a person's message, which wakes the LLM anyway):
+     * the next check thinks once, like the end of the LLM's own idle.
+     */
+    void restEnded(String why) { restEnded = REST_ENDED + why; }
+
     /** A halt (now released): messages it left unanswered are asked about again, even those already shown. */
     void afterHalt() { noteWatermark = 0; }
 
@@ -178,6 +191,7 @@ final class WakeRule {
 
     /** Whether the tick was woken by something new from outside (a note, a result), not by the clock or itself. */
     static boolean stimulus(String reason) {
-        return !reason.equals("autonomous") && !reason.startsWith("idle ended: the time");
+        return !reason.equals("autonomous") && !reason.startsWith("idle ended: the time")
+                && !reason.equals(REST_ENDED + dev.hmpagent.safety.SafetyControl.REST_TIME_UP);
     }
 }

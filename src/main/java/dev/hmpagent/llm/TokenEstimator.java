@@ -20,6 +20,15 @@ public final class TokenEstimator {
         return codePoints == 0 ? 0 : Math.max(1, (codePoints + 3) / 4);
     }
 
+    /** A whole request: its messages and the tools it offers (their names, descriptions and schemas are sent too). */
+    public static int estimate(LlmRequest request) {
+        int tools = 0;
+        for (ToolSpec t : request.tools()) {
+            tools += PER_MESSAGE_OVERHEAD + estimate(t.name()) + estimate(t.description()) + estimate(t.schema().toString());
+        }
+        return estimate(request.messages()) + tools;
+    }
+
     public static int estimate(List<Message> messages) {
         int total = 0;
         for (Message m : messages) total += PER_MESSAGE_OVERHEAD + estimate(m.content());

@@ -45,7 +45,7 @@ public final class Repl {
         /** The persisted safety state on one line, e.g. "ACTIVE" or "STOPPED(halt) since … (reason)". */
         String safety();
 
-        /** Whether the persisted safety state lets the agent think (ACTIVE). */
+        /** Whether a message is thought about without an unlock: ACTIVE, or the reflex's rest (a message ends it). */
         boolean active();
 
         String halt(String reason);

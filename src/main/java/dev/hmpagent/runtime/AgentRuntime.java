@@ -173,11 +173,12 @@ public final class AgentRuntime implements AutoCloseable {
         AtomicReference<TickLoop> loopRef = new AtomicReference<>();
         RunnerGuard guard = push(resources, new RunnerGuard(files.lock(), files.lock().on(files.tick()), events,
                 files.identity(), () -> published(cycle, loopRef.get())));
-        SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(config.agent().db()), events);
+        SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(config.agent().db()), events, cycle::endRestIfDue);
         TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
             if (!guard.mayTick()) return false;
             if (gate.mayThink()) return true;
-            if (endOnSafetyStop) loopRef.get().end(TickLoop.End.SAFETY_STOP);
+            // the reflex's rest ends by itself: a run asked to exit on a stop waits it out
+            if (endOnSafetyStop && !gate.resting()) loopRef.get().end(TickLoop.End.SAFETY_STOP);
             return false;
         }, events);
         loopRef.set(loop);
@@ -251,9 +252,18 @@ public final class AgentRuntime implements AutoCloseable {
         }
     }
 
-    /** Whether a person's halt (in the file, or in its halt flag) or a lock keeps the agent from thinking. */
+    /**
+     * Whether a person's halt (in the file, or in its halt flag) or a lock keeps the agent from thinking; the reflex's
+     * rest only while a message from a person waits unread (a message ends a rest: one that is still unread when the
+     * loop ended was left unanswered).
+     */
     public boolean stopped() {
-        return new HaltFlag(tickStore.path()).raised() || !safety().active();
+        if (new HaltFlag(tickStore.path()).raised()) return true;
+        SafetyStatus s = safety();
+        if (!s.resting()) return !s.active();
+        try (Store store = tickStore.connectAgain()) {
+            return store.tables().notes().maxUnreadId(dev.hmpagent.store.NoteFilter.PERSON_OR_CLI) > 0;
+        }
     }
 
     /** /halt and /unlock from the REPL, the same as `agent halt` / `agent unlock` from another process. */

@@ -47,6 +47,7 @@ import dev.hmpagent.cycle.LlmTasks;
 import dev.hmpagent.cycle.CallRows;
 import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.cycle.TickWriter;
+import dev.hmpagent.cycle.WorldProgress;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.LlmClient;
@@ -164,7 +165,9 @@ public final class Wiring {
         AlertCommand alert = new AlertCommand(c.alertCommand());
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
-                SafetyRules.Limits.DEFAULTS.chantAlertAt(), c.loopAlertAt(), c.loopLockAt()), c.dailyTokenBudget()),
+                SafetyRules.Limits.DEFAULTS.chantPauseAt(), c.loopAlertAt(), c.loopLockAt(),
+                c.thrashWindow(), c.thrashFailures()),
+                c.dailyTokenBudget()),
                 Guides.byName(c.guide()),
                 reason -> {
                     if (alert.configured()) alert.run(reason);
@@ -228,7 +231,8 @@ public final class Wiring {
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
     static ReplyReview review(AgentConfig config, Store store, Clock clock, LlmClient comparisonLlm,
                               LiveSettings.Generation generation, java.util.function.IntUnaryOperator random,
-                              Supplier<List<String>> commandTypes, ModelSwitch models) {
+                              Supplier<List<String>> commandTypes, ModelSwitch models, SafetyMonitor monitor,
+                              WorldProgress world) {
         StagnationSection s = config.stagnation();
         LocalComparator local = new LocalComparator(s.noveltyThreshold());
         // each comparison call is noted, and written with its tick
@@ -245,10 +249,11 @@ public final class Wiring {
                 generation.presencePenalty(), generation.frequencyPenalty());
         StagnationReflex reflex = new StagnationReflex(store, new ReflexSettings(signs, s.reflex(), s.ratingTicks(),
                 s.maxQuestions(), s.sleep(), s.taskSwitch(), configured, config.cycle().historyK()),
-                clock, random, commandTypes, models, new ReflexIdle(store));
+                clock, random, commandTypes, models, new ReflexIdle(monitor));
         return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
                 store.tables().responses(), store.tables().stagnation(),
-                s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take);
+                s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take,
+                world);
     }
 
     /** The cycle on {@code store} (the tick thread's connection), acting through {@code tools} under their policy. */
@@ -326,8 +331,10 @@ public final class Wiring {
         SafetyMonitor monitor = monitor(config, store, events);
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
         TickWriter writer = writer(config, store, tools, monitor, mapper, commands.registry());
+        // the commands' results go through what measures progress by the world, then to the monitor
+        WorldProgress world = new WorldProgress(monitor);
         CommandExecutor executor = new CommandExecutor(store, commands.registry(), mapper,
-                gate(commands, store, tools, monitor, instead), tools.approver(), monitor, tools.completions());
+                gate(commands, store, tools, monitor, instead), tools.approver(), world, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
         // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
         SwitchableLlm thinking = LlmChain.reflexSwitch(llm);
@@ -346,7 +353,7 @@ public final class Wiring {
         return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),
                 review(config, store, clock, LlmChain.comparisonClient(config, llm), generation, random,
-                        commands.registry()::types, modelSwitch(models)),
+                        commands.registry()::types, modelSwitch(models), monitor, world),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
                 config.cycle().maxIdle(), breakers(monitor, config.llm()));
     }

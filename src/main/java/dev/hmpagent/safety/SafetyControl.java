@@ -1,6 +1,8 @@
 package dev.hmpagent.safety;
 
 import dev.hmpagent.store.ControlRequestsDao;
+import dev.hmpagent.store.NoteFilter;
+import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.SafetyCountersDao;
@@ -18,6 +20,10 @@ public final class SafetyControl {
     /** What a request did. */
     public enum Result { MOVED, ALREADY, REFUSED }
 
+    /** Why a rest ended by itself at its end time (the other why: "a message from a person"). */
+    public static final String REST_TIME_UP = "its time is up";
+
+
     /**
      * What an unlock or a halt changed: its result, and the safety state before and after it.
      *
@@ -34,6 +40,7 @@ public final class SafetyControl {
     private final SafetyCountersDao counters;
     private final ControlRequestsDao requests;
     private final ProcessLogDao processLog;
+    private final NotesDao notes;
 
     public SafetyControl(Store store) {
         this.store = Objects.requireNonNull(store, "store");
@@ -41,6 +48,7 @@ public final class SafetyControl {
         this.counters = store.tables().safetyCounters();
         this.requests = store.tables().controlRequests();
         this.processLog = store.tables().processLog();
+        this.notes = store.tables().notes();
     }
 
     public SafetyStatus current() {
@@ -117,6 +125,34 @@ public final class SafetyControl {
         });
     }
 
+    /**
+     * The running agent, while the reflex's rest holds: ends it (RESTING to ACTIVE, audited as {@code rest_end}) when a
+     * message from a person or the CLI waits unread, or its end time has come; one transaction. Returns why it ended,
+     * or empty while it holds (or when the agent does not rest). Audited as the agent's. No command of the LLM's leads
+     * here.
+     */
+    public Optional<String> endRestIfDue() {
+        // asked every loop iteration while the rest holds: reads only, until there is something to write
+        if (restEnd(current()) == null) return Optional.empty();
+        Requester me = Requester.thisProcess();
+        Requester agent = new Requester(me.pid(), "agent", me.host());   // as the monitor's own moves are audited
+        return store.inTransaction(() -> {
+            SafetyStatus before = current();   // read again in the write: an unlock or a halt may have come between
+            String why = restEnd(before);
+            if (why == null) return Optional.<String>empty();
+            SafetyStates.Event event = SafetyStates.Event.REST_END;
+            move(event, before, SafetyStates.require(event, before), "the rest ended: " + why, agent);
+            return Optional.of(why);
+        });
+    }
+
+    /** Why the rest {@code now} ends now, or null while it holds (or when {@code now} is no rest). */
+    private String restEnd(SafetyStatus now) {
+        if (!now.resting()) return null;
+        if (notes.maxUnreadId(NoteFilter.PERSON_OR_CLI) > 0) return "a message from a person";
+        return store.clock().instant().isBefore(now.until().orElseThrow()) ? null : REST_TIME_UP;
+    }
+
     /** Tokens people added with {@code --add-budget}, all told. */
     public long extraBudget() {
         return counters.extraBudget();
@@ -140,6 +176,6 @@ public final class SafetyControl {
 
     static SafetyStatus status(SafetyDao.Row row) {
         return new SafetyStatus(SafetyState.valueOf(row.state()), StopReason.fromColumn(row.reason()), row.detail(),
-                row.since());
+                row.since(), Optional.ofNullable(row.until()));
     }
 }

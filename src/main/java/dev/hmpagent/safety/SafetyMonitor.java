@@ -20,10 +20,12 @@ import java.util.function.Consumer;
  *   <li>{@link #refuseBeforeCommand}: the executor's gate asks before every command (a 5th identical failure is
  *       refused before it runs and locks the agent);</li>
  *   <li>{@link #onOperation}: every command outcome, reply cut for chanting and failed LLM call (inside its
- *       transaction): the behavioural breakers ({@link SafetyRules}), the Guide's meaning of a failure, alerts; a
- *       format slip of the model's ({@link Operation.Source#SLIP}) is passed through untouched and uncounted;</li>
+ *       transaction): the behavioural breakers ({@link SafetyRules}: repeats, cascades, chanting (a second chanting
+ *       reply in a task pauses), loops, thrashing), the Guide's meaning of a failure, alerts; a format slip of the
+ *       model's ({@link Operation.Source#SLIP}) is passed through untouched and uncounted;</li>
  *   <li>{@link #beforeLlmCall} / {@link #afterLlmCall}: the token budget and the tick cap of a task;</li>
- *   <li>{@link #newTask}: a message from a person or the CLI starts a task.</li>
+ *   <li>{@link #newTask}: a message from a person or the CLI starts a task (so does an unlock, which resets the
+ *       rules' state: {@code SafetyControl}); in a run with no person, the task runs from the start.</li>
  * </ul>
  * Stops move the persisted {@code safety_state} through {@link SafetyStates} (SAFETY_LOCKOUT, ERROR_PAUSED,
  * STOPPED(budget)) with an audit row, and run the configured alert command with the reason.
@@ -122,9 +124,10 @@ public final class SafetyMonitor implements OperationListener {
         outcome.failure().filter(f -> f.severity() == Severity.CRITICAL).ifPresent(this::auditViolation);
         boolean command = outcome.source() == Operation.Source.COMMAND;
         if (command) outcome.failure().ifPresent(f -> causes.failed(outcome.fingerprint(), f));
-        // the Guide says what the failure means, and how many times in a row the same action has failed
-        String shown = outcome.failure().map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint()))))
-                .orElse(outcome.result());
+        // the Guide says what the failure means, and how many times in a row the same action has failed; chanting is
+        // no failed action (no argument to check against help): told as it is, with the chant rule's verdict
+        String shown = outcome.source() == Operation.Source.CHANT ? outcome.result() : outcome.failure()
+                .map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint())))).orElse(outcome.result());
         switch (v.action()) {
             case NONE -> { }
             case ALERT -> shown = (v.reason().isEmpty() ? ALERT : v.reason()) + "\n" + shown;
@@ -133,7 +136,8 @@ public final class SafetyMonitor implements OperationListener {
                 shown = shown + "\n[the agent is locked: " + v.reason() + "; a person must run agent unlock]";
             }
             case ERROR_PAUSE -> {
-                stop(SafetyStates.Event.ERROR_PAUSE, "error cascade: " + v.reason() + cause(command, outcome));
+                // "error cascade: …", "chanting: …", "thrashing: …", and the command it is about
+                stop(SafetyStates.Event.ERROR_PAUSE, v.reason() + cause(command, outcome));
                 shown = shown + "\n[the agent is paused: " + v.reason() + "; a person must run agent unlock]";
             }
         }
@@ -277,7 +281,8 @@ public final class SafetyMonitor implements OperationListener {
                 + " person may unlock the agent; the attempt is audited", Severity.CRITICAL,
                 Fingerprint.ofFailure("control:unlock", "agent unlock refused"));
         boolean afterLastUnlock = r.id() > safety.lastUnlockId();
-        boolean wasActive = SafetyControl.status(safety.current()).active();
+        SafetyStatus was = SafetyControl.status(safety.current());
+        boolean wasActive = was.active() || was.resting();   // a rest is no person's decision: the attempt still locks
         String shown = guide.explain(fact, 1);
         if (afterLastUnlock && wasActive) {
             String reason = "self-unlock: agent unlock refused to the agent's own process: " + r.why();
@@ -313,15 +318,29 @@ public final class SafetyMonitor implements OperationListener {
         };
     }
 
+    /**
+     * The anti-stagnation reflex's rest, inside its transaction: RESTING until {@code until} (from ACTIVE only),
+     * audited with why and until when; the line for the person and the alert command follow once it committed
+     * ({@link #flush()}). Ends by itself ({@link SafetyControl#endRestIfDue}), at a person's message, or by an unlock.
+     */
+    public void rest(java.time.Instant until, String why) {
+        move(SafetyStates.Event.REST, why + "; until " + until, Optional.of(until));
+    }
+
     /** Moves ACTIVE to the monitor's stop (inside the caller's transaction), audits it, tells a person. */
     private void stop(SafetyStates.Event event, String reason) {
+        move(event, reason, Optional.empty());
+    }
+
+    private void move(SafetyStates.Event event, String reason, Optional<java.time.Instant> until) {
         SafetyStatus before = SafetyControl.status(safety.current());
         Optional<SafetyStates.Edge> edge = SafetyStates.edge(event, before);
         if (edge.isEmpty()) return;   // already stopped: a halt or another stop came first
-        SafetyStatus after = new SafetyStatus(edge.get().to(), edge.get().toReason(), reason, store.clock().instant());
+        SafetyStatus after = new SafetyStatus(edge.get().to(), edge.get().toReason(), reason, store.clock().instant(),
+                until);
         Requester me = Requester.thisProcess();
         safety.move(new SafetyDao.Row(after.state().name(), after.reason().map(StopReason::columnName).orElse(null),
-                        reason, after.since()),
+                        reason, after.since(), until.orElse(null)),
                 new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
                         after.reason().map(StopReason::columnName).orElse(null), reason, me.pid(), "agent", me.host()));
         decided.add(new Decided(after.label() + ": " + reason, release(after)));
@@ -346,6 +365,10 @@ public final class SafetyMonitor implements OperationListener {
 
     /** What a person does to release {@code stop}: an unlock, more budget, or (quota) credit or another LLM. */
     private static String release(SafetyStatus stop) {
+        if (stop.resting()) {
+            return "it ends by itself at " + stop.until().orElseThrow() + ", at a message from a person, or with agent"
+                    + " unlock";
+        }
         if (stop.reason().equals(java.util.Optional.of(StopReason.QUOTA))) return QUOTA_RELEASE;
         if (stop.reason().equals(java.util.Optional.of(StopReason.BUDGET))) {
             return "a person must run agent unlock --add-budget N (tokens) or raise safety.token_budget";

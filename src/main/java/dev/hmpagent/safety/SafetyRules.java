@@ -46,9 +46,9 @@ import java.util.TreeMap;
  *       epoch (fewer if fewer happened), {@code windowFailures} or more failures → ERROR_PAUSE. A level, not an
  *       edge: every window operation while it holds gets it. With the defaults, eight failures in a row pause at
  *       the eighth, whatever their fingerprints. Person messages and new input do not clear the window.</li>
- *   <li><b>chant</b> — the run of consecutive CHANT operations among the window operations of the epoch;
- *       the one that brings it to exactly {@code chantAlertAt} → ALERT (once per run). Any other window
- *       operation ends the run; person messages do not.</li>
+ *   <li><b>chant</b> — the CHANT operations of the task (since the last {@link #personMessage()} or
+ *       {@link #unlock()}): the one that brings them to {@code chantPauseAt} or more → ERROR_PAUSE (issue 23: a
+ *       second chanting reply in a task pauses at once); each one before → ALERT naming chanting.</li>
  *   <li><b>no-progress</b> — a COMMAND whose progressKey now ends a run of exactly {@code loopAlertAt} equal keys
  *       at the end of the progress sequence → ALERT; {@code loopLockAt} or more → LOCKOUT. Another result in
  *       between ends the run (alternating results are the oscillation rule's). A command whose result changes has
@@ -58,14 +58,24 @@ import java.util.TreeMap;
  *       last p elements are pairwise distinct (so A,A,A is a repeat, not an oscillation). The cycle has then
  *       repeated L / p times (rounded down). A COMMAND after which L is exactly {@code loopAlertAt · p}
  *       → ALERT (A,B,A,B,A,B; A,B,C,A,B,C,A,B,C); L at least {@code loopLockAt · p} → LOCKOUT.</li>
+ *   <li><b>thrash</b> ({@link ThrashRule}) — a COMMAND is <i>progress</i> when it succeeded with a progressKey that
+ *       differs from the last successful one of the same fingerprint in the epoch (among the {@link
+ *       ThrashRule#REMEMBERED} most recently successful fingerprints); a first success is none. The thrash run is
+ *       the COMMANDs since the last progress, {@link #newInput()}, {@link #personMessage()} or {@link #unlock()}
+ *       (a progress itself not included, and it gives NONE). With W the last {@code thrashWindow} of the run and F
+ *       its failures: the run at least {@code thrashWindow} long and F at least {@code thrashFailures} →
+ *       ERROR_PAUSE (a level); F at least ⌈thrashFailures / 2⌉ with W at least ⌈thrashWindow / 2⌉ long → ALERT,
+ *       at the first COMMAND of the run where that holds (once per run). With the defaults, one new failing command
+ *       beside one success that moves nothing, each tick, alerts at the 10th command and pauses at the 20th.</li>
  * </ol>
  * When several rules are due on one operation the strongest action wins (ERROR_PAUSE > LOCKOUT > ALERT > NONE);
  * between equal actions the rule named first above wins (so a failure that is both the third repeat and the third
  * identical result carries {@link #REPEAT_ALERT}). Every rule is checked on every operation: none returns early.
  *
  * <h2>Resets</h2>
- * {@link #personMessage()} ends every failure streak and starts the progress sequence afresh;
- * {@link #newInput()} starts the progress sequence afresh; {@link #unlock()} starts a new epoch (everything).
+ * {@link #personMessage()} ends every failure streak and the task's chants, and starts the progress sequence and the
+ * thrash run afresh; {@link #newInput()} starts the progress sequence and the thrash run afresh; {@link #unlock()}
+ * starts a new epoch (everything).
  */
 public final class SafetyRules {
     /** The row result the LLM sees at the third identical failure. */
@@ -75,19 +85,22 @@ public final class SafetyRules {
     public static final String RULE_CHANT = "chant";
     public static final String RULE_NO_PROGRESS = "no-progress";
     public static final String RULE_OSCILLATION = "oscillation";
+    public static final String RULE_THRASH = "thrash";
 
     /**
      * @param alertAt        the failure of one fingerprint that alerts (3)
      * @param lockAt         the attempt of one fingerprint that is refused and locks (5)
      * @param windowSize     how many window operations the cascade looks back on (10)
      * @param windowFailures failures among them that pause (8)
-     * @param chantAlertAt   replies cut for chanting in a row that alert (3)
+     * @param chantPauseAt   replies cut for chanting in one task that pause (2)
      * @param loopAlertAt    occurrences of one progress key, or repetitions of a cycle, that alert (3)
      * @param loopLockAt     occurrences or repetitions that lock (5)
+     * @param thrashWindow   commands since the last progress the thrash rule looks back on (20)
+     * @param thrashFailures failures among them that pause (10; half of them among half as many commands alert)
      */
-    public record Limits(int alertAt, int lockAt, int windowSize, int windowFailures, int chantAlertAt,
-                         int loopAlertAt, int loopLockAt) {
-        public static final Limits DEFAULTS = new Limits(3, 5, 10, 8, 3, 3, 5);
+    public record Limits(int alertAt, int lockAt, int windowSize, int windowFailures, int chantPauseAt,
+                         int loopAlertAt, int loopLockAt, int thrashWindow, int thrashFailures) {
+        public static final Limits DEFAULTS = new Limits(3, 5, 10, 8, 2, 3, 5, 20, 10);
 
         public Limits {
             if (alertAt < 1) throw new IllegalArgumentException("alertAt must be at least 1, was " + alertAt);
@@ -96,7 +109,10 @@ public final class SafetyRules {
             if (windowFailures < 1 || windowFailures > windowSize) {
                 throw new IllegalArgumentException("windowFailures must be 1.." + windowSize + ", was " + windowFailures);
             }
-            if (chantAlertAt < 1) throw new IllegalArgumentException("chantAlertAt must be at least 1, was " + chantAlertAt);
+            if (chantPauseAt < 1) throw new IllegalArgumentException("chantPauseAt must be at least 1, was " + chantPauseAt);
+            if (thrashFailures < 1 || thrashFailures > thrashWindow) {
+                throw new IllegalArgumentException("thrashFailures must be 1.." + thrashWindow + ", was " + thrashFailures);
+            }
             if (loopAlertAt < 2) throw new IllegalArgumentException("loopAlertAt must be at least 2, was " + loopAlertAt);
             if (loopLockAt < 2) throw new IllegalArgumentException("loopLockAt must be at least 2, was " + loopLockAt);
         }
@@ -172,17 +188,19 @@ public final class SafetyRules {
     private final Limits limits;
     private final TreeMap<String, Integer> streaks = new TreeMap<>();
     private final Deque<Boolean> window = new ArrayDeque<>();
-    private int chantRun;
+    /** Replies cut for chanting in this task (since the last person's message or unlock). */
+    private int taskChants;
     private final TreeMap<String, Integer> progress = new TreeMap<>();
     private final List<String> recentKeys = new ArrayList<>();
     private int cycle2;
     private int cycle3;
+    private final ThrashRule thrash;
 
     /** Empty state. */
     public SafetyRules(Limits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.thrash = new ThrashRule(limits.thrashWindow(), limits.thrashFailures());
     }
-
 
     /** Before a command runs: LOCKOUT (the refused attempt counts as a failure of its streak) or NONE (no change). */
     public Verdict beforeCommand(String fingerprint) {
@@ -201,7 +219,7 @@ public final class SafetyRules {
         if (!entersWindow) return Verdict.none();
         window.addLast(chant || op.failed());
         while (window.size() > limits.windowSize()) window.removeFirst();
-        chantRun = chant ? chantRun + 1 : 0;
+        if (chant) taskChants++;
 
         Verdict verdict = cascade();
         if (op.kind() == Kind.COMMAND) {
@@ -210,13 +228,20 @@ public final class SafetyRules {
                 recordProgress(op.progressKey());
                 verdict = verdict.or(oscillation()).or(noProgress(op.progressKey()));
             }
+            verdict = verdict.or(thrash.after(op));
         }
-        if (chant && chantRun == limits.chantAlertAt()) {
-            verdict = verdict.or(new Verdict(Action.ALERT, RULE_CHANT, "SYSTEM ALERT: your last " + chantRun
-                    + " replies started repeating the same text over and over and were cut there. STOP repeating"
-                    + " yourself: say something new in a few words, or use idle."));
+        return chant ? verdict.or(chant()) : verdict;
+    }
+
+    private Verdict chant() {
+        if (taskChants >= limits.chantPauseAt()) {
+            return new Verdict(Action.ERROR_PAUSE, RULE_CHANT, "chanting: " + taskChants + " replies in this task"
+                    + " started repeating the same text over and over and were cut; paused until a human unlocks");
         }
-        return verdict;
+        return new Verdict(Action.ALERT, RULE_CHANT, "SYSTEM ALERT: chanting. Your reply started repeating the same"
+                + " text over and over and was cut there (chanting reply " + taskChants + " of this task; at "
+                + limits.chantPauseAt() + " the agent pauses until a person unlocks it). Do not repeat yourself: say"
+                + " something new in a few words, or use idle.");
     }
 
     /** How many times {@code fingerprint} has failed in its current streak (0 when none). */
@@ -227,6 +252,7 @@ public final class SafetyRules {
     /** A new message from a person or the CLI: failure streaks end, no-progress detection starts afresh. */
     public void personMessage() {
         streaks.clear();
+        taskChants = 0;
         newInput();
     }
 
@@ -236,13 +262,14 @@ public final class SafetyRules {
         recentKeys.clear();
         cycle2 = 0;
         cycle3 = 0;
+        thrash.movedOn();
     }
 
     /** A human unlock: everything starts afresh. */
     public void unlock() {
         personMessage();
         window.clear();
-        chantRun = 0;
+        thrash.clear();
     }
 
     private Verdict cascade() {
@@ -324,16 +351,15 @@ public final class SafetyRules {
         ObjectNode root = f.objectNode();
         ObjectNode s = root.putObject("streaks");
         streaks.forEach(s::put);
-        StringBuilder w = new StringBuilder();
-        window.forEach(failed -> w.append(failed ? 'F' : 'S'));
-        root.put("window", w.toString());
-        root.put("chants", chantRun);
+        root.put("window", RulesJson.outcomes(window));
+        root.put("chants", taskChants);
         ObjectNode p = root.putObject("progress");
         progress.forEach(p::put);
         var recent = root.putArray("recent");
         recentKeys.forEach(recent::add);
         root.put("cycle2", cycle2);
         root.put("cycle3", cycle3);
+        thrash.write(root);
         return root.toString();
     }
 
@@ -351,38 +377,18 @@ public final class SafetyRules {
 
     private void read(JsonNode root) {
         if (!root.isObject()) throw new IllegalArgumentException("not an object");
-        readCounts(root.path("streaks"), streaks);
-        String w = text(root.path("window"));
-        for (char c : w.toCharArray()) {
-            if (c != 'F' && c != 'S') throw new IllegalArgumentException("window: " + w);
-            window.addLast(c == 'F');
-        }
+        RulesJson.readCounts(root.path("streaks"), streaks);
+        RulesJson.readOutcomes(root.path("window"), window);
         while (window.size() > limits.windowSize()) window.removeFirst();
-        chantRun = count(root.path("chants"));   // "anomalies" (before issue 22) counted slips too: dropped
-        readCounts(root.path("progress"), progress);
+        // "chants" counted replies in a row before issue 23, in this task since; "anomalies" (before 22): dropped
+        taskChants = RulesJson.count(root.path("chants"));
+        RulesJson.readCounts(root.path("progress"), progress);
         JsonNode recent = root.path("recent");
         if (!recent.isMissingNode() && !recent.isArray()) throw new IllegalArgumentException("recent");
-        for (JsonNode key : recent) recentKeys.add(text(key));
+        for (JsonNode key : recent) recentKeys.add(RulesJson.text(key));
         if (recentKeys.size() > 3) throw new IllegalArgumentException("recent");
-        cycle2 = count(root.path("cycle2"));
-        cycle3 = count(root.path("cycle3"));
-    }
-
-    private static void readCounts(JsonNode node, Map<String, Integer> into) {
-        if (node.isMissingNode()) return;
-        if (!node.isObject()) throw new IllegalArgumentException("not an object");
-        node.fields().forEachRemaining(e -> into.put(e.getKey(), count(e.getValue())));
-    }
-
-    private static int count(JsonNode node) {
-        if (node.isMissingNode()) return 0;
-        if (!node.isInt() || node.intValue() < 0) throw new IllegalArgumentException("not a count: " + node);
-        return node.intValue();
-    }
-
-    private static String text(JsonNode node) {
-        if (node.isMissingNode()) return "";
-        if (!node.isTextual()) throw new IllegalArgumentException("not text: " + node);
-        return node.textValue();
+        cycle2 = RulesJson.count(root.path("cycle2"));
+        cycle3 = RulesJson.count(root.path("cycle3"));
+        thrash.read(root);
     }
 }

@@ -12,5 +12,10 @@ public enum SafetyState {
     /** Locked by the SafetyMonitor until a human unlocks it. */
     SAFETY_LOCKOUT,
     /** Paused after an error cascade until a human unlocks it. */
-    ERROR_PAUSED
+    ERROR_PAUSED,
+    /**
+     * The anti-stagnation reflex's rest, with its end time ({@link SafetyStatus#until()}): it ends by itself then, at a
+     * message from a person, or with {@code agent unlock}; never by anything the LLM writes.
+     */
+    RESTING
 }

@@ -19,11 +19,15 @@ public final class SafetyStates {
         /** Every LLM the agent may use said its quota or credit is exhausted. */
         QUOTA,
         /** The agent started with another LLM configuration than the one whose quota ran out. */
-        CONFIG_CHANGE;
+        CONFIG_CHANGE,
+        /** The anti-stagnation reflex rests the agent until a time. */
+        REST,
+        /** The rest ends by itself: its time is up, or a person's message waits. */
+        REST_END;
 
         /**
          * The {@code safety_audit.event} text: {@code halt}, {@code unlock}, {@code lockout}, {@code error_pause},
-         * {@code budget}, {@code quota}, {@code config_change}.
+         * {@code budget}, {@code quota}, {@code config_change}, {@code rest}, {@code rest_end}.
          */
         public String auditName() {
             return this == UNLOCK_ADD_BUDGET ? "unlock" : name().toLowerCase(java.util.Locale.ROOT);
@@ -39,23 +43,33 @@ public final class SafetyStates {
             new Edge(Event.HALT, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
             new Edge(Event.HALT, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
             new Edge(Event.HALT, SafetyState.ERROR_PAUSED, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
+            new Edge(Event.HALT, SafetyState.RESTING, ANY, SafetyState.STOPPED, Optional.of(StopReason.HALT)),
             // no HALT edge out of STOPPED: the agent is stopped already, and turning a budget or quota stop into a
             // halt would let a plain unlock release it
             // only a human releases: any stop except a budget or quota one (that needs more budget)
             new Edge(Event.UNLOCK, SafetyState.STOPPED, Optional.of(StopReason.HALT), SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK, SafetyState.ERROR_PAUSED, ANY, SafetyState.ACTIVE, ANY),
+            new Edge(Event.UNLOCK, SafetyState.RESTING, ANY, SafetyState.ACTIVE, ANY),
             // more budget releases a budget stop (and, given with any other human-releasable stop, is added too);
             // a quota stop needs a config change, never an unlock
             new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.STOPPED, Optional.of(StopReason.BUDGET), SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.STOPPED, Optional.of(StopReason.HALT), SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.SAFETY_LOCKOUT, ANY, SafetyState.ACTIVE, ANY),
             new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.ERROR_PAUSED, ANY, SafetyState.ACTIVE, ANY),
+            new Edge(Event.UNLOCK_ADD_BUDGET, SafetyState.RESTING, ANY, SafetyState.ACTIVE, ANY),
             // the SafetyMonitor's own stops, only from ACTIVE: a stop already in force is not overwritten
             new Edge(Event.LOCKOUT, SafetyState.ACTIVE, ANY, SafetyState.SAFETY_LOCKOUT, ANY),
             new Edge(Event.ERROR_PAUSE, SafetyState.ACTIVE, ANY, SafetyState.ERROR_PAUSED, ANY),
             new Edge(Event.BUDGET, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.BUDGET)),
             new Edge(Event.QUOTA, SafetyState.ACTIVE, ANY, SafetyState.STOPPED, Optional.of(StopReason.QUOTA)),
+            // a rest is no stop in force: a result that arrives while it holds (a process ending) may still lock or pause
+            new Edge(Event.LOCKOUT, SafetyState.RESTING, ANY, SafetyState.SAFETY_LOCKOUT, ANY),
+            new Edge(Event.ERROR_PAUSE, SafetyState.RESTING, ANY, SafetyState.ERROR_PAUSED, ANY),
+            // the reflex's rest: only from ACTIVE, and it ends by itself (its time, a person's message) or by an unlock;
+            // nothing the LLM writes reaches either edge
+            new Edge(Event.REST, SafetyState.ACTIVE, ANY, SafetyState.RESTING, ANY),
+            new Edge(Event.REST_END, SafetyState.RESTING, ANY, SafetyState.ACTIVE, ANY),
             // the config change a quota stop waits for: seen at start, when the LLMs configured differ from the spent one
             new Edge(Event.CONFIG_CHANGE, SafetyState.STOPPED, Optional.of(StopReason.QUOTA), SafetyState.ACTIVE, ANY));
 

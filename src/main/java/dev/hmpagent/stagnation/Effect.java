@@ -43,6 +43,15 @@ enum Effect {
         return code;
     }
 
+    /**
+     * Whether it changes more than the wording of the next replies: everything but the tuning and the meta-question.
+     * A run with recent progress in the world gets only the gentle two (issue 23): a pause, another LLM, a hidden
+     * history, a frozen task, a random command or a question to the person would stall work that is moving.
+     */
+    boolean strong() {
+        return this != REFLEX_TUNING && this != META_ANALYSIS;
+    }
+
     /** The effect of a code name; {@link #NONE} for null, blank or unknown. */
     static Effect of(String code) {
         if (code == null || code.isEmpty()) return NONE;

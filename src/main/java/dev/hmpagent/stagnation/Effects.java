@@ -87,7 +87,7 @@ final class Effects {
             case TASK_SWITCH -> tasks.switchAway(step, until);
             case ASK_PERSON -> Optional.of(askPerson(step));
             case SWITCH_LLM -> Optional.of(models.switchToNext());
-            case SLEEP -> Optional.of(sleep(s.name(), tick));
+            case SLEEP -> Optional.of(sleep(s, tick));
             case NONE -> Optional.empty();
         };
     }
@@ -111,12 +111,12 @@ final class Effects {
                 + settings.maxQuestions() + " without an answer)";
     }
 
-    private String sleep(String strategy, long tickId) {
+    private String sleep(Strategy s, long tickId) {
         Instant until = clock.instant().plus(settings.sleep());
-        idling.idleUntil(tickId, until);
-        reflex.addItem(tickId, strategy, 1, "radical pause: you rested until " + until + " to come back"
+        idling.restUntil(tickId, until, s.name() + " for " + settings.sleepText() + " (" + s.strategyClass().why() + ")");
+        reflex.addItem(tickId, s.name(), 1, "radical pause: you rested until " + until + " to come back"
                 + " with a fresh look; do not pick up the thread you were repeating.",
                 tickId + StagnationReflex.ITEM_TICKS + 1);
-        return "resting for " + settings.sleepText() + " (a message from you wakes it)";
+        return "resting for " + settings.sleepText() + ", until " + until + " (a message from you ends it)";
     }
 }

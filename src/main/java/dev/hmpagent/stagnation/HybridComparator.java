@@ -47,9 +47,7 @@ public final class HybridComparator implements ReplyComparator {
     @Override
     public Comparison compare(String previous, String current, boolean newCommands) {
         Comparison here = local.compare(previous, current);
-        if (here.identical() || here.novelty() < nearIdentical || here.novelty() > ambiguousHigh) {
-            return here.withMethod(Comparison.HYBRID_LOCAL, Comparison.NO_CALL);
-        }
+        if (decidedLocally(here)) return here.withMethod(Comparison.HYBRID_LOCAL, Comparison.NO_CALL);
         if (newCommands) {
             return new Comparison(Verdict.NEW, here.novelty(), here.newIdeas(), here.refinedIdeas(),
                     here.discardedIdeas(), Comparison.HYBRID_LOCAL, Comparison.NO_CALL, false);
@@ -60,6 +58,19 @@ public final class HybridComparator implements ReplyComparator {
         return new Comparison(known ? asked.verdict() : here.verdict(), known ? asked.novelty() : here.novelty(),
                 ideas.newIdeas(), ideas.refinedIdeas(), ideas.discardedIdeas(), Comparison.HYBRID_LLM, asked.usage(),
                 false);
+    }
+
+    /** After news from the world: the local score where it decides alone, else new without a call (hybrid:local). */
+    @Override
+    public Comparison compareAfterProgress(String previous, String current) {
+        Comparison here = local.compare(previous, current);
+        return decidedLocally(here) ? here.withMethod(Comparison.HYBRID_LOCAL, Comparison.NO_CALL)
+                : llm.countedNew(here, Comparison.HYBRID_LOCAL);
+    }
+
+    /** Identical, nearly so, or clearly new: no model needed. */
+    private boolean decidedLocally(Comparison here) {
+        return here.identical() || here.novelty() < nearIdentical || here.novelty() > ambiguousHigh;
     }
 
     @Override

@@ -2,8 +2,11 @@ package dev.hmpagent.stagnation;
 
 import java.time.Instant;
 
-/** The sleep strategy's way to idle the LLM: the caller writes the idle the next ticks obey. */
+/**
+ * The sleep strategy's way to rest the agent: the caller moves the persisted safety state to RESTING (audited, told,
+ * alerted), which the LLM cannot end; it ends by itself at {@code until}, at a message from a person, or by an unlock.
+ */
 public interface Idling {
-    /** The LLM idles from tick {@code tickId} until {@code until}, or until a message from the person wakes it. */
-    void idleUntil(long tickId, Instant until);
+    /** The agent rests from tick {@code tickId} until {@code until}; {@code why} says what the reflex saw. */
+    void restUntil(long tickId, Instant until, String why);
 }

@@ -45,6 +45,7 @@ public final class LlmComparator implements ReplyComparator {
     private final int maxTokens;
     private final LocalComparator local;
     private final ComparisonParser parser;
+    private final double noveltyThreshold;
 
     private final Object lock = new Object();
     private boolean inCall;
@@ -61,6 +62,7 @@ public final class LlmComparator implements ReplyComparator {
         if (maxTokens <= 0) throw new IllegalArgumentException("maxTokens must be > 0: " + maxTokens);
         this.maxTokens = maxTokens;
         this.parser = new ComparisonParser(noveltyThreshold);
+        this.noveltyThreshold = noveltyThreshold;
         this.local = Objects.requireNonNull(local, "local");
     }
 
@@ -74,6 +76,22 @@ public final class LlmComparator implements ReplyComparator {
         Comparison here = local.compare(previous, current);
         Comparison asked = ask(previous, current, here);
         return here.identical() ? here.withMethod(Comparison.LLM, asked.usage()) : asked;
+    }
+
+    /** No call after news from the world: the reply is new (method {@code local}) unless identical. */
+    @Override
+    public Comparison compareAfterProgress(String previous, String current) {
+        return countedNew(local.compare(previous, current), Comparison.LOCAL);
+    }
+
+    /**
+     * What the model is not asked about, judged {@code method}: an identical pair stays SAME with novelty 0, any other
+     * is NEW with at least the novelty threshold and the local idea lists.
+     */
+    Comparison countedNew(Comparison here, String method) {
+        if (here.identical()) return here.withMethod(method, Comparison.NO_CALL);
+        return new Comparison(Verdict.NEW, Math.max(here.novelty(), noveltyThreshold), here.newIdeas(),
+                here.refinedIdeas(), here.discardedIdeas(), method, Comparison.NO_CALL, false);
     }
 
     /**

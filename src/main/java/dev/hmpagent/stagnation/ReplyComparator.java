@@ -19,6 +19,15 @@ public interface ReplyComparator {
     }
 
     /**
+     * Compares two consecutive replies when the new one came after news from the world (a command's new result): no
+     * call to a model is made for it (issue 23). A comparison that would have asked the model
+     * counts the reply as new instead; the local score stands where it decides alone.
+     */
+    default Comparison compareAfterProgress(String previous, String current) {
+        return compare(previous, current);
+    }
+
+    /**
      * Cancels the model call in flight, if any (a human halt), from any thread: the compare then returns what
      * the local part knows instead of waiting for the answer. Nothing to cancel by default.
      */

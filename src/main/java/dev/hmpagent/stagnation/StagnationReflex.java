@@ -20,7 +20,9 @@ import java.util.stream.Collectors;
  * {@code anti_stagnation_metrics} ({@link SignWindow}), diagnoses the source, fires strategies from the catalogue
  * (cheap first, then by reputation, several from different classes, a new round only after the last one was rated and
  * failed) and applies their {@link Effects}. What needs the outside world (the mesh, feeds) is inactive in the
- * catalogue, never faked.
+ * catalogue, never faked. Progress is measured by the world, not by wording: while a recent tick came after news from
+ * the world ({@link SignWindow#progressed}), low novelty may tune the temperature and ask the meta-question, never
+ * fire a strong strategy ({@link Effect#strong()}) nor slow the agent down.
  */
 public final class StagnationReflex {
     /** How many ticks an item the reflex adds stays in the prompt (unless a novel reply ends it sooner). */
@@ -100,8 +102,10 @@ public final class StagnationReflex {
         endWhatIsOver(step, personMessage);
         rater.rate(tickId, step.lines);
         if (novelty >= settings.signs().noveltyThreshold()) endAfterNovelReply(step);
-        StagnationSigns.Signs signs = StagnationSigns.evaluate(SignWindow.read(metrics, settings.signs()),
+        List<StagnationDao.Metric> rows = SignWindow.rows(metrics, settings.signs());
+        StagnationSigns.Signs signs = StagnationSigns.evaluate(SignWindow.observations(rows, settings.signs()),
                 settings.signs());
+        step.progressed = SignWindow.progressed(rows, settings.signs());
         if (!signs.stagnant()) {
             if (step.state.episode() != 0) step.state = step.state.withEpisode(0, 0);
             return finish(before, step, false);
@@ -151,7 +155,7 @@ public final class StagnationReflex {
             step.state = step.state.withEpisode(episode, rounds);
             return finish(before, step, true);
         }
-        slowDownWhenUnanswered(step);
+        if (!step.progressed) slowDownWhenUnanswered(step);
         Set<Long> tried = ofEpisode.stream().map(ReflexDao.Firing::strategyId).collect(Collectors.toSet());
         fire(step, signs, described, new Episode(episode, rounds), tried);
         return finish(before, step, true);
@@ -175,8 +179,7 @@ public final class StagnationReflex {
     private void fire(Step step, StagnationSigns.Signs signs, String described, Episode episode, Set<Long> tried) {
         List<StrategyClass> diagnosis = Diagnosis.diagnose(signs);
         String diagnosed = diagnosis.stream().map(StrategyClass::configName).collect(Collectors.joining(", "));
-        List<Strategy> plan = StrategyPlanner.plan(diagnosis, effects.catalogue(step.state), tried, episode.rounds(),
-                MAX_STRATEGIES);
+        List<Strategy> plan = StrategyPlanner.plan(diagnosis, catalogue(step), tried, episode.rounds(), MAX_STRATEGIES);
         int round = episode.rounds() + 1;
         List<String> fired = new ArrayList<>();
         for (Strategy s : plan) {
@@ -194,9 +197,20 @@ public final class StagnationReflex {
         }
         metrics.markStagnant(step.tickId, described, plan.stream().map(Strategy::name).collect(Collectors.joining(", ")));
         step.state = step.state.withEpisode(episode.first(), round);
-        step.lines.add("anti-stagnation reflex (tick " + step.tickId + ", " + described + "; " + diagnosed + "): "
-                + String.join("; ", fired));
+        step.lines.add("anti-stagnation reflex (tick " + step.tickId + ", " + described + "; " + diagnosed
+                + (step.progressed ? "; the world moved within " + SignWindow.lookBack(settings.signs())
+                + " ticks, so only the gentle ways" : "") + "): " + String.join("; ", fired));
         step.changed = true;
+    }
+
+    /**
+     * The catalogue as the planner may use it now: on a run with recent progress in the world, only the strategies
+     * whose effect is not {@link Effect#strong()} (issue 23: wording alone never rests, switches or stops working).
+     */
+    private List<Strategy> catalogue(Step step) {
+        List<Strategy> all = effects.catalogue(step.state);
+        if (!step.progressed) return all;
+        return all.stream().map(s -> s.effect().strong() ? s.unavailable() : s).toList();
     }
 
     /** Saves a changed state; a changed knob or slow-down makes the next tick read its settings again. */

@@ -14,6 +14,8 @@ final class Step {
     final List<String> lines = new ArrayList<>();
     ReflexDao.State state;
     boolean changed;
+    /** A recent tick came after news from the world: only the gentle strategies, no slow-down. */
+    boolean progressed;
     StagnationReflex.Question question;
 
     Step(long tickId, double novelty, ReflexDao.State state) {

@@ -32,6 +32,11 @@ record Strategy(long id, String name, StrategyClass strategyClass, int cost, dou
         if (!Double.isFinite(reputation)) throw new IllegalArgumentException("reputation must be finite (" + name + ")");
     }
 
+    /** The same strategy, not available now. */
+    Strategy unavailable() {
+        return new Strategy(id, name, strategyClass, cost, reputation, rated, false, effect);
+    }
+
     /** The reputation it is ranked by: its own when rated, {@link #NEUTRAL_REPUTATION} when not. */
     public double rankingReputation() {
         return rated ? reputation : NEUTRAL_REPUTATION;

@@ -24,6 +24,8 @@ import java.util.Set;
  */
 public record NoteFilter(int minPriority, List<String> tags, List<String> sources, String since) {
     public static final NoteFilter ALL = new NoteFilter(Integer.MIN_VALUE, List.of());
+    /** A person's messages: typed ({@code user}) or sent with {@code agent note} ({@code cli}). */
+    public static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, List.of(), List.of("user", "cli"), "");
     /** The sources a filter may name (the LLM's own notes never come back as input). */
     public static final Set<String> SOURCES = Set.of("user", "cli", "system", "peer");
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -9,8 +9,12 @@ import java.util.Objects;
  * texts; the safety package owns what they mean and which moves are legal.
  */
 public final class SafetyDao {
-    /** The row of {@code safety_state}. */
-    public record Row(String state, String reason, String detail, Instant since) { }
+    /** The row of {@code safety_state}; {@code until} (null for none) is when a rest (RESTING) ends by itself. */
+    public record Row(String state, String reason, String detail, Instant since, Instant until) {
+        public Row(String state, String reason, String detail, Instant since) {
+            this(state, reason, detail, since, null);
+        }
+    }
 
     /** One audit row. */
     public record Audit(Instant at, String event, String fromState, String toState, String reason, String detail,
@@ -23,15 +27,16 @@ public final class SafetyDao {
     }
 
     public Row current() {
-        return store.queryOne("SELECT state, reason, detail, since FROM safety_state WHERE id = 1",
-                rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3), Instant.parse(rs.getString(4))))
+        return store.queryOne("SELECT state, reason, detail, since, until FROM safety_state WHERE id = 1",
+                rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3), Instant.parse(rs.getString(4)),
+                        rs.getString(5) == null ? null : Instant.parse(rs.getString(5))))
                 .orElseThrow(() -> new StoreException(store.path() + " has no safety_state row: run `agent check`"));
     }
 
     /** Sets the state and appends its audit row; call inside one transaction with the read that decided it. */
     public void move(Row to, Audit audit) {
-        store.update("UPDATE safety_state SET state = ?, reason = ?, detail = ?, since = ? WHERE id = 1",
-                to.state(), to.reason(), to.detail(), to.since());
+        store.update("UPDATE safety_state SET state = ?, reason = ?, detail = ?, since = ?, until = ? WHERE id = 1",
+                to.state(), to.reason(), to.detail(), to.since(), to.until());
         store.insert("INSERT INTO safety_audit(at, event, from_state, to_state, reason, detail, pid, user_name, host) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", audit.at(), audit.event(), audit.fromState(),
                 audit.toState(), audit.reason(), audit.detail(), audit.pid(), audit.user(), audit.host());

@@ -19,10 +19,12 @@ public final class StagnationDao {
      * @param personMessage a person's new message was shown
      * @param graphMark     "max concept id/max link id" when the tick began: growth is a change of it
      * @param signs         the signs that held, one phrase each ("" when none)
+     * @param progress      the reply came after news from the world: a command's new result
      */
     public record Metric(long tickId, long comparedWith, double novelty, String method, String verdict, int tokens,
                          boolean identical, long repeatOfTick, boolean stimulus, boolean personMessage,
-                         String graphMark, boolean stagnant, String signs, boolean reflexFired, String strategy) {
+                         String graphMark, boolean stagnant, String signs, boolean reflexFired, String strategy,
+                         boolean progress) {
         public Metric {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(verdict, "verdict");
@@ -34,7 +36,7 @@ public final class StagnationDao {
     private static final String COLUMNS = "tick_id, coalesce(response_id, 0), coalesce(novelty_score, 1), "
             + "coalesce(method, ''), coalesce(verdict, 'unknown'), comparison_tokens, identical, repeat_of_tick, "
             + "stimulus, person_message, coalesce(graph_mark, ''), stagnant, coalesce(signs, ''), reflex_fired, "
-            + "coalesce(strategy, '')";
+            + "coalesce(strategy, ''), progress";
 
     private final Store store;
 
@@ -45,11 +47,11 @@ public final class StagnationDao {
     public long record(Metric m) {
         return store.insert("INSERT INTO anti_stagnation_metrics(timestamp, tick_id, response_id, novelty_score, method, "
                         + "verdict, comparison_tokens, identical, repeat_of_tick, stimulus, person_message, graph_mark, "
-                        + "stagnant, signs, reflex_fired, strategy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + "stagnant, signs, reflex_fired, strategy, progress) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 store.now(), m.tickId(), m.comparedWith() == 0 ? null : m.comparedWith(), m.novelty(), m.method(),
                 m.verdict(), m.tokens(), m.identical(), m.repeatOfTick(), m.stimulus(), m.personMessage(),
                 m.graphMark(), m.stagnant(), m.signs().isEmpty() ? null : m.signs(), m.reflexFired(),
-                m.strategy().isEmpty() ? null : m.strategy());
+                m.strategy().isEmpty() ? null : m.strategy(), m.progress());
     }
 
     /** Marks the tick's row stagnant with the signs that held (and the strategies fired, "" when none). */
@@ -80,6 +82,6 @@ public final class StagnationDao {
     private static Metric map(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new Metric(rs.getLong(1), rs.getLong(2), rs.getDouble(3), rs.getString(4), rs.getString(5), rs.getInt(6),
                 rs.getInt(7) != 0, rs.getLong(8), rs.getInt(9) != 0, rs.getInt(10) != 0, rs.getString(11),
-                rs.getInt(12) != 0, rs.getString(13), rs.getInt(14) != 0, rs.getString(15));
+                rs.getInt(12) != 0, rs.getString(13), rs.getInt(14) != 0, rs.getString(15), rs.getInt(16) != 0);
     }
 }

@@ -132,6 +132,8 @@ class SandboxAttacksEndToEndTest {
                     repeat_lock_at = 1000
                     loop_alert_at = 999
                     loop_lock_at = 1000
+                    thrash_window = 1000
+                    thrash_failures = 1000
                     [stagnation]
                     method = "local"
                     reflex = false

@@ -228,6 +228,8 @@ class ConfigLoaderTest {
                 cascade_failures = 1
                 loop_alert_at = 999
                 loop_lock_at = 1000
+                thrash_window = 2
+                thrash_failures = 1
                 [stagnation]
                 method = "LLM"
                 model = "gpt-4o-mini"
@@ -271,7 +273,7 @@ class ConfigLoaderTest {
                 new FilesSection(List.of(Path.of("/srv/work"), Path.of("notes")), 1, 104_857_600),
                 new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(5), 64, 256),
                 new CleanupSection(1),
-                new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000),
+                new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000, 2, 1),
                 new StagnationSection(StagnationSection.Method.LLM, "gpt-4o-mini", 16, 0.5, 0.5, 1.0, 1000, 0, 10_000,
                         0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2),
                 new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8));

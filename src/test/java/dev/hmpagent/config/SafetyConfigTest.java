@@ -28,7 +28,7 @@ class SafetyConfigTest {
     void theDefaultsAreTheIssuesNumbers() {
         SafetySection s = AgentConfig.defaults().safety();
 
-        assertThat(s).isEqualTo(new SafetySection("learning", 100_000, 0, 50, "", 3, 5, 10, 8, 3, 5));
+        assertThat(s).isEqualTo(new SafetySection("learning", 100_000, 0, 50, "", 3, 5, 10, 8, 3, 5, 20, 10));
         assertThat(s.dailyBudgetOn()).isFalse();
         assertThat(s.alertOn()).isFalse();
     }
@@ -48,12 +48,14 @@ class SafetyConfigTest {
                 cascade_failures = 6
                 loop_alert_at = 4
                 loop_lock_at = 9
+                thrash_window = 12
+                thrash_failures = 12
                 """);
 
         SafetySection s = TestSources.none().project(file).load().config().safety();
 
         assertThat(s).isEqualTo(new SafetySection("debugging", 2000, 50_000, 7, "notify-send agent \"$1\"",
-                2, 4, 6, 6, 4, 9));
+                2, 4, 6, 6, 4, 9, 12, 12));
         assertThat(s.dailyBudgetOn()).isTrue();
         assertThat(s.alertOn()).isTrue();
     }
@@ -130,6 +132,16 @@ class SafetyConfigTest {
                         + " or raise safety.cascade_window");
         assertThat(TestSources.none().env("AGENT_SAFETY_CASCADE_FAILURES", "10").load().config().safety()
                 .cascadeFailures()).isEqualTo(10);
+    }
+
+    @Test
+    void thrashFailuresMayFillTheWindowButNotExceedIt() {
+        assertThat(failure(TestSources.none().env("AGENT_SAFETY_THRASH_WINDOW", "6")))
+                .hasMessage("safety.thrash_failures = 10 (from default) is above safety.thrash_window = 6"
+                        + " (from env AGENT_SAFETY_THRASH_WINDOW): use a whole number from 1 to 6,"
+                        + " or raise safety.thrash_window");
+        assertThat(TestSources.none().env("AGENT_SAFETY_THRASH_FAILURES", "20").load().config().safety()
+                .thrashFailures()).isEqualTo(20);
     }
 
     @Test

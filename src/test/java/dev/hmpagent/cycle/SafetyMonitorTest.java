@@ -225,7 +225,8 @@ class SafetyMonitorTest {
         SafetySection s = safety();
         Cycle cycle = TestWiring.cycle(config(new SafetySection(s.guide(), 10 * s.tokenBudget(), s.dailyTokenBudget(),
                 s.tickCap(), s.alertCommand(), s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(),
-                s.loopAlertAt(), s.loopLockAt())), store, llm, sink, clock);
+                s.loopAlertAt(), s.loopLockAt(), s.thrashWindow(),
+                s.thrashFailures())), store, llm, sink, clock);
         for (int i = 0; i < 50; i++) {
             llm.reply("working on item number " + (1000 + i));   // new enough each time: no anti-stagnation reflex
             notes.add("tick " + i, "system", 0, null);
@@ -250,7 +251,8 @@ class SafetyMonitorTest {
         SafetySection s = safety();
         SafetySection withAlert = new SafetySection(s.guide(), s.tokenBudget(), s.dailyTokenBudget(), s.tickCap(),
                 "printf '%s' \"$HMP_AGENT_ALERT\" > " + out, s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(),
-                s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt());
+                s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt(), s.thrashWindow(),
+                s.thrashFailures());
         notes.add("clean up", "user", 0, null);
         Cycle cycle = TestWiring.cycle(config(withAlert), store, llm, sink, clock);
         for (int i = 1; i <= 5; i++) tickWith(cycle, "again" + commands(DELETE_99));
@@ -347,7 +349,8 @@ class SafetyMonitorTest {
     void the_daily_budget_counts_every_task_of_the_last_24_hours() throws Exception {
         SafetySection s = safety();
         SafetySection daily = new SafetySection(s.guide(), s.tokenBudget(), 1_000, s.tickCap(), s.alertCommand(),
-                s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt());
+                s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt(), s.thrashWindow(),
+                s.thrashFailures());
         Cycle cycle = TestWiring.cycle(config(daily), store, llm, sink, clock);
         notes.add("go", "user", 0, null);
         llm.reply("first");

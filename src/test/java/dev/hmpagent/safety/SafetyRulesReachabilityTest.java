@@ -49,10 +49,10 @@ class SafetyRulesReachabilityTest {
         assertThat(seen).as("verdicts seen: " + seen).containsKeys("after ERROR_PAUSE cascade",
                 "before LOCKOUT repeat", "after LOCKOUT repeat", "after ALERT repeat", "after ALERT chant",
                 "after ALERT no-progress", "after LOCKOUT no-progress", "after ALERT oscillation",
-                "after LOCKOUT oscillation");
+                "after LOCKOUT oscillation", "after ERROR_PAUSE chant", "after ALERT thrash", "after ERROR_PAUSE thrash");
         assertThat(seen.get("after ERROR_PAUSE cascade")).as("verdicts seen: " + seen).isGreaterThan(100);
         assertThat(seen.get("before LOCKOUT repeat")).as("verdicts seen: " + seen).isGreaterThan(100);
-        assertThat(seen.get("calm sequences")).as("sequences without a lock or pause").isGreaterThan(SEEDS / 20);
+        assertThat(seen.get("calm sequences")).as("sequences without a lock or pause").isGreaterThan(SEEDS / 25);   // fewer since the thrash rule (issue 23)
     }
 
     private void runSequence(long seed, Map<String, Integer> seen) {
@@ -95,8 +95,10 @@ class SafetyRulesReachabilityTest {
 
     private static Limits randomLimits(Random random) {
         int windowSize = 1 + random.nextInt(12);
+        int thrashWindow = 1 + random.nextInt(14);
         return new Limits(1 + random.nextInt(4), 2 + random.nextInt(5), windowSize, 1 + random.nextInt(windowSize),
-                1 + random.nextInt(4), 2 + random.nextInt(3), 2 + random.nextInt(5));
+                1 + random.nextInt(4), 2 + random.nextInt(3), 2 + random.nextInt(5), thrashWindow,
+                1 + random.nextInt(thrashWindow));
     }
 
     /** Random operations with a per-sequence temperament, so cascades, streaks, loops and cycles all happen. */
@@ -151,6 +153,8 @@ class SafetyRulesReachabilityTest {
         final Limits limits;
         final List<Event> events = new ArrayList<>();
         final List<Boolean> refused = new ArrayList<>();
+        /** Whether event i was progress for the thrash rule: a function of events 0..i, kept so as not to recount it. */
+        final List<Boolean> progress = new ArrayList<>();
 
         Oracle(Limits limits) {
             this.limits = limits;
@@ -158,6 +162,7 @@ class SafetyRulesReachabilityTest {
 
         Expected expect(Event event) {
             events.add(event);
+            progress.add(isProgress(events.size() - 1));
             Expected expected = due(events.size() - 1);
             refused.add(event instanceof Ask && expected.action() == Action.LOCKOUT);
             return expected;
@@ -191,9 +196,11 @@ class SafetyRulesReachabilityTest {
                 candidates.add(count >= limits.loopLockAt() ? new Expected(Action.LOCKOUT, "no-progress")
                         : count == limits.loopAlertAt() ? new Expected(Action.ALERT, "no-progress") : none());
             }
-            if (op.kind() == Kind.CHANT && chantRun(n) == limits.chantAlertAt()) {
-                candidates.add(new Expected(Action.ALERT, "chant"));
+            if (op.kind() == Kind.CHANT) {
+                candidates.add(taskChants(n) >= limits.chantPauseAt() ? new Expected(Action.ERROR_PAUSE, "chant")
+                        : new Expected(Action.ALERT, "chant"));
             }
+            if (op.kind() == Kind.COMMAND) candidates.add(thrash(n));
             Expected strongest = none();
             for (Expected candidate : candidates) {
                 if (candidate.action().compareTo(strongest.action()) > 0) strongest = candidate;
@@ -245,11 +252,67 @@ class SafetyRulesReachabilityTest {
             return failures >= limits.windowFailures() ? new Expected(Action.ERROR_PAUSE, "cascade") : none();
         }
 
-        private int chantRun(int n) {
-            List<Operation> ops = windowOps(n);
-            int run = 0;
-            for (int i = ops.size() - 1; i >= 0 && ops.get(i).kind() == Kind.CHANT; i--) run++;
-            return run;
+        /** The chants since the last person's message or unlock, up to n. */
+        private int taskChants(int n) {
+            int chants = 0;
+            for (int i = n; i >= 0 && !(events.get(i) instanceof Person) && !(events.get(i) instanceof Unlock); i--) {
+                if (events.get(i) instanceof Ran ran && ran.op().kind() == Kind.CHANT) chants++;
+            }
+            return chants;
+        }
+
+        /** A successful COMMAND with a key that differs from the last successful key of its fingerprint. */
+        private boolean isProgress(int n) {
+            if (!(events.get(n) instanceof Ran ran) || !good(ran.op())) return false;
+            String before = lastGoodKey(ran.op().fingerprint(), n - 1);
+            return before != null && !before.equals(ran.op().progressKey());
+        }
+
+        private static boolean good(Operation op) {
+            return op.kind() == Kind.COMMAND && !op.failed() && op.progressKey() != null;
+        }
+
+        /** The last successful key of {@code fingerprint} in the epoch up to end, if it is still remembered. */
+        private String lastGoodKey(String fingerprint, int end) {
+            List<String> newer = new ArrayList<>();   // fingerprints succeeding more recently, each once
+            for (int i = end; i >= 0 && !(events.get(i) instanceof Unlock); i--) {
+                if (!(events.get(i) instanceof Ran ran) || !good(ran.op()) || newer.contains(ran.op().fingerprint())) continue;
+                if (ran.op().fingerprint().equals(fingerprint)) return ran.op().progressKey();
+                newer.add(ran.op().fingerprint());
+                if (newer.size() >= ThrashRule.REMEMBERED) return null;
+            }
+            return null;
+        }
+
+        private Expected thrash(int n) {
+            if (progress.get(n)) return none();
+            List<Boolean> run = new ArrayList<>();   // failed, newest first, back to the last progress or new input
+            for (int i = n; i >= 0; i--) {
+                Event e = events.get(i);
+                if (e instanceof Input || e instanceof Person || e instanceof Unlock || (i < n && progress.get(i))) break;
+                if (e instanceof Ran ran && ran.op().kind() == Kind.COMMAND) run.add(ran.op().failed());
+            }
+            Collections.reverse(run);
+            int size = run.size();
+            if (size >= limits.thrashWindow() && failuresAmongLast(run, size) >= limits.thrashFailures()) {
+                return new Expected(Action.ERROR_PAUSE, "thrash");
+            }
+            if (!thrashAlertHolds(run, size)) return none();
+            for (int k = 1; k < size; k++) {
+                if (thrashAlertHolds(run, k)) return none();   // alerted already in this run
+            }
+            return new Expected(Action.ALERT, "thrash");
+        }
+
+        /** Whether the alert condition holds after the first k commands of the run. */
+        private boolean thrashAlertHolds(List<Boolean> run, int k) {
+            return Math.min(k, limits.thrashWindow()) >= (limits.thrashWindow() + 1) / 2
+                    && failuresAmongLast(run, k) >= (limits.thrashFailures() + 1) / 2;
+        }
+
+        /** Failures among the last thrashWindow of the first k commands of the run. */
+        private long failuresAmongLast(List<Boolean> run, int k) {
+            return run.subList(Math.max(0, k - limits.thrashWindow()), k).stream().filter(Boolean::booleanValue).count();
         }
 
         /** Progress keys of the commands since the last new input, person message or unlock, oldest first. */

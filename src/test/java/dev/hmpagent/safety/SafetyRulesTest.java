@@ -169,7 +169,8 @@ class SafetyRulesTest {
     @Test
     void old_failures_leave_the_window() {
         for (int i = 0; i < 7; i++) fail(fp("file_read", "{\"path\": \"old" + i + "\"}"));
-        for (int i = 0; i < 10; i++) succeed(fp("file_read", "{\"path\": \"ok" + i + "\"}"));
+        // successes that are progress (a polled job's growing output), so the thrash rule stays out of it
+        for (int i = 0; i < 10; i++) run(fp("shell", "{\"command\": \"tail job.log\"}"), false, "row " + i);
         List<Verdict> verdicts = new ArrayList<>();
         for (int i = 0; i < 7; i++) verdicts.add(fail(fp("file_read", "{\"path\": \"new" + i + "\"}")));
         assertThat(actions(verdicts)).containsOnly(Action.NONE);
@@ -179,10 +180,15 @@ class SafetyRulesTest {
     @Test
     void fatal_llm_failures_and_chants_enter_the_window() {
         for (int i = 0; i < 4; i++) rules.after(Operation.fatalLlm(Fingerprint.ofFailure("llm:http_401", "bad key")));
+        // each chant the first of its task (a person's message in between), so the chant rule does not pause
         rules.after(Operation.chant("a"));
+        rules.personMessage();
         rules.after(Operation.chant("b"));
+        rules.personMessage();
         fail(readMissing);
-        assertThat(rules.after(Operation.chant("c")).action()).isEqualTo(Action.ERROR_PAUSE);
+        Verdict eighth = rules.after(Operation.chant("c"));
+        assertThat(eighth.action()).isEqualTo(Action.ERROR_PAUSE);
+        assertThat(eighth.rule()).isEqualTo("cascade");
     }
 
     @Test
@@ -200,23 +206,36 @@ class SafetyRulesTest {
     // --- chanting (a format slip never reaches these rules: issue 22) ---
 
     @Test
-    void three_chants_in_a_row_alert_once_and_say_chanting_not_a_malformed_block() {
-        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
-        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
-        Verdict third = rules.after(Operation.chant("x"));
-        assertThat(third.action()).isEqualTo(Action.ALERT);
-        assertThat(third.rule()).isEqualTo("chant");
-        assertThat(third.reason()).contains("repeating the same text").doesNotContain("command block")
-                .doesNotContain("malformed");
-        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
+    void the_first_chant_of_a_task_alerts_naming_chanting_and_the_second_pauses_at_once() {
+        Verdict first = rules.after(Operation.chant("x"));
+        assertThat(first.action()).isEqualTo(Action.ALERT);
+        assertThat(first.rule()).isEqualTo("chant");
+        assertThat(first.reason()).contains("chanting").contains("repeating the same text")
+                .doesNotContain("command block").doesNotContain("malformed");
+        Verdict second = rules.after(Operation.chant("x"));
+        assertThat(second.action()).isEqualTo(Action.ERROR_PAUSE);
+        assertThat(second.rule()).isEqualTo("chant");
+        assertThat(second.reason()).startsWith("chanting: 2 replies in this task");
     }
 
     @Test
-    void an_operation_between_chants_ends_their_run() {
-        rules.after(Operation.chant("x"));
+    void operations_and_new_input_between_chants_do_not_start_a_task_but_a_persons_message_does() {
         rules.after(Operation.chant("x"));
         succeed(readMissing);
-        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
+        rules.newInput();
+        assertThat(rules.after(Operation.chant("x")).action()).isEqualTo(Action.ERROR_PAUSE);
+
+        rules = new SafetyRules(Limits.DEFAULTS);
+        rules.after(Operation.chant("x"));
+        rules.personMessage();
+        assertThat(rules.after(Operation.chant("x")).action()).isEqualTo(Action.ALERT);
+    }
+
+    @Test
+    void the_chants_of_a_task_survive_a_restart() {
+        rules.after(Operation.chant("x"));
+        rules = SafetyRules.fromJson(Limits.DEFAULTS, rules.toJson());
+        assertThat(rules.after(Operation.chant("x")).action()).isEqualTo(Action.ERROR_PAUSE);
     }
 
     // --- no progress ---
@@ -342,9 +361,11 @@ class SafetyRulesTest {
         for (int i = 0; i < 3; i++) fail(fp("shell", "{\"command\": \"x" + i + "\"}"));
         rules.after(Operation.chant("x"));
         rules.after(Operation.chant("x"));
+        run(fp("shell", "{\"command\": \"date\"}"), false, "d1");
         rules.unlock();
         assertThat(rules.toJson()).isEqualTo(new SafetyRules(Limits.DEFAULTS).toJson());
-        assertThat(rules.after(Operation.chant("x"))).isEqualTo(Verdict.none());
+        assertThat(rules.after(Operation.chant("x")).action()).as("the first chant of a new task")
+                .isEqualTo(Action.ALERT);
         assertThat(rules.beforeCommand(readMissing)).isEqualTo(Verdict.none());
     }
 
@@ -377,8 +398,10 @@ class SafetyRulesTest {
         fail(fp("shell", "{\"command\": \"b\"}"));
         run(readMissing, false, "k1");
         run(fp("shell", "{\"command\": \"b\"}"), true, "k2");
+        run(fp("shell", "{\"command\": \"c\"}"), false, "k3");
         rules.after(Operation.chant("x"));
         String text = rules.toJson();
+        assertThat(text).contains("\"thrash\":\"FFSFS\"").contains("\"good\":{");
         assertThat(SafetyRules.fromJson(Limits.DEFAULTS, text).toJson()).isEqualTo(text);
         assertThat(text).doesNotContain(" ", "\n");
     }

@@ -7,6 +7,11 @@ import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.context.SettingsBounds;
 import dev.hmpagent.cycle.ReflexIdle;
+import dev.hmpagent.safety.Guides;
+import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyMonitor;
+import dev.hmpagent.safety.SafetyState;
+import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.ConceptsDao;
 import dev.hmpagent.store.GoalsDao;
 import dev.hmpagent.store.NoteFilter;
@@ -46,9 +51,16 @@ class StagnationReflexTest {
     ResponsesDao responses;
     long tick;
 
+    /** What the alert command was given, and the lines for the person, once a stop or rest committed. */
+    final List<String> alerts = new java.util.ArrayList<>();
+    final List<String> notices = new java.util.ArrayList<>();
+    SafetyMonitor monitor;
+
     @BeforeEach
     void open() {
         store = Store.open(dir.resolve("agent.db"), clock);
+        monitor = new SafetyMonitor(store, SafetyMonitor.Limits.DEFAULTS, Guides.byName("safety"), alerts::add,
+                notices::add);
         metrics = new StagnationDao(store);
         reflex = new ReflexDao(store);
         responses = new ResponsesDao(store);
@@ -62,7 +74,7 @@ class StagnationReflexTest {
     StagnationReflex reflex(int maxQuestions) {
         return new StagnationReflex(store, new ReflexSettings(SIGNS, true, 2, maxQuestions, Duration.ofMinutes(10),
                 Duration.ofHours(1), new ReflexSettings.Generation(0.7, 0, 0), 5), clock, bound -> 0,
-                () -> List.of("concept_add", "diary_entry"), ModelSwitch.NONE, new ReflexIdle(store));
+                () -> List.of("concept_add", "diary_entry"), ModelSwitch.NONE, new ReflexIdle(monitor));
     }
 
     /** Only {@code name} may fire, at cost 1. */
@@ -72,11 +84,16 @@ class StagnationReflexTest {
 
     /** One LLM tick with a reply of this novelty, as the tick writer records it; then the reflex. */
     StagnationReflex.After tick(StagnationReflex r, double novelty, boolean person) {
+        return tick(r, novelty, person, false);
+    }
+
+    /** As {@link #tick(StagnationReflex, double, boolean)}; {@code progress}: the reply came after news from the world. */
+    StagnationReflex.After tick(StagnationReflex r, double novelty, boolean person, boolean progress) {
         tick++;
         store.inTransaction(() -> {
             responses.add(tick, "reply " + tick + " about the nightly backup", "", novelty, 10, 10, false, false, false, "m");
             metrics.record(new StagnationDao.Metric(tick, 0, novelty, "local", novelty < 0.3 ? "same" : "new", 0,
-                    false, 0, person, person, "0/0", false, "", false, ""));
+                    false, 0, person, person, "0/0", false, "", false, "", progress));
         });
         return r.afterReply(tick, novelty, person);
     }
@@ -251,16 +268,47 @@ class StagnationReflexTest {
     }
 
     @Test
-    void sleep_idles_the_llm_for_the_configured_time() {
+    void sleep_rests_the_agent_until_the_configured_time_audited_and_alerted() {
         only("Radical pause");
         StagnationReflex r = reflex(2);
         tick(r, 0.9, true);
         tick(r, 0.1, false);
-        tick(r, 0.1, false);   // overheated at 3 ticks
+        StagnationReflex.After after = tick(r, 0.1, false);   // overheated at 3 ticks
+        monitor.flush();   // as the cycle does after every tick
 
-        Idle idle = Idle.read(new SettingsDao(store)).orElseThrow();
-        assertThat(idle.until()).isEqualTo(clock.instant().plus(Duration.ofMinutes(10)));
-        assertThat(idle.afterNoteId()).isEqualTo(new NotesDao(store).maxUnreadId(NoteFilter.ALL));
+        java.time.Instant until = clock.instant().plus(Duration.ofMinutes(10));
+        SafetyStatus state = new SafetyControl(store).current();
+        assertThat(state.state()).isEqualTo(SafetyState.RESTING);
+        assertThat(state.until()).contains(until);
+        assertThat(rows("SELECT state || ' ' || until FROM safety_state")).containsExactly("RESTING " + until);
+        assertThat(rows("SELECT event || ' ' || from_state || ' ' || to_state || ' ' || detail FROM safety_audit"))
+                .singleElement().asString().startsWith("rest ACTIVE RESTING anti-stagnation reflex, after tick 3:")
+                .contains("Radical pause for 10 min").endsWith("; until " + until);
+        assertThat(alerts).singleElement().asString().startsWith("RESTING: ").endsWith("until " + until);
+        assertThat(notices).singleElement().asString().contains("it ends by itself at " + until);
+        assertThat(after.lines()).anyMatch(l -> l.contains("until " + until));
+        assertThat(Idle.read(new SettingsDao(store))).isEmpty();   // not the LLM's own idle: the LLM cannot end it
+    }
+
+    @Test
+    void a_run_with_recent_progress_in_the_world_gets_only_the_gentle_ways_and_never_the_radical_pause() {
+        exec("UPDATE stagnation_strategies SET cost = 1");   // every strategy affordable in the first round
+        StagnationReflex r = reflex(2);
+        tick(r, 0.9, true);
+        exec("UPDATE reflex_state SET questions = 2");   // unanswered questions: a slow-down is due at the next round
+        tick(r, 0.1, false, true);   // the reply came after a command's new result
+        StagnationReflex.After after = tick(r, 0.1, false);   // overheated at 3 ticks, the progress 1 tick back
+
+        assertThat(after.stagnant()).isTrue();
+        assertThat(r.slowDown()).as("work that moves is not slowed down").isZero();
+        assertThat(reflex.latest(5)).isNotEmpty().extracting(ReflexDao.Firing::strategy)
+                .allMatch(s -> s.equals("LLM reflex tuning") || s.equals("Meta-analysis"));
+        assertThat(Idle.read(new SettingsDao(store))).isEmpty();
+        assertThat(after.lines()).anyMatch(l -> l.contains("the world moved within 2 ticks, so only the gentle ways"));
+
+        tick(r, 0.1, false);
+        tick(r, 0.1, false);   // no progress in the last 2 ticks: the strong ways again
+        assertThat(reflex.latest(10)).extracting(ReflexDao.Firing::strategy).contains("Radical pause");
     }
 
     @Test

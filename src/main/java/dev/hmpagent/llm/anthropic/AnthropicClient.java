@@ -217,7 +217,7 @@ public final class AnthropicClient implements LlmClient {
     private static Usage usage(LlmRequest request, Reply reply) {
         ServerUsage server = reply.usage();
         if (server == null || server.promptTokens() <= 0) {
-            return new Usage(Math.max(1, TokenEstimator.estimate(request.messages())),
+            return new Usage(Math.max(1, TokenEstimator.estimate(request)),
                     Math.max(1, TokenEstimator.estimate(reply.text())), true);
         }
         int prompt = server.promptTokens();

@@ -53,7 +53,7 @@ final class ContextWindow {
 
     /** The num_ctx to send with {@code request}, or null when the options already carry one. */
     synchronized Integer forRequest(LlmRequest request) {
-        int prompt = TokenEstimator.estimate(request.messages());
+        int prompt = TokenEstimator.estimate(request);
         int needed = prompt + request.maxTokens();
         if (given) {
             if (configured != null && needed > configured && !toldTooSmall) {

@@ -202,7 +202,7 @@ public final class OpenAiClient implements LlmClient {
                 && (server.completionTokens() > 0 || reply.text().isEmpty());
         if (plausible) return new Usage(server.promptTokens(), server.completionTokens(), false,
                 Math.min(server.cachedTokens(), server.promptTokens()));
-        return new Usage(Math.max(1, TokenEstimator.estimate(request.messages())),
+        return new Usage(Math.max(1, TokenEstimator.estimate(request)),
                 Math.max(1, TokenEstimator.estimate(reply.text())), true);
     }
 }
