@@ -259,13 +259,13 @@ public final class Cycle {
     }
 
     private TickResult think(long tickId, Instant start, String reason) {
+        // the results and commands of this tick so far may have tripped a breaker (a lockout, a pause): read the state
+        // after the last of them and before the request is built, so no request leaves after the audit row
+        if (!stops.active()) return stopped();
         boolean answering = wake.personWaiting();
         boolean personMessage = wake.takeInput();
-        if (!breakers.beforeLlmCall()) {
-            // the budget is spent or the tick cap reached: the state has moved, no request reaches the server
-            status.phase(Phase.WAITING_FOR_EVENT);
-            return new TickResult(false, status.get().lastTickId(), "stopped");
-        }
+        // the budget is spent or the tick cap reached: the state has moved, no request reaches the server
+        if (!breakers.beforeLlmCall()) return stopped();
         status.phase(Phase.ASSEMBLING_CONTEXT);
         String graphMark = review.graphMark();
         AssembledPrompt prompt = assembler.assemble(tickId, start, wake.snapshot());
@@ -281,6 +281,12 @@ public final class Cycle {
         }
         return writing.write(reviewed(tickId, start, reason, prompt, asked, personMessage, graphMark, answering),
                 tickStart);
+    }
+
+    /** The safety state keeps this tick from asking: nothing is sent, the loop's gate says why. */
+    private TickResult stopped() {
+        status.phase(Phase.WAITING_FOR_EVENT);
+        return new TickResult(false, status.get().lastTickId(), "stopped");
     }
 
     /**

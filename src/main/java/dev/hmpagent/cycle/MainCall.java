@@ -5,6 +5,7 @@ import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.cycle.CycleStatus.Phase;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
@@ -54,6 +55,8 @@ final class MainCall {
     // Guarded by lock: the tick thread, and whoever cancels (Ctrl-C on the REPL thread, a halt on the control thread).
     private final Object lock = new Object();
     private boolean cancelRequested;
+    /** The cancel of the call being made: remembered down the client chain, so it aborts a call attached after it. */
+    private CallCancel callCancel = new CallCancel();
 
     MainCall(LlmClient llm, LlmParams params, Clock clock, EventSink events, StatusCell status) {
         this.llm = Objects.requireNonNull(llm, "llm");
@@ -70,10 +73,14 @@ final class MainCall {
 
     /** Cancels the call in flight, from any thread; returns whether there was one. */
     boolean cancel() {
+        CallCancel cancelled;
         synchronized (lock) {
             if (status.get().phase() != Phase.AWAITING_LLM) return false;
             cancelRequested = true;
+            cancelled = callCancel;
         }
+        // the call may not have reached its HTTP client yet: the cancel waits for it there and aborts it as it attaches
+        cancelled.cancel();
         llm.cancel();
         return true;
     }
@@ -91,7 +98,8 @@ final class MainCall {
     Asked ask(long tickId, AssembledPrompt prompt, LiveSettings.Generation g, ChantDetector chant,
               StopSignal.Since halt) {
         meter.take();   // a call whose tick failed before it could write it is not this tick's
-        if (!enter(halt)) {
+        CallCancel cancel = enter(halt).orElse(null);
+        if (cancel == null) {
             return new Asked(new Completion("", new Usage(0, 0, true), llm.model(), "", true), List.of());
         }
         // a model stuck in a loop repeats itself inside one reply: cut the call there and save the rest of its tokens
@@ -108,23 +116,29 @@ final class MainCall {
                     cut[0] = true;
                     llm.cancel();
                 }
-            });
+            }, cancel);
         } catch (LlmException e) {
             return failed(tickId, prompt, began, e);
         }
         return answered(tickId, c, chant, cut[0], began);
     }
 
-    /** Enters the AWAITING_LLM phase unless a halt came first; false when it did. */
-    private boolean enter(StopSignal.Since halt) {
+    /**
+     * Enters the AWAITING_LLM phase unless a halt came first, or the persisted state is no longer ACTIVE (read once
+     * more right before the request is sent: a halt another process committed that the control watcher has not yet
+     * heard); empty when it did, else the cancel of the call about to be made.
+     */
+    private java.util.Optional<CallCancel> enter(StopSignal.Since halt) {
+        boolean active = halt.signal().active();
         synchronized (lock) {
-            if (halt.halted()) {
+            if (!active || halt.halted()) {
                 status.phase(Phase.EXECUTING);
-                return false;
+                return java.util.Optional.empty();
             }
             cancelRequested = false;
+            callCancel = new CallCancel();
             status.phase(Phase.AWAITING_LLM);
-            return true;
+            return java.util.Optional.of(callCancel);
         }
     }
 

@@ -33,9 +33,14 @@ public final class CommandsByTools implements LlmClient {
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
-        if (!tools || !request.offer().any()) return client.complete(request.asBlock(), listener);
+        return complete(request, listener, new CallCancel());
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
+        if (!tools || !request.offer().any()) return client.complete(request.asBlock(), listener, cancel);
         try {
-            return client.complete(request.asTools(), listener).toToolsOffer();
+            return client.complete(request.asTools(), listener, cancel).toToolsOffer();
         } catch (FatalLlmException e) {
             if (!refusesTools(e)) throw e;
             tools = false;
@@ -44,7 +49,7 @@ public final class CommandsByTools implements LlmClient {
                         + " # Commands: blocks for the rest of this run; set " + setting + " to stop offering them");
             }
         }
-        return client.complete(request.asBlock(), listener);
+        return client.complete(request.asBlock(), listener, cancel);
     }
 
     /** A 400 whose message names the tools: the server (or its model) does not support them. */

@@ -140,6 +140,11 @@ public final class FailoverLlm implements LlmClient {
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
+        return complete(request, listener, new CallCancel());
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
         Route assembledFor = routes.get(active);
@@ -155,18 +160,18 @@ public final class FailoverLlm implements LlmClient {
         } else if (active != 0) {
             probeAbove(active);
         }
-        return attempt(active, request, assembledFor, listener, true);
+        return attempt(active, request, assembledFor, listener, cancel, true);
     }
 
     /** Asks route {@code index}; {@code request} was assembled while {@code assembledFor} was thinking. */
     private Completion attempt(int index, LlmRequest request, Route assembledFor, StreamListener listener,
-                               boolean mayFailOver) {
+                               CallCancel cancel, boolean mayFailOver) {
         Route route = routes.get(index);
         Health h = health[index];
         LlmRequest sent = route == assembledFor ? request : retarget.apply(request, assembledFor.client(), route.client());
         calling.set(route.client());
         try {
-            Completion c = route.client().complete(sent, listener);
+            Completion c = route.client().complete(sent, listener, cancel);
             if (!c.interrupted()) h.answered();
             return c;
         } catch (LlmException e) {
@@ -178,7 +183,7 @@ public final class FailoverLlm implements LlmClient {
                     + " times in a row") + ": thinking with " + routes.get(active).describe() + " instead"
                     + (index == 0 && h.out == null ? " until it answers again" : ""));
             if (!mayFailOver) throw e;
-            return attempt(active, request, assembledFor, listener, false);
+            return attempt(active, request, assembledFor, listener, cancel, false);
         } finally {
             calling.compareAndSet(route.client(), null);
         }

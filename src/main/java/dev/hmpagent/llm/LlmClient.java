@@ -15,6 +15,21 @@ public interface LlmClient {
      */
     Completion complete(LlmRequest request, StreamListener listener);
 
+    /**
+     * As {@link #complete(LlmRequest, StreamListener)}, under {@code cancel}, which the caller may cancel from any
+     * thread at any time: before the call has reached the server too. A client that makes HTTP calls (or passes the
+     * call on to one that does) overrides this so every call it attaches hears the cancel, also one attached after it;
+     * by default a cancel is passed on to {@link #cancel()} while the call runs.
+     */
+    default Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
+        Runnable off = cancel.onCancel(this::cancel);
+        try {
+            return complete(request, listener);
+        } finally {
+            off.run();
+        }
+    }
+
     /** Cancels the call in flight, if any; safe to call from any thread. */
     void cancel();
 

@@ -44,12 +44,17 @@ public final class MeteredLlm<T> implements LlmClient {
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
+        return complete(request, listener, new CallCancel());
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Instant at = clock.instant();
         String asked = client.model();
         String endpoint = client.endpoint();
         Completion c;
         try {
-            c = client.complete(request, listener);
+            c = client.complete(request, listener, cancel);
         } catch (LlmException e) {
             String kind = e.kind() == null || e.kind().isBlank() ? "unknown" : e.kind();
             note(new Call(at, asked, endpoint, NONE, millisSince(at), Ending.ERROR, kind));

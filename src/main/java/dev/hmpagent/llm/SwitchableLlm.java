@@ -41,10 +41,15 @@ public final class SwitchableLlm implements LlmClient {
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
+        return complete(request, listener, new CallCancel());
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         LlmClient client = current.get();
         calling.set(client);
         try {
-            return client.complete(request, listener);
+            return client.complete(request, listener, cancel);
         } finally {
             calling.compareAndSet(client, null);
         }

@@ -97,6 +97,7 @@ public final class SafetyControl {
             if (edge.isEmpty()) return new Change(Result.REFUSED, before, before);
             String detail = addBudget > 0 ? withBudget(addBudget, reason) : reason;
             SafetyStatus after = move(event, before, edge.get(), detail, who);
+            UnlockNotice.add(store.tables().notes(), before, reason, who, after.since());
             boolean taskGoesOn = addBudget > 0 && before.reason().equals(Optional.of(StopReason.BUDGET));
             // a new task starts with the configured budget; budget added now is for the task that follows
             counters.resetAfterUnlock(after.since(), !taskGoesOn);

@@ -56,6 +56,8 @@ public final class SafetyMonitor implements OperationListener {
     private final Consumer<String> notices;
     private final SafetyDao safety;
     private final SafetyCountersDao counters;
+    /** The command a stop is about and its last error, named in the stop's reason. */
+    private final LockoutCause causes;
     /** The row a refusal before it ran belongs to: counted by beforeCommand already, not again when it is written. */
     private long refusedRow = -1;
     /** Stops decided inside a transaction: told to people only once it committed (see {@link #flush()}). */
@@ -83,6 +85,7 @@ public final class SafetyMonitor implements OperationListener {
         this.notices = Objects.requireNonNull(notices, "notices");
         this.safety = store.tables().safety();
         this.counters = store.tables().safetyCounters();
+        this.causes = new LockoutCause(store.tables().processLog());
     }
 
     /**
@@ -98,6 +101,7 @@ public final class SafetyMonitor implements OperationListener {
             refusedRow = processLogId;
             String reason = v.reason().isEmpty() ? "the same command failed " + (limits.rules().lockAt() - 1)
                     + " times in a row" : v.reason().replaceFirst("^refused: ", "");
+            reason += causes.of(processLogId, fingerprint);
             stop(SafetyStates.Event.LOCKOUT, reason);
             return Optional.of(reason + " (refused before it ran)");
         });
@@ -118,6 +122,8 @@ public final class SafetyMonitor implements OperationListener {
                 outcome.fingerprint(), outcome.source() == Operation.Source.COMMAND ? outcome.progressKey() : null));
         counters.saveRules(rules.toJson());
         outcome.failure().filter(f -> f.severity() == Severity.CRITICAL).ifPresent(this::auditViolation);
+        boolean command = outcome.source() == Operation.Source.COMMAND;
+        if (command) outcome.failure().ifPresent(f -> causes.failed(outcome.fingerprint(), f));
         // the Guide says what the failure means, and how many times in a row the same action has failed; chanting is
         // no failed action (no argument to check against help): told as it is, with the chant rule's verdict
         String shown = outcome.source() == Operation.Source.CHANT ? outcome.result() : outcome.failure()
@@ -126,15 +132,21 @@ public final class SafetyMonitor implements OperationListener {
             case NONE -> { }
             case ALERT -> shown = (v.reason().isEmpty() ? ALERT : v.reason()) + "\n" + shown;
             case LOCKOUT -> {
-                stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + v.reason());
+                stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + v.reason() + cause(command, outcome));
                 shown = shown + "\n[the agent is locked: " + v.reason() + "; a person must run agent unlock]";
             }
             case ERROR_PAUSE -> {
-                stop(SafetyStates.Event.ERROR_PAUSE, v.reason());   // "error cascade: …", "chanting: …", "thrashing: …"
+                // "error cascade: …", "chanting: …", "thrashing: …", and the command it is about
+                stop(SafetyStates.Event.ERROR_PAUSE, v.reason() + cause(command, outcome));
                 shown = shown + "\n[the agent is paused: " + v.reason() + "; a person must run agent unlock]";
             }
         }
         return shown;
+    }
+
+    /** The command a stop on {@code outcome} is about, and its last error ("" for an LLM call's failure). */
+    private String cause(boolean command, Operation outcome) {
+        return command ? causes.of(outcome.processLogId(), outcome.fingerprint()) : "";
     }
 
     /**

@@ -272,4 +272,28 @@ class RunEndToEndTest {
             Thread.sleep(50);   // polling another process's view of the file, not waiting for our own thread
         }
     }
+
+    @Test
+    void a_shell_failure_whose_result_locks_the_agent_is_followed_by_no_request() throws Exception {
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[policy]\nshell_allow = [\"ls\"]\n"
+                + "[shell]\nmax_processes = 8\n");
+        cli("note", "look around");
+        // five identical failing commands in flight: the fifth result, recorded at the start of a tick, locks
+        String ls = "{\"type\": \"shell\", \"args\": {\"command\": \"ls /no/such/dir\"}}";
+        llm.streamed("Looking.\n# Commands:\n[" + String.join(", ", java.util.Collections.nCopies(5, ls)) + "]",
+                3300, 5).streamed("Looking again.", 3300, 5).streamed("Once more.", 3300, 5);
+
+        Run run = cli("run", "--exit-on-lockout", "--hz", "10");
+
+        assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.STOPPED);
+        assertThat(count("SELECT count(*) FROM safety_audit WHERE event = 'lockout'")).isEqualTo(1);
+        String lockedAt = text("SELECT at FROM safety_audit WHERE event = 'lockout'");
+        assertThat(count("SELECT count(*) FROM llm_calls WHERE purpose = 'main' AND at > '" + lockedAt + "'"))
+                .as("no request was made after the audit row").isZero();
+        assertThat(llm.requestCount()).as("every request the server received was one the agent recorded")
+                .isEqualTo(count("SELECT count(*) FROM llm_calls WHERE purpose = 'main'"));
+        assertThat((run.out() + run.err()).lines().filter(l -> l.contains("SAFETY_LOCKOUT")))
+                .as("the lockout line names the command and its error").isNotEmpty()
+                .allSatisfy(l -> assertThat(l).contains("ls /no/such/dir").contains("No such file or directory"));
+    }
 }

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.anthropic;
 
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmRequest;
@@ -88,9 +89,14 @@ public final class AnthropicClient implements LlmClient {
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
+        return complete(request, listener, new CallCancel());
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        return calls.call(current -> send(request, listener, settings.stream(), current));
+        return calls.call(cancel, current -> send(request, listener, settings.stream(), current));
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.ToolCallParts;
 import dev.hmpagent.llm.CommandsByTools;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmClient;
@@ -87,9 +88,14 @@ public final class OpenAiClient implements LlmClient {
 
     @Override
     public Completion complete(LlmRequest request, StreamListener listener) {
+        return complete(request, listener, new CallCancel());
+    }
+
+    @Override
+    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        return calls.call(current -> {
+        return calls.call(cancel, current -> {
             if (!streaming.get()) return send(request, listener, false, current);
             try {
                 return send(request, listener, true, current);

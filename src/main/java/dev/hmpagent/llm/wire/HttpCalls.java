@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.wire;
 
+import dev.hmpagent.llm.CallCancel;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
@@ -67,11 +68,21 @@ public final class HttpCalls {
 
     /** One call of the client (a completion, a probe), its exchanges run by {@code body} under one deadline. */
     public <T> T call(Function<InFlightCall, T> body) {
+        return call(new CallCancel(), body);
+    }
+
+    /**
+     * As {@link #call(Function)}, under the caller's {@code cancel}: a cancel that came before this call was even
+     * made aborts its exchanges as they are attached, so no request of a cancelled completion reaches the server.
+     */
+    public <T> T call(CallCancel cancel, Function<InFlightCall, T> body) {
         InFlightCall current = new InFlightCall(callDeadline);
         inFlight.add(current);
+        Runnable off = cancel.onCancel(current::cancel);
         try {
             return body.apply(current);
         } finally {
+            off.run();
             inFlight.remove(current);
         }
     }

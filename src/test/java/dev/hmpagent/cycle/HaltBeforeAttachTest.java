@@ -1,0 +1,121 @@
+package dev.hmpagent.cycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.AgentSection;
+import dev.hmpagent.config.ConfigLoader;
+import dev.hmpagent.config.ConfigSources;
+import dev.hmpagent.llm.CallCancel;
+import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.LlmRequest;
+import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.SwitchableLlm;
+import dev.hmpagent.llm.openai.OpenAiClient;
+import dev.hmpagent.llm.openai.OpenAiSettings;
+import dev.hmpagent.runtime.TestWiring;
+import dev.hmpagent.store.NotesDao;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.testing.FakeOpenAiServer;
+import dev.hmpagent.testing.MutableClock;
+import dev.hmpagent.testing.RecordingSink;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A halt that lands after the cycle entered AWAITING_LLM but before the provider's client attached its HTTP call is
+ * remembered at the top of the chain: the call attached after it is aborted, and no request reaches the server.
+ */
+class HaltBeforeAttachTest {
+    @TempDir Path dir;
+    final MutableClock clock = MutableClock.at("2026-11-27T09:00:00Z");
+    final RecordingSink sink = new RecordingSink();
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch goOn = new CountDownLatch(1);
+    FakeOpenAiServer server;
+    Store store;
+
+    @BeforeEach
+    void open() throws Exception {
+        server = new FakeOpenAiServer();
+        store = Store.open(dir.resolve("agent.db"), clock);
+    }
+
+    @AfterEach
+    void close() {
+        goOn.countDown();
+        store.close();
+        server.close();
+    }
+
+    /** A layer of the chain that is slow to pass the call on (as a failover probing first), held by the test. */
+    final class SlowToAttach implements LlmClient {
+        private final LlmClient next;
+
+        SlowToAttach(LlmClient next) {
+            this.next = next;
+        }
+
+        @Override
+        public Completion complete(LlmRequest request, StreamListener listener) {
+            return complete(request, listener, new CallCancel());
+        }
+
+        @Override
+        public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
+            entered.countDown();
+            try {
+                if (!goOn.await(30, TimeUnit.SECONDS)) throw new AssertionError("never let go");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+            return next.complete(request, listener, cancel);
+        }
+
+        @Override
+        public void cancel() { next.cancel(); }
+
+        @Override
+        public String endpoint() { return next.endpoint(); }
+
+        @Override
+        public String model() { return next.model(); }
+    }
+
+    @Test
+    void a_halt_before_the_http_call_is_attached_aborts_it_and_no_request_reaches_the_server() throws Exception {
+        server.plain("A whole reply that must never be asked for.", 3300, 10);
+        AgentConfig d = ConfigLoader.load(ConfigSources.envOnly(Map.of("AGENT_STAGNATION_METHOD", "local"))).config();
+        AgentConfig config = new AgentConfig(new AgentSection(dir.resolve("agent.db"), "tester"), d.llm(), d.cycle(),
+                d.context(), d.run(), d.policy(), d.files(), d.shell(), d.cleanup(), d.safety(), d.stagnation());
+        LlmClient http = new OpenAiClient(new OpenAiSettings(server.baseUrl(), "", "test-model", false,
+                Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30)));
+        Cycle cycle = TestWiring.cycle(config, store, new SwitchableLlm(new SlowToAttach(http)), sink, clock);
+        new NotesDao(store).add("what time is it?", "user", 0, null);
+
+        AtomicReference<TickResult> result = new AtomicReference<>();
+        Thread tick = new Thread(() -> result.set(cycle.tick()), "tick");
+        tick.start();
+        assertThat(entered.await(30, TimeUnit.SECONDS)).as("the call is on its way down the chain").isTrue();
+        assertThat(cycle.status().phase()).isEqualTo(CycleStatus.Phase.AWAITING_LLM);
+
+        cycle.stops().halt();   // what the control watcher does on `agent halt`
+        goOn.countDown();       // only now does the provider's client attach its HTTP call
+        tick.join(TimeUnit.SECONDS.toMillis(30));
+
+        assertThat(tick.isAlive()).isFalse();
+        assertThat(result.get().outcome()).isEqualTo("interrupted");
+        assertThat(server.requestCount()).as("the call attached after the halt never reached the server").isZero();
+        assertThat(new NotesDao(store).unreadCount()).as("the message waits for an answer").isEqualTo(1);
+    }
+}
