@@ -8,6 +8,7 @@ import dev.hmpagent.config.ConfigLoader;
 import dev.hmpagent.config.ConfigSources;
 import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.safety.SafetyControl;
+import dev.hmpagent.safety.SafetyRules;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Requester;
@@ -79,5 +80,17 @@ class UnlockTellsTheLlmTest {
         notes.add("carry on", "user", 0, null);
         assertThat(cycle.tick().worked()).isTrue();
         assertThat(llm.userPrompt(6)).contains("carry on").doesNotContain(REASON).doesNotContain("unlocked you");
+    }
+
+    @Test
+    void a_word_for_word_identical_failing_reply_alerts_at_three_and_locks_at_five_like_its_worded_twin() {
+        notes.add("tidy the notebook", "user", 0, null);
+        for (int i = 1; i <= 8; i++) llm.reply("deleting it" + DELETE_99);
+        for (int i = 0; i < 8 && cycle.tick().worked(); i++) clock.advance(Duration.ofSeconds(1));
+
+        // each failure is a new result, so the same reply is not dropped as a repeat: its command is attempted again
+        assertThat(llm.requests).as("four failures, the fifth attempt refused").hasSize(5);
+        assertThat(llm.userPrompt(3)).as("the alert after the third failure").contains(SafetyRules.REPEAT_ALERT);
+        assertThat(new SafetyControl(store).current().label()).startsWith("SAFETY_LOCKOUT");
     }
 }
