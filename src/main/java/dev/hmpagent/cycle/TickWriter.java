@@ -138,9 +138,10 @@ public final class TickWriter {
             // that lands after a person stopped the agent answers nothing and runs no command, however late the
             // running agent learned of the halt
             Completion c = stops.active() ? t.completion() : interrupted(t.completion());
-            breakers.afterLlmCall(t.completion().usage().total(), true);
+            // cached prompt tokens count at the provider's discount (Usage.budgetTokens); a judge call counts too
+            breakers.afterLlmCall(t.completion().usage().budgetTokens(), true);
             int comparisonTokens = t.comparison().usage().total();
-            if (comparisonTokens > 0) breakers.afterLlmCall(comparisonTokens, false);   // counted with every other call
+            if (comparisonTokens > 0) breakers.afterLlmCall(t.comparison().usage().budgetTokens(), false);
             // identical is judged locally, never from an LLM's score alone
             boolean repeated = t.reviewed().repeated() && !c.interrupted();
             savePrompt(t.tickId(), t.prompt(), c.toolsOffered());

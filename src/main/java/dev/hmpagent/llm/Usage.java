@@ -20,4 +20,18 @@ public record Usage(int promptTokens, int completionTokens, boolean estimated, i
     }
 
     public int total() { return promptTokens + completionTokens; }
+
+    /**
+     * A prompt token the server read from its cache counts as this share of one toward the token budgets: what
+     * Anthropic charges for a cache read and OpenAI for a cached input token on its newer models (0.5 on older ones).
+     */
+    public static final int CACHED_TENTHS = 1;
+
+    /**
+     * What this call counts toward the token budgets: its uncached prompt and completion tokens in full, its cached
+     * prompt tokens at {@link #CACHED_TENTHS} tenths, rounded up; {@link #total()} when the server reported no cache.
+     */
+    public int budgetTokens() {
+        return promptTokens - cachedTokens + (cachedTokens * CACHED_TENTHS + 9) / 10 + completionTokens;
+    }
 }

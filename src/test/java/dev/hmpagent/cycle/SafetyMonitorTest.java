@@ -192,17 +192,17 @@ class SafetyMonitorTest {
     }
 
     @Test
-    void the_budget_at_99999_lets_the_call_through_and_at_100000_stops_it_before_any_request() throws Exception {
+    void the_default_budget_one_token_short_lets_the_call_through_and_spent_stops_it_before_any_request() throws Exception {
         notes.add("go", "user", 0, null);
         Cycle cycle = cycle();
         llm.reply("first");
         cycle.tick();   // the task starts with the note; its tokens are counted
-        sql("UPDATE safety_counters SET task_tokens = 99999");
+        sql("UPDATE safety_counters SET task_tokens = 149999");
         notes.add("more", "system", 0, null);
         llm.reply("second");
         assertThat(cycle.tick().worked()).isTrue();
         assertThat(llm.requests).hasSize(2);
-        sql("UPDATE safety_counters SET task_tokens = 100000");
+        sql("UPDATE safety_counters SET task_tokens = 150000");
         notes.add("again", "system", 0, null);
         llm.reply("never");
         assertThat(cycle.tick().worked()).isFalse();
@@ -270,7 +270,7 @@ class SafetyMonitorTest {
         FakeLlmClient taskLlm = new FakeLlmClient().reply("never");
         LlmTasks tasks = new LlmTasks(() -> taskLlm, new LlmParams(0.7, 100), clock);
         tasks.checkBudgetWith(monitor::beforeDelegatedCall);
-        sql("UPDATE safety_counters SET task_tokens = 100000");
+        sql("UPDATE safety_counters SET task_tokens = 150000");
         java.util.Optional<dev.hmpagent.commands.CommandOutcome> ended = tasks.start(new dev.hmpagent.commands.Args(
                 "llm_task", "{}", new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
                         .put("task_description", "summarise")), new dev.hmpagent.commands.CommandContext(1, "m",
@@ -286,7 +286,7 @@ class SafetyMonitorTest {
         Cycle cycle = cycle();
         llm.reply("first");
         cycle.tick();
-        sql("UPDATE safety_counters SET task_tokens = 100000");
+        sql("UPDATE safety_counters SET task_tokens = 150000");
         notes.add("x", "system", 0, null);
         assertThat(cycle.tick().worked()).isFalse();
         assertThat(state()).startsWith("STOPPED(budget)");
@@ -294,7 +294,7 @@ class SafetyMonitorTest {
         notes.add("a brand new task", "user", 0, null);
         llm.reply("task 2");
         assertThat(cycle.tick().worked()).isTrue();
-        sql("UPDATE safety_counters SET task_tokens = 100000");
+        sql("UPDATE safety_counters SET task_tokens = 150000");
         notes.add("y", "system", 0, null);
         llm.reply("should never be sent");
         cycle.tick();
