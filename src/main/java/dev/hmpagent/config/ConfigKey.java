@@ -301,7 +301,7 @@ public enum ConfigKey {
             List.of("AGENT_STAGNATION_NEAR_IDENTICAL"), false,
             "Hybrid: a local novelty below this is judged the same without asking the LLM (at most ambiguous_high)",
             c -> c.stagnation().nearIdentical()),
-    STAGNATION_AMBIGUOUS_HIGH("stagnation.ambiguous_high", ValueType.decimal(0, 1), "0.8",
+    STAGNATION_AMBIGUOUS_HIGH("stagnation.ambiguous_high", ValueType.decimal(0, 1), "0.9",
             List.of("AGENT_STAGNATION_AMBIGUOUS_HIGH"), false,
             "Hybrid: the LLM is asked only when the local novelty lies from near_identical up to this;"
                     + " above it the reply is new without a call",

@@ -181,9 +181,9 @@ public final class ConfigLoader {
     }
 
     /**
-     * The decimal {@code low} must be at most {@code high}, e.g. {@code stagnation.near_identical = 0.9 (from env
-     * AGENT_STAGNATION_NEAR_IDENTICAL) is above stagnation.ambiguous_high = 0.8 (from default): use a number from 0
-     * to 0.8, or raise stagnation.ambiguous_high}.
+     * The decimal {@code low} must be at most {@code high}, e.g. {@code stagnation.near_identical = 0.95 (from env
+     * AGENT_STAGNATION_NEAR_IDENTICAL) is above stagnation.ambiguous_high = 0.9 (from default): use a number from 0
+     * to 0.9, or raise stagnation.ambiguous_high}.
      */
     private static void notAbove(ConfigValues values, ConfigKey low, ConfigKey high) {
         if (values.decimal(low) <= values.decimal(high)) return;

@@ -21,7 +21,7 @@ public final class HybridComparator implements ReplyComparator {
      * @param local         judges every pair first
      * @param llm           asked in the ambiguous band
      * @param nearIdentical below this local novelty the pair is a repeat, no call (e.g. 0.15)
-     * @param ambiguousHigh above this local novelty the pair is new, no call (e.g. 0.8); at least nearIdentical
+     * @param ambiguousHigh above this local novelty the pair is new, no call (e.g. 0.9); at least nearIdentical
      */
     public HybridComparator(LocalComparator local, LlmComparator llm, double nearIdentical, double ambiguousHigh) {
         this.local = Objects.requireNonNull(local, "local");

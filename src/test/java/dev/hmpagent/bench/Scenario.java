@@ -2,6 +2,7 @@ package dev.hmpagent.bench;
 
 import dev.hmpagent.bench.StagnationBench.Label;
 import dev.hmpagent.bench.StagnationBench.Step;
+import dev.hmpagent.stagnation.Replies;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -94,6 +95,14 @@ final class Scenario {
 
     /** For each R, the 1-based tick it repeats word for word (the tick before, or an earlier one). */
     private static final int[] REPEAT_OF = {3, 3, 12, 12, 12, 21, 21, 26, 26, 33, 33, 33, 38, 41, 46, 46, 46};
+
+    /** The paraphrase loop: its first reply new, every later one a paraphrase of the one before. */
+    static List<Step> paraphraseLoop() {
+        List<Step> out = new ArrayList<>();
+        List<String> loop = Replies.PARAPHRASE_LOOP;
+        for (int i = 0; i < loop.size(); i++) out.add(new Step(i == 0 ? Label.NEW : Label.PARAPHRASE, loop.get(i)));
+        return out;
+    }
 
     /** The 25 new thoughts alone, in order (for a bench that needs realistic replies, not labels). */
     static List<String> thoughts() {

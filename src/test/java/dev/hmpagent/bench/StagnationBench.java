@@ -73,6 +73,7 @@ public final class StagnationBench {
         Result hybrid = results.get("hybrid");
         System.out.printf(Locale.ROOT, "%nhybrid / llm comparison tokens: %.2f (target <= 0.50), episodes %d vs %d%n",
                 llm.tokens == 0 ? 0 : (double) hybrid.tokens / llm.tokens, hybrid.detected, llm.detected);
+        loop(dir);
         chant(dir.resolve("chant.db"));
     }
 
@@ -113,13 +114,11 @@ public final class StagnationBench {
         }
     }
 
-    private static Result run(Path db, String mode, List<Step> script, List<int[]> episodes) throws Exception {
+    /** The script through the real cycle in one mode: which ticks step 5 found stagnant; calls and tokens into r. */
+    private static boolean[] flagged(Path db, String mode, List<Step> script, Result r) {
         MutableClock clock = MutableClock.at("2026-11-24T10:00:00Z");
-        Result r = new Result();
         try (Store store = Store.open(db, clock)) {
-            AgentConfig config = config(mode);
-            ScriptedModel model = new ScriptedModel(script, r);
-            Cycle cycle = TestWiring.cycle(config, store, model, EventSink.DISCARD, clock);
+            Cycle cycle = TestWiring.cycle(config(mode), store, new ScriptedModel(script, r), EventSink.DISCARD, clock);
             for (int i = 0; i < script.size(); i++) {
                 clock.advance(Duration.ofSeconds(30));
                 if (!cycle.tick().worked()) {
@@ -131,25 +130,46 @@ public final class StagnationBench {
                 int index = (int) m.tickId() - 1;
                 if (index >= 0 && index < flagged.length) flagged[index] = m.stagnant();
             }
-            boolean[] inEpisode = new boolean[script.size()];
-            for (int[] e : episodes) {
-                for (int i = e[0]; i <= e[1]; i++) inEpisode[i] = true;
-                // a detection at the tick after the episode's last still counts: the signs see a tick once it is over
-                int until = Math.min(script.size() - 1, e[1] + 1);
-                for (int i = e[0]; i <= until; i++) {
-                    if (flagged[i]) {
-                        r.detected++;
-                        if (script.get(e[0]).label() == Label.REPEAT) r.detectedRepeat++;
-                        else r.detectedParaphrase++;
-                        r.delays.add(i - e[0]);
-                        break;
-                    }
+            return flagged;
+        }
+    }
+
+    /** The paraphrase loop in each mode: the first tick step 5 finds stagnant (1-based), calls and tokens. */
+    private static void loop(Path dir) {
+        List<Step> script = Scenario.paraphraseLoop();
+        System.out.printf(Locale.ROOT, "%nparaphrase loop (%d ticks, each reply the one before in other words, no"
+                + " commands)%nmode    calls  tokens  first stagnant tick%n", script.size());
+        for (String mode : List.of("llm", "local", "hybrid")) {
+            Result r = new Result();
+            boolean[] flagged = flagged(dir.resolve("loop-" + mode + ".db"), mode, script, r);
+            int first = 0;
+            while (first < flagged.length && !flagged[first]) first++;
+            System.out.printf(Locale.ROOT, "%-7s %5d  %6d  %s%n", mode, r.calls, r.tokens,
+                    first < flagged.length ? Integer.toString(first + 1) : "none");
+        }
+    }
+
+    private static Result run(Path db, String mode, List<Step> script, List<int[]> episodes) {
+        Result r = new Result();
+        boolean[] flagged = flagged(db, mode, script, r);
+        boolean[] inEpisode = new boolean[script.size()];
+        for (int[] e : episodes) {
+            for (int i = e[0]; i <= e[1]; i++) inEpisode[i] = true;
+            // a detection at the tick after the episode's last still counts: the signs see a tick once it is over
+            int until = Math.min(script.size() - 1, e[1] + 1);
+            for (int i = e[0]; i <= until; i++) {
+                if (flagged[i]) {
+                    r.detected++;
+                    if (script.get(e[0]).label() == Label.REPEAT) r.detectedRepeat++;
+                    else r.detectedParaphrase++;
+                    r.delays.add(i - e[0]);
+                    break;
                 }
             }
-            for (int i = 0; i < flagged.length; i++) {
-                boolean graceAfterEpisode = i > 0 && inEpisode[i - 1];
-                if (flagged[i] && !inEpisode[i] && !graceAfterEpisode) r.falseDetections++;
-            }
+        }
+        for (int i = 0; i < flagged.length; i++) {
+            boolean graceAfterEpisode = i > 0 && inEpisode[i - 1];
+            if (flagged[i] && !inEpisode[i] && !graceAfterEpisode) r.falseDetections++;
         }
         return r;
     }

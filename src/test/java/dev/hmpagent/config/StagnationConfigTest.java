@@ -31,7 +31,7 @@ class StagnationConfigTest {
     void theDefaultsAreTheIssuesNumbers() {
         StagnationSection s = AgentConfig.defaults().stagnation();
 
-        assertThat(s).isEqualTo(new StagnationSection(StagnationSection.Method.HYBRID, "", 400, 0.15, 0.8, 0.3, 2,
+        assertThat(s).isEqualTo(new StagnationSection(StagnationSection.Method.HYBRID, "", 400, 0.15, 0.9, 0.3, 2,
                 20, 8, 8, true, 3, 2, Duration.ofMinutes(10), Duration.ofHours(1), 20, 10));
         assertThat(s.modelOr("llama3.2")).as("empty model: the main one").isEqualTo("llama3.2");
     }
@@ -131,16 +131,16 @@ class StagnationConfigTest {
 
     @Test
     void nearIdenticalAboveAmbiguousHighIsRefusedNamingBothKeys() throws IOException {
-        assertThat(failure(TestSources.none().env("AGENT_STAGNATION_NEAR_IDENTICAL", "0.9")))
-                .hasMessage("stagnation.near_identical = 0.9 (from env AGENT_STAGNATION_NEAR_IDENTICAL) is above"
-                        + " stagnation.ambiguous_high = 0.8 (from default): use a number from 0 to 0.8,"
+        assertThat(failure(TestSources.none().env("AGENT_STAGNATION_NEAR_IDENTICAL", "0.95")))
+                .hasMessage("stagnation.near_identical = 0.95 (from env AGENT_STAGNATION_NEAR_IDENTICAL) is above"
+                        + " stagnation.ambiguous_high = 0.9 (from default): use a number from 0 to 0.9,"
                         + " or raise stagnation.ambiguous_high");
         Path file = write("[stagnation]\nambiguous_high = 0.1\n");
         assertThat(failure(TestSources.none().project(file)))
                 .hasMessage("stagnation.near_identical = 0.15 (from default) is above stagnation.ambiguous_high = 0.1"
                         + " (from project file " + file + "): use a number from 0 to 0.1,"
                         + " or raise stagnation.ambiguous_high");
-        StagnationSection equal = TestSources.none().env("AGENT_STAGNATION_NEAR_IDENTICAL", "0.8").load().config()
+        StagnationSection equal = TestSources.none().env("AGENT_STAGNATION_NEAR_IDENTICAL", "0.9").load().config()
                 .stagnation();
         assertThat(equal.nearIdentical()).as("an empty ambiguous band is allowed").isEqualTo(equal.ambiguousHigh());
     }

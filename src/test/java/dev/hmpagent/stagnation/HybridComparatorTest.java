@@ -3,10 +3,13 @@ package dev.hmpagent.stagnation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.Usage;
 import dev.hmpagent.stagnation.Comparison.Verdict;
 import dev.hmpagent.testing.FakeLlmClient;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HybridComparatorTest {
@@ -59,6 +62,28 @@ class HybridComparatorTest {
         assertThat(c.newIdeas()).isEmpty();
         assertThat(c.method()).isEqualTo("hybrid:llm");
         assertThat(c.usage().total()).isPositive();
+    }
+
+    @Test
+    void with_the_default_band_every_step_of_a_paraphrase_loop_is_put_to_the_judge() {
+        StagnationSection s = AgentConfig.defaults().stagnation();
+        HybridComparator band = new HybridComparator(local, new LlmComparator(fake, 300, 0.3, local), s.nearIdentical(),
+                s.ambiguousHigh());
+        List<String> loop = Replies.PARAPHRASE_LOOP;
+        int aboveOldBand = 0;
+        for (int i = 1; i < loop.size(); i++) {
+            double novelty = local.compare(loop.get(i - 1), loop.get(i)).novelty();
+            if (novelty > 0.8) aboveOldBand++;
+            fake.reply("{\"new_thoughts\": \"no\", \"novelty\": 0.05}");
+            Comparison c = band.compare(loop.get(i - 1), loop.get(i));
+            assertThat(c.method()).as("pair %d, local novelty %.2f", i, novelty).isEqualTo("hybrid:llm");
+            assertThat(c.verdict()).isEqualTo(Verdict.SAME);
+        }
+        assertThat(aboveOldBand).as("pairs the old band (up to 0.8) counted new without asking").isEqualTo(4);
+        assertThat(fake.requests).hasSize(loop.size() - 1);
+        assertThat(band.compare(Replies.BACKUP, Replies.UNRELATED).method()).as("unrelated text costs no call")
+                .isEqualTo("hybrid:local");
+        assertThat(fake.requests).hasSize(loop.size() - 1);
     }
 
     @Test

@@ -1,8 +1,23 @@
 package dev.hmpagent.stagnation;
 
 /** Realistic consecutive replies of the agent (a thought and a command block, about 2 KB) for the comparators. */
-final class Replies {
+public final class Replies {
     private Replies() { }
+
+    /**
+     * A paraphrase loop without commands: one idea (read the backup log) said eight times, each reply the one before
+     * in other words. Short replies share few content words, so consecutive ones score 0.67-0.85 locally, four of
+     * the seven pairs above 0.8, among new steps on the same topic (0.84-0.89 in {@link LocalComparator}'s measures).
+     */
+    public static final java.util.List<String> PARAPHRASE_LOOP = java.util.List.of(
+            "I should look at the backup log to see why last night's job failed.",
+            "Let me inspect the log of the nightly backup to find out what went wrong.",
+            "The backup's log file will tell me the reason the job failed yesterday; I'll read it.",
+            "To understand the failed nightly run, reading the backup log is the next step.",
+            "What broke the backup last night? Its log should say, so I'll examine it.",
+            "Before anything else, the nightly backup's log needs a look: it holds the cause of the failure.",
+            "Reading the log of last night's backup is how I'll learn why the job did not finish.",
+            "The next thing is the backup log; whatever made the nightly run fail should be written there.");
 
     /** The previous reply: investigating why the nightly backup failed. */
     static final String BACKUP = """
