@@ -49,6 +49,9 @@ public final class FormatSlips {
      */
     public void replyWritten(long tickId, boolean personMessage) {
         Count c = read();
+        // no chain of slips: nothing to count on or reset, and the last reply's tick only matters within a chain
+        // (slipped() starts one at any tick), so the usual reply costs no write
+        if (c.inRow() == 0) return;
         boolean goesOn = !personMessage && c.lastSlipTick() == c.lastReplyTick();
         save(new Count(goesOn ? c.inRow() : 0, c.lastSlipTick(), tickId));
     }

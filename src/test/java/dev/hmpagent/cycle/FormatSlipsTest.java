@@ -88,6 +88,15 @@ class FormatSlipsTest {
     }
 
     @Test
+    void replies_that_do_not_slip_write_no_count() throws Exception {
+        notes.add("what is 2+2?", "user", 0, null);
+        script(i -> "Answer " + i + "." + block("[{\"type\": \"send_message\", \"args\": {\"text\": \"4\"}}]"));
+        runUntilQuiet();
+        assertThat(count("SELECT count(*) FROM config WHERE key = '" + dev.hmpagent.commands.FormatSlips.KEY + "'"))
+                .as("no row written for a reply outside a chain of slips").isZero();
+    }
+
+    @Test
     void an_unreadable_block_every_reply_costs_two_corrections_then_the_prose_is_shown_and_the_agent_waits()
             throws Exception {
         notes.add("what is 2+2?", "user", 0, null);
