@@ -311,7 +311,7 @@ public final class Cycle {
                 completion.finishReason(), completion.interrupted(), java.util.List.of(), completion.toolsOffered());
         Optional<ResponseRow> previous = responses.lastReply();
         ReplyReview.Reviewed reviewed = review.review(previous, kept, parsed, WakeRule.stimulus(reason),
-                personMessage, graphMark);
+                WakeRule.newNote(reason), personMessage, graphMark);
         return new TickWriter.Thought(tickId, start, reason, prompt, kept, parsed, reviewed, previous, asked.calls(),
                 answering);
     }

@@ -41,7 +41,9 @@ public final class ReplyReview {
      * @param personMessage the tick showed a new message from a person or the CLI
      * @param graphMark     the concepts' and links' highest ids as the tick began
      * @param calls         the comparison's call to a model, if it made one, as {@code llm_calls} records it
-     * @param progress      the reply came after news from the world: a command's new result ({@link WorldProgress})
+     * @param progress      the reply came after news from the world: a command's new result ({@link WorldProgress}),
+     *                      or a new note from anyone but a person (a peer's, the system's: a person's message is
+     *                      judged as before)
      */
     record Reviewed(Comparison comparison, boolean repeated, long repeatOfTick, String contentHash, boolean stimulus,
                     boolean personMessage, String graphMark, List<LlmCall> calls, boolean progress) {
@@ -107,14 +109,14 @@ public final class ReplyReview {
     /**
      * Compares the reply with the previous one. A reply cut short (interrupted) is compared locally only: no tokens
      * are spent on a reply that answers nothing. A reply after news from the world (a command's new result since the
-     * last reply) is progress: no judge call is made for it.
+     * last reply, or a new note that is not a person's) is progress: no judge call is made for it.
      */
     Reviewed review(Optional<ResponseRow> previous, Completion reply, ParsedReply parsed, boolean stimulus,
-                    boolean personMessage, String graphMark) {
+                    boolean newNote, boolean personMessage, String graphMark) {
         comparisonCalls.get();   // a call of a review that failed before its tick could write it is not this tick's
         // a person's message is news too, but it opens a new window of the signs already, and the judge's score of
         // the answer is what the next ticks are measured against: it is judged as before
-        boolean progress = world.take();
+        boolean progress = world.take() | (newNote && !personMessage);
         Comparison c;
         if (previous.isEmpty()) {
             c = Comparison.first();

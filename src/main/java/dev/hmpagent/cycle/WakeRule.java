@@ -24,6 +24,9 @@ import java.util.function.Supplier;
  * the tick thread only.
  */
 final class WakeRule {
+    /** The wake reason of a new note. */
+    static final String NEW_MESSAGE = "new message";
+
     /** The wake reason after the reflex's rest: "rest ended: its time is up". */
     static final String REST_ENDED = "rest ended: ";
     private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, List.of(), List.of("user"), "");
@@ -90,7 +93,7 @@ final class WakeRule {
             // the LLM refused the last request: asking again unchanged would be refused again
             if (notes.maxUnreadId(NoteFilter.ALL) <= rejectedAtNote) return null;
             rejectedAtNote = -1;
-            return "new message";
+            return NEW_MESSAGE;
         }
         idling = false;
         String afterRest = restEnded;
@@ -102,7 +105,7 @@ final class WakeRule {
                 && notes.maxUnreadId(PERSON) <= noteWatermark) {
             return null;
         }
-        if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return "new message";
+        if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return NEW_MESSAGE;
         if (processLog.unseenCount() > 0) return "new results";
         if (afterRest != null) return afterRest;
         if (snapshot.settings().autonomous() && mayThinkUnprompted) return "autonomous";
@@ -188,6 +191,11 @@ final class WakeRule {
 
     /** The settings of the tick being thought (read by the last wake check). */
     LiveSettings.Snapshot snapshot() { return snapshot; }
+
+    /** Whether the tick was woken by a new note (from anyone: a person, the CLI, a peer, the system). */
+    static boolean newNote(String reason) {
+        return reason.equals(NEW_MESSAGE);
+    }
 
     /** Whether the tick was woken by something new from outside (a note, a result), not by the clock or itself. */
     static boolean stimulus(String reason) {

@@ -131,7 +131,7 @@ public final class AgentRuntime implements AutoCloseable {
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
             // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
             resources.push(() -> stopEverything(tools, cycle, tickStore));
-            TickLoop loop = loop(config, files, cycle, pacer, endOnSafetyStop, resources, events);
+            TickLoop loop = loop(config, files, cycle, pacer, launch.time(), endOnSafetyStop, resources, events);
             tools.completions().onArrival(loop::wake);
             ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake,
                     () -> tools.stopAll("killed by a halt")));
@@ -168,13 +168,13 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /** The tick loop, guarded: first thing in every iteration, still the file's runner, and the persisted state lets it think. */
-    private static TickLoop loop(AgentConfig config, Files files, Cycle cycle, Pacer pacer, boolean endOnSafetyStop,
-                                 Deque<AutoCloseable> resources, EventSink events) {
+    private static TickLoop loop(AgentConfig config, Files files, Cycle cycle, Pacer pacer, TimeSource time,
+                                 boolean endOnSafetyStop, Deque<AutoCloseable> resources, EventSink events) {
         AtomicReference<TickLoop> loopRef = new AtomicReference<>();
         RunnerGuard guard = push(resources, new RunnerGuard(files.lock(), files.lock().on(files.tick()), events,
                 files.identity(), () -> published(cycle, loopRef.get())));
         SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(config.agent().db()), events, cycle::endRestIfDue);
-        TickLoop loop = new TickLoop(cycle, pacer, TimeSource.system(), config.llm().giveUp(), () -> {
+        TickLoop loop = new TickLoop(cycle, pacer, time, config.llm().giveUp(), () -> {
             if (!guard.mayTick()) return false;
             if (gate.mayThink()) return true;
             // the reflex's rest ends by itself: a run asked to exit on a stop waits it out

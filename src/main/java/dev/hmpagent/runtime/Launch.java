@@ -1,6 +1,7 @@
 package dev.hmpagent.runtime;
 
 import dev.hmpagent.config.LlmSection;
+import dev.hmpagent.cycle.TimeSource;
 import dev.hmpagent.llm.LlmClient;
 import java.io.Console;
 import java.io.IOException;
@@ -15,10 +16,12 @@ import org.jline.utils.OSUtils;
 
 /**
  * What the process gets from its surroundings: environment, a way to make the terminal, the
- * clock, whether a person is typing, and how to reach the LLM. Tests pass their own.
+ * clock, whether a person is typing, how to reach the LLM, its signals, and the time the tick loop
+ * paces itself by ({@link TimeSource#system()}; a test passes one that moves with its fake clock).
+ * Tests pass their own.
  */
 public record Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive,
-                     LlmFactory llms, Signals signals) {
+                     LlmFactory llms, Signals signals, TimeSource time) {
 
     /** Where the process learns of SIGTERM and SIGINT ("TERM", "INT"); tests pass one they can fire. */
     @FunctionalInterface
@@ -46,6 +49,18 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(llms, "llms");
         Objects.requireNonNull(signals, "signals");
+        Objects.requireNonNull(time, "time");
+    }
+
+    /** The tick loop paced by the machine's own time. */
+    public Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive, LlmFactory llms,
+                  Signals signals) {
+        this(env, terminals, clock, interactive, llms, signals, TimeSource.system());
+    }
+
+    /** This launch with the tick loop paced by {@code time} (a test's, moving with its fake clock). */
+    public Launch pacedBy(TimeSource time) {
+        return new Launch(env, terminals, clock, interactive, llms, signals, time);
     }
 
     /** No signal handling: the JVM's own (tests). */

@@ -20,10 +20,19 @@ import java.util.Locale;
 public final class Fingerprint {
     private Fingerprint() { }
 
-    /** The fingerprint of a command: its type and arguments. */
+    /**
+     * The fingerprint of a command: its type and arguments, with fresh ids folded (a UUID, a run of 32 or more hex
+     * digits): the same failing command with a new request id or a new generated name in it is the same attempt
+     * (issue 23: it alerts at 3 and locks at 5 like its twin, where it was a new command each time).
+     */
     public static String ofCommand(String type, JsonNode args) {
-        return hash(type + ":" + canonical(args == null ? JsonNodeFactory.instance.objectNode() : args));
+        String canonical = canonical(args == null ? JsonNodeFactory.instance.objectNode() : args);
+        return hash(type + ":" + FRESH_IDS.matcher(canonical).replaceAll("#id"));
     }
+
+    /** Ids made afresh for every attempt: UUIDs (any version), and hex runs as long as an MD5 or longer. */
+    private static final java.util.regex.Pattern FRESH_IDS = java.util.regex.Pattern.compile(
+            "(?i)(?<![0-9a-f])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})(?![0-9a-f])");
 
     /**
      * The fingerprint of a failure that is not a command (a malformed command, a failed LLM call): its kind

@@ -160,6 +160,24 @@ class WorldProgressTest {
                 .contains("Radical pause");
     }
 
+    @Test
+    void a_new_note_from_a_peer_or_the_system_is_progress_no_judge_call_and_no_strong_strategy() {
+        llm.judge = r -> NO_NEW_THOUGHTS;
+        for (int n = 1; n <= 14; n++) llm.reply("Noted the peer's update " + n + ".");
+        Cycle cycle = TestWiring.cycle(config("cycle.autonomous", "false"), store, llm, sink, clock);
+        NotesDao notes = new NotesDao(store);
+        for (int n = 1; n <= 14; n++) {
+            notes.add("build " + n + " is green", n % 2 == 0 ? "peer" : "system", 0, null);
+            assertThat(tick(cycle)).as("the note woke the LLM").isTrue();
+        }
+
+        assertThat(llm.requests).hasSize(14);
+        assertThat(llm.comparisons).as("each reply came after a new note: no judge call").isEmpty();
+        assertThat(rows("SELECT count(*) FROM anti_stagnation_metrics WHERE progress = 1")).containsExactly("14");
+        assertThat(strategiesFired()).allMatch(WEAK::contains);
+        assertThat(rows("SELECT state FROM safety_state")).containsExactly("ACTIVE");
+    }
+
     /** A command's outcome as the executor tells it: its identity, and the progress key of its result. */
     static dev.hmpagent.safety.Operation command(String args, String result, boolean failed) {
         com.fasterxml.jackson.databind.JsonNode json;

@@ -51,6 +51,24 @@ class FingerprintTest {
     }
 
     @Test
+    void a_fresh_uuid_or_long_hex_id_in_the_arguments_is_the_same_attempt_but_other_text_is_not() throws Exception {
+        String a = Fingerprint.ofCommand("file_read", mapper.readTree(
+                "{\"path\": \"settings-0f8b6a4e-3c1d-4e2a-9b7c-5d6e7f8a9b0c.cfg\"}"));
+        String b = Fingerprint.ofCommand("file_read", mapper.readTree(
+                "{\"path\": \"settings-A1B2C3D4-E5F6-4a7b-8c9d-0e1f2a3b4c5d.cfg\"}"));
+        assertThat(a).as("two UUIDs").isEqualTo(b);
+        assertThat(Fingerprint.ofCommand("shell", mapper.readTree("{\"command\": \"curl -H 'X-Request: "
+                + "9e107d9d372bb6826bd81d3542a419d6' http://x\"}"))).as("an MD5-long request id")
+                .isEqualTo(Fingerprint.ofCommand("shell", mapper.readTree("{\"command\": \"curl -H 'X-Request: "
+                        + "e4d909c290d0fb1ca068ffaddf22cbd0' http://x\"}")));
+        assertThat(Fingerprint.ofCommand("shell", mapper.readTree("{\"command\": \"git show 3f2a9c1\"}")))
+                .as("a short hash is not a fresh id: another commit is another command")
+                .isNotEqualTo(Fingerprint.ofCommand("shell", mapper.readTree("{\"command\": \"git show 9b8e7d6\"}")));
+        assertThat(Fingerprint.ofCommand("file_read", mapper.readTree("{\"path\": \"settings-1.cfg\"}")))
+                .isNotEqualTo(Fingerprint.ofCommand("file_read", mapper.readTree("{\"path\": \"settings-2.cfg\"}")));
+    }
+
+    @Test
     void the_progress_key_folds_the_ids_the_agent_gives_and_durations_but_not_the_results_own_numbers() throws Exception {
         JsonNode args = mapper.readTree("{\"text\": \"hi\"}");
         assertThat(Fingerprint.ofProgress("send_message", args, "message delivered to the user (note 31)"))

@@ -24,6 +24,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private final CountDownLatch released = new CountDownLatch(1);
     private final QueueDispatcher queue = new QueueDispatcher();
     private final java.util.concurrent.atomic.AtomicInteger comparisons = new java.util.concurrent.atomic.AtomicInteger();
+    /** When set, answers every main request in place of the queue (an endless script). */
+    private volatile java.util.function.Function<RecordedRequest, MockResponse> script;
     /** The comparison answer's text (the JSON the model would write). */
     public volatile String judgement = "{\"new_thoughts\": \"yes\", \"novelty\": 0.9, \"new_ideas\": [],"
             + " \"refined_ideas\": [], \"discarded_ideas\": []}";
@@ -36,7 +38,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
                     comparisons.incrementAndGet();
                     return comparisonAnswer();
                 }
-                return queue.dispatch(request);
+                java.util.function.Function<RecordedRequest, MockResponse> s = script;
+                return s != null ? s.apply(request) : queue.dispatch(request);
             }
         });
         server.start();
@@ -68,6 +71,15 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return server.url("/v1").toString();
     }
 
+    /**
+     * From now on every main request is answered by {@code next} (built with {@link #streamedResponse},
+     * {@link #chantingResponse}, {@link #statusResponse}), not by the queue: a model scripted without end.
+     */
+    public FakeOpenAiServer script(java.util.function.Function<RecordedRequest, MockResponse> next) {
+        this.script = java.util.Objects.requireNonNull(next, "next");
+        return this;
+    }
+
     /** Queues a streamed reply (SSE chunks, a usage chunk, [DONE]). */
     public FakeOpenAiServer streamed(String text, int promptTokens, int completionTokens) {
         return streamed(text, promptTokens, completionTokens, -1);
@@ -75,6 +87,12 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     /** As {@link #streamed(String, int, int)}, its usage saying {@code cachedTokens} came from the prompt cache (-1: no word of it). */
     public FakeOpenAiServer streamed(String text, int promptTokens, int completionTokens, int cachedTokens) {
+        queue.enqueue(streamedResponse(text, promptTokens, completionTokens, cachedTokens));
+        return this;
+    }
+
+    /** A streamed reply: {@code text} in three pieces, finish_reason stop, usage (cached: -1 for no word of it), [DONE]. */
+    public static MockResponse streamedResponse(String text, int promptTokens, int completionTokens, int cachedTokens) {
         StringBuilder body = new StringBuilder();
         int cut = Math.max(1, text.length() / 3);
         for (int i = 0; i < text.length(); i += cut) {
@@ -86,8 +104,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 .append(cachedTokens < 0 ? "" : ",\"prompt_tokens_details\":{\"cached_tokens\":" + cachedTokens + "}")
                 .append("}}\n\n");
         body.append("data: [DONE]\n\n");
-        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build());
-        return this;
+        return new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build();
     }
 
     /**
@@ -255,6 +272,15 @@ public final class FakeOpenAiServer implements AutoCloseable {
      * closes the connection, which counts {@code closed} down.
      */
     public FakeOpenAiServer chanting(String first, String loop, CountDownLatch closed) {
+        queue.enqueue(chantingResponse(first, loop, closed, 1));
+        return this;
+    }
+
+    /**
+     * A chanting stream: {@code first}, then {@code loop} again and again, {@code pauseMs} apart (a fast or a slow
+     * model), until the client closes the connection, which counts {@code closed} down.
+     */
+    public static MockResponse chantingResponse(String first, String loop, CountDownLatch closed, long pauseMs) {
         MockResponseBody body = new MockResponseBody() {
             @Override
             public long getContentLength() { return -1; }
@@ -266,7 +292,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
                     for (int i = 0; i < 100_000; i++) {   // bounded, so a client that never cuts still ends the test
                         sink.writeUtf8(chunk(loop));
                         sink.flush();
-                        Thread.sleep(1);
+                        Thread.sleep(pauseMs);
                     }
                 } catch (IOException e) {
                     closed.countDown();   // the client closed the connection
@@ -276,8 +302,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 }
             }
         };
-        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build());
-        return this;
+        return new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build();
     }
 
     public FakeOpenAiServer loginPage() {
@@ -292,10 +317,15 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     /** Queues an error status with a JSON body and the given headers, as name, value, name, value... */
     public FakeOpenAiServer status(int code, String body, String... headers) {
+        queue.enqueue(statusResponse(code, body, headers));
+        return this;
+    }
+
+    /** An error status with a JSON body and the given headers, as name, value, name, value... */
+    public static MockResponse statusResponse(int code, String body, String... headers) {
         MockResponse.Builder response = new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json");
         for (int i = 0; i + 1 < headers.length; i += 2) response.setHeader(headers[i], headers[i + 1]);
-        queue.enqueue(response.body(body).build());
-        return this;
+        return response.body(body).build();
     }
 
     /** Queues OpenAI's answer for an account without quota or credit: HTTP 429, type and code insufficient_quota. */
