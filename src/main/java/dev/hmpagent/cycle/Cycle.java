@@ -121,6 +121,9 @@ public final class Cycle {
      */
     public boolean cancelInFlight() { return call.cancel(); }
 
+    /** Whether a process or a delegated call the LLM started is still running: its result is work still to answer. */
+    boolean awaitingResults() { return writer.processLog().runningCount() > 0; }
+
     /**
      * The loop is ending (quit, Ctrl-D, SIGTERM; from any thread): a question the executor is asking a person is
      * withdrawn so the tick can end; that command and the ones after it stay pending, and the next start marks them

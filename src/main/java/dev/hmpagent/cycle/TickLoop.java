@@ -20,8 +20,15 @@ import java.util.function.BooleanSupplier;
  * impossible; whoever waits on it learns through {@link #onEnd(Runnable)}.
  */
 public final class TickLoop {
-    /** Most ticks a drain runs before giving up (a model that issues commands every tick never idles). */
-    static final int MAX_DRAIN_TICKS = 20;
+    /**
+     * Most ticks a drain runs before giving up: a backstop only. A model that issues commands every tick never idles,
+     * and the safety tick cap (50 calls a task by default) stops it first, with a lockout that ends the drain and says
+     * why; a bound below the cap cut healthy tasks short (`agent run --until-idle` exited 0 after 20 of a task's 40
+     * steps, issue 23).
+     */
+    static final int MAX_DRAIN_TICKS = 1000;
+    /** Draining, how often the loop looks again while a process or delegated call runs (its result also wakes it). */
+    static final long RESULT_POLL_MS = 1000;
 
     /** Why the loop ended. */
     public enum End {
@@ -128,7 +135,8 @@ public final class TickLoop {
     }
 
     /**
-     * Draining, after an iteration: whether the drain goes on. Ticks that worked count toward the bound; failed ticks
+     * Draining, after an iteration: whether the drain goes on. A process or delegated call still running keeps it
+     * going until its result is in (its own timeout bounds it). Ticks that worked count toward the bound; failed ticks
      * do not (the give-up time bounds them, checked after each one); an idle iteration that began before the stop
      * does not end it (input that arrived meanwhile must still be answered). While the cycle backs off, parks until
      * its next try unless that try would come after the give-up time.
@@ -137,6 +145,11 @@ public final class TickLoop {
         boolean troubled = cycle.status().trouble() != CycleStatus.Trouble.NONE;
         if (result.worked() && !troubled) return ++drained < MAX_DRAIN_TICKS;
         if (!result.worked() && !troubled && !drainingBefore) return true;
+        // a process or a delegated call still running is work left: its result is answered before the loop ends
+        if (!troubled && cycle.awaitingResults()) {
+            awaitResult();
+            return true;
+        }
         DrainWait wait = DrainWait.of(cycle.status(), cycle.clock().instant(), giveUp);
         if (wait.end() != null) endWith(wait.end());
         if (!wait.waits()) return false;
@@ -216,6 +229,18 @@ public final class TickLoop {
     private void park(long nanos) {
         long due = time.nanoTime() + nanos;
         while (end == null && drain) {
+            if (due - time.nanoTime() <= 0) return;
+            time.parkUntil(due);
+        }
+    }
+
+    /**
+     * Draining while a result is still to come: parks until it arrives ({@link #wake()}), the loop must end at once,
+     * or {@value #RESULT_POLL_MS} ms pass (the drain looks again).
+     */
+    private void awaitResult() {
+        long due = time.nanoTime() + RESULT_POLL_MS * 1_000_000L;
+        while (end == null && drain && !wakeRequested.getAndSet(false)) {
             if (due - time.nanoTime() <= 0) return;
             time.parkUntil(due);
         }

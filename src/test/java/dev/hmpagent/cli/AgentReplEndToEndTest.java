@@ -150,18 +150,22 @@ class AgentReplEndToEndTest {
     }
 
     @Test
-    void the_end_of_input_closes_the_row_of_a_shell_command_still_running_saying_why() throws Exception {
-        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[policy]\nshell_allow = [\"sleep\"]\n");
+    void the_end_of_input_waits_for_a_shell_command_still_running_and_answers_its_result() throws Exception {
+        // issue 23: the drain used to end at the first idle look, killing the process ("stopped because the agent
+        // exited") with its result never answered; now the process's own timeout bounds the wait
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[policy]\nshell_allow = [\"sleep\"]\n"
+                + "[shell]\ntimeout_s = 1\n");
         llm.streamed("Starting.\n# Commands:\n[{\"type\": \"shell\", \"args\": {\"command\": \"sleep 60\"}}]", 10, 5)
-                .streamed("Waiting.", 10, 1);
+                .streamed("It timed out; I tell the person.", 10, 1);
 
         int code = agent("start something slow\n", "--base-url", llm.baseUrl());
 
         assertThat(code).as(err.toString()).isZero();
         assertThat(count("SELECT count(*) FROM process_log WHERE status IN ('running', 'pending')"))
                 .as("no row left in flight after the input ended").isZero();
-        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'shell' AND status = 'warning' "
-                + "AND result LIKE 'stopped because the agent exited after %'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'shell' AND status = 'timeout'"))
+                .as("the process ran to its own timeout").isEqualTo(1);
+        assertThat(llm.requestCount()).as("its result was answered before the exit").isEqualTo(2);
     }
 
     @Test

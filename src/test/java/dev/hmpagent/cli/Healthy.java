@@ -19,32 +19,38 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Healthy {
     private Healthy() { }
 
+    /**
+     * Frames at most for a task, which ends once nothing is left to answer ({@code --until-idle}): a process's real
+     * run time passes as frames too, so a fixed count would be too few on a slow machine.
+     */
+    static final int UNTIL_IDLE = 20_000;
+
     static List<SelfControlScenario> all() {
         return List.of(
                 new SelfControlScenario("30 polls of a growing job", true, "31 calls, untouched", 0, 31, "ACTIVE",
-                        Map.of(), "Watch the import job until it is done.", 400, false,
+                        Map.of(), "Watch the import job until it is done.", UNTIL_IDLE, false,
                         files("job.log", "import started\n"), polls(30)),
                 new SelfControlScenario("30 polls of a growing job, strict judge", true, "31 calls, untouched", 0, 31,
-                        "ACTIVE", Map.of(), "Watch the import job until it is done.", 400, true,
+                        "ACTIVE", Map.of(), "Watch the import job until it is done.", UNTIL_IDLE, true,
                         files("job.log", "import started\n"), polls(30)),
                 new SelfControlScenario("20 terse edits of a file", true, "21 calls, untouched", 0, 21, "ACTIVE",
-                        Map.of(), "Edit draft.txt twenty times.", 300, false, none(), edits(20)),
+                        Map.of(), "Edit draft.txt twenty times.", UNTIL_IDLE, false, none(), edits(20)),
                 new SelfControlScenario("20 terse edits, strict judge", true, "21 calls, untouched", 0, 21, "ACTIVE",
-                        Map.of(), "Edit draft.txt twenty times.", 300, true, none(), edits(20)),
+                        Map.of(), "Edit draft.txt twenty times.", UNTIL_IDLE, true, none(), edits(20)),
                 new SelfControlScenario("re-reading a file another process appends to", true, "21 calls, untouched", 0,
-                        21, "ACTIVE", Map.of(), "Tell me when the build log says DONE.", 300, false,
+                        21, "ACTIVE", Map.of(), "Tell me when the build log says DONE.", UNTIL_IDLE, false,
                         files("build.log", "build started\n"), rereads(20)),
                 new SelfControlScenario("2 minutes idle at 10 Hz", true, "0 calls", 0, 0, "ACTIVE", Map.of(), null, 1200,
                         false, none(), call -> { throw new AssertionError("an idle agent asked its model"); }),
                 new SelfControlScenario("15 different questions", true, "15 calls, untouched", 0, 15, "ACTIVE", Map.of(),
-                        "Question 1: what is 1 + 1?", 300, false, none(), questions(15)),
+                        "Question 1: what is 1 + 1?", UNTIL_IDLE, false, none(), questions(15)),
                 new SelfControlScenario("a 503 on every 3rd request during a task", true, "19 requests (13 replies)", 0,
-                        19, "ACTIVE", Map.of(), "Write the twelve chapter files.", 600, false, none(), flaky(12)),
+                        19, "ACTIVE", Map.of(), "Write the twelve chapter files.", UNTIL_IDLE, false, none(), flaky(12)),
                 new SelfControlScenario("date six times (allowed)", true, "7 calls, untouched", 0, 7, "ACTIVE",
                         Map.of("policy.shell_allow", "ls,cat,pwd,echo,date"), "What time is it? Check six times.",
-                        300, false, none(), dates(6)),
+                        UNTIL_IDLE, false, none(), dates(6)),
                 new SelfControlScenario("a 40-step task, every step new", true, "41 calls, untouched", 0, 41, "ACTIVE",
-                        Map.of(), "Do the forty steps.", 600, false, none(), steps(40)));
+                        Map.of(), "Do the forty steps.", UNTIL_IDLE, false, none(), steps(40)));
     }
 
     /** Polls of job.log, which another process appends to before every poll; then the answer. */

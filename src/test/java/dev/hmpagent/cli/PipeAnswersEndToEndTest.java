@@ -106,6 +106,20 @@ class PipeAnswersEndToEndTest {
     }
 
     @Test
+    void a_shell_command_of_the_answer_runs_to_its_end_before_the_pipe_exits_and_its_result_is_answered() {
+        // the process's result comes in a later tick: the drain at the end of input waited for nothing before
+        llm.streamed("I look at the time.\n# Commands:\n[{\"type\": \"shell\", \"args\": {\"command\":"
+                + " \"echo it is half past ten\"}}]", 100, 10);
+        llm.streamed(AgentInTerminalEndToEndTest.reply("The shell said the time.", "it is half past ten"), 120, 10);
+
+        assertThat(agent("what time is it?\n", "--quiet")).as(stderr.toString()).isZero();
+
+        assertThat(llm.requestCount()).as("the result woke the model once more").isEqualTo(2);
+        assertThat(out()).isEqualTo("agent> it is half past ten\n");
+        assertThat(stderr.toString()).doesNotContain("stopped because the agent exited");
+    }
+
+    @Test
     void a_reply_without_a_message_prints_its_prose_marked_on_stdout_and_exits_0() {
         llm.streamed("2 + 2 = 4.", 100, 5);
 

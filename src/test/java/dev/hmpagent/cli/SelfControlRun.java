@@ -123,7 +123,11 @@ public final class SelfControlRun {
             }
         });
         if (s.task() != null) note(s.task());
-        Ran run = cli("run", "--hz", "10", "--exit-on-lockout", "--max-ticks", Integer.toString(s.frames()));
+        List<String> args = new ArrayList<>(List.of("run", "--hz", "10", "--exit-on-lockout", "--max-ticks",
+                Integer.toString(s.frames())));
+        // a person's task runs until nothing is left to answer; without one, for its frames
+        if (s.healthy() && s.task() != null) args.add("--until-idle");
+        Ran run = cli(args.toArray(String[]::new));
         Ran status = cli("status");
         return outcome(run, status);
     }

@@ -104,7 +104,7 @@ class TickLoopTest {
             llm.reply("finally");
             clock.advanceOnEveryReading(Duration.ofSeconds(1));   // each back-off of 1 s has passed by the next look
             TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ofHours(1), () -> true,
+                    new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ofDays(1), () -> true,
                     sink);
             loop.stop(true);
             assertThat(loop.run()).isEqualTo(TickLoop.End.STOPPED);
@@ -199,18 +199,19 @@ class TickLoopTest {
     }
 
     @Test
-    void a_drain_ends_after_a_bounded_number_of_ticks_when_the_model_never_idles() throws Exception {
+    void a_drain_of_a_model_that_never_idles_ends_at_the_safety_tick_cap_not_before() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("go", "user", 0, null);
-            for (int i = 0; i < TickLoop.MAX_DRAIN_TICKS + 5; i++) {
-                // a different search every tick: progress as far as the safety monitor can tell, so only the drain's bound stops it
+            for (int i = 0; i < 60; i++) {
+                // a different search every tick: progress as far as the safety monitor can tell, so only the cap stops it
                 llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"diary_search\", \"args\": {\"query\": \"q" + i + "\"}}");
             }
             TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
                     new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
             loop.stop(true);
             loop.run();
-            assertThat(llm.requests).hasSize(TickLoop.MAX_DRAIN_TICKS);
+            assertThat(llm.requests).as("every call of the task up to the cap; 20 before issue 23").hasSize(50);
+            assertThat(new dev.hmpagent.safety.SafetyControl(store).current().label()).startsWith("SAFETY_LOCKOUT");
         }
     }
 
