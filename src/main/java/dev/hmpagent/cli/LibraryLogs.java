@@ -13,7 +13,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * Keeps what libraries log (sqlite-jdbc, OkHttp, JLine all use java.util.logging) from spilling
+ * Keeps what libraries log (sqlite-jdbc, OkHttp, JLine use java.util.logging; the MCP SDK and Reactor log through
+ * SLF4J, bound to it by slf4j-jdk14) from spilling
  * multi-line stack traces onto the user's terminal: the root logger's console handler is replaced by
  * one that prints WARNING and above as a single line, {@code hmp-agent: <logger>: <message> (<Exception>:
  * <its first line>)}, and nothing below WARNING. Call {@link #quiet()} first thing in {@code main}.
@@ -24,7 +25,8 @@ public final class LibraryLogs {
      * loggers only weakly, and a collected logger would come back later without this configuration.
      */
     private static final List<Logger> LIBRARY_LOGGERS = List.of(
-            Logger.getLogger("org.sqlite"), Logger.getLogger("okhttp3"), Logger.getLogger("org.jline"));
+            Logger.getLogger("org.sqlite"), Logger.getLogger("okhttp3"), Logger.getLogger("org.jline"),
+            Logger.getLogger("io.modelcontextprotocol"), Logger.getLogger("reactor"));
 
     private LibraryLogs() { }
 
