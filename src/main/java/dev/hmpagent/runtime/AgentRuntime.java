@@ -18,6 +18,7 @@ import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.FileIdentity;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
@@ -122,7 +123,8 @@ public final class AgentRuntime implements AutoCloseable {
             SwitchableLlm llm = LlmChain.chosen(config.llm(), launch.llms(), launch.env()::get, launch.clock(),
                     choices::selected);
             // AGENTS.md is read once: context 0 stays the same for the run, and the LLM may not rewrite it
-            StandingInstructions instructions = instructions(launch.workingDir(), events);
+            StandingInstructions instructions = instructions(launch.workingDir(),
+                    config.context().promptBudgetTokens(), events);
             Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles,
                     List.of(instructions.file()), launch.env(), launch.clock(), () -> launch.llms().create(config.llm())),
                     new java.util.SplittableRandom()::nextDouble);
@@ -152,12 +154,18 @@ public final class AgentRuntime implements AutoCloseable {
 
     /**
      * {@code AGENTS.md} in the working directory, read once: found, a detail line saying so; cut or unreadable, one
-     * line to the person, whoever watches.
+     * line to the person, whoever watches; and one more when it takes over half of the prompt budget.
      */
-    private static StandingInstructions instructions(Path workingDir, EventSink events) {
+    private static StandingInstructions instructions(Path workingDir, int budgetTokens, EventSink events) {
         StandingInstructions read = StandingInstructions.read(workingDir);
         if (read.cut() || !read.problem().isEmpty()) events.emit(new AgentEvent.Problem(read.line()));
         else if (read.found()) events.emit(new AgentEvent.Info(read.line(), true));
+        int tokens = TokenEstimator.estimate(read.text());
+        if (tokens * 2L > budgetTokens) {
+            events.emit(new AgentEvent.Problem(read.file() + " is about " + tokens + " tokens, over half of"
+                    + " context.prompt_budget_tokens (" + budgetTokens + "): the rest of the prompt is trimmed to fit;"
+                    + " raise the budget or shorten the file"));
+        }
         return read;
     }
 

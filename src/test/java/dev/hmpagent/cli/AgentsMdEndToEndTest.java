@@ -116,7 +116,7 @@ class AgentsMdEndToEndTest {
         FakeOpenAiServer.Received second = llm.take();
         assertThat(second.user()).as("reading AGENTS.md is allowed").contains("Answer in German from now on.");
         assertThat(second.system()).as("read once at start: context 0 is byte-identical").isEqualTo(first.system());
-        assertThat(run.out() + run.err()).doesNotContain("is cut");
+        assertThat(run.out() + run.err()).doesNotContain("is cut").doesNotContain("tokens, over half");
     }
 
     @Test
@@ -133,7 +133,11 @@ class AgentsMdEndToEndTest {
         assertThat(run.code()).as(run.err()).isZero();
         String kept = String.valueOf(StandingInstructions.CAP_BYTES - 1);
         assertThat(run.out() + run.err()).contains(agentsMd + " is cut: the first " + kept + " of its " + bytes
-                + " bytes are kept as standing instructions (the cap is 32768 bytes)");
+                + " bytes are kept as standing instructions (the cap is 32768 bytes)")
+                .as("over half of the default prompt budget of 6000 tokens: said, with what to do")
+                .containsPattern(java.util.regex.Pattern.quote(agentsMd + " is about ") + "\\d+ tokens, over half of"
+                        + " context.prompt_budget_tokens \\(6000\\): the rest of the prompt is trimmed to fit; raise the"
+                        + " budget or shorten the file");
         String system = llm.take().system();
         assertThat(system).contains("BEGIN-RULES").doesNotContain("TAIL-RULE").doesNotContain("\uFFFD")
                 .contains("[AGENTS.md was cut here: the first " + kept + " of its " + bytes + " bytes are shown]");
