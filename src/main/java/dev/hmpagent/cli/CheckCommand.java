@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.context.StandingInstructions;
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.runtime.Confinements;
 import dev.hmpagent.runtime.Wiring;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Command;
  * do next when it is damaged. Exit 0 when the file is sound, 5 when it is not.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = {"Say how shell commands are confined (the sandbox in force, or why not), check the agent's"
+        description = {"Say how shell commands are confined (the sandbox in force, or why not), whether AGENTS.md"
+                + " (the standing instructions) is in the working directory and if it is cut, check the agent's"
                 + " SQLite file for damage (read-only) and say what to do next.",
                 "Exit code 0: the file is sound; 3: the sandbox cannot be used with this configuration;"
                         + " 5: the file is damaged, or cannot be read."},
@@ -30,6 +32,7 @@ final class CheckCommand extends Subcommand {
     @Override
     public Integer call() {
         boolean confinable = sandbox();
+        say(StandingInstructions.read(launch().workingDir()).line());
         Path db = config().agent().db().toAbsolutePath();
         IntegrityReport report = Store.checkIntegrity(db);
         if (report.ok()) {

@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The human-set policy between the LLM and the machine, as a {@link CommandGate}: command types reserved for
  * people (unlock, halt, budget, policy, safety…) are refused as EPERM; a {@code shell} command line goes through
  * the {@link ShellPolicy} (deny, ask, allow rules; the control surface always denied). File commands check their
- * paths against the {@link FileRoots} themselves, on the file actually opened.
+ * paths against the {@link FileRoots} themselves, on the file actually opened; a {@code file_write} to the person's
+ * standing instructions (AGENTS.md) is asked of a person first.
  */
 public final class PolicyGate implements CommandGate {
     private final CommandRegistry registry;
@@ -44,6 +45,7 @@ public final class PolicyGate implements CommandGate {
             return Decision.deny("\"" + command.type() + "\" is reserved for people (unlock, halt, budget, policy, "
                     + "safety and guide are never the agent's); do not try again");
         }
+        if (command.type().equals("file_write")) return fileWrite(command);
         String line;
         List<Path> ownFiles = List.of();
         if (command.type().equals("shell")) {
@@ -77,6 +79,18 @@ public final class PolicyGate implements CommandGate {
     public void allowForSession(PendingCommand command) {
         List<String> prefixes = asked.remove(command.processLogId());
         if (prefixes != null) prefixes.forEach(shell::allowForSession);
+    }
+
+    /**
+     * A write to the person's standing instructions (AGENTS.md) is asked, and denied when nobody can answer, as the
+     * shell policy does; any other path the file command checks.
+     */
+    private Decision fileWrite(PendingCommand command) {
+        return roots.askedBeforeWrite(command.args().path("path").asText("")).map(file -> {
+            String why = "file_write to " + file + " would change the person's standing instructions, which only a"
+                    + " person may change";
+            return shell.personPresent() ? Decision.ask(why) : Decision.deny(why + ", and nobody can answer");
+        }).orElse(Decision.allow());
     }
 
     private Path workingDir(PendingCommand command) {

@@ -61,6 +61,8 @@ public final class ContextAssembler {
     private final String catalog;
     /** The agent's own scripts and tables, listed in context 0 after the command catalogue ("" when none). */
     private volatile Supplier<String> agentCatalogue = () -> "";
+    /** The person's standing instructions (AGENTS.md) as context 0 shows them, "" when none; set once at start. */
+    private volatile String instructions = "";
     /** The tools an LLM entry with {@code commands = "tools"} is offered; none when no entry takes tool calls. */
     private volatile List<ToolSpec> tools = List.of();
     /** What the tools cost of the prompt budget, estimated once. */
@@ -157,6 +159,14 @@ public final class ContextAssembler {
     }
 
     /**
+     * Shows the person's standing instructions ({@code AGENTS.md}, read once at start) in context 0, after the role:
+     * set before the first prompt, they stay the same for the run, so the prefix providers cache stays stable.
+     */
+    public void standingInstructions(StandingInstructions read) {
+        this.instructions = read.render();
+    }
+
+    /**
      * Offers {@code offered} to the LLM entries that take commands as native tool calls: each prompt then carries
      * them with a context 0 of their own (no command-block contract). Set once a run, so they stay a stable prefix.
      */
@@ -206,7 +216,7 @@ public final class ContextAssembler {
 
     private Assembled assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot, DataFence fence) {
         ContextSettings settings = snapshot.settings();
-        String system = SystemPrompt.render(settings.agentName(), catalog + agentCatalogue.get());
+        String system = SystemPrompt.render(settings.agentName(), instructions, catalog + agentCatalogue.get());
         Section notes6 = notebook.render();
         Section pins3 = pinned.render(fence, reflexItems(snapshot, PinnedContext.INDEX));
         // context 1's own title names K: a new K changes the prompt there, so the window may drop then too
@@ -247,7 +257,8 @@ public final class ContextAssembler {
     private ToolOffer offer(String agentName) {
         List<ToolSpec> offered = tools;
         if (offered.isEmpty()) return ToolOffer.NONE;
-        return new ToolOffer(offered, Message.system(SystemPrompt.renderForTools(agentName, agentCatalogue.get())));
+        return new ToolOffer(offered, Message.system(SystemPrompt.renderForTools(agentName, instructions,
+                agentCatalogue.get())));
     }
 
     /** The reflex's items for context {@code context}, oldest first. */

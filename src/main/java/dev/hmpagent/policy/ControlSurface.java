@@ -31,6 +31,8 @@ public final class ControlSurface {
     private final List<Path> paths;
     private final List<Path> folders;
     private final Set<String> names;
+    /** Files the LLM may read but may write only with a person's yes (AGENTS.md), absolute and normalised. */
+    private final List<Path> asked;
 
     /** @param protectedPaths every file to protect, as given (relative ones resolve against the working directory) */
     public ControlSurface(List<Path> protectedPaths) {
@@ -42,6 +44,12 @@ public final class ControlSurface {
      * @param protectedFolders folders protected with everything in them (the scripts folder)
      */
     public ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders) {
+        this(protectedPaths, protectedFolders, List.of());
+    }
+
+    private ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders, List<Path> askedPaths) {
+        this.asked = Objects.requireNonNull(askedPaths, "askedPaths").stream()
+                .map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         this.folders = Objects.requireNonNull(protectedFolders, "protectedFolders").stream()
                 .map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         Set<Path> absolute = new LinkedHashSet<>();
@@ -75,6 +83,20 @@ public final class ControlSurface {
         return new ControlSurface(all, folders);
     }
 
+    /**
+     * This surface, and {@code files} (the person's standing instructions, AGENTS.md) that the LLM may read but not
+     * write unless a person says yes: a file_write or a shell command that may write one is asked, and refused when
+     * nobody can answer.
+     */
+    public ControlSurface askingBeforeWrites(List<Path> files) {
+        return new ControlSurface(paths, folders, files);
+    }
+
+    /** The files a write to is asked of a person, absolute and normalised, whether they exist or not. */
+    public List<Path> askedBeforeWrites() {
+        return asked;
+    }
+
     /** The protected files, absolute and normalised, whether they exist or not. */
     public List<Path> paths() {
         return paths;
@@ -94,6 +116,18 @@ public final class ControlSurface {
         String lower = word.toLowerCase(Locale.ROOT);
         if (PROCESS_SECRETS.matcher(lower).find()) return Optional.of(PROCESS_SECRETS_NAME);
         return names.stream().filter(lower::contains).findFirst();
+    }
+
+    /** The name of a file asked before writes that {@code word} contains, ignoring case ({@code agents.MD}). */
+    Optional<String> askedNameIn(String word) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        return asked.stream().map(p -> String.valueOf(p.getFileName()))
+                .filter(name -> lower.contains(name.toLowerCase(Locale.ROOT))).findFirst();
+    }
+
+    /** The file asked before writes that {@code path} is, canonicalised, or a hard link to. */
+    Optional<Path> askedFor(Path path) {
+        return sameFile(asked, Canonical.of(path.toAbsolutePath()));
     }
 
     /**
@@ -116,8 +150,13 @@ public final class ControlSurface {
                 return Optional.of(folder);
             }
         }
+        return sameFile(paths, target);
+    }
+
+    /** The file of {@code among} that {@code target} is, canonicalised, or a hard link to (same file key). */
+    private static Optional<Path> sameFile(List<Path> among, Canonical target) {
         Optional<Object> targetKey = target.exists() ? fileKey(target.path()) : Optional.empty();
-        for (Path p : paths) {
+        for (Path p : among) {
             Canonical c = Canonical.of(p);
             if (c.path().equals(target.path()) || p.equals(target.path())) {
                 return Optional.of(p);
@@ -135,21 +174,35 @@ public final class ControlSurface {
      * absolute path and the tails of it, and {@code ./} and {@code ../} forms.
      */
     Optional<String> couldBeNamedBy(String regex) {
-        Pattern pattern;
+        Optional<Pattern> pattern = pattern(regex);
+        if (pattern.isEmpty()) return paths.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
+        return namedBy(paths, pattern.get()).or(() -> PROCESS_SECRET_SAMPLES.stream()
+                .filter(sample -> pattern.get().matcher(sample).matches()).map(sample -> PROCESS_SECRETS_NAME)
+                .findFirst());
+    }
+
+    /** A file asked before writes that a word only known when the shell runs could name (as {@link #couldBeNamedBy}). */
+    Optional<String> couldNameAsked(String regex) {
+        Optional<Pattern> pattern = pattern(regex);
+        if (pattern.isEmpty()) return asked.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
+        return namedBy(asked, pattern.get());
+    }
+
+    private static Optional<Pattern> pattern(String regex) {
         try {
-            pattern = Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+            return Optional.of(Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.DOTALL));
         } catch (PatternSyntaxException e) {
-            return paths.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
+            return Optional.empty();
         }
-        for (Path p : paths) {
+    }
+
+    private static Optional<String> namedBy(List<Path> among, Pattern pattern) {
+        for (Path p : among) {
             for (String candidate : candidates(p)) {
                 if (pattern.matcher(candidate).matches()) {
                     return Optional.of(String.valueOf(p.getFileName()));
                 }
             }
-        }
-        for (String sample : PROCESS_SECRET_SAMPLES) {
-            if (pattern.matcher(sample).matches()) return Optional.of(PROCESS_SECRETS_NAME);
         }
         return Optional.empty();
     }

@@ -130,6 +130,15 @@ public final class FileRoots {
         return check(userPath, absolute, access);
     }
 
+    /**
+     * The file a write to {@code userPath} would reach, when it is one a person must approve writes to (AGENTS.md);
+     * empty for any other path, and for one the write would refuse anyway.
+     */
+    public Optional<Path> askedBeforeWrite(String userPath) {
+        FileResult<Path> path = resolve(userPath, Access.WRITE);
+        return path.ok() ? controlSurface.askedFor(path.value()) : Optional.empty();
+    }
+
     /** Reads a file of at most {@code maxBytes} bytes ({@code files.max_read_bytes}). */
     public FileResult<FileText> openForRead(String userPath, long maxBytes) {
         FileResult<Path> path = resolve(userPath, Access.READ);

@@ -106,6 +106,11 @@ public final class ShellPolicy {
         return rules.stream().filter(Fallback::ruleRunsPrograms).toList();
     }
 
+    /** Whether someone at an interactive terminal can answer a question (false: every ASK is a DENY). */
+    public boolean personPresent() {
+        return personPresent;
+    }
+
     /** True for the {@link #unconfined} policy. */
     public boolean unconfined() {
         return fallback != null;
@@ -207,7 +212,7 @@ public final class ShellPolicy {
         if (denied.isPresent()) {
             return denied.get();
         }
-        Optional<PartVerdict> asked = asked(part, shown);
+        Optional<PartVerdict> asked = asked(part, shown, workingDir);
         return asked.isPresent() ? asked.get() : allowedOrAsked(part, shown);
     }
 
@@ -237,12 +242,20 @@ public final class ShellPolicy {
         return Optional.of(new PartVerdict(Verdict.DENY, reason, "", true));
     }
 
-    /** The ask rules, a file replaced while rm is denied, and a word known only when it runs that could name the surface. */
-    private Optional<PartVerdict> asked(ShellCommand part, String shown) {
+    /**
+     * The ask rules, a possible write to the person's standing instructions, a file replaced while rm is denied, and
+     * a word known only when it runs that could name the surface.
+     */
+    private Optional<PartVerdict> asked(ShellCommand part, String shown, Path workingDir) {
         Optional<Rule> asked = RuleMatch.first(ask, part, Kind.ASK);
         if (asked.isPresent()) {
             return Optional.of(new PartVerdict(Verdict.ASK, shown + " matches ask rule \"" + asked.get().text() + "\"",
                     "", true));
+        }
+        Optional<String> instructions = surfaceCheck.mayWriteAsked(part, workingDir);
+        if (instructions.isPresent()) {
+            return Optional.of(new PartVerdict(Verdict.ASK, shown + " " + instructions.get()
+                    + ", the person's standing instructions, which only a person may change", "", true));
         }
         Optional<String> replaces = fallback == null ? Optional.empty() : fallback.replacesFiles(part, deny);
         if (replaces.isPresent()) {

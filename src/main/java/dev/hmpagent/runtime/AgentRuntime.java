@@ -2,6 +2,7 @@ package dev.hmpagent.runtime;
 
 import dev.hmpagent.llm.SwitchableLlm;
 import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.context.StandingInstructions;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.process.Confinement;
 import dev.hmpagent.cycle.Cycle;
@@ -17,6 +18,7 @@ import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.FileIdentity;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
@@ -120,14 +122,18 @@ public final class AgentRuntime implements AutoCloseable {
             dev.hmpagent.store.LlmRegistryDao choices = tickStore.tables().llmRegistry();
             SwitchableLlm llm = LlmChain.chosen(config.llm(), launch.llms(), launch.env()::get, launch.clock(),
                     choices::selected);
-            Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles, launch.env(),
-                    launch.clock(), () -> launch.llms().create(config.llm())), new java.util.SplittableRandom()::nextDouble);
+            // AGENTS.md is read once: context 0 stays the same for the run, and the LLM may not rewrite it
+            StandingInstructions instructions = instructions(launch.workingDir(),
+                    config.context().promptBudgetTokens(), events);
+            Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles,
+                    List.of(instructions.file()), launch.env(), launch.clock(), () -> launch.llms().create(config.llm())),
+                    new java.util.SplittableRandom()::nextDouble);
             Confinement confinement = tools.confinement();
             // in force: a detail (the banner says it); missing: said once, whoever watches
             events.emit(confinement.sandboxed() ? new AgentEvent.Info(confinement.line(), true)
                     : new AgentEvent.Problem(confinement.line()));
             StartWrites.llms(tickStore, config.llm(), events);
-            Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
+            Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools, instructions);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
             // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
             resources.push(() -> stopEverything(tools, cycle, tickStore));
@@ -144,6 +150,23 @@ public final class AgentRuntime implements AutoCloseable {
             closeAll(resources);
             throw e;
         }
+    }
+
+    /**
+     * {@code AGENTS.md} in the working directory, read once: found, a detail line saying so; cut or unreadable, one
+     * line to the person, whoever watches; and one more when it takes over half of the prompt budget.
+     */
+    private static StandingInstructions instructions(Path workingDir, int budgetTokens, EventSink events) {
+        StandingInstructions read = StandingInstructions.read(workingDir);
+        if (read.cut() || !read.problem().isEmpty()) events.emit(new AgentEvent.Problem(read.line()));
+        else if (read.found()) events.emit(new AgentEvent.Info(read.line(), true));
+        int tokens = TokenEstimator.estimate(read.text());
+        if (tokens * 2L > budgetTokens) {
+            events.emit(new AgentEvent.Problem(read.file() + " is about " + tokens + " tokens, over half of"
+                    + " context.prompt_budget_tokens (" + budgetTokens + "): the rest of the prompt is trimmed to fit;"
+                    + " raise the budget or shorten the file"));
+        }
+        return read;
     }
 
     /** The connections of one run on the file, its lock taken; each pushed on the resources to close. */

@@ -6,6 +6,7 @@ import dev.hmpagent.llm.LlmClient;
 import java.io.Console;
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
@@ -17,11 +18,12 @@ import org.jline.utils.OSUtils;
 /**
  * What the process gets from its surroundings: environment, a way to make the terminal, the
  * clock, whether a person is typing, how to reach the LLM, its signals, and the time the tick loop
- * paces itself by ({@link TimeSource#system()}; a test passes one that moves with its fake clock).
+ * paces itself by ({@link TimeSource#system()}; a test passes one that moves with its fake clock), and
+ * its working directory (where {@code AGENTS.md} is looked for: tests cannot change the JVM's, so they pass one).
  * Tests pass their own.
  */
 public record Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive,
-                     LlmFactory llms, Signals signals, TimeSource time) {
+                     LlmFactory llms, Signals signals, TimeSource time, Path workingDir) {
 
     /** Where the process learns of SIGTERM and SIGINT ("TERM", "INT"); tests pass one they can fire. */
     @FunctionalInterface
@@ -50,6 +52,13 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
         Objects.requireNonNull(llms, "llms");
         Objects.requireNonNull(signals, "signals");
         Objects.requireNonNull(time, "time");
+        workingDir = Objects.requireNonNull(workingDir, "workingDir").toAbsolutePath().normalize();
+    }
+
+    /** In the process's working directory. */
+    public Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive, LlmFactory llms,
+                  Signals signals, TimeSource time) {
+        this(env, terminals, clock, interactive, llms, signals, time, Path.of("").toAbsolutePath());
     }
 
     /** The tick loop paced by the machine's own time. */
@@ -60,7 +69,12 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
 
     /** This launch with the tick loop paced by {@code time} (a test's, moving with its fake clock). */
     public Launch pacedBy(TimeSource time) {
-        return new Launch(env, terminals, clock, interactive, llms, signals, time);
+        return new Launch(env, terminals, clock, interactive, llms, signals, time, workingDir);
+    }
+
+    /** This launch as if started in {@code dir} (a test's folder holding its AGENTS.md). */
+    public Launch in(Path dir) {
+        return new Launch(env, terminals, clock, interactive, llms, signals, time, dir);
     }
 
     /** No signal handling: the JVM's own (tests). */

@@ -39,6 +39,7 @@ import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.ContextSources;
 import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.context.SettingsBounds;
+import dev.hmpagent.context.StandingInstructions;
 import dev.hmpagent.cycle.CommandTools;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
@@ -103,7 +104,16 @@ public final class Wiring {
      */
     public static Tools tools(AgentConfig config, Approver approver, List<Path> protectedFiles, Map<String, String> env,
                               Clock clock, Supplier<LlmClient> taskLlms) {
-        ControlSurface surface = controlSurface(config, protectedFiles);
+        return tools(config, approver, protectedFiles, List.of(), env, clock, taskLlms);
+    }
+
+    /**
+     * As {@link #tools(AgentConfig, Approver, List, Map, Clock, Supplier)}, and {@code askedFiles} (the person's
+     * standing instructions, AGENTS.md) may be read but are written only with a person's yes.
+     */
+    public static Tools tools(AgentConfig config, Approver approver, List<Path> protectedFiles, List<Path> askedFiles,
+                              Map<String, String> env, Clock clock, Supplier<LlmClient> taskLlms) {
+        ControlSurface surface = controlSurface(config, protectedFiles).askingBeforeWrites(askedFiles);
         FileRoots roots = FileRoots.forDatabase(config.files().roots(), config.agent().db(), surface);
         // the operating system confines what the LLM runs where it can; the text policy is the first filter
         Confinement confinement = Confinements.choose(config.sandbox(), roots.roots(), surface, env);
@@ -258,13 +268,19 @@ public final class Wiring {
 
     /** The cycle on {@code store} (the tick thread's connection), acting through {@code tools} under their policy. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools) {
-        return build(config, store, llm, events, clock, tools, null);
+        return build(config, store, llm, events, clock, tools, null, null);
+    }
+
+    /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, Tools)}, context 0 holding {@code instructions}. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools,
+                              StandingInstructions instructions) {
+        return build(config, store, llm, events, clock, tools, null, Objects.requireNonNull(instructions, "instructions"));
     }
 
     /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, Tools)}, its commands checked by {@code gate} instead of the policy. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools,
                               CommandGate gate) {
-        return build(config, store, llm, events, clock, tools, Objects.requireNonNull(gate, "gate"));
+        return build(config, store, llm, events, clock, tools, Objects.requireNonNull(gate, "gate"), null);
     }
 
     /** The command families the LLM may use, with the bounds of the settings it may change. */
@@ -325,7 +341,7 @@ public final class Wiring {
     }
 
     private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
-                               Tools tools, CommandGate instead) {
+                               Tools tools, CommandGate instead, StandingInstructions instructions) {
         ObjectMapper mapper = new ObjectMapper();
         Commands commands = commands(config, clock, tools);
         SafetyMonitor monitor = monitor(config, store, events);
@@ -341,6 +357,7 @@ public final class Wiring {
         ContextSettings settings = contextSettings(config);
         ContextAssembler assembler = assembler(settings, store, commands.registry(), thinking,
                 LlmChain.anyTools(config.llm()));
+        if (instructions != null) assembler.standingInstructions(instructions);
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
                 config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);
         LiveSettings live = new LiveSettings(settings, commands.bounds(), store.tables().settings(),
