@@ -44,7 +44,9 @@ final class PeerControls implements Controls {
 
     @Override
     public Answer log(int count, boolean json) {
-        return run(List.of(ExitCodes.OK), json ? List.of("log", "-n", "" + count, "--json") : List.of("log", "-n", "" + count));
+        List<String> args = new ArrayList<>(List.of("log", "-n", Integer.toString(count)));
+        if (json) args.add("--json");
+        return run(List.of(ExitCodes.OK), args);
     }
 
     @Override
