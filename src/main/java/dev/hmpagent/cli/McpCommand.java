@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code agent mcp}: the Model Context Protocol commands (issue 24); on its own it names them. */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-        description = {"The Model Context Protocol: this agent as an MCP server for other agents and editors."},
+        description = {"The Model Context Protocol (MCP) commands."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  agent mcp serve                        # over stdio, on ./agent.db",
@@ -27,6 +27,6 @@ final class McpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(), "agent mcp needs a subcommand: "
-                + String.join(", ", spec.subcommands().keySet()) + " (agent mcp --help says what each does)");
+                + String.join(", ", spec.subcommands().keySet()));
     }
 }
