@@ -42,6 +42,18 @@ public final class CommonOptions {
         return merged;
     }
 
+    /** These options as command-line arguments, for a command run again in this process with the same settings. */
+    java.util.List<String> asArguments() {
+        java.util.List<String> args = new java.util.ArrayList<>();
+        if (db != null) args.add("--db=" + db);
+        if (config != null) args.add("--config=" + config);
+        if (provider != null) args.add("--provider=" + provider);
+        if (baseUrl != null) args.add("--base-url=" + baseUrl);
+        if (model != null) args.add("--model=" + model);
+        sets.forEach((k, v) -> args.add("--set=" + k + "=" + v));
+        return java.util.List.copyOf(args);
+    }
+
     /**
      * The config files a run may read: the --config file (or ./agent.toml) and the user's file. The shell and file
      * policies never let the LLM touch them, whether they exist yet or not.

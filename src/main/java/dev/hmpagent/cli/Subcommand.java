@@ -44,6 +44,11 @@ abstract class Subcommand implements Callable<Integer> {
         return options.over(root.options).configFiles(launch.env());
     }
 
+    /** The common options this command runs with (its own over the root's), as arguments. */
+    final java.util.List<String> commonArguments() {
+        return options.over(root.options).asArguments();
+    }
+
     final PrintWriter out() { return spec.commandLine().getOut(); }
 
     final PrintWriter err() { return spec.commandLine().getErr(); }

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** `agent --help` and every subcommand's: Examples, Environment, Exit codes, 80 columns, nothing copyable broken. */
 class HelpTest {
     static final List<String> SUBCOMMANDS =
-            List.of("config", "note", "check", "halt", "unlock", "status", "run", "log", "completion");
+            List.of("config", "note", "check", "halt", "unlock", "status", "run", "log", "mcp", "completion");
 
     /** "" for the root command, else a subcommand's name. */
     static Stream<String> commands() {
