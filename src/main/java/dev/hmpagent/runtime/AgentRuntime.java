@@ -130,9 +130,13 @@ public final class AgentRuntime implements AutoCloseable {
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
             // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
+            // the MCP servers' processes are killed after the rows of their calls were closed (popped after these)
+            resources.push(tools.mcp());
             resources.push(() -> stopEverything(tools, cycle, tickStore));
             TickLoop loop = loop(config, files, cycle, pacer, launch.time(), endOnSafetyStop, resources, events);
             tools.completions().onArrival(loop::wake);
+            // off the prompt's path: each server starts on a thread of its own, its tools appear when it answers
+            tools.mcp().startInBackground(events);
             ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake,
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(files.input(), files.input().tables().notes());

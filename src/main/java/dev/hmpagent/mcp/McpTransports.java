@@ -1,0 +1,66 @@
+package dev.hmpagent.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.config.McpServerEntry;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import java.net.http.HttpRequest;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The SDK's transport for one entry. A stdio server's process gets the SDK's few inherited variables (HOME, PATH,
+ * USER, SHELL, TERM, LOGNAME) and the ones its entry names, read from the agent's environment; never the rest of it,
+ * so the agent's own keys stay its own. A url server's headers are read the same way.
+ */
+final class McpTransports {
+    private McpTransports() { }
+
+    /** Thrown when a variable an entry names is not set: the server is not started. */
+    static final class MissingVariable extends RuntimeException {
+        MissingVariable(String message) {
+            super(message);
+        }
+    }
+
+    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr) {
+        JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        if (!entry.stdio()) {
+            HttpRequest.Builder request = HttpRequest.newBuilder();
+            values(entry, "headers", entry.headers(), variables).forEach(request::header);
+            return HttpClientStreamableHttpTransport.builder(entry.url()).jsonMapper(json).requestBuilder(request).build();
+        }
+        ServerParameters.Builder params = ServerParameters.builder(entry.command()).args(entry.args());
+        values(entry, "env", entry.env(), variables).forEach(params::addEnvVar);
+        StdioClientTransport transport = new StdioClientTransport(params.build(), json) {
+            @Override
+            protected ProcessBuilder getProcessBuilder() {
+                ProcessBuilder builder = new ProcessBuilder();
+                builder.environment().clear();
+                return builder;
+            }
+        };
+        transport.setStdErrorHandler(stderr);
+        return transport;
+    }
+
+    /** Each key's value, read from the variable it names; a variable not set stops the start, named (not shown). */
+    private static Map<String, String> values(McpServerEntry entry, String field, Map<String, String> names,
+                                              Function<String, String> variables) {
+        Map<String, String> out = new TreeMap<>();
+        names.forEach((key, variable) -> {
+            String value = variables.apply(variable);
+            if (value == null || value.isEmpty()) {
+                throw new MissingVariable(field + "." + key + " names the environment variable " + variable
+                        + ", which is not set: set it before starting the agent");
+            }
+            out.put(key, value);
+        });
+        return out;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.hmpagent.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.commands.CommandHandler;
+import dev.hmpagent.commands.ExternalCommand;
+import dev.hmpagent.config.McpServerEntry;
+import dev.hmpagent.event.AgentEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class McpServersTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void a_server_that_cannot_start_is_one_line_and_an_unavailable_family_never_a_crash() throws Exception {
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        try (McpServers servers = new McpServers(List.of(new McpServerEntry("ghost", "/nonexistent/mcp-server",
+                List.of(), Map.of(), "", Map.of(), Duration.ofSeconds(5))), name -> null)) {
+            servers.startInBackground(events::add);
+
+            assertThat(servers.awaitSettled(Duration.ofSeconds(40))).isTrue();
+            assertThat(servers.states()).containsEntry("ghost", McpServers.State.FAILED);
+            assertThat(events).hasSize(1).first().isInstanceOfSatisfying(AgentEvent.Problem.class, p ->
+                    assertThat(p.text()).startsWith("MCP server ghost did not start").doesNotContain("\n")
+                            .endsWith("its tools (mcp.ghost.*) are unavailable"));
+            assertThat(servers.catalogLines()).startsWith("mcp server ghost: unavailable (did not start");
+            CommandHandler handler = servers.find("mcp.ghost.anything").orElseThrow();
+            assertThat(((ExternalCommand) handler).start(null, null, 1, o -> { })).hasValueSatisfying(o -> {
+                assertThat(o.failed()).isTrue();
+                assertThat(o.result()).startsWith("mcp server ghost is unavailable: did not start");
+            });
+            assertThat(servers.find("mcp.other.tool")).isEmpty();
+            assertThat(servers.find("shell")).isEmpty();
+        }
+    }
+
+    @Test
+    void a_variable_the_entry_names_that_is_not_set_stops_the_start_naming_it_not_its_value() throws Exception {
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        try (McpServers servers = new McpServers(List.of(new McpServerEntry("gh", "gh-mcp", List.of(),
+                Map.of("GITHUB_TOKEN", "MY_TOKEN"), "", Map.of(), Duration.ofSeconds(5))), name -> null)) {
+            servers.startInBackground(events::add);
+            servers.awaitSettled(Duration.ofSeconds(10));
+
+            assertThat(servers.describe()).startsWith("gh (stdio: gh-mcp): failed — did not start: env.GITHUB_TOKEN"
+                    + " names the environment variable MY_TOKEN, which is not set");
+        }
+    }
+
+    @Test
+    void no_server_shows_nothing_in_context_0_and_says_so_in_the_listing() {
+        McpServers none = McpServers.none();
+
+        assertThat(none.any()).isFalse();
+        assertThat(none.catalogLines()).isEmpty();
+        assertThat(none.describe()).startsWith("no MCP server is configured");
+    }
+
+    @Test
+    void a_tools_signature_and_line_come_from_its_json_schema() throws Exception {
+        ObjectNode schema = (ObjectNode) JSON.readTree("{\"type\": \"object\", \"properties\": {\"path\": {\"type\":"
+                + " \"string\"}, \"head\": {\"type\": \"integer\"}, \"mode\": {\"enum\": [\"a\", \"b\"]}},"
+                + " \"required\": [\"path\"]}");
+        McpTool tool = new McpTool("files", "read_text_file", "Read a file\nas text.", schema);
+
+        assertThat(tool.type()).isEqualTo("mcp.files.read_text_file");
+        assertThat(tool.line()).isEqualTo("mcp.files.read_text_file(path: string, head?: integer, mode?: any)"
+                + " — Read a file as text.");
+    }
+}
