@@ -69,6 +69,11 @@ final class McpConnection {
     /** Starts the server, shakes hands and lists its tools; a failure is one line, never thrown. */
     void connect() {
         try {
+            if (entry.stdio() && !runnable(entry.command())) {
+                fail("did not start: " + entry.command() + " is not an executable file"
+                        + (entry.command().contains("/") ? "" : " on PATH"));
+                return;
+            }
             Set<Long> before = children();
             McpSyncClient c = McpClient.sync(McpTransports.of(entry, variables, line -> lastStderr = line))
                     .requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
@@ -87,6 +92,17 @@ final class McpConnection {
             settled.countDown();
             changed.run();
         }
+    }
+
+    /** Whether {@code command} names an executable file, itself or on the PATH (the SDK starts it without a shell). */
+    static boolean runnable(String command) {
+        if (command.contains("/")) return java.nio.file.Files.isExecutable(java.nio.file.Path.of(command));
+        String path = System.getenv("PATH");
+        if (path == null) return false;
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) return true;
+        }
+        return false;
     }
 
     /** Every page of the tool list. */

@@ -48,6 +48,10 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     private volatile EventSink events = e -> { };
     /** What context 0 shows now (the tick thread's). */
     private String shown = "";
+    /** The tools context 0 shows now (the tick thread's). */
+    private List<McpTool> shownTools = List.of();
+    /** Told on the tick thread when what context 0 shows changed (native tools mode offers them again). */
+    private volatile Runnable onShown = () -> { };
 
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables) {
         Objects.requireNonNull(variables, "variables");
@@ -123,8 +127,23 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
      */
     public String catalogLines() {
         if (servers.isEmpty()) return "";
-        if (stateChanged.getAndSet(false)) shown = render();
+        if (stateChanged.getAndSet(false)) {
+            shown = render();
+            shownTools = servers.values().stream().filter(c -> c.state() == State.READY)
+                    .flatMap(c -> c.tools().stream()).toList();
+            onShown.run();
+        }
         return shown;
+    }
+
+    /** The tools context 0 shows now, for the native tools of an LLM that takes tool calls (tick thread). */
+    public List<McpTool> shownTools() {
+        return shownTools;
+    }
+
+    /** Runs {@code listener} on the tick thread, before the prompt is assembled, whenever the shown tools change. */
+    public void onShown(Runnable listener) {
+        this.onShown = Objects.requireNonNull(listener, "listener");
     }
 
     private String render() {

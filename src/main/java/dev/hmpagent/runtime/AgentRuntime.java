@@ -15,6 +15,7 @@ import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.cycle.TimeSource;
 import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.FileIdentity;
@@ -59,13 +60,16 @@ public final class AgentRuntime implements AutoCloseable {
     private final ControlWatcher watcher;
     private final java.time.Instant startedAt;
     private final Confinement confinement;
+    /** The MCP servers of [[mcp.servers]], starting or started. */
+    private final McpServers mcp;
     private final FileIdentity identity;
     private boolean started;
 
     private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
                          SwitchableLlm llm, TickLoop loop, NoteSpool inbox, String takeover,
                          ControlWatcher watcher, java.time.Instant startedAt, Confinement confinement,
-                         FileIdentity identity) {
+                         FileIdentity identity, McpServers mcp) {
+        this.mcp = mcp;
         this.identity = identity;
         this.startedAt = startedAt;
         this.confinement = confinement;
@@ -141,7 +145,7 @@ public final class AgentRuntime implements AutoCloseable {
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(files.input(), files.input().tables().notes());
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, files.takeover(),
-                    watcher, startedAt, confinement, files.identity());
+                    watcher, startedAt, confinement, files.identity(), tools.mcp());
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
@@ -301,6 +305,9 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     public TickLoop loop() { return loop; }
+
+    /** The MCP servers this agent started (none when agent.toml names none): {@code /mcp} lists them. */
+    public McpServers mcp() { return mcp; }
 
     /** When this run began, before its first LLM call: its session's calls are those sent since. */
     public java.time.Instant startedAt() { return startedAt; }

@@ -54,6 +54,7 @@ import dev.hmpagent.cycle.WorldProgress;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.cycle.ReplyReview;
 import dev.hmpagent.cycle.ReflexIdle;
@@ -317,7 +318,12 @@ public final class Wiring {
         // the MCP servers' tools first (their lines change between tasks only), then the agent's own scripts and tables
         assembler.listAgentCatalogue(() -> mcp.catalogLines() + own.catalogueLines());
         // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
-        if (tools) assembler.offerTools(CommandTools.offered(registry));
+        if (tools) {
+            assembler.offerTools(CommandTools.offered(registry));
+            // the MCP tools with their own schemas, offered again when context 0 shows a change (between tasks)
+            mcp.onShown(() -> assembler.offerTools(CommandTools.offered(registry, mcp.shownTools().stream()
+                    .map(t -> new ToolSpec(t.type(), t.description(), t.schema())).toList())));
+        }
         return assembler;
     }
 

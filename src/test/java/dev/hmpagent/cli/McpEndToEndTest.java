@@ -110,6 +110,32 @@ class McpEndToEndTest {
     }
 
     @Test
+    void in_tools_mode_the_model_is_offered_the_tool_with_its_own_schema_and_its_call_runs() throws Exception {
+        configure("[mcp]\nallow = [\"everything\"]");
+        Files.writeString(config, Files.readString(config).replace("model = \"test-model\"\n",
+                "model = \"test-model\"\ncommands = \"tools\"\n"));
+        cli("note", "echo something");
+        llm.streamedToolCalls("Calling.", new dev.hmpagent.llm.ToolCall("call_1", "mcp__everything__echo",
+                "{\"message\": \"by tool call\"}")).streamed("Done.", 10, 1);
+
+        Run run = cli("run", "--hz", "20", "--until-idle");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(text("SELECT status || ' ' || result FROM process_log WHERE name = 'mcp.everything.echo'"))
+                .isEqualTo("ok Echo: by tool call");
+        llm.take();
+        com.fasterxml.jackson.databind.JsonNode tools = llm.take().body().path("tools");
+        com.fasterxml.jackson.databind.JsonNode echo = null;
+        for (com.fasterxml.jackson.databind.JsonNode t : tools) {
+            if (t.path("function").path("name").asText().equals("mcp__everything__echo")) echo = t.path("function");
+        }
+        assertThat(echo).as("offered once the server answered: " + tools).isNotNull();
+        assertThat(echo.path("description").asText()).isEqualTo("Echoes back the input string");
+        assertThat(echo.path("parameters").path("properties").path("message").path("description").asText())
+                .as("the tool's own schema").isEqualTo("Message to echo");
+    }
+
+    @Test
     void headless_a_tool_named_nowhere_is_asked_of_nobody_and_refused() throws Exception {
         configure("");
         cli("note", "echo something");

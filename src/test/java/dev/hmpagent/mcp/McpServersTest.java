@@ -43,12 +43,12 @@ class McpServersTest {
     @Test
     void a_variable_the_entry_names_that_is_not_set_stops_the_start_naming_it_not_its_value() throws Exception {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
-        try (McpServers servers = new McpServers(List.of(new McpServerEntry("gh", "gh-mcp", List.of(),
+        try (McpServers servers = new McpServers(List.of(new McpServerEntry("gh", "sh", List.of(),
                 Map.of("GITHUB_TOKEN", "MY_TOKEN"), "", Map.of(), Duration.ofSeconds(5))), name -> null)) {
             servers.startInBackground(events::add);
             servers.awaitSettled(Duration.ofSeconds(10));
 
-            assertThat(servers.describe()).startsWith("gh (stdio: gh-mcp): failed — did not start: env.GITHUB_TOKEN"
+            assertThat(servers.describe()).startsWith("gh (stdio: sh): failed — did not start: env.GITHUB_TOKEN"
                     + " names the environment variable MY_TOKEN, which is not set");
         }
     }
