@@ -38,8 +38,10 @@ final class McpConnection {
     private final Function<String, String> variables;
     /** Told each change a person should see, as one line. */
     private final Consumer<String> problems;
-    /** Told when the state or the tool list changed. */
+    /** Told when the state changed (started, failed): shown at the next prompt. */
     private final Runnable changed;
+    /** Told when the server said its tool list changed: shown from the next task on. */
+    private final Runnable listChanged;
     private final CountDownLatch settled = new CountDownLatch(1);
     private final Map<Long, Consumer<CommandOutcome>> inFlight = new ConcurrentHashMap<>();
     private volatile McpServers.State state = McpServers.State.STARTING;
@@ -49,7 +51,9 @@ final class McpConnection {
     private volatile ProcessHandle process;
     private volatile String lastStderr = "";
 
-    McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems, Runnable changed) {
+    McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems, Runnable changed,
+                  Runnable listChanged) {
+        this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
         this.entry = Objects.requireNonNull(entry, "entry");
         this.variables = Objects.requireNonNull(variables, "variables");
         this.problems = Objects.requireNonNull(problems, "problems");
@@ -124,7 +128,7 @@ final class McpConnection {
             out.add(new McpTool(entry.name(), t.name(), t.description() == null ? "" : t.description(), schema));
         }
         tools = List.copyOf(out);
-        if (change) changed.run();
+        if (change) listChanged.run();
     }
 
     /** Finds the process the SDK started (a new child running the entry's command) and watches it. */

@@ -56,7 +56,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables) {
         Objects.requireNonNull(variables, "variables");
         for (McpServerEntry e : entries) {
-            servers.put(e.name(), new McpConnection(e, variables, this::problem, () -> stateChanged.set(true)));
+            servers.put(e.name(), new McpConnection(e, variables, this::problem, () -> stateChanged.set(true),
+                    () -> toolsChanged.set(true)));
         }
         this.calls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mcp-call");

@@ -136,6 +136,31 @@ class McpEndToEndTest {
     }
 
     @Test
+    void the_filesystem_servers_tools_read_inside_its_folder_and_fail_outside_it() throws Exception {
+        Path filesystem = McpReferenceServers.filesystem();
+        Path shared = Files.createDirectories(dir.resolve("shared"));
+        Files.writeString(shared.resolve("a.txt"), "hello file\n");
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[mcp]\nallow = [\"files\"]\n"
+                + "[[mcp.servers]]\nname = \"files\"\ncommand = \"" + McpReferenceServers.node() + "\"\n"
+                + "args = [\"" + filesystem + "\", \"" + shared.toRealPath() + "\"]\n");
+        cli("note", "read the file");
+        llm.streamed("Reading.\n# Commands:\n[{\"cmd_id\": \"c-1\", \"type\": \"mcp.files.read_text_file\", \"args\":"
+                + " {\"path\": \"" + shared.toRealPath().resolve("a.txt") + "\"}}, {\"cmd_id\": \"c-2\", \"type\":"
+                + " \"mcp.files.read_text_file\", \"args\": {\"path\": \"/etc/hostname\"}}]\n# End commands", 10, 5)
+                .streamed("Read.", 10, 1).streamed("Read, both.", 10, 1);   // each result may wake it
+
+        Run run = cli("run", "--hz", "20", "--until-idle");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(text("SELECT status || ' ' || result FROM process_log WHERE cmd_id = 'c-1'"))
+                .isEqualTo("ok hello file\n");
+        assertThat(text("SELECT status || ' ' || result FROM process_log WHERE cmd_id = 'c-2'"))
+                .as("the server's isError is a failure").startsWith("error ").contains("/etc/hostname");
+        llm.take();
+        assertThat(llm.take().system()).contains("mcp.files.read_text_file(path: string, tail?: number, head?: number)");
+    }
+
+    @Test
     void headless_a_tool_named_nowhere_is_asked_of_nobody_and_refused() throws Exception {
         configure("");
         cli("note", "echo something");
