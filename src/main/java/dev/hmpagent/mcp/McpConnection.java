@@ -36,13 +36,18 @@ final class McpConnection {
 
     private final McpServerEntry entry;
     private final Function<String, String> variables;
-    /** Told each change a person should see, as one line. */
+    /** Told each failure a person should see (the first of a run of them), as one line. */
     private final Consumer<String> problems;
+    /** Told, as one line, that a server which had failed is ready again. */
+    private final Consumer<String> notices;
     /** Told when the state changed (started, failed): shown at the next prompt. */
     private final Runnable changed;
     /** Told when the server said its tool list changed: shown from the next task on. */
     private final Runnable listChanged;
-    private final CountDownLatch settled = new CountDownLatch(1);
+    /** Counted down when the current start settled (ready or failed); a new one for each restart. */
+    private volatile CountDownLatch settled = new CountDownLatch(1);
+    /** Starts that failed or ended in a death since the server was last ready: the back-off grows with it. */
+    private volatile int failures;
     private final Map<Long, Consumer<CommandOutcome>> inFlight = new ConcurrentHashMap<>();
     private volatile McpServers.State state = McpServers.State.STARTING;
     private volatile String reason = "";
@@ -51,8 +56,9 @@ final class McpConnection {
     private volatile ProcessHandle process;
     private volatile String lastStderr = "";
 
-    McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems, Runnable changed,
-                  Runnable listChanged) {
+    McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems,
+                  Consumer<String> notices, Runnable changed, Runnable listChanged) {
+        this.notices = Objects.requireNonNull(notices, "notices");
         this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
         this.entry = Objects.requireNonNull(entry, "entry");
         this.variables = Objects.requireNonNull(variables, "variables");
@@ -70,8 +76,23 @@ final class McpConnection {
 
     List<McpTool> tools() { return tools; }
 
-    /** Starts the server, shakes hands and lists its tools; a failure is one line, never thrown. */
+    /** Failed starts or deaths since the server was last ready. */
+    int failures() { return failures; }
+
+    /**
+     * Starts the server (again, after a failure: the old client closed and its process tree killed first), shakes
+     * hands and lists its tools; a failure is one line, never thrown.
+     */
     void connect() {
+        if (state == McpServers.State.STOPPED) return;
+        if (state == McpServers.State.FAILED) {
+            stop(client, process);
+            client = null;
+            process = null;
+            settled = new CountDownLatch(1);
+            reason = "";
+            state = McpServers.State.STARTING;
+        }
         try {
             if (entry.stdio() && !runnable(entry.command())) {
                 fail("did not start: " + entry.command() + " is not an executable file"
@@ -88,7 +109,8 @@ final class McpConnection {
             c.initialize();
             if (entry.stdio()) watch(before);
             listed(listAll(c), false);
-            if (state == McpServers.State.STARTING) state = McpServers.State.READY;
+            if (state == McpServers.State.STARTING) ready();
+            if (state == McpServers.State.STOPPED) stop(c, process);   // the agent closed during the start
         } catch (RuntimeException e) {   // whatever the SDK or the server did: one line, the family unavailable
             fail("did not start: " + why(e) + (lastStderr.isBlank() ? "" : " (its last words: "
                     + Text.oneLine(lastStderr, 120) + ")"));
@@ -107,6 +129,16 @@ final class McpConnection {
             if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) return true;
         }
         return false;
+    }
+
+    private void ready() {
+        state = McpServers.State.READY;
+        int was = failures;
+        failures = 0;
+        if (was > 0) {
+            notices.accept("MCP server " + entry.name() + " is back (" + tools.size() + (tools.size() == 1 ? " tool"
+                    : " tools") + ")");
+        }
     }
 
     /** Every page of the tool list. */
@@ -142,7 +174,7 @@ final class McpConnection {
                 .findFirst();
         started.ifPresent(p -> {
             process = p;
-            p.onExit().thenRun(this::died);
+            p.onExit().thenRun(() -> died(p));
         });
     }
 
@@ -152,8 +184,9 @@ final class McpConnection {
         return pids;
     }
 
-    private void died() {
-        if (state == McpServers.State.STOPPED) return;
+    private void died(ProcessHandle which) {
+        // an old process, killed before a restart, is not this connection's death
+        if (state == McpServers.State.STOPPED || which != process) return;
         fail("exited");
         changed.run();
     }
@@ -162,8 +195,10 @@ final class McpConnection {
         if (state == McpServers.State.FAILED || state == McpServers.State.STOPPED) return;
         state = McpServers.State.FAILED;
         reason = why;
-        problems.accept("MCP server " + entry.name() + " " + why + "; its tools (mcp." + entry.name()
-                + ".*) are unavailable");
+        if (failures++ == 0) {
+            problems.accept("MCP server " + entry.name() + " " + why + "; its tools (mcp." + entry.name()
+                    + ".*) are unavailable; restarting it with back-off");
+        }
         List<Long> ids = new ArrayList<>(inFlight.keySet());
         ids.forEach(id -> finish(id, CommandOutcome.error(ErrorCode.EOFFLINE, "mcp server " + entry.name() + " "
                 + why + " during the call")));
@@ -215,8 +250,11 @@ final class McpConnection {
     void close() {
         state = McpServers.State.STOPPED;
         inFlight.clear();
-        McpSyncClient c = client;
-        ProcessHandle p = process;
+        stop(client, process);
+    }
+
+    /** Closes {@code c} and kills the tree of {@code p} (SIGTERM, then SIGKILL after a grace). */
+    private static void stop(McpSyncClient c, ProcessHandle p) {
         List<ProcessHandle> tree = new ArrayList<>();
         if (p != null) {
             p.descendants().forEach(tree::add);

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -38,7 +40,17 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         }
     }
 
+    /** The longest wait before a failed server is started again. */
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
+
     private final Map<String, McpConnection> servers = new LinkedHashMap<>();
+    /** Starts failed servers again, after their back-off. */
+    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mcp-restart");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean closed;
     private final ExecutorService calls;
     private final AtomicBoolean started = new AtomicBoolean();
     /** Set when a server settled or failed: context 0 shows the change at the next prompt. */
@@ -56,8 +68,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables) {
         Objects.requireNonNull(variables, "variables");
         for (McpServerEntry e : entries) {
-            servers.put(e.name(), new McpConnection(e, variables, this::problem, () -> stateChanged.set(true),
-                    () -> toolsChanged.set(true)));
+            servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
+                    () -> changed(e.name()), () -> toolsChanged.set(true)));
         }
         this.calls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mcp-call");
@@ -99,6 +111,28 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
 
     private void problem(String line) {
         events.emit(new AgentEvent.Problem(line));
+    }
+
+    private void notice(String line) {
+        events.emit(new AgentEvent.Info(line, false));
+    }
+
+    /** A server started, failed or died: shown at the next prompt; a failed one is started again after its back-off. */
+    private void changed(String name) {
+        stateChanged.set(true);
+        McpConnection c = servers.get(name);
+        if (c.state() != State.FAILED || closed) return;
+        try {
+            restarts.schedule(c::connect, backoff(c.failures()).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the agent is closing: nothing restarts
+        }
+    }
+
+    /** 1 s after the first failure in a row, doubling, at most {@link #MAX_BACKOFF}. */
+    static Duration backoff(int failures) {
+        long seconds = 1L << Math.min(Math.max(failures - 1, 0), 6);
+        return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
     }
 
     @Override
@@ -208,6 +242,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     /** Closes every client and kills every stdio server's process tree. */
     @Override
     public void close() {
+        closed = true;
+        restarts.shutdownNow();
         servers.values().forEach(McpConnection::close);
         calls.shutdownNow();
     }

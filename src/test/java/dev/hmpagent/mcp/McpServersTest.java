@@ -28,7 +28,7 @@ class McpServersTest {
             assertThat(servers.states()).containsEntry("ghost", McpServers.State.FAILED);
             assertThat(events).hasSize(1).first().isInstanceOfSatisfying(AgentEvent.Problem.class, p ->
                     assertThat(p.text()).startsWith("MCP server ghost did not start").doesNotContain("\n")
-                            .endsWith("its tools (mcp.ghost.*) are unavailable"));
+                            .endsWith("its tools (mcp.ghost.*) are unavailable; restarting it with back-off"));
             assertThat(servers.catalogLines()).startsWith("mcp server ghost: unavailable (did not start");
             CommandHandler handler = servers.find("mcp.ghost.anything").orElseThrow();
             assertThat(((ExternalCommand) handler).start(null, null, 1, o -> { })).hasValueSatisfying(o -> {
@@ -38,6 +38,45 @@ class McpServersTest {
             assertThat(servers.find("mcp.other.tool")).isEmpty();
             assertThat(servers.find("shell")).isEmpty();
         }
+    }
+
+    @Test
+    void a_server_that_dies_is_one_line_then_restarted_with_back_off_and_its_tools_work_again() throws Exception {
+        String node = dev.hmpagent.testing.McpReferenceServers.node();
+        String everything = dev.hmpagent.testing.McpReferenceServers.everything().toString();
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        try (McpServers servers = new McpServers(List.of(new McpServerEntry("everything", node,
+                List.of(everything, "stdio"), Map.of(), "", Map.of(), Duration.ofSeconds(10))), name -> null)) {
+            servers.startInBackground(events::add);
+            assertThat(servers.awaitSettled(Duration.ofSeconds(40))).isTrue();
+            long first = servers.pid("everything").orElseThrow();
+
+            ProcessHandle.of(first).orElseThrow().destroyForcibly();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (servers.pid("everything").filter(p -> p != first).isEmpty()
+                    || servers.states().get("everything") != McpServers.State.READY) {
+                assertThat(System.currentTimeMillis()).as("restarted within 30 s").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+
+            assertThat(events).filteredOn(e -> e instanceof AgentEvent.Problem).singleElement()
+                    .satisfies(e -> assertThat(((AgentEvent.Problem) e).text()).isEqualTo("MCP server everything exited;"
+                            + " its tools (mcp.everything.*) are unavailable; restarting it with back-off"));
+            assertThat(events).filteredOn(e -> e instanceof AgentEvent.Info).singleElement()
+                    .satisfies(e -> assertThat(((AgentEvent.Info) e).text()).startsWith("MCP server everything is back ("));
+            ExternalCommand echo = (ExternalCommand) servers.find("mcp.everything.echo").orElseThrow();
+            java.util.concurrent.CompletableFuture<dev.hmpagent.commands.CommandOutcome> done =
+                    new java.util.concurrent.CompletableFuture<>();
+            echo.start(new dev.hmpagent.commands.Args("mcp.everything.echo", "{}",
+                    (ObjectNode) JSON.readTree("{\"message\": \"again\"}")), null, 7, done::complete);
+            assertThat(done.get(20, java.util.concurrent.TimeUnit.SECONDS).result()).isEqualTo("Echo: again");
+        }
+    }
+
+    @Test
+    void the_back_off_doubles_from_one_second_up_to_a_minute() {
+        assertThat(List.of(1, 2, 3, 6, 7, 20).stream().map(McpServers::backoff).map(Duration::toSeconds).toList())
+                .containsExactly(1L, 2L, 4L, 32L, 60L, 60L);
     }
 
     @Test
