@@ -33,7 +33,12 @@ final class McpTransports {
         if (!entry.stdio()) {
             HttpRequest.Builder request = HttpRequest.newBuilder();
             values(entry, "headers", entry.headers(), variables).forEach(request::header);
-            return HttpClientStreamableHttpTransport.builder(entry.url()).jsonMapper(json).requestBuilder(request).build();
+            // the SDK takes the server's root and the endpoint's path apart: the url is split where it says
+            java.net.URI url = java.net.URI.create(entry.url());
+            String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+            return HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getRawAuthority())
+                    .endpoint(path + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery()))
+                    .jsonMapper(json).requestBuilder(request).build();
         }
         ServerParameters.Builder params = ServerParameters.builder(entry.command()).args(entry.args());
         values(entry, "env", entry.env(), variables).forEach(params::addEnvVar);

@@ -74,6 +74,42 @@ class McpServersTest {
     }
 
     @Test
+    void a_server_over_streamable_http_is_listed_and_called_with_its_headers_read_from_variables() throws Exception {
+        String node = dev.hmpagent.testing.McpReferenceServers.node();
+        String everything = dev.hmpagent.testing.McpReferenceServers.everything().toString();
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        ProcessBuilder builder = new ProcessBuilder(node, everything, "streamableHttp").redirectErrorStream(true);
+        builder.environment().put("PORT", String.valueOf(port));
+        Process server = builder.start();
+        try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+                server.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null && !line.contains("listening"); line = out.readLine()) {
+                assertThat(line).doesNotContain("Failed to start");
+            }
+            try (McpServers servers = new McpServers(List.of(new McpServerEntry("web", "", List.of(), Map.of(),
+                    "http://127.0.0.1:" + port + "/mcp", Map.of("X-Agent-Token", "WEB_TOKEN"), Duration.ofSeconds(10))),
+                    Map.of("WEB_TOKEN", "not-shown")::get)) {
+                servers.startInBackground(e -> { });
+                assertThat(servers.awaitSettled(Duration.ofSeconds(40))).isTrue();
+
+                assertThat(servers.describe()).startsWith("web (http: http://127.0.0.1:" + port + "/mcp): ready, ")
+                        .contains("  mcp.web.echo(message: string) — Echoes back the input string");
+                ExternalCommand echo = (ExternalCommand) servers.find("mcp.web.echo").orElseThrow();
+                java.util.concurrent.CompletableFuture<dev.hmpagent.commands.CommandOutcome> done =
+                        new java.util.concurrent.CompletableFuture<>();
+                echo.start(new dev.hmpagent.commands.Args("mcp.web.echo", "{}",
+                        (ObjectNode) JSON.readTree("{\"message\": \"over http\"}")), null, 3, done::complete);
+                assertThat(done.get(20, java.util.concurrent.TimeUnit.SECONDS).result()).isEqualTo("Echo: over http");
+            }
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
     void the_back_off_doubles_from_one_second_up_to_a_minute() {
         assertThat(List.of(1, 2, 3, 6, 7, 20).stream().map(McpServers::backoff).map(Duration::toSeconds).toList())
                 .containsExactly(1L, 2L, 4L, 32L, 60L, 60L);
