@@ -147,7 +147,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         Optional<McpTool> listed = server.tools().stream().filter(t -> t.name().equals(tool)).findFirst();
         // a ready server that has no such tool: unknown; one still starting may have it
         if (listed.isEmpty() && server.state() == State.READY) return Optional.empty();
-        return Optional.of(new McpToolCommand(server, tool, listed, calls));
+        return Optional.of(listed.map(t -> McpToolCommand.of(server, t, calls))
+                .orElseGet(() -> McpToolCommand.unlisted(server, tool, calls)));
     }
 
     /** A tool list changed: shown from the next task on, so the prompt's prefix holds within one. */

@@ -16,13 +16,26 @@ import java.util.function.Consumer;
  * (the [mcp] rules, then the SafetyMonitor); {@link #start} hands the call to a call thread, and its result, or the
  * server's failure, comes back through the completions, which wake the LLM.
  */
-record McpToolCommand(McpConnection server, String tool, Optional<McpTool> listed, Executor calls)
+record McpToolCommand(McpConnection server, String tool, String summary, Signature signature, Executor calls)
         implements ExternalCommand {
     McpToolCommand {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(tool, "tool");
-        Objects.requireNonNull(listed, "listed");
+        Objects.requireNonNull(summary, "summary");
+        Objects.requireNonNull(signature, "signature");
         Objects.requireNonNull(calls, "calls");
+    }
+
+    /** The command of {@code listed}, a tool its server listed. */
+    static McpToolCommand of(McpConnection server, McpTool listed, Executor calls) {
+        return new McpToolCommand(server, listed.name(), listed.description().isBlank() ? "a tool of MCP server "
+                + server.name() : listed.description(), listed.signature(), calls);
+    }
+
+    /** The command of a tool of a server still starting: its arguments are known once it answers. */
+    static McpToolCommand unlisted(McpConnection server, String tool, Executor calls) {
+        return new McpToolCommand(server, tool, "a tool of MCP server " + server.name() + " (starting)",
+                new Signature(java.util.List.of()), calls);
     }
 
     @Override
@@ -31,19 +44,8 @@ record McpToolCommand(McpConnection server, String tool, Optional<McpTool> liste
     }
 
     @Override
-    public String summary() {
-        return listed.map(McpTool::description).filter(d -> !d.isBlank()).orElse("a tool of MCP server "
-                + server.name());
-    }
-
-    @Override
     public String argsExample() {
         return "{}";
-    }
-
-    @Override
-    public Signature signature() {
-        return listed.map(McpTool::signature).orElse(new Signature(java.util.List.of()));
     }
 
     @Override
