@@ -2,6 +2,7 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.runtime.Launch;
+import dev.hmpagent.runtime.Wiring;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,7 +28,9 @@ final class McpListCommand extends Subcommand {
             err().println("agent mcp list: --wait must be from 1 to 300 seconds");
             return ExitCodes.USAGE;
         }
-        try (McpServers servers = new McpServers(config().mcp().servers(), launch().env()::get)) {
+        // each server in the sandbox this run would have
+        try (McpServers servers = new McpServers(config().mcp().servers(), launch().env()::get,
+                Wiring.confinement(config(), configFiles(), launch().env()))) {
             // each failure is in the listing itself: not said twice
             servers.startInBackground(event -> { });
             boolean settled = servers.awaitSettled(Duration.ofSeconds(waitSeconds));

@@ -383,12 +383,18 @@ public enum ConfigKey {
             new ValueType.Field("env", ValueType.options(), false),
             new ValueType.Field("url", ValueType.httpUrl(), false),
             new ValueType.Field("headers", ValueType.options(), false),
-            new ValueType.Field("timeout_s", ValueType.wholeNumber(1, 3600), false))), "[]",
+            new ValueType.Field("timeout_s", ValueType.wholeNumber(1, 3600), false),
+            new ValueType.Field("sandbox", ValueType.bool(), false),
+            new ValueType.Field("network", ValueType.bool(), false),
+            new ValueType.Field("read_only", ValueType.list(ValueType.path(), "paths"), false),
+            new ValueType.Field("read_write", ValueType.list(ValueType.path(), "paths"), false))), "[]",
             List.of(), false, true,
             "Model Context Protocol servers whose tools the LLM may call as mcp.<name>.<tool>: name, and either command"
                     + " and args (started over stdio) with env = { VAR = \"NAME_OF_AN_ENV_VAR\" } (the agent's variable"
                     + " whose value the server gets; never the value itself), or url (streamable HTTP) with headers ="
-                    + " { Header = \"NAME_OF_AN_ENV_VAR\" }; timeout_s of one call (60)",
+                    + " { Header = \"NAME_OF_AN_ENV_VAR\" }; timeout_s of one call (60); a stdio server runs in the"
+                    + " sandbox (sandbox = true) seeing only the system and its read_only and read_write paths, the"
+                    + " network only with network = true; sandbox = false runs it unconfined",
             c -> c.mcp().serverTables()),
     MCP_ALLOW("mcp.allow", ValueType.list(ValueType.text(true), "servers or server.tool names"), "[]",
             List.of("AGENT_MCP_ALLOW"), false,

@@ -62,6 +62,10 @@ final class McpChecks {
             throw new ConfigException(where + " (\"" + s.name() + "\") has args or env, which only a command server"
                     + " takes: remove them, or pass values to a url server with headers");
         }
+        if (url && java.util.stream.Stream.of("sandbox", "network", "read_only", "read_write").anyMatch(given::containsKey)) {
+            throw new ConfigException(where + " (\"" + s.name() + "\") has a sandbox profile (sandbox, network, read_only,"
+                    + " read_write), which only a server the agent starts (command) has: remove it");
+        }
     }
 
     /** Each value names an environment variable: the value itself never stands in the file. */

@@ -12,9 +12,12 @@ import java.util.Objects;
  * environment variable of the agent whose value is passed: no value is ever written in the file.
  *
  * @param timeout how long one tool call may take before it is a failure
+ * @param sandbox whether a stdio server runs inside the sandbox (bubblewrap), seeing of the machine only the system
+ *                (read-only) and {@code readOnly} and {@code readWrite}; the network only with {@code network}
  */
 public record McpServerEntry(String name, String command, List<String> args, Map<String, String> env, String url,
-                             Map<String, String> headers, Duration timeout) {
+                             Map<String, String> headers, Duration timeout, boolean sandbox, boolean network,
+                             List<java.nio.file.Path> readOnly, List<java.nio.file.Path> readWrite) {
     /** The default {@code timeout_s} of an entry. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
@@ -26,6 +29,14 @@ public record McpServerEntry(String name, String command, List<String> args, Map
         Objects.requireNonNull(url, "url");
         headers = Map.copyOf(headers);
         Objects.requireNonNull(timeout, "timeout");
+        readOnly = List.copyOf(readOnly);
+        readWrite = List.copyOf(readWrite);
+    }
+
+    /** An entry whose server runs unconfined ({@code sandbox = false}), with the network. */
+    public McpServerEntry(String name, String command, List<String> args, Map<String, String> env, String url,
+                          Map<String, String> headers, Duration timeout) {
+        this(name, command, args, env, url, headers, timeout, false, true, List.of(), List.of());
     }
 
     /** Whether the server is a process spoken to over its stdin and stdout (else over streamable HTTP). */
@@ -47,6 +58,10 @@ public record McpServerEntry(String name, String command, List<String> args, Map
             t.put("command", command);
             t.put("args", args);
             t.put("env", new java.util.TreeMap<>(env));
+            t.put("sandbox", sandbox);
+            t.put("network", network);
+            t.put("read_only", readOnly);
+            t.put("read_write", readWrite);
         } else {
             t.put("url", url);
             t.put("headers", new java.util.TreeMap<>(headers));
@@ -62,7 +77,10 @@ public record McpServerEntry(String name, String command, List<String> args, Map
                 (String) t.getOrDefault("command", ""), (List<String>) t.getOrDefault("args", List.of()),
                 names((Map<String, Object>) t.getOrDefault("env", Map.of())), (String) t.getOrDefault("url", ""),
                 names((Map<String, Object>) t.getOrDefault("headers", Map.of())),
-                Duration.ofSeconds((Long) t.getOrDefault("timeout_s", DEFAULT_TIMEOUT.toSeconds())))).toList();
+                Duration.ofSeconds((Long) t.getOrDefault("timeout_s", DEFAULT_TIMEOUT.toSeconds())),
+                (Boolean) t.getOrDefault("sandbox", true), (Boolean) t.getOrDefault("network", false),
+                (List<java.nio.file.Path>) t.getOrDefault("read_only", List.of()),
+                (List<java.nio.file.Path>) t.getOrDefault("read_write", List.of()))).toList();
     }
 
     private static Map<String, String> names(Map<String, Object> table) {

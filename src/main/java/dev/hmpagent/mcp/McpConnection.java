@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.config.McpServerEntry;
+import dev.hmpagent.process.Confinement;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.text.Text;
 import io.modelcontextprotocol.client.McpClient;
@@ -44,6 +45,8 @@ final class McpConnection {
     private final Runnable changed;
     /** Told when the server said its tool list changed: shown from the next task on. */
     private final Runnable listChanged;
+    /** This run's sandbox, in which a stdio server with {@code sandbox = true} runs. */
+    private final Confinement confinement;
     /** Counted down when the current start settled (ready or failed); a new one for each restart. */
     private volatile CountDownLatch settled = new CountDownLatch(1);
     /** Starts that failed or ended in a death since the server was last ready: the back-off grows with it. */
@@ -57,7 +60,8 @@ final class McpConnection {
     private volatile String lastStderr = "";
 
     McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems,
-                  Consumer<String> notices, Runnable changed, Runnable listChanged) {
+                  Consumer<String> notices, Runnable changed, Runnable listChanged, Confinement confinement) {
+        this.confinement = Objects.requireNonNull(confinement, "confinement");
         this.notices = Objects.requireNonNull(notices, "notices");
         this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
         this.entry = Objects.requireNonNull(entry, "entry");
@@ -100,7 +104,8 @@ final class McpConnection {
                 return;
             }
             Set<Long> before = children();
-            McpSyncClient c = McpClient.sync(McpTransports.of(entry, variables, line -> lastStderr = line))
+            McpSyncClient c = McpClient.sync(McpTransports.of(entry, variables, line -> lastStderr = line,
+                            confinement))
                     .requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
                     .clientInfo(new McpSchema.Implementation("hmp-agent", version()))
                     .toolsChangeConsumer(list -> listed(list, true))
@@ -165,7 +170,7 @@ final class McpConnection {
 
     /** Finds the process the SDK started (a new child running the entry's command) and watches it. */
     private void watch(Set<Long> before) {
-        String program = java.nio.file.Path.of(entry.command()).getFileName().toString();
+        String program = java.nio.file.Path.of(confined() ? "bwrap" : entry.command()).getFileName().toString();
         Optional<ProcessHandle> started = ProcessHandle.current().children()
                 .filter(p -> !before.contains(p.pid()))
                 .filter(p -> p.info().command().map(cmd -> cmd.endsWith("/" + program) || cmd.equals(program))
@@ -277,6 +282,11 @@ final class McpConnection {
                 h.destroyForcibly();
             }
         }
+    }
+
+    /** Whether the server runs inside the sandbox. */
+    boolean confined() {
+        return entry.stdio() && entry.sandbox() && confinement.sandboxed();
     }
 
     /** The pid of the server's process, when it runs one the agent started. */

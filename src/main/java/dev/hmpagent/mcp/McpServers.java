@@ -5,6 +5,7 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.process.Confinement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,10 +67,15 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     private volatile Runnable onShown = () -> { };
 
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables) {
+        this(entries, variables, Confinement.none());
+    }
+
+    /** @param confinement this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it */
+    public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement) {
         Objects.requireNonNull(variables, "variables");
         for (McpServerEntry e : entries) {
             servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
-                    () -> changed(e.name()), () -> toolsChanged.set(true)));
+                    () -> changed(e.name()), () -> toolsChanged.set(true), confinement));
         }
         this.calls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mcp-call");
@@ -205,7 +211,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         StringBuilder sb = new StringBuilder();
         for (McpConnection c : servers.values()) {
             McpServerEntry e = c.entry();
-            sb.append(c.name()).append(" (").append(e.stdio() ? "stdio: " : "http: ").append(e.where()).append("): ")
+            sb.append(c.name()).append(" (").append(e.stdio() ? "stdio" + profile(c) + ": " : "http: ").append(e.where())
+                    .append("): ")
                     .append(c.state().word());
             if (!c.reason().isEmpty()) sb.append(" — ").append(c.reason());
             if (c.state() == State.READY) sb.append(", ").append(c.tools().size()).append(c.tools().size() == 1
@@ -214,6 +221,13 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
             c.tools().forEach(t -> sb.append("  ").append(t.line()).append('\n'));
         }
         return sb.toString();
+    }
+
+    /** How a stdio server is confined, as the listing says it. */
+    private static String profile(McpConnection c) {
+        McpServerEntry e = c.entry();
+        if (!e.sandbox()) return ", unconfined";
+        return c.confined() ? ", sandboxed, network " + (e.network() ? "on" : "off") : ", unconfined: no sandbox here";
     }
 
     /** The servers' states by name, in file order. */

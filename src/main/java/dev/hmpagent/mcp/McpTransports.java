@@ -7,7 +7,11 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import dev.hmpagent.process.Confinement;
+import dev.hmpagent.process.ServerSandbox;
 import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -21,14 +25,15 @@ import java.util.function.Function;
 final class McpTransports {
     private McpTransports() { }
 
-    /** Thrown when a variable an entry names is not set: the server is not started. */
-    static final class MissingVariable extends RuntimeException {
-        MissingVariable(String message) {
+    /** Thrown when a variable an entry names is not set, or its sandbox is required and missing: it is not started. */
+    static final class CannotStart extends RuntimeException {
+        CannotStart(String message) {
             super(message);
         }
     }
 
-    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr) {
+    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr,
+                                 Confinement confinement) {
         JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         if (!entry.stdio()) {
             HttpRequest.Builder request = HttpRequest.newBuilder();
@@ -40,7 +45,10 @@ final class McpTransports {
                     .endpoint(path + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery()))
                     .jsonMapper(json).requestBuilder(request).build();
         }
-        ServerParameters.Builder params = ServerParameters.builder(entry.command()).args(entry.args());
+        List<String> command = new ArrayList<>(List.of(entry.command()));
+        command.addAll(entry.args());
+        if (entry.sandbox()) command = confined(entry, confinement, command);
+        ServerParameters.Builder params = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()));
         values(entry, "env", entry.env(), variables).forEach(params::addEnvVar);
         StdioClientTransport transport = new StdioClientTransport(params.build(), json) {
             @Override
@@ -54,6 +62,19 @@ final class McpTransports {
         return transport;
     }
 
+    /**
+     * {@code command} inside this run's sandbox with the entry's profile; unconfined where the run has no sandbox
+     * (sandbox.mode auto or off), refused where it is required and missing.
+     */
+    private static List<String> confined(McpServerEntry entry, Confinement confinement, List<String> command) {
+        if (confinement.kind() == Confinement.Kind.REFUSED) {
+            throw new CannotStart("sandbox.mode = \"required\" and no sandbox works here ("
+                    + confinement.line() + "); set sandbox = false on this entry to run it unconfined");
+        }
+        return ServerSandbox.wrap(confinement, entry.network(), entry.readOnly(), entry.readWrite(), command)
+                .orElse(command);
+    }
+
     /** Each key's value, read from the variable it names; a variable not set stops the start, named (not shown). */
     private static Map<String, String> values(McpServerEntry entry, String field, Map<String, String> names,
                                               Function<String, String> variables) {
@@ -61,7 +82,7 @@ final class McpTransports {
         names.forEach((key, variable) -> {
             String value = variables.apply(variable);
             if (value == null || value.isEmpty()) {
-                throw new MissingVariable(field + "." + key + " names the environment variable " + variable
+                throw new CannotStart(field + "." + key + " names the environment variable " + variable
                         + ", which is not set: set it before starting the agent");
             }
             out.put(key, value);

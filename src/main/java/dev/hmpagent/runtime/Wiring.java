@@ -126,7 +126,7 @@ public final class Wiring {
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
         // the MCP servers' variables are read the same way; the servers start only when the runtime says
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
-                confinement, new McpServers(config.mcp().servers(), environment::get));
+                confinement, new McpServers(config.mcp().servers(), environment::get, confinement));
     }
 
     /**

@@ -58,7 +58,7 @@ class McpEndToEndTest {
         Path everything = McpReferenceServers.everything();
         Files.writeString(config, "[llm]\nmodel = \"test-model\"\n" + mcp + "\n[[mcp.servers]]\nname = \"everything\"\n"
                 + "command = \"" + McpReferenceServers.node() + "\"\nargs = [\"" + everything + "\", \"stdio\"]\n"
-                + "timeout_s = 30\n");
+                + "timeout_s = 30\nread_only = [\"" + McpReferenceServers.folder() + "\"]\n");
     }
 
     record Run(int code, String out, String err) { }
@@ -142,7 +142,8 @@ class McpEndToEndTest {
         Files.writeString(shared.resolve("a.txt"), "hello file\n");
         Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[mcp]\nallow = [\"files\"]\n"
                 + "[[mcp.servers]]\nname = \"files\"\ncommand = \"" + McpReferenceServers.node() + "\"\n"
-                + "args = [\"" + filesystem + "\", \"" + shared.toRealPath() + "\"]\n");
+                + "args = [\"" + filesystem + "\", \"" + shared.toRealPath() + "\"]\n"
+                + "read_only = [\"" + McpReferenceServers.folder() + "\"]\nread_write = [\"" + shared + "\"]\n");
         cli("note", "read the file");
         llm.streamed("Reading.\n# Commands:\n[{\"cmd_id\": \"c-1\", \"type\": \"mcp.files.read_text_file\", \"args\":"
                 + " {\"path\": \"" + shared.toRealPath().resolve("a.txt") + "\"}}, {\"cmd_id\": \"c-2\", \"type\":"

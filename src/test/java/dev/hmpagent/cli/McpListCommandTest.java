@@ -44,15 +44,17 @@ class McpListCommandTest {
         Path everything = McpReferenceServers.everything();
         Path config = Files.writeString(dir.resolve("agent.toml"), "[[mcp.servers]]\nname = \"everything\"\n"
                 + "command = \"" + McpReferenceServers.node() + "\"\nargs = [\"" + everything + "\", \"stdio\"]\n"
+                + "read_only = [\"" + McpReferenceServers.folder() + "\"]\n"
                 + "[[mcp.servers]]\nname = \"ghost\"\ncommand = \"/nonexistent/server\"\n");
 
         Run run = list(config);
 
         assertThat(run.code()).as(run.out()).isZero();
-        assertThat(run.out()).contains("everything (stdio: " + McpReferenceServers.node() + " " + everything
+        assertThat(run.out()).containsPattern("everything \\(stdio, (sandboxed, network off|unconfined: no sandbox here): ")
+                .contains(McpReferenceServers.node() + " " + everything
                         + " stdio): ready, ",
                 "\n  mcp.everything.echo(message: string) — Echoes back the input string\n",
-                "\nghost (stdio: /nonexistent/server): failed — did not start: /nonexistent/server is not an executable file\n");
+                "): failed — did not start: /nonexistent/server is not an executable file\n");
         assertThat(ProcessHandle.current().children().filter(p -> p.info().arguments()
                 .map(a -> String.join(" ", a).contains(everything.toString())).orElse(false)).count())
                 .as("the server's process is gone").isZero();

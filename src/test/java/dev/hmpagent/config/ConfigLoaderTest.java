@@ -263,6 +263,10 @@ class ConfigLoaderTest {
                 args = ["server.js", "/srv/work"]
                 env = { TOKEN = "FILES_TOKEN" }
                 timeout_s = 9
+                sandbox = false
+                network = true
+                read_only = ["/opt/mcp"]
+                read_write = ["/srv/work"]
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -288,7 +292,8 @@ class ConfigLoaderTest {
                         0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2),
                 new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8),
                 new McpSection(List.of(new McpServerEntry("files", "node", List.of("server.js", "/srv/work"),
-                        Map.of("TOKEN", "FILES_TOKEN"), "", Map.of(), Duration.ofSeconds(9))),
+                        Map.of("TOKEN", "FILES_TOKEN"), "", Map.of(), Duration.ofSeconds(9), false, true,
+                        List.of(Path.of("/opt/mcp")), List.of(Path.of("/srv/work")))),
                         List.of("files.read_file"), List.of("files"), List.of("files.write_file")));
         LoadedConfig loaded = TestSources.none().project(project).load();
 

@@ -55,14 +55,42 @@ class McpConfigTest {
 
         assertThat(mcp.servers()).containsExactly(
                 new McpServerEntry("files", "npx", List.of("-y", "@modelcontextprotocol/server-filesystem", "/tmp"),
-                        Map.of("GITHUB_TOKEN", "MY_TOKEN"), "", Map.of(), McpServerEntry.DEFAULT_TIMEOUT),
+                        Map.of("GITHUB_TOKEN", "MY_TOKEN"), "", Map.of(), McpServerEntry.DEFAULT_TIMEOUT, true, false,
+                        List.of(), List.of()),
                 new McpServerEntry("remote", "", List.of(), Map.of(), "https://mcp.example.com/mcp",
-                        Map.of("Authorization", "REMOTE_AUTH"), Duration.ofSeconds(5)));
+                        Map.of("Authorization", "REMOTE_AUTH"), Duration.ofSeconds(5), true, false, List.of(), List.of()));
         assertThat(mcp.servers().get(0).stdio()).isTrue();
         assertThat(mcp.servers().get(1).stdio()).isFalse();
         assertThat(mcp.allow()).containsExactly("files");
         assertThat(mcp.deny()).containsExactly("files.write_file");
         assertThat(mcp.ask()).isEmpty();
+    }
+
+    @Test
+    void aStdioServerIsSandboxedWithoutNetworkUnlessItsEntrySaysOtherwise() throws IOException {
+        McpServerEntry e = file("""
+                [[mcp.servers]]
+                name = "files"
+                command = "node"
+                network = true
+                read_only = ["/opt/servers"]
+                read_write = ["/srv/work"]
+                [[mcp.servers]]
+                name = "free"
+                command = "node"
+                sandbox = false
+                """).load().config().mcp().servers().get(0);
+
+        assertThat(e.sandbox()).isTrue();
+        assertThat(e.network()).isTrue();
+        assertThat(e.readOnly()).containsExactly(Path.of("/opt/servers"));
+        assertThat(e.readWrite()).containsExactly(Path.of("/srv/work"));
+        assertThat(failure("""
+                [[mcp.servers]]
+                name = "remote"
+                url = "https://mcp.example.com/mcp"
+                network = true
+                """)).contains("has a sandbox profile", "only a server the agent starts");
     }
 
     @Test

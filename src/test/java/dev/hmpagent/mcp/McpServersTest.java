@@ -110,6 +110,38 @@ class McpServersTest {
     }
 
     @Test
+    void a_sandboxed_server_sees_only_the_paths_its_entry_lists() throws Exception {
+        dev.hmpagent.process.Confinement sandbox = sandbox();
+        String node = dev.hmpagent.testing.McpReferenceServers.node();
+        String filesystem = dev.hmpagent.testing.McpReferenceServers.filesystem().toString();
+        java.nio.file.Path hidden = java.nio.file.Files.createTempDirectory("mcp-hidden").toRealPath();
+        List<java.nio.file.Path> servers = List.of(dev.hmpagent.testing.McpReferenceServers.folder());
+        try (McpServers unlisted = new McpServers(List.of(new McpServerEntry("files", node,
+                List.of(filesystem, hidden.toString()), Map.of(), "", Map.of(), Duration.ofSeconds(10), true, false,
+                servers, List.of())), name -> null, sandbox);
+             McpServers listed = new McpServers(List.of(new McpServerEntry("files", node,
+                List.of(filesystem, hidden.toString()), Map.of(), "", Map.of(), Duration.ofSeconds(10), true, false,
+                servers, List.of(hidden))), name -> null, sandbox)) {
+            unlisted.startInBackground(e -> { });
+            listed.startInBackground(e -> { });
+            unlisted.awaitSettled(Duration.ofSeconds(40));
+            listed.awaitSettled(Duration.ofSeconds(40));
+
+            assertThat(unlisted.states()).as(unlisted.describe()).containsEntry("files", McpServers.State.FAILED);
+            assertThat(listed.states()).as(listed.describe()).containsEntry("files", McpServers.State.READY);
+            assertThat(listed.describe()).startsWith("files (stdio, sandboxed, network off: ");
+        }
+    }
+
+    /** This machine's sandbox; skips where bubblewrap does not work. */
+    private static dev.hmpagent.process.Confinement sandbox() {
+        dev.hmpagent.config.AgentConfig config = dev.hmpagent.config.AgentConfig.defaults();
+        dev.hmpagent.process.Confinement c = dev.hmpagent.runtime.Wiring.confinement(config, List.of(), System.getenv());
+        org.junit.jupiter.api.Assumptions.assumeTrue(c.sandboxed(), "skipped: bwrap not available");
+        return c;
+    }
+
+    @Test
     void the_back_off_doubles_from_one_second_up_to_a_minute() {
         assertThat(List.of(1, 2, 3, 6, 7, 20).stream().map(McpServers::backoff).map(Duration::toSeconds).toList())
                 .containsExactly(1L, 2L, 4L, 32L, 60L, 60L);
@@ -123,7 +155,7 @@ class McpServersTest {
             servers.startInBackground(events::add);
             servers.awaitSettled(Duration.ofSeconds(10));
 
-            assertThat(servers.describe()).startsWith("gh (stdio: sh): failed — did not start: env.GITHUB_TOKEN"
+            assertThat(servers.describe()).startsWith("gh (stdio, unconfined: sh): failed — did not start: env.GITHUB_TOKEN"
                     + " names the environment variable MY_TOKEN, which is not set");
         }
     }

@@ -39,6 +39,11 @@ public final class McpReferenceServers {
         }
     }
 
+    /** Where the servers are installed: what a sandboxed server's entry lists in {@code read_only}. */
+    public static Path folder() {
+        return DIR.toAbsolutePath();
+    }
+
     /** The entry script of {@code @modelcontextprotocol/server-everything}, installed if need be. */
     public static Path everything() {
         return installed("server-everything");
