@@ -95,6 +95,7 @@ final class McpConnection {
             process = null;
             settled = new CountDownLatch(1);
             reason = "";
+            lastStderr = "";
             state = McpServers.State.STARTING;
         }
         try {
