@@ -58,6 +58,8 @@ final class McpConnection {
     private volatile McpSyncClient client;
     private volatile ProcessHandle process;
     private volatile String lastStderr = "";
+    /** Why a halt killed the server's process ("" when none did): its death is then said as such. */
+    private volatile String haltedBy = "";
 
     McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems,
                   Consumer<String> notices, Runnable changed, Runnable listChanged, Confinement confinement) {
@@ -193,7 +195,9 @@ final class McpConnection {
     private void died(ProcessHandle which) {
         // an old process, killed before a restart, is not this connection's death
         if (state == McpServers.State.STOPPED || which != process) return;
-        fail("exited");
+        String halt = haltedBy;
+        haltedBy = "";
+        fail(halt.isEmpty() ? "exited" : "was stopped by a halt (" + halt + ")");
         changed.run();
     }
 
@@ -245,6 +249,18 @@ final class McpConnection {
     /** Ends the calls in flight with {@code why} (a halt). */
     void cancelAll(String why) {
         new ArrayList<>(inFlight.keySet()).forEach(id -> finish(id, CommandOutcome.error(ErrorCode.EHALT, why)));
+    }
+
+    /**
+     * A halt: the calls in flight end (EHALT) and a stdio server's process tree is killed, so nothing it was doing
+     * goes on; it is started again after its back-off, fresh.
+     */
+    void halt(String why) {
+        cancelAll(why);
+        ProcessHandle p = process;
+        if (p == null || state != McpServers.State.READY) return;
+        haltedBy = why;
+        stop(null, p);
     }
 
     private void finish(long id, CommandOutcome outcome) {

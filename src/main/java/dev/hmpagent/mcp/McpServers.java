@@ -249,9 +249,12 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         return c == null ? Optional.empty() : c.pid();
     }
 
-    /** A halt: every call in flight ends as a failure (EHALT) saying {@code why}. */
+    /**
+     * A halt: every call in flight ends as a failure (EHALT) saying {@code why}, and every stdio server's process tree
+     * is killed (each is started again after its back-off).
+     */
     public void cancelAll(String why) {
-        servers.values().forEach(c -> c.cancelAll(why));
+        servers.values().forEach(c -> c.halt(why));
     }
 
     /** Closes every client and kills every stdio server's process tree. */

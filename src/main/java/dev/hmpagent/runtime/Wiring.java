@@ -98,8 +98,8 @@ public final class Wiring {
         /** A halt: every process tree is killed, every delegated LLM call and every MCP call cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
-            mcp.cancelAll(why);
             processes.stopAll(why);
+            mcp.cancelAll(why);
         }
     }
 

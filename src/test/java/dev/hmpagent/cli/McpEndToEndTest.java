@@ -225,6 +225,28 @@ class McpEndToEndTest {
                 .as("one line to the person: " + run.out() + run.err()).isEqualTo(1);
     }
 
+    @Test
+    void a_halt_ends_the_call_in_flight_and_kills_the_servers_process() throws Exception {
+        configure("[mcp]\nallow = [\"everything\"]");
+        cli("note", "run something long");
+        llm.streamed(call("mcp.everything.echo", "{\"message\": \"up?\"}"), 10, 5)
+                .streamed(call("mcp.everything.trigger-long-running-operation", "{\"duration\": 30, \"steps\": 3}"),
+                        10, 5);
+
+        long started = System.currentTimeMillis();
+        CompletableFuture<Run> running = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20",
+                "--exit-on-lockout"));
+        ProcessHandle server = awaitServerInFlight();
+        assertThat(cli("halt", "--reason", "enough").code()).isZero();
+        Run run = running.get();
+
+        assertThat(run.code()).as(run.out() + run.err()).isEqualTo(7);
+        assertThat(System.currentTimeMillis() - started).as("the 30 s call did not run out").isLessThan(25_000);
+        assertThat(text("SELECT status || ' ' || error_code FROM process_log"
+                + " WHERE name = 'mcp.everything.trigger-long-running-operation'")).isEqualTo("error EHALT");
+        assertThat(server.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS).isAlive()).isFalse();
+    }
+
     /** The server's process, once the long call's row is running. */
     private ProcessHandle awaitServerInFlight() throws Exception {
         long deadline = System.currentTimeMillis() + 60_000;
