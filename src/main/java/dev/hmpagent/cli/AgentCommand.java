@@ -19,6 +19,7 @@ import dev.hmpagent.store.Store;
 import java.time.ZoneId;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import dev.hmpagent.repl.SlashCommand;
 import java.util.List;
 import org.jline.utils.AttributedString;
 import picocli.CommandLine.Option;
@@ -105,6 +106,14 @@ public final class AgentCommand implements Callable<Integer> {
                            ReplApprover approver, DeferredFacts facts, Costs costs, EventRenderer renderer) {
     }
 
+    /** The inspecting slash commands, and {@code /mcp}: the MCP servers, their state and tools. */
+    private static List<SlashCommand> slashCommands(Inspect inspect, AgentRuntime runtime) {
+        List<SlashCommand> all = new java.util.ArrayList<>(inspect.commands());
+        all.add(new SlashCommand("/mcp", "", "the MCP servers of agent.toml, their state and their tools",
+                args -> McpListCommand.listing(runtime.mcp())));
+        return all;
+    }
+
     /** The REPL on a started runtime, until the person leaves or the loop ends; the exit code. */
     private int session(Session s, AgentRuntime runtime, Store inspectStore, Store factsStore)
             throws InterruptedException {
@@ -125,7 +134,7 @@ public final class AgentCommand implements Callable<Integer> {
                 new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), s.db().toString(),
                         s.costs()),
                 config.llm().giveUp(), controls(runtime, replFacts, inspect), s.approver(), s.renderer(),
-                inspect.commands(), launch.clock().withZone(java.time.ZoneId.systemDefault()));
+                slashCommands(inspect, runtime), launch.clock().withZone(java.time.ZoneId.systemDefault()));
         ReplReader.complete(s.reader(), repl.commands());
         runtime.startThinking(s.renderer());
         try (ReplClock ticker = ReplClock.start(screen.hasLiveRegion(), () -> {

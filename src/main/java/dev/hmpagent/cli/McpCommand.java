@@ -12,6 +12,7 @@ import picocli.CommandLine.Spec;
         description = {"The Model Context Protocol (MCP) commands."},
         footerHeading = "%nExamples:%n",
         footer = {
+                "  agent mcp list                         # agent.toml's servers and tools",
                 "  agent mcp serve                        # over stdio, on ./agent.db",
                 "  agent mcp serve --db ~/agents/ops.db"})
 final class McpCommand implements Callable<Integer> {
@@ -20,6 +21,7 @@ final class McpCommand implements Callable<Integer> {
     /** The group with its subcommands, as {@link Cli} adds it. */
     static CommandLine commandLine(AgentCommand root, Launch launch) {
         CommandLine group = new CommandLine(new McpCommand());
+        group.addSubcommand("list", new McpListCommand(root, launch));
         group.addSubcommand("serve", new McpServeCommand(root, launch));
         return group;
     }

@@ -31,6 +31,25 @@ public final class CommandRegistry {
     private final Map<String, Signature> signatures = new LinkedHashMap<>();
     /** Families the catalog shows as one line of names (rarely used: their summaries come with help). */
     private final Set<String> compact = new HashSet<>();
+    /** Commands that come and go while the agent runs, asked after the registered ones (any thread may ask). */
+    private final List<LateCommands> late = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * A family whose command types are known only while the agent runs (an MCP server's tools, listed after start):
+     * {@link #find} asks it for a type no registered handler has. Its commands are not in {@link #all()}, {@link
+     * #types()} or {@link #catalog()}: the family shows them in context 0 itself, between tasks, so the prompt's
+     * stable prefix holds within one.
+     */
+    public interface LateCommands {
+        /** The handler of {@code type}, if this family has one now. */
+        Optional<CommandHandler> find(String type);
+    }
+
+    /** Adds a family of commands known only at run time; a registered type always wins over it. */
+    public CommandRegistry attach(LateCommands commands) {
+        late.add(java.util.Objects.requireNonNull(commands, "commands"));
+        return this;
+    }
 
     /**
      * Whether a command type touches safety, so no handler may have it and an LLM command of that type is refused
@@ -78,7 +97,13 @@ public final class CommandRegistry {
     }
 
     public Optional<CommandHandler> find(String type) {
-        return Optional.ofNullable(handlers.get(type));
+        CommandHandler h = handlers.get(type);
+        if (h != null) return Optional.of(h);
+        for (LateCommands l : late) {
+            Optional<CommandHandler> found = l.find(type);
+            if (found.isPresent()) return found;
+        }
+        return Optional.empty();
     }
 
     public List<CommandHandler> all() {

@@ -9,8 +9,9 @@ import java.util.Objects;
 public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                           RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
                           CleanupSection cleanup, SafetySection safety, StagnationSection stagnation,
-                          SandboxSection sandbox) {
+                          SandboxSection sandbox, McpSection mcp) {
     public AgentConfig {
+        Objects.requireNonNull(mcp, "mcp");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(llm, "llm");
         Objects.requireNonNull(cycle, "cycle");
@@ -25,6 +26,21 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
         Objects.requireNonNull(sandbox, "sandbox");
     }
 
+    /** Every section but [mcp] as given, no MCP server: for code written before it existed. */
+    public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
+                       RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
+                       CleanupSection cleanup, SafetySection safety, StagnationSection stagnation,
+                       SandboxSection sandbox) {
+        this(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation, sandbox,
+                McpSection.none());
+    }
+
+    /** The same configuration with {@code mcp} instead of its own. */
+    public AgentConfig withMcp(McpSection mcp) {
+        return new AgentConfig(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation,
+                sandbox, mcp);
+    }
+
     /** Every section but the sandbox as given, the sandbox at its defaults: for code written before it existed. */
     public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                        RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
@@ -34,7 +50,8 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
 
     /** The same configuration with {@code sandbox} instead of its own. */
     public AgentConfig withSandbox(SandboxSection sandbox) {
-        return new AgentConfig(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation, sandbox);
+        return new AgentConfig(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation, sandbox,
+                mcp);
     }
 
     /** Every section but stagnation as given, stagnation at its defaults: for code written before it existed. */

@@ -375,7 +375,41 @@ public enum ConfigKey {
             List.of("AGENT_SANDBOX_MAX_PROCESSES"), false,
             "Most processes one sandboxed command may run at once (cgroup pids.max where the agent may make one,"
                     + " else a limit inside the sandbox's user namespace; not enforceable for root without a cgroup)",
-            c -> c.sandbox().maxProcesses());
+            c -> c.sandbox().maxProcesses()),
+    MCP_SERVERS("mcp.servers", ValueType.tables("MCP server", List.of(
+            new ValueType.Field("name", ValueType.text(true), true),
+            new ValueType.Field("command", ValueType.text(false), false),
+            new ValueType.Field("args", ValueType.list(ValueType.text(false), "arguments"), false),
+            new ValueType.Field("env", ValueType.options(), false),
+            new ValueType.Field("url", ValueType.httpUrl(), false),
+            new ValueType.Field("headers", ValueType.options(), false),
+            new ValueType.Field("timeout_s", ValueType.wholeNumber(1, 3600), false),
+            new ValueType.Field("sandbox", ValueType.bool(), false),
+            new ValueType.Field("network", ValueType.bool(), false),
+            new ValueType.Field("read_only", ValueType.list(ValueType.path(), "paths"), false),
+            new ValueType.Field("read_write", ValueType.list(ValueType.path(), "paths"), false))), "[]",
+            List.of(), false, true,
+            "Model Context Protocol servers whose tools the LLM may call as mcp.<name>.<tool>: name, and either command"
+                    + " and args (started over stdio) with env = { VAR = \"NAME_OF_AN_ENV_VAR\" } (the agent's variable"
+                    + " whose value the server gets; never the value itself), or url (streamable HTTP) with headers ="
+                    + " { Header = \"NAME_OF_AN_ENV_VAR\" }; timeout_s of one call (60); a stdio server runs in the"
+                    + " sandbox (sandbox = true) seeing only the system and its read_only and read_write paths, the"
+                    + " network only with network = true; sandbox = false runs it unconfined",
+            c -> c.mcp().serverTables()),
+    MCP_ALLOW("mcp.allow", ValueType.list(ValueType.text(true), "servers or server.tool names"), "[]",
+            List.of("AGENT_MCP_ALLOW"), false,
+            "MCP servers (name) or tools (name.tool) whose calls run without asking",
+            c -> c.mcp().allow()),
+    MCP_ASK("mcp.ask", ValueType.list(ValueType.text(true), "servers or server.tool names"), "[]",
+            List.of("AGENT_MCP_ASK"), false,
+            "MCP servers or tools whose calls a person approves first (the default for any tool named nowhere;"
+                    + " headless, nobody answers, so they are refused)",
+            c -> c.mcp().ask()),
+    MCP_DENY("mcp.deny", ValueType.list(ValueType.text(true), "servers or server.tool names"), "[]",
+            List.of("AGENT_MCP_DENY"), false,
+            "MCP servers or tools whose calls are always refused (a tool's own entry beats its server's; deny beats"
+                    + " ask beats allow)",
+            c -> c.mcp().deny());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));

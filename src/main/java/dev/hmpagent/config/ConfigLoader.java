@@ -123,6 +123,7 @@ public final class ConfigLoader {
     /** Constraints between keys, checked on the merged values. */
     private static void checkTogether(ConfigValues values) {
         checkRegistry(values);
+        McpChecks.check(values);
         if (!values.text(ConfigKey.LLM_PROVIDER).equals("ollama") && !values.display(ConfigKey.LLM_OPTIONS).equals("{}")) {
             throw new ConfigException(ConfigKey.LLM_OPTIONS.fullName() + " (from " + values.origin(ConfigKey.LLM_OPTIONS)
                     + ") is sent only by provider ollama, but llm.provider = " + values.text(ConfigKey.LLM_PROVIDER)

@@ -53,7 +53,9 @@ final class ConfigValues {
                 new CleanupSection((Long) get(ConfigKey.CLEANUP_MIN_AGE_TICKS)),
                 safety(),
                 stagnation(),
-                sandbox());
+                sandbox(),
+                new McpSection(mcpServers(), textList(ConfigKey.MCP_ALLOW), textList(ConfigKey.MCP_ASK),
+                        textList(ConfigKey.MCP_DENY)));
     }
 
     private LlmSection llm() {
@@ -187,6 +189,21 @@ final class ConfigValues {
     /** llm.registry as records, for checks before the config is whole. */
     List<RegistryEntry> registry() {
         return LlmSection.registry(tables(ConfigKey.LLM_REGISTRY));
+    }
+
+    /** mcp.servers as records, for checks before the config is whole. */
+    List<McpServerEntry> mcpServers() {
+        return McpServerEntry.fromTables(tables(ConfigKey.MCP_SERVERS));
+    }
+
+    /** Entry {@code i} of mcp.servers as written (which fields it gives). */
+    Map<String, Object> mcpTable(int i) {
+        return tables(ConfigKey.MCP_SERVERS).get(i);
+    }
+
+    /** A list of text as written. */
+    List<String> textList(ConfigKey key) {
+        return list(key, String.class);
     }
 
     /** The text value of {@code key}, for checks that need one key before the config is whole. */

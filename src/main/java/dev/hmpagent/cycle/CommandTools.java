@@ -32,6 +32,8 @@ public final class CommandTools {
     public static final String USE = "use";
     /** The names every provider accepts for a tool. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** What stands for a dot of a command type in a tool's name (providers accept no dot). */
+    private static final String SEPARATOR = "__";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -39,6 +41,16 @@ public final class CommandTools {
 
     /** The tools for {@code registry}: at most {@link #MAX_TOOLS}, {@value #USE} last. */
     public static List<ToolSpec> offered(CommandRegistry registry) {
+        return offered(registry, List.of());
+    }
+
+    /**
+     * The tools for {@code registry}, then {@code late} (commands known only at run time, an MCP server's tools, each
+     * with its own JSON Schema and a command type such as {@code mcp.files.read_file}, offered as {@code
+     * mcp__files__read_file}), at most {@link #MAX_TOOLS}, {@value #USE} last: a command whose name no provider
+     * accepts, or past the cap, runs through {@value #USE}.
+     */
+    public static List<ToolSpec> offered(CommandRegistry registry, List<ToolSpec> late) {
         List<ToolSpec> tools = new ArrayList<>();
         List<String> rest = new ArrayList<>();
         for (CommandHandler h : registry.all()) {
@@ -49,8 +61,26 @@ public final class CommandTools {
                 rest.add(h.type());
             }
         }
+        for (ToolSpec t : late) {
+            String name = toolName(t.name());
+            if (NAME.matcher(name).matches() && tools.size() < MAX_TOOLS - 1) {
+                tools.add(new ToolSpec(name, t.description(), t.schema()));
+            } else {
+                rest.add(t.name());
+            }
+        }
         tools.add(use(rest));
         return List.copyOf(tools);
+    }
+
+    /** A dotted command type as a tool's name ({@code mcp.files.read} → {@code mcp__files__read}); others as they are. */
+    static String toolName(String type) {
+        return type.contains(".") && !type.contains(SEPARATOR) ? type.replace(".", SEPARATOR) : type;
+    }
+
+    /** A tool's name as its command type: the reverse of {@link #toolName}. */
+    static String commandType(String toolName) {
+        return toolName.startsWith("mcp" + SEPARATOR) ? toolName.replace(SEPARATOR, ".") : toolName;
     }
 
     private static ToolSpec use(List<String> rest) {
@@ -77,7 +107,7 @@ public final class CommandTools {
             int position = i + 1;
             // the provider's call ids differ on every reply: kept, they would hide a reply that repeats the last one
             String cmdId = "c-" + position;
-            ObjectNode shown = block.addObject().put("cmd_id", cmdId).put("type", call.name());
+            ObjectNode shown = block.addObject().put("cmd_id", cmdId).put("type", commandType(call.name()));
             JsonNode args = arguments(call.argumentsJson());
             if (args == null || !args.isObject()) {
                 shown.put("args", call.argumentsJson());
@@ -87,7 +117,7 @@ public final class CommandTools {
                 continue;
             }
             ObjectNode given = (ObjectNode) args;
-            String type = call.name();
+            String type = commandType(call.name());
             if (type.equals(USE)) {
                 type = given.path("type").asText("").strip();
                 given = given.path("args").isObject() ? (ObjectNode) given.path("args") : NODES.objectNode();

@@ -147,6 +147,11 @@ public final class Sandbox implements Launcher {
         }
     }
 
+    /** The host this sandbox runs on (its bwrap, its user namespaces). */
+    SandboxHost host() {
+        return host;
+    }
+
     @Override
     public List<String> argv(ProcessSpec spec) {
         List<String> argv = new ArrayList<>();

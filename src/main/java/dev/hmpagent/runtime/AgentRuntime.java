@@ -16,9 +16,9 @@ import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.cycle.TimeSource;
 import dev.hmpagent.cycle.WakeOrPollPacer;
 import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
-import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.store.FileIdentity;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
@@ -61,13 +61,16 @@ public final class AgentRuntime implements AutoCloseable {
     private final ControlWatcher watcher;
     private final java.time.Instant startedAt;
     private final Confinement confinement;
+    /** The MCP servers of [[mcp.servers]], starting or started. */
+    private final McpServers mcp;
     private final FileIdentity identity;
     private boolean started;
 
     private AgentRuntime(Deque<AutoCloseable> resources, AgentConfig config, Store tickStore,
                          SwitchableLlm llm, TickLoop loop, NoteSpool inbox, String takeover,
                          ControlWatcher watcher, java.time.Instant startedAt, Confinement confinement,
-                         FileIdentity identity) {
+                         FileIdentity identity, McpServers mcp) {
+        this.mcp = mcp;
         this.identity = identity;
         this.startedAt = startedAt;
         this.confinement = confinement;
@@ -102,8 +105,7 @@ public final class AgentRuntime implements AutoCloseable {
      * As {@link #start(AgentConfig, Launch, EventSink)}, with the loop paced by {@code pacer} (fixed-rate
      * for `agent run`); with {@code endOnSafetyStop} the loop ends (End.SAFETY_STOP) as soon as the
      * safety state is not ACTIVE, instead of waiting for an unlock.
-     */
-    /**
+     *
      * @param approver       who answers the policy's questions (a person at the REPL, or nobody)
      * @param protectedFiles the config files this run was started with: the shell and file policies never let the
      *                       LLM touch them (the database and its side files are always protected)
@@ -123,7 +125,7 @@ public final class AgentRuntime implements AutoCloseable {
             SwitchableLlm llm = LlmChain.chosen(config.llm(), launch.llms(), launch.env()::get, launch.clock(),
                     choices::selected);
             // AGENTS.md is read once: context 0 stays the same for the run, and the LLM may not rewrite it
-            StandingInstructions instructions = instructions(launch.workingDir(),
+            StandingInstructions instructions = StartWrites.instructions(launch.workingDir(),
                     config.context().promptBudgetTokens(), events);
             Wiring.Tools tools = Wiring.withJitter(Wiring.tools(config, approver, protectedFiles,
                     List.of(instructions.file()), launch.env(), launch.clock(), () -> launch.llms().create(config.llm())),
@@ -136,37 +138,24 @@ public final class AgentRuntime implements AutoCloseable {
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools, instructions);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
             // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
+            // the MCP servers' processes are killed after the rows of their calls were closed (popped after these)
+            resources.push(tools.mcp());
             resources.push(() -> stopEverything(tools, cycle, tickStore));
             TickLoop loop = loop(config, files, cycle, pacer, launch.time(), endOnSafetyStop, resources, events);
             tools.completions().onArrival(loop::wake);
+            // off the prompt's path: each server starts on a thread of its own, its tools appear when it answers
+            tools.mcp().startInBackground(events);
             ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake,
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(files.input(), files.input().tables().notes());
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, files.takeover(),
-                    watcher, startedAt, confinement, files.identity());
+                    watcher, startedAt, confinement, files.identity(), tools.mcp());
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
             closeAll(resources);
             throw e;
         }
-    }
-
-    /**
-     * {@code AGENTS.md} in the working directory, read once: found, a detail line saying so; cut or unreadable, one
-     * line to the person, whoever watches; and one more when it takes over half of the prompt budget.
-     */
-    private static StandingInstructions instructions(Path workingDir, int budgetTokens, EventSink events) {
-        StandingInstructions read = StandingInstructions.read(workingDir);
-        if (read.cut() || !read.problem().isEmpty()) events.emit(new AgentEvent.Problem(read.line()));
-        else if (read.found()) events.emit(new AgentEvent.Info(read.line(), true));
-        int tokens = TokenEstimator.estimate(read.text());
-        if (tokens * 2L > budgetTokens) {
-            events.emit(new AgentEvent.Problem(read.file() + " is about " + tokens + " tokens, over half of"
-                    + " context.prompt_budget_tokens (" + budgetTokens + "): the rest of the prompt is trimmed to fit;"
-                    + " raise the budget or shorten the file"));
-        }
-        return read;
     }
 
     /** The connections of one run on the file, its lock taken; each pushed on the resources to close. */
@@ -320,6 +309,9 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     public TickLoop loop() { return loop; }
+
+    /** The MCP servers this agent started (none when agent.toml names none): {@code /mcp} lists them. */
+    public McpServers mcp() { return mcp; }
 
     /** When this run began, before its first LLM call: its session's calls are those sent since. */
     public java.time.Instant startedAt() { return startedAt; }

@@ -3,12 +3,15 @@ package dev.hmpagent.runtime;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.RegistryEntry;
 import dev.hmpagent.config.Secrets;
+import dev.hmpagent.context.StandingInstructions;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.store.LlmRegistryDao;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -73,5 +76,22 @@ final class StartWrites {
                     + o.before().detail() + " — point llm.* at another provider or model (or add an llm.registry"
                     + " entry) and start it again"));
         }
+    }
+
+    /**
+     * {@code AGENTS.md} in the working directory, read once: found, a detail line saying so; cut or unreadable, one
+     * line to the person, whoever watches; and one more when it takes over half of the prompt budget.
+     */
+    static StandingInstructions instructions(Path workingDir, int budgetTokens, EventSink events) {
+        StandingInstructions read = StandingInstructions.read(workingDir);
+        if (read.cut() || !read.problem().isEmpty()) events.emit(new AgentEvent.Problem(read.line()));
+        else if (read.found()) events.emit(new AgentEvent.Info(read.line(), true));
+        int tokens = TokenEstimator.estimate(read.text());
+        if (tokens * 2L > budgetTokens) {
+            events.emit(new AgentEvent.Problem(read.file() + " is about " + tokens + " tokens, over half of"
+                    + " context.prompt_budget_tokens (" + budgetTokens + "): the rest of the prompt is trimmed to fit;"
+                    + " raise the budget or shorten the file"));
+        }
+        return read;
     }
 }

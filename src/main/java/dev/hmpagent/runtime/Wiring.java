@@ -17,6 +17,9 @@ import dev.hmpagent.commands.Completions;
 import dev.hmpagent.commands.catalogue.FileCommands;
 import dev.hmpagent.commands.MonitorGate;
 import dev.hmpagent.config.SafetySection;
+import dev.hmpagent.config.McpSection;
+import dev.hmpagent.mcp.McpGate;
+import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.safety.AlertCommand;
 import dev.hmpagent.safety.Guides;
@@ -52,6 +55,7 @@ import dev.hmpagent.cycle.WorldProgress;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.cycle.ReplyReview;
 import dev.hmpagent.cycle.ReflexIdle;
@@ -90,11 +94,13 @@ public final class Wiring {
      */
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
                         Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
-                        java.util.function.Function<String, String> variables, Confinement confinement) {
-        /** A halt: every process tree is killed and every delegated LLM call cancelled. */
+                        java.util.function.Function<String, String> variables, Confinement confinement,
+                        McpServers mcp) {
+        /** A halt: every process tree is killed, every delegated LLM call and every MCP call cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
             processes.stopAll(why);
+            mcp.cancelAll(why);
         }
     }
 
@@ -128,8 +134,9 @@ public final class Wiring {
         LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()), clock);
         Map<String, String> environment = Map.copyOf(env);
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
+        // the MCP servers' variables are read the same way; the servers start only when the runtime says
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
-                confinement);
+                confinement, new McpServers(config.mcp().servers(), environment::get, confinement));
     }
 
     /**
@@ -185,7 +192,7 @@ public final class Wiring {
                 line -> events.emit(new AgentEvent.Problem(line)));
     }
 
-    private static LlmBreakers breakers(SafetyMonitor monitor, LlmSection llm) {
+    private static LlmBreakers breakers(SafetyMonitor monitor, LlmSection llm, McpServers mcp) {
         return new LlmBreakers() {
             @Override
             public boolean beforeLlmCall() { return monitor.beforeLlmCall(); }
@@ -194,7 +201,10 @@ public final class Wiring {
             public void afterLlmCall(long tokens, boolean countsAsTick) { monitor.afterLlmCall(tokens, countsAsTick); }
 
             @Override
-            public void newTask(long noteId) { monitor.newTask(noteId); }
+            public void newTask(long noteId) {
+                monitor.newTask(noteId);
+                mcp.newTask();   // a changed MCP tool list is shown from the new task on
+            }
 
             @Override
             public void newInput() { monitor.newInput(); }
@@ -235,7 +245,7 @@ public final class Wiring {
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
-                tools.llmTasks(), random, tools.variables(), tools.confinement());
+                tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp());
     }
 
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
@@ -298,30 +308,38 @@ public final class Wiring {
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
                         config.files().maxWriteBytes()).all())
                 .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
-                .register("delegation", List.of(tools.llmTasks()));
+                .register("delegation", List.of(tools.llmTasks()))
+                .attach(tools.mcp());
         return new Commands(registry, shell, bounds);
     }
 
     /** {@code instead} when given (a test's), else the policy; then the sandbox's refusals and the monitor. */
     private static CommandGate gate(Commands commands, Store store, Tools tools, SafetyMonitor monitor,
-                                    CommandGate instead) {
+                                    CommandGate instead, McpSection mcpRules) {
         ScriptsDao scripts = store.tables().scripts();
         CommandGate first = instead != null ? instead : new PolicyGate(commands.registry(), tools.shell(), tools.roots(),
-                c -> commands.shell().scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c)));
+                c -> commands.shell().scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c)))
+                .and(new McpGate(mcpRules));
         return first.and(processesRefused(tools.confinement())).and(new MonitorGate(monitor));
     }
 
     /** What the prompt is built from; context 5 names the LLM thinking now, after a switch too. */
     private static ContextAssembler assembler(ContextSettings settings, Store store, CommandRegistry registry,
-                                              SwitchableLlm thinking, boolean tools) {
+                                              SwitchableLlm thinking, boolean tools, McpServers mcp) {
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store),
                 ContextAssembler.DEFAULT_PIN_CAP, ContextAssembler.DEFAULT_PER_SOURCE_CAP,
                 ContextAssembler.secureNonces());
         AgentCatalogue own = new AgentCatalogue(store);
-        assembler.listAgentCatalogue(own::catalogueLines);
+        // the MCP servers' tools first (their lines change between tasks only), then the agent's own scripts and tables
+        assembler.listAgentCatalogue(() -> mcp.catalogLines() + own.catalogueLines());
         // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
-        if (tools) assembler.offerTools(CommandTools.offered(registry));
+        if (tools) {
+            assembler.offerTools(CommandTools.offered(registry));
+            // the MCP tools with their own schemas, offered again when context 0 shows a change (between tasks)
+            mcp.onShown(() -> assembler.offerTools(CommandTools.offered(registry, mcp.shownTools().stream()
+                    .map(t -> new ToolSpec(t.type(), t.description(), t.schema())).toList())));
+        }
         return assembler;
     }
 
@@ -337,7 +355,7 @@ public final class Wiring {
         ReplySecrets secrets = new ReplySecrets(LlmChain.knownKeys(config.llm(), tools.variables()));
         store.scrubResultsWith(secrets::redactKnown);
         return new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets, registry), monitor,
-                breakers(monitor, config.llm()), new FormatSlips(registry, store.tables().settings()));
+                breakers(monitor, config.llm(), tools.mcp()), new FormatSlips(registry, store.tables().settings()));
     }
 
     private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
@@ -350,13 +368,13 @@ public final class Wiring {
         // the commands' results go through what measures progress by the world, then to the monitor
         WorldProgress world = new WorldProgress(monitor);
         CommandExecutor executor = new CommandExecutor(store, commands.registry(), mapper,
-                gate(commands, store, tools, monitor, instead), tools.approver(), world, tools.completions());
+                gate(commands, store, tools, monitor, instead, config.mcp()), tools.approver(), world, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
         // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
         SwitchableLlm thinking = LlmChain.reflexSwitch(llm);
         ContextSettings settings = contextSettings(config);
         ContextAssembler assembler = assembler(settings, store, commands.registry(), thinking,
-                LlmChain.anyTools(config.llm()));
+                LlmChain.anyTools(config.llm()), tools.mcp());
         if (instructions != null) assembler.standingInstructions(instructions);
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
                 config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);
@@ -372,6 +390,6 @@ public final class Wiring {
                 review(config, store, clock, LlmChain.comparisonClient(config, llm), generation, random,
                         commands.registry()::types, modelSwitch(models), monitor, world),
                 new Backoff(FIRST_RETRY, config.llm().maxBackoff(), tools.jitter()), writer, executor, events,
-                config.cycle().maxIdle(), breakers(monitor, config.llm()));
+                config.cycle().maxIdle(), breakers(monitor, config.llm(), tools.mcp()));
     }
 }

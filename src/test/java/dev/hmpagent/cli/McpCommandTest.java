@@ -78,7 +78,7 @@ class McpCommandTest {
         CliRun run = agent("mcp");
 
         assertThat(run.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("agent mcp needs a subcommand: serve");
+        assertThat(run.err()).contains("agent mcp needs a subcommand: list, serve");
     }
 
     @Test
@@ -92,5 +92,17 @@ class McpCommandTest {
         assertThat(help.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(HelpSections.WIDTH));
         assertThat(HelpTest.section(help.out(), "Examples")).hasSizeBetween(2, 4)
                 .allSatisfy(l -> assertThat(l).startsWith("  ").contains("agent").contains("mcp").contains("serve"));
+    }
+
+    @Test
+    void list_is_in_the_group_and_its_help_has_the_sections_of_every_command() {
+        CliRun help = CliRun.agent("mcp", "list", "--help");
+
+        assertThat(help.code()).as(help.err()).isZero();
+        assertThat(help.out()).contains("state and tools").contains("\nExamples:\n")
+                .contains("\n\nEnvironment:\n").contains("\n\nExit codes:\n  0 ok");
+        assertThat(help.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(HelpSections.WIDTH));
+        assertThat(HelpTest.section(help.out(), "Examples")).hasSizeBetween(2, 4)
+                .allSatisfy(l -> assertThat(l).startsWith("  agent mcp list"));
     }
 }

@@ -11,7 +11,7 @@ class ConfigKeyTest {
         for (ConfigKey key : ConfigKey.values()) {
             assertThat(key.fullName()).matches("[a-z]+\\.[a-z_]+");
             assertThat(key.section()).isIn("agent", "llm", "cycle", "context", "run", "policy", "files", "shell",
-                    "cleanup", "safety", "stagnation", "sandbox");
+                    "cleanup", "safety", "stagnation", "sandbox", "mcp");
             assertThat(ConfigKey.byName(key.fullName())).contains(key);
         }
     }
@@ -47,9 +47,9 @@ class ConfigKeyTest {
     }
 
     @Test
-    void onlyTheAlertCommandIsSetOnlyInAgentToml() {
+    void onlyTheAlertCommandAndTheMcpServersAreSetOnlyInAgentToml() {
         assertThat(Arrays.stream(ConfigKey.values()).filter(ConfigKey::fileOnly))
-                .containsExactly(ConfigKey.SAFETY_ALERT_COMMAND);
+                .containsExactly(ConfigKey.SAFETY_ALERT_COMMAND, ConfigKey.MCP_SERVERS);
     }
 
     @Test

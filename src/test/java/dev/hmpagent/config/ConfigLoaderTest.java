@@ -253,6 +253,20 @@ class ConfigLoaderTest {
                 network = "on"
                 max_file_bytes = 4096
                 max_processes = 8
+                [mcp]
+                allow = ["files.read_file"]
+                ask = ["files"]
+                deny = ["files.write_file"]
+                [[mcp.servers]]
+                name = "files"
+                command = "node"
+                args = ["server.js", "/srv/work"]
+                env = { TOKEN = "FILES_TOKEN" }
+                timeout_s = 9
+                sandbox = false
+                network = true
+                read_only = ["/opt/mcp"]
+                read_write = ["/srv/work"]
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -276,7 +290,11 @@ class ConfigLoaderTest {
                 new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000, 2, 1),
                 new StagnationSection(StagnationSection.Method.LLM, "gpt-4o-mini", 16, 0.5, 0.5, 1.0, 1000, 0, 10_000,
                         0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2),
-                new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8));
+                new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8),
+                new McpSection(List.of(new McpServerEntry("files", "node", List.of("server.js", "/srv/work"),
+                        Map.of("TOKEN", "FILES_TOKEN"), "", Map.of(), Duration.ofSeconds(9), false, true,
+                        List.of(Path.of("/opt/mcp")), List.of(Path.of("/srv/work")))),
+                        List.of("files.read_file"), List.of("files"), List.of("files.write_file")));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

@@ -1,0 +1,53 @@
+package dev.hmpagent.cli;
+
+import dev.hmpagent.mcp.McpServers;
+import dev.hmpagent.runtime.Launch;
+import dev.hmpagent.runtime.Wiring;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code agent mcp list}: starts each server of [[mcp.servers]] as a running agent would, waits for it to answer,
+ * prints its state and its tools (the commands the LLM would see), and stops it again. It touches no database.
+ */
+@Command(name = "list", mixinStandardHelpOptions = true,
+        description = "Start the MCP servers of agent.toml, show each one's state and tools (as the LLM would see"
+                + " them), and stop them again.",
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  agent mcp list",
+                "  agent mcp list --config ./agent.toml --wait 60"})
+final class McpListCommand extends Subcommand {
+    @Option(names = "--wait", paramLabel = "SECONDS", description = "How long to wait for the servers to answer,"
+            + " 1 to 300 (default: 30).")
+    int waitSeconds = 30;
+
+    McpListCommand(AgentCommand root, Launch launch) {
+        super(root, launch);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (waitSeconds < 1 || waitSeconds > 300) {
+            err().println("agent mcp list: --wait must be from 1 to 300 seconds");
+            return ExitCodes.USAGE;
+        }
+        // each server in the sandbox this run would have
+        try (McpServers servers = new McpServers(config().mcp().servers(), launch().env()::get,
+                Wiring.confinement(config(), configFiles(), launch().env()))) {
+            // each failure is in the listing itself: not said twice
+            servers.startInBackground(event -> { });
+            boolean settled = servers.awaitSettled(Duration.ofSeconds(waitSeconds));
+            say(listing(servers));
+            if (!settled) say("(still starting after " + waitSeconds + " s: --wait gives them longer)");
+            out().flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    /** What {@code agent mcp list} and {@code /mcp} in the REPL show: each server, its state, then its tools. */
+    static String listing(McpServers servers) {
+        return servers.describe().stripTrailing();
+    }
+}

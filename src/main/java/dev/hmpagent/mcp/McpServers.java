@@ -1,0 +1,268 @@
+package dev.hmpagent.mcp;
+
+import dev.hmpagent.commands.CommandHandler;
+import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.config.McpServerEntry;
+import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
+import dev.hmpagent.process.Confinement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * The MCP servers of [[mcp.servers]] for one running agent: started off the prompt's path (a thread each), their
+ * tools the late command family {@code mcp.<server>.<tool>} of the registry, shown in context 0 by {@link
+ * #catalogLines}, and stopped (their process trees killed) by {@link #close}. With no server configured it starts
+ * nothing and never loads the SDK.
+ */
+public final class McpServers implements CommandRegistry.LateCommands, AutoCloseable {
+    /** What every MCP command type starts with. */
+    public static final String PREFIX = "mcp.";
+
+    /** Where a server is. */
+    public enum State {
+        STARTING, READY, FAILED, STOPPED;
+
+        /** As a person reads it: {@code starting}, {@code ready}… */
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The longest wait before a failed server is started again. */
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
+
+    private final Map<String, McpConnection> servers = new LinkedHashMap<>();
+    /** Starts failed servers again, after their back-off. */
+    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mcp-restart");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean closed;
+    private final ExecutorService calls;
+    private final AtomicBoolean started = new AtomicBoolean();
+    /** Set when a server settled or failed: context 0 shows the change at the next prompt. */
+    private final AtomicBoolean stateChanged = new AtomicBoolean(true);
+    /** Set when a server's tool list changed: context 0 shows it from the next task on. */
+    private final AtomicBoolean toolsChanged = new AtomicBoolean();
+    private volatile EventSink events = e -> { };
+    /** What context 0 shows now (the tick thread's). */
+    private String shown = "";
+    /** The tools context 0 shows now (the tick thread's). */
+    private List<McpTool> shownTools = List.of();
+    /** Told on the tick thread when what context 0 shows changed (native tools mode offers them again). */
+    private volatile Runnable onShown = () -> { };
+
+    public McpServers(List<McpServerEntry> entries, Function<String, String> variables) {
+        this(entries, variables, Confinement.none());
+    }
+
+    /** @param confinement this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it */
+    public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement) {
+        Objects.requireNonNull(variables, "variables");
+        for (McpServerEntry e : entries) {
+            servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
+                    () -> changed(e.name()), () -> toolsChanged.set(true), confinement));
+        }
+        this.calls = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "mcp-call");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** No server: nothing starts. */
+    public static McpServers none() {
+        return new McpServers(List.of(), name -> null);
+    }
+
+    /** Whether any server is configured. */
+    public boolean any() {
+        return !servers.isEmpty();
+    }
+
+    /** Starts every server on a thread of its own and returns at once; each problem is one line to {@code events}. */
+    public void startInBackground(EventSink sink) {
+        this.events = Objects.requireNonNull(sink, "sink");
+        if (!started.compareAndSet(false, true)) return;
+        for (McpConnection c : servers.values()) {
+            Thread t = new Thread(c::connect, "mcp-start-" + c.name());
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Waits up to {@code timeout} for every server to be ready or failed; whether all settled. */
+    public boolean awaitSettled(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (servers.values().stream().anyMatch(c -> c.state() == State.STARTING)) {
+            if (System.nanoTime() > deadline) return false;
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    private void problem(String line) {
+        events.emit(new AgentEvent.Problem(line));
+    }
+
+    private void notice(String line) {
+        events.emit(new AgentEvent.Info(line, false));
+    }
+
+    /** A server started, failed or died: shown at the next prompt; a failed one is started again after its back-off. */
+    private void changed(String name) {
+        stateChanged.set(true);
+        McpConnection c = servers.get(name);
+        if (c.state() != State.FAILED || closed) return;
+        try {
+            restarts.schedule(c::connect, backoff(c.failures()).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the agent is closing: nothing restarts
+        }
+    }
+
+    /** 1 s after the first failure in a row, doubling, at most {@link #MAX_BACKOFF}. */
+    static Duration backoff(int failures) {
+        long seconds = 1L << Math.min(Math.max(failures - 1, 0), 6);
+        return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
+    }
+
+    @Override
+    public Optional<CommandHandler> find(String type) {
+        if (!type.startsWith(PREFIX)) return Optional.empty();
+        String rest = type.substring(PREFIX.length());
+        int dot = rest.indexOf('.');
+        if (dot <= 0 || dot == rest.length() - 1) return Optional.empty();
+        McpConnection server = servers.get(rest.substring(0, dot));
+        if (server == null) return Optional.empty();
+        String tool = rest.substring(dot + 1);
+        Optional<McpTool> listed = server.tools().stream().filter(t -> t.name().equals(tool)).findFirst();
+        // a ready server that has no such tool: unknown; one still starting may have it
+        if (listed.isEmpty() && server.state() == State.READY) return Optional.empty();
+        return Optional.of(listed.map(t -> McpToolCommand.of(server, t, calls))
+                .orElseGet(() -> McpToolCommand.unlisted(server, tool, calls)));
+    }
+
+    /** A tool list changed: shown from the next task on, so the prompt's prefix holds within one. */
+    public void newTask() {
+        if (toolsChanged.getAndSet(false)) stateChanged.set(true);
+    }
+
+    /**
+     * Context 0's lines for the MCP tools (empty with no server): per server a header saying its state, then one
+     * line per tool, as our own commands' lines. Rendered again only when a server settled or failed, or at a new
+     * task after its tool list changed. Called on the tick thread.
+     */
+    public String catalogLines() {
+        if (servers.isEmpty()) return "";
+        if (stateChanged.getAndSet(false)) {
+            shown = render();
+            shownTools = servers.values().stream().filter(c -> c.state() == State.READY)
+                    .flatMap(c -> c.tools().stream()).toList();
+            onShown.run();
+        }
+        return shown;
+    }
+
+    /** The tools context 0 shows now, for the native tools of an LLM that takes tool calls (tick thread). */
+    public List<McpTool> shownTools() {
+        return shownTools;
+    }
+
+    /** Runs {@code listener} on the tick thread, before the prompt is assembled, whenever the shown tools change. */
+    public void onShown(Runnable listener) {
+        this.onShown = Objects.requireNonNull(listener, "listener");
+    }
+
+    private String render() {
+        StringBuilder sb = new StringBuilder();
+        for (McpConnection c : servers.values()) {
+            sb.append("mcp server ").append(c.name()).append(": ");
+            switch (c.state()) {
+                case READY -> {
+                    sb.append("its tools (results come in a later tick; args as the tool's JSON Schema):\n");
+                    c.tools().forEach(t -> sb.append("- ").append(t.line()).append('\n'));
+                }
+                case STARTING -> sb.append("starting; its tools are listed here when it answers\n");
+                default -> sb.append("unavailable (").append(c.reason().isEmpty() ? c.state().word() : c.reason())
+                        .append(")\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    /** What {@code agent mcp list} and {@code /mcp} show: one line per server, then its tools. */
+    public String describe() {
+        if (servers.isEmpty()) return "no MCP server is configured ([[mcp.servers]] in agent.toml)\n";
+        StringBuilder sb = new StringBuilder();
+        for (McpConnection c : servers.values()) {
+            McpServerEntry e = c.entry();
+            sb.append(c.name()).append(" (").append(e.stdio() ? "stdio" + profile(c) + ": " : "http: ").append(e.where())
+                    .append("): ")
+                    .append(c.state().word());
+            if (!c.reason().isEmpty()) sb.append(" — ").append(c.reason());
+            if (c.state() == State.READY) sb.append(", ").append(c.tools().size()).append(c.tools().size() == 1
+                    ? " tool" : " tools");
+            sb.append('\n');
+            c.tools().forEach(t -> sb.append("  ").append(t.line()).append('\n'));
+        }
+        return sb.toString();
+    }
+
+    /** How a stdio server is confined, as the listing says it. */
+    private static String profile(McpConnection c) {
+        McpServerEntry e = c.entry();
+        if (!e.sandbox()) return ", unconfined";
+        return c.confined() ? ", sandboxed, network " + (e.network() ? "on" : "off") : ", unconfined: no sandbox here";
+    }
+
+    /** The servers' states by name, in file order. */
+    public Map<String, State> states() {
+        Map<String, State> out = new LinkedHashMap<>();
+        servers.forEach((name, c) -> out.put(name, c.state()));
+        return out;
+    }
+
+    /** The tools a server listed (none while it starts or after it failed). */
+    public List<McpTool> tools(String server) {
+        McpConnection c = servers.get(server);
+        return c == null ? List.of() : new ArrayList<>(c.tools());
+    }
+
+    /** The pid of a stdio server's process, when it runs. */
+    public Optional<Long> pid(String server) {
+        McpConnection c = servers.get(server);
+        return c == null ? Optional.empty() : c.pid();
+    }
+
+    /**
+     * A halt: every call in flight ends as a failure (EHALT) saying {@code why}, and every stdio server's process tree
+     * is killed (each is started again after its back-off).
+     */
+    public void cancelAll(String why) {
+        servers.values().forEach(c -> c.halt(why));
+    }
+
+    /** Closes every client and kills every stdio server's process tree. */
+    @Override
+    public void close() {
+        closed = true;
+        restarts.shutdownNow();
+        servers.values().forEach(McpConnection::close);
+        calls.shutdownNow();
+    }
+}

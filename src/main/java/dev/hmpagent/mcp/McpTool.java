@@ -1,0 +1,61 @@
+package dev.hmpagent.mcp;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.commands.Param;
+import dev.hmpagent.commands.Signature;
+import dev.hmpagent.text.Text;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One tool an MCP server listed: its server, its name, its description and the JSON Schema of its arguments, as the
+ * server gave them. It is the command {@code mcp.<server>.<tool>}, whose signature is read from that schema.
+ */
+public record McpTool(String server, String name, String description, ObjectNode schema) {
+    /** The longest description context 0 shows of one tool. */
+    static final int MAX_DESCRIPTION = 200;
+    private static final Set<String> KINDS = Set.of("string", "integer", "number", "boolean", "array", "object");
+
+    public McpTool {
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(description, "description");
+        schema = Objects.requireNonNull(schema, "schema").deepCopy();
+    }
+
+    /** A copy of the schema. */
+    @Override
+    public ObjectNode schema() { return schema.deepCopy(); }
+
+    /** The command type: {@code mcp.<server>.<tool>}. */
+    public String type() {
+        return McpServers.PREFIX + server + "." + name;
+    }
+
+    /**
+     * The arguments as our signatures say them: one parameter per property of the schema, its JSON type when it
+     * names one of ours (else any value), required as the schema says.
+     */
+    public Signature signature() {
+        Set<String> required = new HashSet<>();
+        schema.path("required").forEach(n -> required.add(n.asText()));
+        List<Param> params = new ArrayList<>();
+        for (Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> p : schema.path("properties").properties()) {
+            if (p.getKey().isBlank()) continue;
+            String type = p.getValue().path("type").asText("");
+            Param.Kind kind = KINDS.contains(type) ? Param.Kind.of(type) : Param.Kind.ANY;
+            params.add(new Param(p.getKey(), kind, required.contains(p.getKey()), List.of()));
+        }
+        return new Signature(params);
+    }
+
+    /** Context 0's line: {@code mcp.files.read_file(path: string) — Read a file}. */
+    public String line() {
+        String what = Text.oneLine(description, MAX_DESCRIPTION);
+        return signature().line(type()) + (what.isEmpty() ? "" : " — " + what);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.hmpagent.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.config.McpServerEntry;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import dev.hmpagent.process.Confinement;
+import dev.hmpagent.process.ServerSandbox;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The SDK's transport for one entry. A stdio server's process gets the SDK's few inherited variables (HOME, PATH,
+ * USER, SHELL, TERM, LOGNAME) and the ones its entry names, read from the agent's environment; never the rest of it,
+ * so the agent's own keys stay its own. A url server's headers are read the same way.
+ */
+final class McpTransports {
+    private McpTransports() { }
+
+    /** Thrown when a variable an entry names is not set, or its sandbox is required and missing: it is not started. */
+    static final class CannotStart extends RuntimeException {
+        CannotStart(String message) {
+            super(message);
+        }
+    }
+
+    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr,
+                                 Confinement confinement) {
+        JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        if (!entry.stdio()) {
+            HttpRequest.Builder request = HttpRequest.newBuilder();
+            values(entry, "headers", entry.headers(), variables).forEach(request::header);
+            // the SDK takes the server's root and the endpoint's path apart: the url is split where it says
+            java.net.URI url = java.net.URI.create(entry.url());
+            String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+            return HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getRawAuthority())
+                    .endpoint(path + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery()))
+                    .jsonMapper(json).requestBuilder(request).build();
+        }
+        List<String> command = new ArrayList<>(List.of(entry.command()));
+        command.addAll(entry.args());
+        if (entry.sandbox()) command = confined(entry, confinement, command);
+        ServerParameters.Builder params = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()));
+        values(entry, "env", entry.env(), variables).forEach(params::addEnvVar);
+        StdioClientTransport transport = new StdioClientTransport(params.build(), json) {
+            @Override
+            protected ProcessBuilder getProcessBuilder() {
+                ProcessBuilder builder = new ProcessBuilder();
+                builder.environment().clear();
+                return builder;
+            }
+        };
+        transport.setStdErrorHandler(stderr);
+        return transport;
+    }
+
+    /**
+     * {@code command} inside this run's sandbox with the entry's profile; unconfined where the run has no sandbox
+     * (sandbox.mode auto or off), refused where it is required and missing.
+     */
+    private static List<String> confined(McpServerEntry entry, Confinement confinement, List<String> command) {
+        if (confinement.kind() == Confinement.Kind.REFUSED) {
+            throw new CannotStart("sandbox.mode = \"required\" and no sandbox works here ("
+                    + confinement.line() + "); set sandbox = false on this entry to run it unconfined");
+        }
+        return ServerSandbox.wrap(confinement, entry.network(), entry.readOnly(), entry.readWrite(), command)
+                .orElse(command);
+    }
+
+    /** Each key's value, read from the variable it names; a variable not set stops the start, named (not shown). */
+    private static Map<String, String> values(McpServerEntry entry, String field, Map<String, String> names,
+                                              Function<String, String> variables) {
+        Map<String, String> out = new TreeMap<>();
+        names.forEach((key, variable) -> {
+            String value = variables.apply(variable);
+            if (value == null || value.isEmpty()) {
+                throw new CannotStart(field + "." + key + " names the environment variable " + variable
+                        + ", which is not set: set it before starting the agent");
+            }
+            out.put(key, value);
+        });
+        return out;
+    }
+}
