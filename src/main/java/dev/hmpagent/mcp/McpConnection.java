@@ -123,7 +123,7 @@ final class McpConnection {
             client = c;
             c.initialize();
             if (entry.stdio()) watch(before);
-            listed(listAll(c), false);
+            listed(toolsOf(c), false);
             if (state == McpServers.State.STARTING) ready();
             if (state == McpServers.State.STOPPED) stop(c, process);   // the agent closed during the start
         } catch (RuntimeException e) {   // whatever the SDK or the server did: one line, the family unavailable
@@ -154,6 +154,15 @@ final class McpConnection {
             notices.accept("MCP server " + entry.name() + " is back (" + tools.size() + (tools.size() == 1 ? " tool"
                     : " tools") + ")");
         }
+    }
+
+    /**
+     * The server's tools: none when it does not offer the tools capability (the SDK refuses it tools/list), so such a
+     * server is ready with no tools rather than a failure restarted again and again.
+     */
+    private static List<McpSchema.Tool> toolsOf(McpSyncClient c) {
+        McpSchema.ServerCapabilities offered = c.getServerCapabilities();
+        return offered != null && offered.tools() == null ? List.of() : listAll(c);
     }
 
     /** Every page of the tool list. */
