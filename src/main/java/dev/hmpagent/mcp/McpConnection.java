@@ -34,6 +34,8 @@ final class McpConnection {
     static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long KILL_GRACE_MS = 2000;
+    /** How long a halt waits for a stdio server to answer the ping that follows its calls' cancellations. */
+    private static final long CANCEL_PING_MS = 1000;
 
     private final McpServerEntry entry;
     private final Function<String, String> variables;
@@ -52,6 +54,9 @@ final class McpConnection {
     /** Starts that failed or ended in a death since the server was last ready: the back-off grows with it. */
     private volatile int failures;
     private final Map<Long, Consumer<CommandOutcome>> inFlight = new ConcurrentHashMap<>();
+    /** The request of each call in flight, which a halt cancels with the protocol's cancellation. */
+    private final Map<Long, McpSchema.CallToolRequest> requests = new ConcurrentHashMap<>();
+    private volatile CancellingTransport transport;
     private volatile McpServers.State state = McpServers.State.STARTING;
     private volatile String reason = "";
     private volatile List<McpTool> tools = List.of();
@@ -107,8 +112,10 @@ final class McpConnection {
                 return;
             }
             Set<Long> before = children();
-            McpSyncClient c = McpClient.sync(McpTransports.of(entry, variables, line -> lastStderr = line,
-                            confinement))
+            CancellingTransport t = new CancellingTransport(McpTransports.of(entry, variables,
+                    line -> lastStderr = line, confinement));
+            transport = t;
+            McpSyncClient c = McpClient.sync(t)
                     .requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
                     .clientInfo(new McpSchema.Implementation("hmp-agent", version()))
                     .toolsChangeConsumer(list -> listed(list, true))
@@ -116,7 +123,7 @@ final class McpConnection {
             client = c;
             c.initialize();
             if (entry.stdio()) watch(before);
-            listed(listAll(c), false);
+            listed(toolsOf(c), false);
             if (state == McpServers.State.STARTING) ready();
             if (state == McpServers.State.STOPPED) stop(c, process);   // the agent closed during the start
         } catch (RuntimeException e) {   // whatever the SDK or the server did: one line, the family unavailable
@@ -147,6 +154,15 @@ final class McpConnection {
             notices.accept("MCP server " + entry.name() + " is back (" + tools.size() + (tools.size() == 1 ? " tool"
                     : " tools") + ")");
         }
+    }
+
+    /**
+     * The server's tools: none when it does not offer the tools capability (the SDK refuses it tools/list), so such a
+     * server is ready with no tools rather than a failure restarted again and again.
+     */
+    private static List<McpSchema.Tool> toolsOf(McpSyncClient c) {
+        McpSchema.ServerCapabilities offered = c.getServerCapabilities();
+        return offered != null && offered.tools() == null ? List.of() : listAll(c);
     }
 
     /** Every page of the tool list. */
@@ -227,7 +243,9 @@ final class McpConnection {
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> arguments = JSON.convertValue(args, Map.class);
-            McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+            McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool, arguments);
+            requests.put(id, request);
+            McpSchema.CallToolResult result = client.callTool(request);
             finish(id, ToolResults.outcome(result));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -237,6 +255,10 @@ final class McpConnection {
             if (state == McpServers.State.STOPPED) return;
             finish(id, CommandOutcome.error(ToolResults.code(e), "mcp." + entry.name() + "." + tool + " failed: "
                     + why(e)));
+        } finally {
+            McpSchema.CallToolRequest request = requests.remove(id);
+            CancellingTransport t = transport;
+            if (request != null && t != null) t.forget(request);
         }
     }
 
@@ -252,15 +274,43 @@ final class McpConnection {
     }
 
     /**
-     * A halt: the calls in flight end (EHALT) and a stdio server's process tree is killed, so nothing it was doing
-     * goes on; it is started again after its back-off, fresh.
+     * A halt: the calls in flight are cancelled with the protocol's cancellation ({@code notifications/cancelled}),
+     * end (EHALT), and then a stdio server's process tree is killed, so nothing it was doing goes on; it is started
+     * again after its back-off, fresh. For a server over HTTP the cancellation is all there is.
      */
     void halt(String why) {
+        cancelInFlight(why);
         cancelAll(why);
         ProcessHandle p = process;
         if (p == null || state != McpServers.State.READY) return;
         haltedBy = why;
         stop(null, p);
+    }
+
+    /**
+     * Sends {@code notifications/cancelled} for each call in flight; then a stdio server is pinged (at most {@link
+     * #CANCEL_PING_MS}), since its answer says it has read the cancellations before its process is killed.
+     */
+    private void cancelInFlight(String why) {
+        CancellingTransport t = transport;
+        McpSyncClient c = client;
+        if (t == null || c == null || state != McpServers.State.READY) return;
+        boolean sent = false;
+        for (McpSchema.CallToolRequest request : new ArrayList<>(requests.values())) {
+            try {
+                sent |= t.cancel(request, why).isPresent();
+            } catch (RuntimeException e) {
+                // the server may be gone already: the call ends below (and a stdio server's tree is killed) anyway
+            }
+        }
+        if (!sent || !entry.stdio()) return;
+        try {
+            java.util.concurrent.CompletableFuture.runAsync(c::ping).get(CANCEL_PING_MS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            // a server busy or broken: it is killed without the proof that it read the cancellation
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void finish(long id, CommandOutcome outcome) {
