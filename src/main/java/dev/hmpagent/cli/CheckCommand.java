@@ -1,22 +1,27 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.context.StandingInstructions;
+import dev.hmpagent.mcp.McpProfiles;
+import dev.hmpagent.process.Confinement;
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.runtime.Confinements;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.store.IntegrityReport;
 import dev.hmpagent.store.Store;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 
 /**
- * {@code agent check}: the full SQLite integrity check of the agent's file, read-only, and what to
- * do next when it is damaged. Exit 0 when the file is sound, 5 when it is not.
+ * {@code agent check}: how commands are confined, AGENTS.md, the MCP servers configured (each one's transport and
+ * sandbox profile, without starting it), then the full SQLite integrity check of the agent's file, read-only, and
+ * what to do next when it is damaged. Exit 0 when the file is sound, 5 when it is not.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Say how shell commands are confined (the sandbox in force, or why not), whether AGENTS.md"
-                + " (the standing instructions) is in the working directory and if it is cut, check the agent's"
-                + " SQLite file for damage (read-only) and say what to do next.",
+                + " (the standing instructions) is in the working directory and if it is cut, list the MCP servers"
+                + " with their transport and sandbox profile (without starting them: agent mcp list does), check"
+                + " the agent's SQLite file for damage (read-only) and say what to do next.",
                 "Exit code 0: the file is sound; 3: the sandbox cannot be used with this configuration;"
                         + " 5: the file is damaged, or cannot be read."},
         footerHeading = "%nExamples:%n",
@@ -31,8 +36,12 @@ final class CheckCommand extends Subcommand {
 
     @Override
     public Integer call() {
-        boolean confinable = sandbox();
+        Optional<Confinement> confinement = sandbox();
         say(StandingInstructions.read(launch().workingDir()).line());
+        // without a confinement the agent does not start at all (said above): no server profile to show
+        confinement.ifPresent(c -> McpProfiles.checkLines(config().mcp().servers(), c, launch().env()::get)
+                .forEach(this::say));
+        boolean confinable = confinement.isPresent();
         Path db = config().agent().db().toAbsolutePath();
         IntegrityReport report = Store.checkIntegrity(db);
         if (report.ok()) {
@@ -55,16 +64,16 @@ final class CheckCommand extends Subcommand {
         return ExitCodes.DATABASE;
     }
 
-    /** Says which sandbox mode is in force and why; false when this configuration cannot start with the sandbox. */
-    private boolean sandbox() {
+    /** Says which sandbox mode is in force and why; empty when this configuration cannot start with the sandbox. */
+    private Optional<Confinement> sandbox() {
         try {
-            dev.hmpagent.process.Confinement c = Wiring.confinement(config(), configFiles(), launch().env());
+            Confinement c = Wiring.confinement(config(), configFiles(), launch().env());
             say(c.line());
             if (!c.sandboxed()) Confinements.fallbackLines(config().policy()).forEach(this::say);
-            return true;
+            return Optional.of(c);
         } catch (dev.hmpagent.config.ConfigException e) {
             say(e.getMessage());
-            return false;
+            return Optional.empty();
         }
     }
 

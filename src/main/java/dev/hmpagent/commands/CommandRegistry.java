@@ -24,6 +24,16 @@ public final class CommandRegistry {
     private static final Set<String> RESERVED_TYPES = Set.of("unlock", "halt");
     /** Words no LLM command type may contain: anything about budgets, policies, safety, guides or locks. */
     private static final List<String> RESERVED_WORDS = List.of("budget", "policy", "safety", "guide", "lock");
+    /**
+     * A word of a namespaced type that touches safety: one of {@link #RESERVED_WORDS}, its plural, or a form of lock
+     * ({@code unlock}, {@code locked}, {@code lockout}…); {@code block}, {@code clock} and {@code guidelines} are other
+     * words.
+     */
+    private static final java.util.regex.Pattern RESERVED_WORD = java.util.regex.Pattern.compile(
+            "budgets?|polic(y|ies)|safety|guides?|(un)?lock(s|ed|ing|outs?|down)?");
+    /** Where a type splits into words: {@code . _ -} and spaces, camelCase, and between letters and digits. */
+    private static final java.util.regex.Pattern WORD_BREAK = java.util.regex.Pattern.compile(
+            "[._\\-\\s]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
 
     private final Map<String, CommandHandler> handlers = new LinkedHashMap<>();
     private final Map<String, String> families = new LinkedHashMap<>();
@@ -52,21 +62,36 @@ public final class CommandRegistry {
     }
 
     /**
-     * Whether a command type touches safety, so no handler may have it and an LLM command of that type is refused
-     * (EPERM, critical): {@code unlock}, {@code halt}, or any type containing budget, policy, safety, guide or lock
-     * (in any case).
+     * Whether a command type touches safety, so an LLM command of that type is refused (EPERM, critical): {@code
+     * unlock}, {@code halt}; a type of our own (no dot) containing budget, policy, safety, guide or lock anywhere (in
+     * any case: {@code setbudget} too); a namespaced type, a tool another party named ({@code mcp.<server>.<tool>}),
+     * when one of its words is such a word ({@link #reservedWord}), so {@code mcp.x.set_budget} and {@code
+     * mcp.x.unlock} are refused but {@code mcp.github.create_block} and {@code mcp.x.clock_time} are not.
      */
     public static boolean isReserved(String type) {
         String t = type.strip().toLowerCase(Locale.ROOT);
-        return RESERVED_TYPES.contains(t) || RESERVED_WORDS.stream().anyMatch(t::contains);
+        if (RESERVED_TYPES.contains(t)) return true;
+        if (!t.contains(".")) return RESERVED_WORDS.stream().anyMatch(t::contains);
+        return reservedWord(type).isPresent();
+    }
+
+    /**
+     * The first word of {@code type} that touches safety, split at {@code . _ -}, spaces, camelCase and digits
+     * ({@code getGuidelines} is get, guidelines; {@code lockout_clear} is lockout, clear).
+     */
+    public static Optional<String> reservedWord(String type) {
+        return java.util.Arrays.stream(WORD_BREAK.split(type.strip())).map(w -> w.toLowerCase(Locale.ROOT))
+                .filter(w -> RESERVED_WORD.matcher(w).matches()).findFirst();
     }
 
     public CommandRegistry register(CommandHandler handler) {
         return register(GENERAL, handler);
     }
 
+    /** Our own command types are held to the stricter rule: none may contain a reserved word anywhere, dot or not. */
     public CommandRegistry register(String family, CommandHandler handler) {
-        if (isReserved(handler.type())) {
+        String t = handler.type().strip().toLowerCase(Locale.ROOT);
+        if (isReserved(t) || RESERVED_WORDS.stream().anyMatch(t::contains)) {
             throw new IllegalArgumentException("command type is reserved (it would touch safety): " + handler.type());
         }
         if (handlers.putIfAbsent(handler.type(), handler) != null) {

@@ -42,8 +42,9 @@ public final class PolicyGate implements CommandGate {
     @Override
     public Decision check(PendingCommand command) {
         if (CommandRegistry.isReserved(command.type())) {
-            return Decision.deny("\"" + command.type() + "\" is reserved for people (unlock, halt, budget, policy, "
-                    + "safety and guide are never the agent's); do not try again");
+            String word = CommandRegistry.reservedWord(command.type()).map(w -> " (its word \"" + w + "\")").orElse("");
+            return Decision.deny("\"" + command.type() + "\"" + word + " is reserved for people (unlock, halt, budget,"
+                    + " policy, safety, guide and lock are never the agent's); do not try again");
         }
         if (command.type().equals("file_write")) return fileWrite(command);
         String line;

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,10 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     private final AtomicBoolean started = new AtomicBoolean();
     /** Set when a server settled or failed: context 0 shows the change at the next prompt. */
     private final AtomicBoolean stateChanged = new AtomicBoolean(true);
+    /** The names of each ready server's tools, as last said: a list that changes them is told. */
+    private final Map<String, Set<String>> known = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The tools left out for a reserved word that the person was told of (once each). */
+    private final Set<String> toldReserved = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Set when a server's tool list changed: context 0 shows it from the next task on. */
     private final AtomicBoolean toolsChanged = new AtomicBoolean();
     private volatile EventSink events = e -> { };
@@ -75,7 +80,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         Objects.requireNonNull(variables, "variables");
         for (McpServerEntry e : entries) {
             servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
-                    () -> changed(e.name()), () -> toolsChanged.set(true), confinement));
+                    () -> changed(e.name()), () -> listChanged(e.name()), confinement));
         }
         this.calls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mcp-call");
@@ -123,16 +128,35 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         events.emit(new AgentEvent.Info(line, false));
     }
 
+    /**
+     * A server's tool list changed: shown to the LLM from the next task on, and said to the person when a ready
+     * server's tools are other than before (not for the same list again, as servers send at start).
+     */
+    private void listChanged(String name) {
+        toolsChanged.set(true);
+        Set<String> now = names(servers.get(name));
+        Set<String> before = known.replace(name, now);
+        if (before == null || before.equals(now)) return;
+        int count = now.size();
+        notice("MCP server " + name + ": its tools changed (" + count + (count == 1 ? " tool" : " tools")
+                + "); the LLM is shown them from the next task on");
+    }
+
     /** A server started, failed or died: shown at the next prompt; a failed one is started again after its back-off. */
     private void changed(String name) {
         stateChanged.set(true);
         McpConnection c = servers.get(name);
+        if (c.state() == State.READY) known.put(name, names(c));
         if (c.state() != State.FAILED || closed) return;
         try {
             restarts.schedule(c::connect, backoff(c.failures()).toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // the agent is closing: nothing restarts
         }
+    }
+
+    private static Set<String> names(McpConnection c) {
+        return c.tools().stream().map(McpTool::name).collect(java.util.stream.Collectors.toSet());
     }
 
     /** 1 s after the first failure in a row, doubling, at most {@link #MAX_BACKOFF}. */
@@ -172,7 +196,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         if (stateChanged.getAndSet(false)) {
             shown = render();
             shownTools = servers.values().stream().filter(c -> c.state() == State.READY)
-                    .flatMap(c -> c.tools().stream()).toList();
+                    .flatMap(c -> offered(c).stream()).toList();
             onShown.run();
         }
         return shown;
@@ -181,6 +205,29 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     /** The tools context 0 shows now, for the native tools of an LLM that takes tool calls (tick thread). */
     public List<McpTool> shownTools() {
         return shownTools;
+    }
+
+    /**
+     * The tools of {@code c} the LLM is offered: one whose name has a word of our safety ({@code mcp.x.unlock},
+     * {@code mcp.x.set_budget}) is left out, since the gate would refuse it; the person is told once.
+     */
+    private List<McpTool> offered(McpConnection c) {
+        List<McpTool> out = new ArrayList<>();
+        for (McpTool t : c.tools()) {
+            Optional<String> word = CommandRegistry.reservedWord(t.type());   // a dotted type: reserved by its words
+            if (word.isEmpty()) {
+                out.add(t);
+            } else if (toldReserved.add(t.type())) {
+                notice("MCP server " + c.name() + ": its tool " + t.name() + " is not offered to the LLM: " + reserved(word
+                        .get()) + "; the server's other tools are");
+            }
+        }
+        return out;
+    }
+
+    /** Why a tool is left out, as the listing and the notice say it. */
+    private static String reserved(String word) {
+        return "the word \"" + word + "\" in its name is reserved for the agent's own safety controls";
     }
 
     /** Runs {@code listener} on the tick thread, before the prompt is assembled, whenever the shown tools change. */
@@ -195,7 +242,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
             switch (c.state()) {
                 case READY -> {
                     sb.append("its tools (results come in a later tick; args as the tool's JSON Schema):\n");
-                    c.tools().forEach(t -> sb.append("- ").append(t.line()).append('\n'));
+                    offered(c).forEach(t -> sb.append("- ").append(t.line()).append('\n'));
                 }
                 case STARTING -> sb.append("starting; its tools are listed here when it answers\n");
                 default -> sb.append("unavailable (").append(c.reason().isEmpty() ? c.state().word() : c.reason())
@@ -218,7 +265,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
             if (c.state() == State.READY) sb.append(", ").append(c.tools().size()).append(c.tools().size() == 1
                     ? " tool" : " tools");
             sb.append('\n');
-            c.tools().forEach(t -> sb.append("  ").append(t.line()).append('\n'));
+            c.tools().forEach(t -> sb.append("  ").append(t.line()).append(CommandRegistry.reservedWord(t.type())
+                    .map(w -> "  [not offered to the LLM: " + reserved(w) + "]").orElse("")).append('\n'));
         }
         return sb.toString();
     }

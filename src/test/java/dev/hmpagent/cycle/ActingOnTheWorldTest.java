@@ -139,6 +139,24 @@ class ActingOnTheWorldTest {
     }
 
     @Test
+    void a_tool_named_with_a_word_of_our_safety_is_refused_naming_the_word_but_one_that_merely_contains_it_is_not()
+            throws Exception {
+        new NotesDao(store).add("go", "user", 0, null);
+        llm.reply("x" + commands("[{\"cmd_id\": \"l\", \"type\": \"mcp.door.lock_agent\", \"args\": {}},"
+                + "{\"cmd_id\": \"b\", \"type\": \"mcp.github.create_block\", \"args\": {}}]"));
+        cycle.tick();
+        List<ProcessRow> rows = new ProcessLogDao(store).byTick(1);
+        assertThat(rows).filteredOn(r -> r.cmdId().equals("l")).singleElement().satisfies(r -> {
+            assertThat(r.painLevel()).as("critical").isEqualTo(1.0);
+            assertThat(r.result()).contains("EPERM: mcp.door.lock_agent refused: ").contains("\"mcp.door.lock_agent\" (its word \"lock\") is reserved for people");
+        });
+        assertThat(rows).filteredOn(r -> r.cmdId().equals("b")).singleElement()
+                .as("not reserved: the [mcp] policy decides it (headless, nobody allowed it)")
+                .satisfies(r -> assertThat(r.result()).doesNotContain("reserved")
+                        .contains("mcp.github.create_block not approved: nobody is at a terminal"));
+    }
+
+    @Test
     void files_are_written_and_read_inside_the_workspace_and_an_escape_is_EPERM() throws Exception {
         new NotesDao(store).add("go", "user", 0, null);
         llm.reply("x" + commands("""
