@@ -222,7 +222,9 @@ public final class ConfigLoader {
         if (key.secret()) {
             return Secrets.mask(shown);
         }
-        String oneLine = (key == ConfigKey.LLM_BASE_URL ? Secrets.redactUrl(shown) : shown).replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
+        // a URL's user and password are secrets wherever they are: in llm.base_url, or inside a table's entries
+        String oneLine = (key == ConfigKey.LLM_BASE_URL ? Secrets.redactUrl(shown) : Secrets.redactUrlsIn(shown))
+                .replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
         return oneLine.length() <= MAX_SHOWN_VALUE ? oneLine : oneLine.substring(0, MAX_SHOWN_VALUE) + "…";
     }
 }

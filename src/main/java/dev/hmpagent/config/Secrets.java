@@ -39,4 +39,14 @@ public final class Secrets {
         String masked = query.replaceAll("=[^&]*", "=****");
         return out.substring(0, q + 1) + masked + (hash < 0 ? "" : out.substring(hash));
     }
+
+    /**
+     * {@code text} with the user and password of every URL in it masked ({@code http://bob:pw@host} →
+     * {@code http://****@host}): a whole table shown in an error line (an [[llm.registry]] or [[mcp.servers]] entry)
+     * may hold several.
+     */
+    public static String redactUrlsIn(String text) {
+        Objects.requireNonNull(text, "text");
+        return text.replaceAll("([A-Za-z][A-Za-z0-9+.-]*://)[^/@?#\\s\"']*@", "$1****@");
+    }
 }

@@ -192,7 +192,8 @@ sealed interface ValueType {
                 throw new InvalidValueException("has no host");
             }
             if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                throw new InvalidValueException("has a ?query or #fragment (the agent appends /chat/completions)");
+                throw new InvalidValueException("has a ?query or #fragment: give the address without them (an LLM's paths"
+                        + " are appended to its base_url; what an MCP server needs goes in headers)");
             }
             return text;
         }

@@ -162,4 +162,29 @@ class McpConfigTest {
                 comand = "a"
                 """)).contains("mcp.servers", "comand");
     }
+
+    @Test
+    void aRefusedUrlNeverShowsItsUserAndPasswordNorTalksOfChatCompletions() throws IOException {
+        String line = failure("""
+                [[mcp.servers]]
+                name = "remote"
+                url = "https://bob:s3cretpw@mcp.example.org/mcp?profile=ops"
+                """);
+
+        assertThat(line).doesNotContain("s3cretpw").doesNotContain("bob:").contains("https://****@mcp.example.org")
+                .contains("?query").doesNotContain("chat/completions");
+    }
+
+    @Test
+    void aRegistryEntrysBaseUrlInAnErrorLineIsMaskedToo() throws IOException {
+        String line = failure("""
+                [[llm.registry]]
+                id = "x"
+                model = "m"
+                base_url = "http://alice:hunter2@llm.example.org/v1"
+                bogus = 1
+                """);
+
+        assertThat(line).doesNotContain("hunter2").doesNotContain("alice").contains("http://****@llm.example");
+    }
 }
