@@ -119,9 +119,10 @@ class AgentInTerminalEndToEndTest {
         reply.finish(".\n\n" + commands("Here is my considered answer."));
         pane.await("the final view: the message as an agent> line",
                 s -> s.textAbove().contains("agent> Here is my considered answer."));
-        Screen done = pane.await("the live text replaced by the final view",
-                s -> !s.contains("Weighing the question"));
-        assertThat(typedLineIs(done, "half typed")).as("the typed text is still on the prompt line:\n" + done).isTrue();
+        // awaited together: a snapshot taken while the prompt line is being redrawn shows it empty for a moment (a
+        // full suite on a loaded machine caught one); text really lost never comes back, and the await fails
+        pane.await("the live text replaced by the final view, the typed text still on the prompt line",
+                s -> !s.contains("Weighing the question") && typedLineIs(s, "half typed"));
     }
 
     @Test
