@@ -21,12 +21,19 @@ import java.util.logging.Logger;
  */
 public final class LibraryLogs {
     /**
+     * The MCP SDK logs an error for every line a server writes on stdout that is not JSON-RPC (a chatty server's own
+     * logging): a flood over the REPL's screen. It is not shown at all: every failure of a server reaches the agent as
+     * an exception, which it says in one line of its own ("did not start: …", "died", a failed call's row).
+     */
+    static final String MCP_SDK = "io.modelcontextprotocol";
+
+    /**
      * The libraries' parent loggers, configured here and held for the life of the class: LogManager keeps
      * loggers only weakly, and a collected logger would come back later without this configuration.
      */
     private static final List<Logger> LIBRARY_LOGGERS = List.of(
             Logger.getLogger("org.sqlite"), Logger.getLogger("okhttp3"), Logger.getLogger("org.jline"),
-            Logger.getLogger("io.modelcontextprotocol"), Logger.getLogger("reactor"));
+            Logger.getLogger(MCP_SDK), Logger.getLogger("reactor"));
 
     private LibraryLogs() { }
 
@@ -46,7 +53,7 @@ public final class LibraryLogs {
         for (Logger library : LIBRARY_LOGGERS) {
             for (Handler h : library.getHandlers()) library.removeHandler(h);
             library.setUseParentHandlers(true);
-            library.setLevel(Level.WARNING);
+            library.setLevel(library.getName().equals(MCP_SDK) ? Level.OFF : Level.WARNING);
         }
     }
 

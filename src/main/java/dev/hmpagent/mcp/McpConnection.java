@@ -362,11 +362,23 @@ final class McpConnection {
         return p == null ? Optional.empty() : Optional.of(p.pid());
     }
 
-    private static String why(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && (t.getMessage() == null || t.getMessage().isBlank())) t = t.getCause();
-        String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        return Text.oneLine(message, 200);
+    /**
+     * Why a start failed, in a person's words: the SDK's own "Client failed to initialize by explicit API call" says
+     * only that the handshake did not complete, so the line says that, and the deepest cause the SDK kept.
+     */
+    static String why(Throwable e) {
+        String top = message(e);
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        // Reactor's timeout says "Did not observe any item or terminal signal within 5000ms in 'source(...)'"
+        String deep = root instanceof java.util.concurrent.TimeoutException ? "no answer in time" : message(root);
+        if (!top.startsWith("Client failed to initialize")) return Text.oneLine(top, 200);
+        return Text.oneLine("it did not complete MCP's initialize handshake" + (root == e ? "" : " (" + deep + ")")
+                + ": is it an MCP server, writing nothing but JSON-RPC on its stdout?", 300);
+    }
+
+    private static String message(Throwable t) {
+        return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     private static String version() {

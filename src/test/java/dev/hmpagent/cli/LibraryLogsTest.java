@@ -64,6 +64,17 @@ class LibraryLogsTest {
     }
 
     @Test
+    void the_mcp_sdks_error_for_each_line_a_server_writes_that_is_not_json_rpc_is_not_shown() {
+        LibraryLogs.quiet(err);
+        Logger sdk = Logger.getLogger("io.modelcontextprotocol.client.transport.StdioClientTransport");
+        for (int i = 0; i < 50; i++) sdk.severe("Error processing inbound message for line: Starting server " + i);
+        sdk.warning("a warning");
+        assertThat(output()).as("the agent says a server's failure itself, in one line").isEmpty();
+        Logger.getLogger("okhttp3.OkHttpClient").warning("other libraries still speak");
+        assertThat(output()).contains("other libraries still speak");
+    }
+
+    @Test
     void quieting_twice_still_prints_once_and_no_console_handler_is_left() {
         LibraryLogs.quiet(err);
         LibraryLogs.quiet(err);
