@@ -59,12 +59,14 @@ public final class Sandbox implements Launcher {
     private final SandboxHost host;
     private final Limits limits;
     private final List<String> fixed;
+    private final List<Path> roots;
     private final String token;
 
-    private Sandbox(SandboxHost host, Limits limits, List<String> fixed, String token) {
+    private Sandbox(SandboxHost host, Limits limits, List<String> fixed, List<Path> roots, String token) {
         this.host = host;
         this.limits = limits;
         this.fixed = List.copyOf(fixed);
+        this.roots = List.copyOf(roots);
         this.token = token;
     }
 
@@ -102,9 +104,8 @@ public final class Sandbox implements Launcher {
                         : List.of("--ro-bind", "/dev/null", c.toString()));
             }
         }
-        for (Path r : rootPaths) args.addAll(List.of("--bind-try", r.toString(), r.toString()));
         args.addAll(List.of("--setenv", "HOME", privateHome ? homeDir.toString() : "/tmp", "--setenv", "TMPDIR", "/tmp"));
-        return new Sandbox(host, limits, args, ProcessRunner.randomToken());
+        return new Sandbox(host, limits, args, rootPaths, ProcessRunner.randomToken());
     }
 
     /** The namespace and session options every sandbox of this host starts with (the probe uses them too). */
@@ -115,6 +116,31 @@ public final class Sandbox implements Launcher {
         if (host.disableUserns()) args.add("--disable-userns");
         // as root, bwrap would leave the command every capability inside its user namespace (enough to unmount a mask)
         args.addAll(List.of("--cap-drop", "ALL", "--die-with-parent", "--new-session"));
+        return args;
+    }
+
+    /**
+     * The argv up to and including bwrap itself: for a root agent, first the drop to an unprivileged uid with
+     * {@code bound} idmapped to it ({@link RootDrop}).
+     */
+    static List<String> bwrap(SandboxHost host, List<RootDrop.Bound> bound) {
+        List<String> argv = new ArrayList<>();
+        host.drop().ifPresent(drop -> argv.addAll(drop.prefix(bound)));
+        argv.add(host.bwrap().toString());
+        return argv;
+    }
+
+    /**
+     * The bubblewrap options that bind each of {@code bound} at its own path ({@code writable} with the first option,
+     * the rest with the second): from the host, or from the stage where a root agent's drop idmapped them.
+     */
+    static List<String> binds(SandboxHost host, List<RootDrop.Bound> bound, String writable, String readOnly) {
+        List<String> args = new ArrayList<>();
+        for (int n = 0; n < bound.size(); n++) {
+            RootDrop.Bound b = bound.get(n);
+            String from = host.drop().isPresent() ? RootDrop.staged(n) : b.path().toString();
+            args.addAll(List.of(b.writable() ? writable : readOnly, from, b.path().toString()));
+        }
         return args;
     }
 
@@ -165,11 +191,14 @@ public final class Sandbox implements Launcher {
                         + e.getMessage() + ")", e);
             }
         }
-        argv.add(host.bwrap().toString());
-        argv.addAll(fixed);
         Set<Path> readOnly = new LinkedHashSet<>();
         for (Path f : spec.readOnlyFiles()) readOnly.add(canonical(f.toAbsolutePath()));
-        for (Path f : readOnly) argv.addAll(List.of("--ro-bind", f.toString(), f.toString()));
+        List<RootDrop.Bound> bound = new ArrayList<>();
+        for (Path r : roots) bound.add(new RootDrop.Bound(r, true));
+        for (Path f : readOnly) bound.add(new RootDrop.Bound(f, false));
+        argv.addAll(bwrap(host, bound));
+        argv.addAll(fixed);
+        argv.addAll(binds(host, bound, "--bind-try", "--ro-bind"));
         argv.addAll(List.of("--chdir", canonical(spec.workingDirectory().toAbsolutePath()).toString(), "--"));
         host.prlimit().ifPresent(prlimit -> {
             argv.addAll(List.of(prlimit.toString(), "--fsize=" + limits.maxFileBytes()));
@@ -199,7 +228,8 @@ public final class Sandbox implements Launcher {
     public String describe() {
         return "bubblewrap " + host.version() + ": each command sees only the file roots (read-write) and the system"
                 + " (read-only), " + (limits.network() ? "with" : "no") + " network, files up to "
-                + bytes(limits.maxFileBytes()) + ", " + processCap();
+                + bytes(limits.maxFileBytes()) + ", " + processCap() + (host.drop().isPresent() ? ", as uid "
+                + RootDrop.UID + " (nobody), not root, with the file roots mapped to their owner" : "");
     }
 
     /** How the processes of one command are capped, or that they are not. */
@@ -210,7 +240,7 @@ public final class Sandbox implements Launcher {
     }
 
     private boolean capsByRlimit() {
-        return host.cgroup().isEmpty() && !host.root() && host.prlimit().isPresent();
+        return host.cgroup().isEmpty() && (!host.root() || host.drop().isPresent()) && host.prlimit().isPresent();
     }
 
     private String cgroupName(ProcessSpec spec) {
@@ -230,12 +260,19 @@ public final class Sandbox implements Launcher {
 
     /** The host's sandbox tools, as {@link SandboxProbe} found them working. */
     public record SandboxHost(Path bwrap, String version, boolean disableUserns, Optional<Path> prlimit,
-                              Optional<PidsCgroup> cgroup, boolean root) {
+                              Optional<PidsCgroup> cgroup, boolean root, Optional<RootDrop> drop) {
         public SandboxHost {
             Objects.requireNonNull(bwrap, "bwrap");
             Objects.requireNonNull(version, "version");
             Objects.requireNonNull(prlimit, "prlimit");
             Objects.requireNonNull(cgroup, "cgroup");
+            Objects.requireNonNull(drop, "drop");
+            if (drop.isPresent() && !root) throw new IllegalArgumentException("only a root agent drops to another uid");
+        }
+
+        /** The same host with its user namespaces' {@code --disable-userns} as given. */
+        SandboxHost disablingUserns(boolean disable) {
+            return new SandboxHost(bwrap, version, disable, prlimit, cgroup, root, drop);
         }
     }
 }

@@ -49,21 +49,53 @@ public final class SandboxProbe {
                     + " Fedora)");
         }
         String version = version(bwrap.get());
-        Optional<Path> prlimit = find("prlimit", env).filter(p -> Sandbox.SYSTEM.stream().anyMatch(p::startsWith));
+        Optional<Path> prlimit = system("prlimit", env);
         boolean root = isRoot();
+        Optional<RootDrop> drop = Optional.empty();
+        if (root) {
+            Optional<Path> unshare = system("unshare", env);
+            Optional<Path> perl = system("perl", env);
+            Optional<Path> setpriv = system("setpriv", env);
+            if (unshare.isEmpty() || perl.isEmpty() || setpriv.isEmpty()) {
+                return new Result.Fails("the agent runs as root, and its commands must not: unshare, setpriv (util-linux)"
+                        + " and perl are needed to run them as uid " + RootDrop.UID + ", and "
+                        + (unshare.isEmpty() ? "unshare" : setpriv.isEmpty() ? "setpriv" : "perl") + " was not found:"
+                        + " apt-get install util-linux perl-base, or run the agent as an ordinary user");
+            }
+            drop = Optional.of(new RootDrop(unshare.get(), perl.get(), setpriv.get()));
+        }
         Optional<PidsCgroup> cgroup = PidsCgroup.find(Path.of("/proc"), "hmp-agent-probe-" + ProcessRunner.randomToken());
-        Sandbox.SandboxHost host = new Sandbox.SandboxHost(bwrap.get(), version, true, prlimit, cgroup, root);
+        Sandbox.SandboxHost host = new Sandbox.SandboxHost(bwrap.get(), version, true, prlimit, cgroup, root, drop);
         Trial first = trial(host);
         if (!first.ok() && first.error().contains("disable-userns")) {
-            host = new Sandbox.SandboxHost(bwrap.get(), version, false, prlimit, cgroup, root);
+            host = host.disablingUserns(false);
             first = trial(host);
         }
         if (!first.ok()) {
-            return new Result.Fails("bwrap cannot make a sandbox here (" + first.error() + "); unprivileged user"
-                    + " namespaces may be off: sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04 and later"
+            return new Result.Fails("bwrap cannot make a sandbox " + (root ? "as uid " + RootDrop.UID + " " : "")
+                    + "here (" + first.error() + "); unprivileged user namespaces may be off: sysctl"
+                    + " kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04 and later"
                     + " kernel.apparmor_restrict_unprivileged_userns=0");
         }
         return new Result.Works(host);
+    }
+
+    /**
+     * For a root agent: whether {@code sandbox}'s file roots can be mapped to the unprivileged uid its commands run as
+     * (a file system that cannot be idmapped, such as NFS, cannot); empty when they can, or when there is nothing to
+     * map. One line saying why not, otherwise.
+     */
+    public static Optional<String> rootsMapped(Sandbox sandbox) {
+        if (sandbox.host().drop().isEmpty()) return Optional.empty();
+        ProcessSpec spec = new ProcessSpec(0, ":", Path.of("/"), java.time.Duration.ofSeconds(TRIAL_SECONDS));
+        Run run = run(sandbox.argv(spec));
+        sandbox.ended(spec);
+        return run.code() == 0 ? Optional.empty() : Optional.of(run.firstLine());
+    }
+
+    /** {@code name} in the agent's {@code PATH}, only where it is part of the system (as the sandbox binds it). */
+    private static Optional<Path> system(String name, Map<String, String> env) {
+        return find(name, env).filter(p -> Sandbox.SYSTEM.stream().anyMatch(p::startsWith));
     }
 
     /** The executable {@code name} in the agent's {@code PATH} ({@code /usr/bin:/bin} when it has none). */
@@ -79,13 +111,55 @@ public final class SandboxProbe {
 
     private record Trial(boolean ok, String error) { }
 
+    /**
+     * A trivial sandbox with the real options. For a root agent, a folder of root's is bound as a root would be, and
+     * the trial writes a file in it as the unprivileged uid: it must be there afterwards, owned by root.
+     */
     private static Trial trial(Sandbox.SandboxHost host) {
-        List<String> argv = new ArrayList<>(List.of(host.bwrap().toString()));
-        argv.addAll(Sandbox.namespaces(host, false));
-        argv.addAll(Sandbox.system());
-        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--", ProcessRunner.SHELL, "-c", ":"));
-        Run run = run(argv);
-        return new Trial(run.code() == 0, run.code() == 0 ? "" : run.firstLine());
+        Path dir = null;
+        try {
+            List<RootDrop.Bound> bound = new ArrayList<>();
+            String command = ":";
+            if (host.drop().isPresent()) {
+                dir = Files.createTempDirectory("hmp-agent-probe-");
+                bound.add(new RootDrop.Bound(dir, true));
+                command = "test \"$(id -u)\" = " + RootDrop.UID + " || { echo \"still uid $(id -u)\"; exit 1; }; : > "
+                        + dir + "/probe";
+            }
+            List<String> argv = new ArrayList<>(Sandbox.bwrap(host, bound));
+            argv.addAll(Sandbox.namespaces(host, false));
+            argv.addAll(Sandbox.system());
+            argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"));
+            argv.addAll(Sandbox.binds(host, bound, "--bind", "--ro-bind"));
+            argv.addAll(List.of("--", ProcessRunner.SHELL, "-c", command));
+            Run run = run(argv);
+            if (run.code() != 0) return new Trial(false, run.firstLine());
+            if (dir != null && !ownedByRoot(dir.resolve("probe"))) {
+                return new Trial(false, "a file written in a mapped root was not left owned by root");
+            }
+            return new Trial(true, "");
+        } catch (IOException e) {
+            return new Trial(false, "could not make a folder to try it in: " + e.getMessage());
+        } finally {
+            if (dir != null) deleteTrial(dir);
+        }
+    }
+
+    private static boolean ownedByRoot(Path file) {
+        try {
+            return Files.exists(file) && ((Integer) Files.getAttribute(file, "unix:uid")) == 0;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static void deleteTrial(Path dir) {
+        try {
+            Files.deleteIfExists(dir.resolve("probe"));
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // a folder left in the temp dir: harmless, and nothing to tell a person about
+        }
     }
 
     private static String version(Path bwrap) {

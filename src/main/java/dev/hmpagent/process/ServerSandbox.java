@@ -10,7 +10,8 @@ import java.util.Optional;
  * The sandbox of a long-lived server the agent starts (an MCP server over stdio): bubblewrap with the same
  * namespaces and read-only system as a command's, a private /tmp and HOME, the network only when its entry says so,
  * and of the machine only the paths its entry lists, read-only or read-write. Not a shell process: no timeout, no
- * process cap, not counted in {@code shell.max_processes}.
+ * process cap, not counted in {@code shell.max_processes}. For a root agent it runs as uid {@link RootDrop#UID}, its
+ * paths mapped to it, as a command does ({@link RootDrop}).
  */
 public final class ServerSandbox {
     private ServerSandbox() { }
@@ -24,13 +25,15 @@ public final class ServerSandbox {
         Objects.requireNonNull(confinement, "confinement");
         if (!(confinement.launcher() instanceof Sandbox sandbox)) return Optional.empty();
         Sandbox.SandboxHost host = sandbox.host();
-        List<String> argv = new ArrayList<>(List.of(host.bwrap().toString()));
+        List<RootDrop.Bound> bound = new ArrayList<>();
+        for (Path p : readOnly) bound.add(new RootDrop.Bound(Path.of(real(p)), false));
+        for (Path p : readWrite) bound.add(new RootDrop.Bound(Path.of(real(p)), true));
+        List<String> argv = new ArrayList<>(Sandbox.bwrap(host, bound));
         argv.addAll(Sandbox.namespaces(host, network));
         argv.addAll(Sandbox.system());
         argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"));
         if (network) argv.addAll(List.of("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"));
-        for (Path p : readOnly) argv.addAll(List.of("--ro-bind-try", real(p), real(p)));
-        for (Path p : readWrite) argv.addAll(List.of("--bind-try", real(p), real(p)));
+        argv.addAll(Sandbox.binds(host, bound, "--bind-try", "--ro-bind-try"));
         argv.addAll(List.of("--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--"));
         argv.addAll(command);
         return Optional.of(List.copyOf(argv));

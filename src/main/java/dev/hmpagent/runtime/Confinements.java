@@ -10,6 +10,7 @@ import dev.hmpagent.config.SandboxSection;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Chooses the {@link Confinement} of a run from {@code [sandbox]} and what the machine offers. */
 public final class Confinements {
@@ -40,11 +41,15 @@ public final class Confinements {
             } catch (Sandbox.Unsafe e) {
                 throw new ConfigException(e.getMessage());
             }
-            return new Confinement(Confinement.Kind.SANDBOXED, "sandbox: " + s.describe(),
-                    "Your shell and script_run commands run in a sandbox: they see only the file roots and the system"
-                            + " (read-only), " + (sandbox.network() ? "with" : "without") + " network; each command has"
-                            + " its own processes, so ps and kill in one command do not see another's (process_list"
-                            + " and process_stop do).", s);
+            Optional<String> unmapped = SandboxProbe.rootsMapped(s);
+            if (unmapped.isEmpty()) {
+                return new Confinement(Confinement.Kind.SANDBOXED, "sandbox: " + s.describe(),
+                        "Your shell and script_run commands run in a sandbox: they see only the file roots and the"
+                                + " system (read-only), " + (sandbox.network() ? "with" : "without") + " network; each"
+                                + " command has its own processes, so ps and kill in one command do not see another's"
+                                + " (process_list and process_stop do).", s);
+            }
+            probe = new SandboxProbe.Result.Fails(unmapped.get());
         }
         String reason = ((SandboxProbe.Result.Fails) probe).reason();
         if (sandbox.mode() == SandboxSection.Mode.REQUIRED) {

@@ -48,7 +48,7 @@ public final class SandboxBench {
                 ControlSurface.forDatabase(dir.resolve("agent.db"), List.of()), dir.resolve("home"));
         Sandbox.SandboxHost h = works.host();
         Sandbox noCgroup = Sandbox.plan(new Sandbox.SandboxHost(h.bwrap(), h.version(), h.disableUserns(), h.prlimit(),
-                Optional.empty(), h.root()), new Sandbox.Limits(false, 64L << 20, 128), List.of(root),
+                Optional.empty(), h.root(), h.drop()), new Sandbox.Limits(false, 64L << 20, 128), List.of(root),
                 ControlSurface.forDatabase(dir.resolve("agent.db"), List.of()), dir.resolve("home"));
         List<Way> ways = List.of(
                 new Way("plain /bin/sh -c", runner(env, Launcher.UNCONFINED)),

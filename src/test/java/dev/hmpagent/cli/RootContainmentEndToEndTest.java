@@ -1,0 +1,196 @@
+package dev.hmpagent.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+import dev.hmpagent.testing.Bwrap;
+import dev.hmpagent.testing.FakeOpenAiServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An agent run as root (a container, a CI box, a root shell) whose LLM tries what a root child could do inside
+ * bubblewrap before issue 31: write a sysctl (the kernel runs {@code core_pattern}'s program as the host's root,
+ * outside every namespace), read {@code /etc/shadow} and host keys. Through a real headless {@code agent run} with a
+ * scripted model, as root; skipped, saying why, when not root (the unprivileged case is {@link
+ * SandboxAttacksEndToEndTest}'s). No attack here can harm the machine if it got through: each sysctl is written with
+ * the value it already has, and the sysrq trigger is only tested for writing.
+ */
+@Timeout(180)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RootContainmentEndToEndTest {
+    Path dir;
+    Path root;
+    Path db;
+    FakeOpenAiServer llm;
+    int exitCode;
+    String output;
+    final Map<String, String> results = new LinkedHashMap<>();
+
+    @BeforeAll
+    void attack() throws Exception {
+        Assumptions.assumeTrue(Bwrap.root(), "skipped: these attacks are on an agent running as root");
+        Bwrap.required();
+        dir = Files.createTempDirectory("hmp-root-");
+        root = Files.createDirectories(dir.resolve("workspace"));
+        Files.writeString(root.resolve("notes.txt"), "root's file\n");
+        db = dir.resolve("state").resolve("agent.db");
+        Files.createDirectories(db.getParent());
+        Path config = dir.resolve("agent.toml");
+        Files.writeString(config, """
+                [llm]
+                model = "m"
+                api_key = "sk-root-containment-0123456789"
+                [policy]
+                shell_allow = ["*"]
+                [files]
+                roots = ["%s"]
+                [stagnation]
+                method = "local"
+                reflex = false
+                """.formatted(root));
+        llm = new FakeOpenAiServer();
+        llm.streamed(reply(), 100, 100);
+        for (int i = 0; i < 20; i++) llm.streamed("Done looking, round " + i + ".", 10, 5);
+        Process note = agent(config, "note", "go");
+        assertThat(note.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(note.exitValue()).as(read(note)).isZero();
+        Process run = agent(config, "run", "--until-idle", "--hz", "20");
+        assertThat(run.waitFor(150, TimeUnit.SECONDS)).as("the agent finished").isTrue();
+        exitCode = run.exitValue();
+        output = read(run);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+             ResultSet rs = c.createStatement().executeQuery("SELECT cmd_id, status, result FROM process_log"
+                     + " WHERE cmd_id LIKE 'r-%'")) {
+            while (rs.next()) results.put(rs.getString(1), rs.getString(2) + ": " + rs.getString(3));
+        }
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        if (llm != null) llm.close();
+        if (dir != null) {
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    static String reply() {
+        ArrayNode commands = new ObjectMapper().createArrayNode();
+        shell(commands, "r-id", "echo uid; id -u; echo gid; id -g; echo groups; id -G; grep CapEff /proc/self/status;"
+                + " grep NoNewPrivs /proc/self/status; echo id-done");
+        StringBuilder sysctl = new StringBuilder();
+        for (String f : List.of("kernel/core_pattern", "kernel/modprobe", "kernel/core_uses_pid", "kernel/hostname")) {
+            sysctl.append("cat /proc/sys/").append(f).append(" > /tmp/v && cat /tmp/v > /proc/sys/").append(f)
+                    .append(" && echo WROTE ").append(f).append("; ");
+        }
+        shell(commands, "r-sysctl", sysctl + "test -w /proc/sysrq-trigger && echo SYSRQ-WRITABLE; echo sysctl-done");
+        StringBuilder secrets = new StringBuilder();
+        for (Path f : rootOnlyFiles()) secrets.append("cat ").append(f).append(" > /dev/null && echo READABLE ").append(f)
+                .append("; ");
+        shell(commands, "r-secrets", "cat /etc/shadow /etc/gshadow 2>&1 | head -c 400; " + secrets + "echo secrets-done");
+        shell(commands, "r-work", "echo made > made.txt && mkdir -p sub && echo deep > sub/deep.txt"
+                + " && echo more >> notes.txt && sed -i 's/root/the/' notes.txt && echo work-done");
+        return "Let me see what root can reach.\n# Commands:\n" + commands + "\n# End commands";
+    }
+
+    /** Up to ten files under {@code /etc} that only root may read (shadow, host keys, ...). */
+    static List<Path> rootOnlyFiles() {
+        try (var walk = Files.walk(Path.of("/etc"), 3)) {
+            return walk.filter(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)).filter(p -> {
+                try {
+                    var perms = Files.getPosixFilePermissions(p);
+                    return !perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)
+                            && Files.getAttribute(p, "unix:uid").equals(0);
+                } catch (IOException e) {
+                    return false;
+                }
+            }).limit(10).toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return List.of(Path.of("/etc/shadow"));
+        }
+    }
+
+    static void shell(ArrayNode commands, String id, String line) {
+        var c = commands.addObject();
+        c.put("cmd_id", id);
+        c.put("type", "shell");
+        c.putObject("args").put("command", line);
+    }
+
+    Process agent(Path config, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        cmd.addAll(List.of("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().putAll(Map.of("HOME", dir.toString(), "PATH",
+                System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), "LANG", "C.UTF-8"));
+        return pb.start();
+    }
+
+    static String read(Process p) throws IOException {
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    String result(String cmdId) {
+        assertThat(results).as("the attack %s ran and left a row; agent output:%n%s", cmdId, output).containsKey(cmdId);
+        return results.get(cmdId);
+    }
+
+    @Test
+    void the_agent_says_its_commands_run_as_nobody_and_ends_cleanly() {
+        assertThat(exitCode).as(output).isZero();
+        assertThat(output).contains("sandbox: bubblewrap").contains("as uid " + 65534 + " (nobody), not root");
+    }
+
+    @Test
+    void a_command_runs_as_an_unprivileged_uid_with_no_capabilities_and_no_new_privileges() {
+        assertThat(result("r-id")).contains("id-done").contains("uid\n65534\ngid\n65534\ngroups\n65534\n")
+                .contains("CapEff:\t0000000000000000").contains("NoNewPrivs:\t1");
+    }
+
+    @Test
+    void no_sysctl_can_be_written_and_the_sysrq_trigger_is_not_writable() {
+        assertThat(result("r-sysctl")).contains("sysctl-done").doesNotContain("WROTE").doesNotContain("SYSRQ");
+    }
+
+    @Test
+    void root_only_files_of_the_system_are_not_readable() {
+        assertThat(result("r-secrets")).contains("secrets-done").contains("Permission denied")
+                .doesNotContain("root:").doesNotContain("READABLE");
+    }
+
+    @Test
+    void it_still_works_in_roots_owned_by_root_and_what_it_makes_there_belongs_to_root() throws IOException {
+        assertThat(result("r-work")).startsWith("ok").contains("work-done");
+        assertThat(Files.readString(root.resolve("made.txt"))).isEqualTo("made\n");
+        assertThat(Files.readString(root.resolve("sub/deep.txt"))).isEqualTo("deep\n");
+        assertThat(Files.readString(root.resolve("notes.txt"))).isEqualTo("the's file\nmore\n");
+        for (Path p : List.of(root.resolve("made.txt"), root.resolve("sub"), root.resolve("sub/deep.txt"),
+                root.resolve("notes.txt"))) {
+            assertThat(Files.getAttribute(p, "unix:uid")).as(p.toString()).isEqualTo(0);
+            assertThat(Files.getAttribute(p, "unix:gid")).as(p.toString()).isEqualTo(0);
+        }
+    }
+}
