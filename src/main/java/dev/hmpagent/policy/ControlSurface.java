@@ -33,6 +33,10 @@ public final class ControlSurface {
     private final Set<String> names;
     /** Files the LLM may read but may write only with a person's yes (AGENTS.md), absolute and normalised. */
     private final List<Path> asked;
+    /** Whether every command runs in a sandbox that shows none of this surface ({@link #guardedBySandbox}). */
+    private final boolean sandboxed;
+    /** That sandbox's file roots, canonical. */
+    private final List<Path> sandboxRoots;
 
     /** @param protectedPaths every file to protect, as given (relative ones resolve against the working directory) */
     public ControlSurface(List<Path> protectedPaths) {
@@ -48,6 +52,13 @@ public final class ControlSurface {
     }
 
     private ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders, List<Path> askedPaths) {
+        this(protectedPaths, protectedFolders, askedPaths, false, List.of());
+    }
+
+    private ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders, List<Path> askedPaths,
+                           boolean sandboxed, List<Path> sandboxRoots) {
+        this.sandboxed = sandboxed;
+        this.sandboxRoots = sandboxRoots.stream().map(r -> Canonical.of(r.toAbsolutePath()).path()).toList();
         this.asked = Objects.requireNonNull(askedPaths, "askedPaths").stream()
                 .map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         this.folders = Objects.requireNonNull(protectedFolders, "protectedFolders").stream()
@@ -95,6 +106,26 @@ public final class ControlSurface {
     /** The files a write to is asked of a person, absolute and normalised, whether they exist or not. */
     public List<Path> askedBeforeWrites() {
         return asked;
+    }
+
+    /**
+     * This surface as a shell policy sees it when every command runs in a sandbox working in {@code roots}: the
+     * sandbox binds each asked file that exists read-only (so no program, however it names the file, can write it)
+     * and cannot reach one outside the roots, so a word only known when the command runs ({@code $f}, a glob) is held
+     * against an asked file only while it is not yet made in a root. A word that names one is still refused, with
+     * the reason, as a first filter. Such a word is not held against the rest of the surface at all: the sandbox
+     * mounts none of it ({@code Sandbox.plan} refuses roots that hold any), so {@code echo rc=$?} is not refused for
+     * what it cannot reach.
+     */
+    public ControlSurface guardedBySandbox(List<Path> roots) {
+        return new ControlSurface(paths, folders, asked, true, List.copyOf(roots));
+    }
+
+    /** The asked files a word only known when the command runs must be held against (all of them, without a sandbox). */
+    List<Path> askedUnguarded() {
+        if (!sandboxed) return asked;
+        return asked.stream().filter(p -> !Files.exists(p, LinkOption.NOFOLLOW_LINKS))
+                .filter(p -> sandboxRoots.stream().anyMatch(Canonical.of(p).path()::startsWith)).toList();
     }
 
     /** The protected files, absolute and normalised, whether they exist or not. */
@@ -174,6 +205,7 @@ public final class ControlSurface {
      * absolute path and the tails of it, and {@code ./} and {@code ../} forms.
      */
     Optional<String> couldBeNamedBy(String regex) {
+        if (sandboxed) return Optional.empty();
         Optional<Pattern> pattern = pattern(regex);
         if (pattern.isEmpty()) return paths.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
         return namedBy(paths, pattern.get()).or(() -> PROCESS_SECRET_SAMPLES.stream()
@@ -184,8 +216,9 @@ public final class ControlSurface {
     /** A file asked before writes that a word only known when the shell runs could name (as {@link #couldBeNamedBy}). */
     Optional<String> couldNameAsked(String regex) {
         Optional<Pattern> pattern = pattern(regex);
-        if (pattern.isEmpty()) return asked.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
-        return namedBy(asked, pattern.get());
+        List<Path> unguarded = askedUnguarded();
+        if (pattern.isEmpty()) return unguarded.stream().map(p -> String.valueOf(p.getFileName())).findFirst();
+        return namedBy(unguarded, pattern.get());
     }
 
     private static Optional<Pattern> pattern(String regex) {

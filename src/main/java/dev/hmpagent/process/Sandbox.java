@@ -60,13 +60,16 @@ public final class Sandbox implements Launcher {
     private final Limits limits;
     private final List<String> fixed;
     private final List<Path> roots;
+    private final List<Path> asked;
     private final String token;
 
-    private Sandbox(SandboxHost host, Limits limits, List<String> fixed, List<Path> roots, String token) {
+    private Sandbox(SandboxHost host, Limits limits, List<String> fixed, List<Path> roots, List<Path> asked,
+                    String token) {
         this.host = host;
         this.limits = limits;
         this.fixed = List.copyOf(fixed);
         this.roots = List.copyOf(roots);
+        this.asked = List.copyOf(asked);
         this.token = token;
     }
 
@@ -105,7 +108,7 @@ public final class Sandbox implements Launcher {
             }
         }
         args.addAll(List.of("--setenv", "HOME", privateHome ? homeDir.toString() : "/tmp", "--setenv", "TMPDIR", "/tmp"));
-        return new Sandbox(host, limits, args, rootPaths, ProcessRunner.randomToken());
+        return new Sandbox(host, limits, args, rootPaths, surface.askedBeforeWrites(), ProcessRunner.randomToken());
     }
 
     /** The namespace and session options every sandbox of this host starts with (the probe uses them too). */
@@ -140,6 +143,28 @@ public final class Sandbox implements Launcher {
             RootDrop.Bound b = bound.get(n);
             String from = host.drop().isPresent() ? RootDrop.staged(n) : b.path().toString();
             args.addAll(List.of(b.writable() ? writable : readOnly, from, b.path().toString()));
+        }
+        return args;
+    }
+
+    /**
+     * Each file a person must approve writes to (AGENTS.md) that exists in a root, bound read-only over itself, from
+     * the last root that holds it (the one whose bind is on top): no program can write, replace or remove it, however
+     * it names it. One that does not exist yet is left to the shell policy's reading of the command.
+     */
+    private List<String> guardAsked() {
+        List<String> args = new ArrayList<>();
+        for (Path file : asked) {
+            if (!Files.isRegularFile(file)) continue;
+            Path real = canonical(file);
+            for (int n = roots.size() - 1; n >= 0; n--) {
+                Path root = roots.get(n);
+                if (!real.startsWith(root)) continue;
+                String from = host.drop().isPresent()
+                        ? RootDrop.staged(n) + "/" + root.relativize(real) : real.toString();
+                args.addAll(List.of("--ro-bind-try", from, real.toString()));
+                break;
+            }
         }
         return args;
     }
@@ -199,6 +224,7 @@ public final class Sandbox implements Launcher {
         argv.addAll(bwrap(host, bound));
         argv.addAll(fixed);
         argv.addAll(binds(host, bound, "--bind-try", "--ro-bind"));
+        argv.addAll(guardAsked());
         argv.addAll(List.of("--chdir", canonical(spec.workingDirectory().toAbsolutePath()).toString(), "--"));
         host.prlimit().ifPresent(prlimit -> {
             argv.addAll(List.of(prlimit.toString(), "--fsize=" + limits.maxFileBytes()));

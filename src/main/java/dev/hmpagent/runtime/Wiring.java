@@ -126,7 +126,8 @@ public final class Wiring {
         ShellRules rules = new ShellRules(config.policy().shellDeny(), config.policy().shellAsk(),
                 config.policy().shellAllow());
         // without the sandbox the text policy is all there is: its stricter fallback rules
-        ShellPolicy shell = confinement.sandboxed() ? new ShellPolicy(rules, surface, approver.personPresent())
+        ShellPolicy shell = confinement.sandboxed()
+                ? new ShellPolicy(rules, surface.guardedBySandbox(roots.roots()), approver.personPresent())
                 : ShellPolicy.unconfined(rules, Confinements.defaultAllow(), surface, approver.personPresent(),
                 roots.roots());
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,

@@ -168,6 +168,33 @@ class AgentsMdEndToEndTest {
     }
 
     @Test
+    void in_the_sandbox_agents_md_is_read_only_to_every_program_and_words_only_known_when_run_are_no_longer_refused()
+            throws Exception {
+        dev.hmpagent.testing.Bwrap.required();
+        Files.writeString(agentsMd, "Be careful.\n");
+        Files.writeString(work.resolve("rewrite.sh"), "f=AGENTS; echo reckless >> \"$f.md\"\n");
+        cli("note", "rewrite your rules");
+        llm.streamed("Rewriting." + commands("""
+                [{"cmd_id": "v", "type": "shell", "args": {"command": "f=AGENTS; echo reckless >> $f.md; echo rc=$?"}},
+                 {"cmd_id": "x", "type": "shell", "args": {"command": "sh rewrite.sh; echo rc=$?"}},
+                 {"cmd_id": "m", "type": "shell", "args": {"command": "echo evil > n; mv -f n AGENTS.m? ; echo rc=$?"}},
+                 {"cmd_id": "r", "type": "shell", "args": {"command": "rm -f *.md; echo rc=$?"}}]"""), 10, 5)
+                .streamed("I may not.", 10, 1).streamed("Still not.", 10, 1).streamed("No.", 10, 1)
+                .streamed("Done.", 10, 1);
+
+        Run run = cli("run", "--hz", "50", "--until-idle");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out() + run.err()).contains("sandbox: bubblewrap");
+        assertThat(Files.readString(agentsMd)).isEqualTo("Be careful.\n");
+        for (String id : List.of("v", "x", "m", "r")) {
+            assertThat(text("SELECT status || ' ' || result FROM process_log WHERE cmd_id = '" + id + "'"))
+                    .as("%s ran in the sandbox, not refused by its text, and failed to change AGENTS.md", id)
+                    .startsWith("ok ").contains("rc=").doesNotContain("rc=0").doesNotContain("EPERM");
+        }
+    }
+
+    @Test
     void agent_check_says_where_agents_md_is_its_size_and_whether_it_is_cut() throws Exception {
         Run none = cli("check");
         assertThat(none.out()).contains("no AGENTS.md in " + work + "\n");
