@@ -65,18 +65,25 @@ public final class McpProfiles {
         };
     }
 
+    /**
+     * What an unconfined server can read that a person may not think of: it runs as the same user as the agent, so
+     * the kernel lets it read the agent's own process files, whatever the agent passes it.
+     */
+    static final String UNCONFINED_READS = ", including this agent's database and its own environment"
+            + " (/proc/<agent pid>/environ, with every API key the agent was started with)";
+
     /** The line that says what is at stake, when something is. */
     private static Optional<String> risk(McpServerEntry e, Confinement confinement) {
         String server = "mcp server " + e.name() + ": ";
         if (!e.stdio()) return Optional.empty();
         if (!e.sandbox()) {
             return Optional.of(server + "sandbox = false: runs unconfined, with your user's rights on your"
-                    + " files and the network");
+                    + " files and the network" + UNCONFINED_READS);
         }
         return switch (confinement.kind()) {
             case SANDBOXED -> Optional.empty();
             case FALLBACK -> Optional.of(server + "runs unconfined, with your user's rights on your files and"
-                    + " the network: this run has no sandbox (the sandbox line above says why)");
+                    + " the network" + UNCONFINED_READS + ": this run has no sandbox (the sandbox line above says why)");
             case REFUSED -> Optional.of(server + "will not start: sandbox.mode = \"required\" and no sandbox"
                     + " works here; set sandbox = false on this entry to run it unconfined");
         };

@@ -98,7 +98,8 @@ class CheckMcpServersTest {
                         + "; unconfined (sandbox = false)\n")
                 .contains("; sandboxed: read-only none, read-write none, network on\n")
                 .contains("\nmcp server free: sandbox = false: runs unconfined, with your user's rights on your files"
-                        + " and the network\n")
+                        + " and the network, including this agent's database and its own environment"
+                        + " (/proc/<agent pid>/environ, with every API key the agent was started with)\n")
                 .doesNotContain("mcp server net:");
         assertThat(dir.resolve("free.started")).doesNotExist();
         assertThat(dir.resolve("net.started")).doesNotExist();
@@ -122,8 +123,10 @@ class CheckMcpServersTest {
 
         assertThat(out).contains("\n  files: stdio: /bin/sh -c touch " + dir.resolve("files.started")
                         + "; unconfined: no sandbox here\n")
-                .contains("\nmcp server files: runs unconfined, with your user's rights on your files and the network:"
-                        + " this run has no sandbox (the sandbox line above says why)\n");
+                .contains("\nmcp server files: runs unconfined, with your user's rights on your files and the network,"
+                        + " including this agent's database and its own environment (/proc/<agent pid>/environ, with"
+                        + " every API key the agent was started with): this run has no sandbox (the sandbox line above"
+                        + " says why)\n");
     }
 
     @Test
