@@ -41,8 +41,8 @@ final class McpServeCommand extends Subcommand {
         err().println("agent mcp serve: " + db + " over stdio (tools note, status, log, halt)");
         err().flush();
         try {
-            ControlServer.serve(new PeerControls(launch(), commonArguments(), config().agent().db()), Version.current(),
-                    in, protocol);
+            ControlServer.serve(new PeerControls(launch(), commonArguments(), config().agent().db()), launch().clock(),
+                    Version.current(), in, protocol);
         } finally {
             System.setOut(protocol);
         }

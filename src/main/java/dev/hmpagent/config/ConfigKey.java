@@ -409,7 +409,12 @@ public enum ConfigKey {
             List.of("AGENT_MCP_DENY"), false,
             "MCP servers or tools whose calls are always refused (a tool's own entry beats its server's; deny beats"
                     + " ask beats allow)",
-            c -> c.mcp().deny());
+            c -> c.mcp().deny()),
+    MCP_CATALOGUE_CHARS("mcp.catalogue_chars", ValueType.wholeNumber(500, 200_000), "5000",
+            List.of("AGENT_MCP_CATALOGUE_CHARS"), false,
+            "Most characters of MCP tool lines context 0 lists (each tool's description cut at 200); the LLM finds"
+                    + " the rest with mcp_search, and you are told once how many were left out",
+            c -> c.mcp().catalogueChars());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));

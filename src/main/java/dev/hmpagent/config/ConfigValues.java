@@ -55,7 +55,7 @@ final class ConfigValues {
                 stagnation(),
                 sandbox(),
                 new McpSection(mcpServers(), textList(ConfigKey.MCP_ALLOW), textList(ConfigKey.MCP_ASK),
-                        textList(ConfigKey.MCP_DENY)));
+                        textList(ConfigKey.MCP_DENY), integer(ConfigKey.MCP_CATALOGUE_CHARS)));
     }
 
     private LlmSection llm() {

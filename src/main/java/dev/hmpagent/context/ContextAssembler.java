@@ -61,6 +61,10 @@ public final class ContextAssembler {
     private final String catalog;
     /** The agent's own scripts and tables, listed in context 0 after the command catalogue ("" when none). */
     private volatile Supplier<String> agentCatalogue = () -> "";
+    /** What context 0 says before the outside tools' list, "" when there is none. */
+    private volatile String outsideIntro = "";
+    /** The tools of outside servers (MCP), as their servers describe them: fenced as data in context 0. */
+    private volatile Supplier<String> outsideTools = () -> "";
     /** The person's standing instructions (AGENTS.md) as context 0 shows them, "" when none; set once at start. */
     private volatile String instructions = "";
     /** The tools an LLM entry with {@code commands = "tools"} is offered; none when no entry takes tool calls. */
@@ -159,6 +163,16 @@ public final class ContextAssembler {
     }
 
     /**
+     * Lists the tools of outside servers (MCP) in context 0, after the command catalogue and the agent's own: {@code
+     * intro} (ours) and then {@code lines} (read every tick; the servers' names and descriptions) fenced as data, so a
+     * description is never read as an instruction. Nothing is shown while {@code lines} gives "".
+     */
+    public void listOutsideTools(String intro, Supplier<String> lines) {
+        this.outsideIntro = Objects.requireNonNull(intro, "intro");
+        this.outsideTools = Objects.requireNonNull(lines, "lines");
+    }
+
+    /**
      * Shows the person's standing instructions ({@code AGENTS.md}, read once at start) in context 0, after the role:
      * set before the first prompt, they stay the same for the run, so the prefix providers cache stays stable.
      */
@@ -216,7 +230,11 @@ public final class ContextAssembler {
 
     private Assembled assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot, DataFence fence) {
         ContextSettings settings = snapshot.settings();
-        String system = SystemPrompt.render(settings.agentName(), instructions, catalog + agentCatalogue.get());
+        String own = agentCatalogue.get();
+        String outsideLines = outsideTools.get();
+        DataFence.Fenced outside = outsideLines.isEmpty() ? null : fence.wrap("mcp tools", outsideLines.strip());
+        String outsideText = outside == null ? "" : outsideIntro + outside.text();
+        String system = SystemPrompt.render(settings.agentName(), instructions, catalog + own, outsideText);
         Section notes6 = notebook.render();
         Section pins3 = pinned.render(fence, reflexItems(snapshot, PinnedContext.INDEX));
         // context 1's own title names K: a new K changes the prompt there, so the window may drop then too
@@ -227,7 +245,7 @@ public final class ContextAssembler {
         Section incoming4 = incoming.render(settings, fence);
         UserMessage user = new UserMessage(notes6, pins3, replies1, processes2, incoming4,
                 cycleSettings.render(tickId, now, snapshot));
-        ToolOffer offer = offer(settings.agentName());
+        ToolOffer offer = offer(settings.agentName(), own, outsideText);
         int systemTokens = systemTokens(system, offer);
         // the window falls back to its last K replies before any of those is left out: the oldest leave together
         user.fit(Math.max(0, settings.promptBudgetTokens() - systemTokens),
@@ -237,9 +255,11 @@ public final class ContextAssembler {
         parts.addAll(user.parts());
         List<Message> messages = List.of(Message.system(system), user.message(parts.subList(1, parts.size())));
         List<Long> noteIds = incoming4.rowIds();
+        List<AssembledPrompt.DataShown> shown = new ArrayList<>(user.dataShown());
+        if (outside != null) shown.add(0, outside.shown());
         AssembledPrompt prompt = new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds,
                 incoming.watermark(settings, noteIds), processes2.rowIds(), TokenEstimator.estimate(messages),
-                user.trimmed(), user.dataShown(), offer);
+                user.trimmed(), shown, offer);
         return new Assembled(prompt, ahead, replies1.rowIds().stream().findFirst().orElse(0L));
     }
 
@@ -253,12 +273,15 @@ public final class ContextAssembler {
         return Math.max(block, TokenEstimator.estimate(List.of(offer.system())) + toolTokens);
     }
 
-    /** Context 0 for an entry that takes tool calls, with the tools; none when no tools are offered. */
-    private ToolOffer offer(String agentName) {
+    /**
+     * Context 0 for an entry that takes tool calls, with the tools; none when no tools are offered. It lists the
+     * outside tools fenced as the block-mode context 0 does ({@code outside}, "" for none), with the same nonce.
+     */
+    private ToolOffer offer(String agentName, String own, String outside) {
         List<ToolSpec> offered = tools;
         if (offered.isEmpty()) return ToolOffer.NONE;
-        return new ToolOffer(offered, Message.system(SystemPrompt.renderForTools(agentName, instructions,
-                agentCatalogue.get())));
+        return new ToolOffer(offered, Message.system(SystemPrompt.renderForTools(agentName, instructions, own,
+                outside)));
     }
 
     /** The reflex's items for context {@code context}, oldest first. */

@@ -12,6 +12,14 @@ final class SystemPrompt {
      * the role and before the command-block contract: read once at start, they keep the prefix stable for the run.
      */
     static String render(String agentName, String instructions, String catalog) {
+        return render(agentName, instructions, catalog, "");
+    }
+
+    /**
+     * Context 0 as {@link #render(String, String, String)}, then {@code outside}: the outside tools' list, fenced as
+     * data behind its introduction ("" for none).
+     */
+    static String render(String agentName, String instructions, String catalog, String outside) {
         return """
                 You are the cognitive core of the HMP agent "%s". Keep up continuous, ethical, fact-oriented \
                 thinking: check facts and goals, weigh the results and the ethics of your own and others' actions, \
@@ -43,7 +51,8 @@ final class SystemPrompt {
 
                 Every command is a JSON object with "cmd_id" (unique in this reply), "type", "args" and \
                 an optional "description". Available command types:
-                %s""".formatted(agentName, instructions.isEmpty() ? "" : "\n\n" + instructions, catalog.strip());
+                %s""".formatted(agentName, instructions.isEmpty() ? "" : "\n\n" + instructions, catalog.strip())
+                + (outside.isEmpty() ? "" : "\n\n" + outside);
     }
 
     /** Where the command-block contract begins in {@link #render}'s text; what comes before it is said in both modes. */
@@ -54,7 +63,7 @@ final class SystemPrompt {
      * in {@link #render} with the standing instructions, then, instead of the command-block contract and the
      * catalogue, how to act with the tools; the agent's own scripts and tables ({@code agentCatalogue}) last.
      */
-    static String renderForTools(String agentName, String instructions, String agentCatalogue) {
+    static String renderForTools(String agentName, String instructions, String agentCatalogue, String outside) {
         String role = render(agentName, instructions, "");
         int contract = role.lastIndexOf(CONTRACT);
         if (contract >= 0) role = role.substring(0, contract);
@@ -68,6 +77,7 @@ final class SystemPrompt {
                 {"type": "<command type>", "args": {…}}; the tool "help" (or "use" with type "help") gives a \
                 command's arguments. No call means you do nothing this tick.""";
         String own = agentCatalogue.strip();
-        return role.strip() + "\n\n" + tools + (own.isEmpty() ? "" : "\n\n" + own);
+        return role.strip() + "\n\n" + tools + (own.isEmpty() ? "" : "\n\n" + own)
+                + (outside.isEmpty() ? "" : "\n\n" + outside);
     }
 }

@@ -11,6 +11,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 
@@ -26,9 +27,10 @@ public final class ControlServer {
 
     /**
      * Serves {@code controls} over {@code in} and {@code out} (the process's stdin and stdout: nothing else may write
-     * to {@code out}) and returns once {@code in} ends, the client gone.
+     * to {@code out}) and returns once {@code in} ends, the client gone. The client is one peer: its notes are bounded
+     * by one {@link PeerNoteLimits} on {@code clock}.
      */
-    public static void serve(Controls controls, String version, InputStream in, OutputStream out)
+    public static void serve(Controls controls, Clock clock, String version, InputStream in, OutputStream out)
             throws InterruptedException {
         Objects.requireNonNull(controls, "controls");
         CountDownLatch ended = new CountDownLatch(1);
@@ -40,7 +42,7 @@ public final class ControlServer {
                 .instructions(INSTRUCTIONS)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .jsonMapper(json)
-                .tools(ControlTools.all(controls, json))
+                .tools(ControlTools.all(controls, json, new PeerNoteLimits(clock)))
                 // our own reading of the arguments says which one is wrong and what it was, in one line
                 .validateToolInputs(false)
                 // each call runs as its message is read, in order: a note then a halt land in that order, and every

@@ -21,22 +21,31 @@ final class ControlTools {
 
     private ControlTools() { }
 
-    static List<SyncToolSpecification> all(Controls controls, McpJsonMapper json) {
-        return List.of(note(controls, json), status(controls, json), log(controls, json), halt(controls, json));
+    /** The tools, whose notes {@code limits} bounds (one peer's: a serving process serves one). */
+    static List<SyncToolSpecification> all(Controls controls, McpJsonMapper json, PeerNoteLimits limits) {
+        return List.of(note(controls, json, limits), status(controls, json), log(controls, json), halt(controls, json));
     }
 
-    private static SyncToolSpecification note(Controls controls, McpJsonMapper json) {
+    private static SyncToolSpecification note(Controls controls, McpJsonMapper json, PeerNoteLimits limits) {
         return tool(json, "note", "Send the agent a message (stored as a note from a peer, tagged mcp; a running"
                 + " agent reads it within its poll). A peer's note is not a person's: it does not end the agent's"
-                + " rest or reset what only a person's message resets.", """
+                + " rest or reset what only a person's message resets. At most 64 KB (UTF-8), and 10 notes in a row,"
+                + " then 1 a second: more is refused and not stored.", """
                 {"type": "object", "properties": {
                   "text": {"type": "string", "minLength": 1, "description": "The message."},
                   "priority": {"type": "integer", "description": "Higher is more urgent (default 0)."},
                   "tags": {"type": "string", "description": "Comma-separated tags (mcp is always added)."}},
                  "required": ["text"], "additionalProperties": false}""",
-                Set.of("text", "priority", "tags"), a -> controls.note(a.text("text"),
-                        (int) a.integer("priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE),
-                        a.optionalText("tags").orElse(null)));
+                Set.of("text", "priority", "tags"), a -> note(controls, limits, a));
+    }
+
+    /** The note, when its arguments are good and {@code limits} let it through; a refusal stores nothing. */
+    private static Controls.Answer note(Controls controls, PeerNoteLimits limits, ToolArguments a) {
+        String text = a.text("text");
+        int priority = (int) a.integer("priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        String tags = a.optionalText("tags").orElse(null);
+        return limits.refusal(text).map(Controls.Answer::failure)
+                .orElseGet(() -> controls.note(text, priority, tags));
     }
 
     private static SyncToolSpecification status(Controls controls, McpJsonMapper json) {

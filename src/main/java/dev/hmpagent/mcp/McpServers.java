@@ -1,6 +1,8 @@
 package dev.hmpagent.mcp;
 
 import dev.hmpagent.commands.CommandHandler;
+import dev.hmpagent.commands.CommandOutcome;
+import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.event.AgentEvent;
@@ -31,6 +33,8 @@ import java.util.function.Function;
 public final class McpServers implements CommandRegistry.LateCommands, AutoCloseable {
     /** What every MCP command type starts with. */
     public static final String PREFIX = "mcp.";
+    /** The command that finds the servers' tools. */
+    public static final String SEARCH = "mcp_search";
 
     /** Where a server is. */
     public enum State {
@@ -59,8 +63,12 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     private final AtomicBoolean stateChanged = new AtomicBoolean(true);
     /** The names of each ready server's tools, as last said: a list that changes them is told. */
     private final Map<String, Set<String>> known = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The tools left out for a reserved word that the person was told of (once each). */
+    /** The tools left out for a reserved word or a name MCP does not allow that the person was told of (once each). */
     private final Set<String> toldReserved = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The most characters of tool lines context 0 lists ({@code mcp.catalogue_chars}); the rest mcp_search finds. */
+    private final int catalogueChars;
+    /** How many tools the person was last told context 0 leaves out (the tick thread's). */
+    private int toldLeftOut;
     /** Set when a server's tool list changed: context 0 shows it from the next task on. */
     private final AtomicBoolean toolsChanged = new AtomicBoolean();
     private volatile EventSink events = e -> { };
@@ -77,7 +85,17 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
 
     /** @param confinement this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it */
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement) {
+        this(entries, variables, confinement, McpCatalogue.DEFAULT_CHARS);
+    }
+
+    /**
+     * @param confinement    this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it
+     * @param catalogueChars the most characters of tool lines context 0 lists; {@code mcp_search} finds the rest
+     */
+    public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement,
+                      int catalogueChars) {
         Objects.requireNonNull(variables, "variables");
+        this.catalogueChars = catalogueChars;
         for (McpServerEntry e : entries) {
             servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
                     () -> changed(e.name()), () -> listChanged(e.name()), confinement));
@@ -174,7 +192,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         McpConnection server = servers.get(rest.substring(0, dot));
         if (server == null) return Optional.empty();
         String tool = rest.substring(dot + 1);
-        Optional<McpTool> listed = server.tools().stream().filter(t -> t.name().equals(tool)).findFirst();
+        Optional<McpTool> listed = server.tools().stream().filter(t -> t.name().equals(tool) && t.validName())
+                .findFirst();
         // a ready server that has no such tool: unknown; one still starting may have it
         if (listed.isEmpty() && server.state() == State.READY) return Optional.empty();
         return Optional.of(listed.map(t -> McpToolCommand.of(server, t, calls))
@@ -188,18 +207,63 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
 
     /**
      * Context 0's lines for the MCP tools (empty with no server): per server a header saying its state, then one
-     * line per tool, as our own commands' lines. Rendered again only when a server settled or failed, or at a new
-     * task after its tool list changed. Called on the tick thread.
+     * line per tool, as our own commands' lines, within {@code mcp.catalogue_chars} ({@link McpCatalogue#render}).
+     * Rendered again only when a server settled or failed, or at a new task after its tool list changed; the person
+     * is told once how many tools it leaves out. Called on the tick thread. The text is the servers' words: the
+     * prompt shows it fenced as data, after {@link #catalogueIntro()}.
      */
     public String catalogLines() {
         if (servers.isEmpty()) return "";
         if (stateChanged.getAndSet(false)) {
-            shown = render();
-            shownTools = servers.values().stream().filter(c -> c.state() == State.READY)
-                    .flatMap(c -> offered(c).stream()).toList();
+            McpCatalogue.Listing listing = McpCatalogue.render(servers.values().stream().map(c -> {
+                State state = c.state();   // read once: a server may settle meanwhile
+                return new McpCatalogue.Server(c.name(), state, c.reason(), state == State.READY ? offered(c)
+                        : List.of());
+            }).toList(), catalogueChars);
+            shown = listing.text();
+            shownTools = listing.shown();
+            tellLeftOut(listing);
             onShown.run();
         }
         return shown;
+    }
+
+    /** What context 0 says before the fenced list of {@link #catalogLines()}: ours, how to read it and reach the rest. */
+    public String catalogueIntro() {
+        return McpCatalogue.INTRO;
+    }
+
+    /** One line to the person when the list leaves tools out, and again only when that number changes. */
+    private void tellLeftOut(McpCatalogue.Listing listing) {
+        if (listing.leftOut() == toldLeftOut) return;
+        toldLeftOut = listing.leftOut();
+        if (listing.leftOut() == 0) return;
+        notice(String.format(java.util.Locale.ROOT, "MCP: %,d of %,d tools are left out of the prompt (its list of"
+                + " MCP tools is capped at %,d characters, mcp.catalogue_chars); the LLM finds them with the command"
+                + " mcp_search and calls them as usual", listing.leftOut(), listing.offered(), catalogueChars));
+    }
+
+    /**
+     * The command {@code mcp_search}: finds the ready servers' tools offered to the LLM by words of their name or
+     * description, those context 0 leaves out too, each as context 0 lists it. Registered when a server is configured.
+     */
+    public CommandHandler searchCommand() {
+        return SimpleCommand.informing(SEARCH, "find MCP servers' tools by words of their name or description,"
+                + " also those context 0 does not list", "{\"query\": \"read file\"}", (args, ctx) -> {
+            String server = args.optionalText("server").map(String::strip).orElse("");
+            if (!server.isEmpty() && !servers.containsKey(server)) {
+                return CommandOutcome.notFound(SEARCH + ": no MCP server \"" + server + "\"; configured: "
+                        + String.join(", ", servers.keySet()));
+            }
+            List<McpTool> tools = servers.values().stream().filter(c -> server.isEmpty() || c.name().equals(server))
+                    .filter(c -> c.state() == State.READY).flatMap(c -> offered(c).stream()).toList();
+            long offset = args.node().path("offset").asLong(0);
+            List<String> starting = servers.values().stream().filter(c -> server.isEmpty() || c.name().equals(server))
+                    .filter(c -> c.state() == State.STARTING).map(McpConnection::name).toList();
+            return CommandOutcome.ok(McpCatalogue.search(tools, args.optionalText("query").orElse(""),
+                    (int) Math.max(0, Math.min(offset, Integer.MAX_VALUE))) + (starting.isEmpty() ? "" : "\n(still"
+                    + " starting, not searched yet: " + String.join(", ", starting) + "; search again in a later tick)"));
+        }).takes("query?: string, server?: string, offset?: integer");
     }
 
     /** The tools context 0 shows now, for the native tools of an LLM that takes tool calls (tick thread). */
@@ -214,6 +278,14 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     private List<McpTool> offered(McpConnection c) {
         List<McpTool> out = new ArrayList<>();
         for (McpTool t : c.tools()) {
+            if (!t.validName()) {
+                if (toldReserved.add(c.name() + "\u0000" + t.name())) {
+                    notice("MCP server " + c.name() + ": a tool is not offered to the LLM: its name \""
+                            + printable(t.name()) + "\" is not one MCP allows (1 to 128 letters, digits, '_', '-' or"
+                            + " '.'); the server's other tools are");
+                }
+                continue;
+            }
             Optional<String> word = CommandRegistry.reservedWord(t.type());   // a dotted type: reserved by its words
             if (word.isEmpty()) {
                 out.add(t);
@@ -225,6 +297,11 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         return out;
     }
 
+    /** A server's word for a terminal line: on one line, at most 80 characters, control characters as '?'. */
+    private static String printable(String s) {
+        return dev.hmpagent.text.Text.oneLine(s.replaceAll("\\p{Cntrl}", "?"), 80);
+    }
+
     /** Why a tool is left out, as the listing and the notice say it. */
     private static String reserved(String word) {
         return "the word \"" + word + "\" in its name is reserved for the agent's own safety controls";
@@ -233,23 +310,6 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     /** Runs {@code listener} on the tick thread, before the prompt is assembled, whenever the shown tools change. */
     public void onShown(Runnable listener) {
         this.onShown = Objects.requireNonNull(listener, "listener");
-    }
-
-    private String render() {
-        StringBuilder sb = new StringBuilder();
-        for (McpConnection c : servers.values()) {
-            sb.append("mcp server ").append(c.name()).append(": ");
-            switch (c.state()) {
-                case READY -> {
-                    sb.append("its tools (results come in a later tick; args as the tool's JSON Schema):\n");
-                    offered(c).forEach(t -> sb.append("- ").append(t.line()).append('\n'));
-                }
-                case STARTING -> sb.append("starting; its tools are listed here when it answers\n");
-                default -> sb.append("unavailable (").append(c.reason().isEmpty() ? c.state().word() : c.reason())
-                        .append(")\n");
-            }
-        }
-        return sb.toString();
     }
 
     /** What {@code agent mcp list} and {@code /mcp} show: one line per server, then its tools. */

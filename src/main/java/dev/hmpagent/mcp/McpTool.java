@@ -18,6 +18,13 @@ import java.util.Set;
 public record McpTool(String server, String name, String description, ObjectNode schema) {
     /** The longest description context 0 shows of one tool. */
     static final int MAX_DESCRIPTION = 200;
+    /** The longest signature (its type and arguments) context 0 shows of one tool. */
+    static final int MAX_SIGNATURE = 200;
+    /**
+     * The names a tool may have to be offered to the LLM (MCP's own rule for tool names): no space, quote, bracket
+     * or line break, so a name can neither end its line of context 0 nor pass for anything but {@code mcp.<server>.<name>}.
+     */
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,128}");
     private static final Set<String> KINDS = Set.of("string", "integer", "number", "boolean", "array", "object");
 
     public McpTool {
@@ -53,9 +60,25 @@ public record McpTool(String server, String name, String description, ObjectNode
         return new Signature(params);
     }
 
-    /** Context 0's line: {@code mcp.files.read_file(path: string) — Read a file}. */
+    /**
+     * Context 0's line: {@code mcp.files.read_file(path: string) — Read a file}, the server's words on one line, its
+     * signature and its description each cut at 200 characters, a cut saying how much it left out.
+     */
     public String line() {
-        String what = Text.oneLine(description, MAX_DESCRIPTION);
-        return signature().line(type()) + (what.isEmpty() ? "" : " — " + what);
+        String what = cut(description, MAX_DESCRIPTION);
+        return cut(signature().line(type()), MAX_SIGNATURE) + (what.isEmpty() ? "" : " — " + what);
+    }
+
+    /** Whether the name is one MCP allows (letters, digits, {@code _ - .}, 1 to 128): others are not offered. */
+    public boolean validName() {
+        return NAME.matcher(name).matches();
+    }
+
+    /** {@code s} on one line, cut at {@code max} characters with "… (N more chars)". */
+    private static String cut(String s, int max) {
+        String one = Text.collapse(s);
+        if (one.length() <= max) return one;
+        String kept = Text.cut(one, max);
+        return kept + " (" + (one.length() - kept.length() + 1) + " more chars)";
     }
 }

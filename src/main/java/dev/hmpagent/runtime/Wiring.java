@@ -137,7 +137,8 @@ public final class Wiring {
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
         // the MCP servers' variables are read the same way; the servers start only when the runtime says
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
-                confinement, new McpServers(config.mcp().servers(), environment::get, confinement));
+                confinement, new McpServers(config.mcp().servers(), environment::get, confinement,
+                config.mcp().catalogueChars()));
     }
 
     /**
@@ -311,6 +312,7 @@ public final class Wiring {
                 .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
                 .register("delegation", List.of(tools.llmTasks()))
                 .attach(tools.mcp());
+        if (tools.mcp().any()) registry.register("mcp", List.of(tools.mcp().searchCommand()));
         return new Commands(registry, shell, bounds);
     }
 
@@ -332,14 +334,17 @@ public final class Wiring {
                 ContextAssembler.DEFAULT_PIN_CAP, ContextAssembler.DEFAULT_PER_SOURCE_CAP,
                 ContextAssembler.secureNonces());
         AgentCatalogue own = new AgentCatalogue(store);
-        // the MCP servers' tools first (their lines change between tasks only), then the agent's own scripts and tables
-        assembler.listAgentCatalogue(() -> mcp.catalogLines() + own.catalogueLines());
+        assembler.listAgentCatalogue(own::catalogueLines);
+        // the MCP servers' tools (their lines change between tasks only), fenced as data: the servers' words
+        assembler.listOutsideTools(mcp.catalogueIntro(), mcp::catalogLines);
         // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
         if (tools) {
             assembler.offerTools(CommandTools.offered(registry));
             // the MCP tools with their own schemas, offered again when context 0 shows a change (between tasks)
+            // (those context 0 lists, within its cap); a description stays in context 0, fenced: the server's words
             mcp.onShown(() -> assembler.offerTools(CommandTools.offered(registry, mcp.shownTools().stream()
-                    .map(t -> new ToolSpec(t.type(), t.description(), t.schema())).toList())));
+                    .map(t -> new ToolSpec(t.type(), "tool " + t.name() + " of MCP server " + t.server() + ": what it"
+                            + " does is listed in the system message, as the server's words", t.schema())).toList())));
         }
         return assembler;
     }

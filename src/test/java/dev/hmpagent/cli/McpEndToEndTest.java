@@ -130,7 +130,9 @@ class McpEndToEndTest {
             if (t.path("function").path("name").asText().equals("mcp__everything__echo")) echo = t.path("function");
         }
         assertThat(echo).as("offered once the server answered: " + tools).isNotNull();
-        assertThat(echo.path("description").asText()).isEqualTo("Echoes back the input string");
+        assertThat(echo.path("description").asText()).as("the server's words stay in context 0, fenced")
+                .isEqualTo("tool echo of MCP server everything: what it does is listed in the system message, as the"
+                        + " server's words");
         assertThat(echo.path("parameters").path("properties").path("message").path("description").asText())
                 .as("the tool's own schema").isEqualTo("Message to echo");
     }

@@ -148,6 +148,32 @@ class McpServeEndToEndTest {
         assertThat(rows("SELECT state FROM safety_state")).containsExactly("STOPPED");
     }
 
+    @Test
+    void a_peer_s_2_mb_note_and_its_flood_of_notes_are_refused_and_not_stored() throws Exception {
+        serve();
+        CallToolResult big = call("note", Map.of("text", "x".repeat(2 * 1024 * 1024)));
+        assertThat(big.isError()).isTrue();
+        assertThat(text(big)).startsWith("note refused: it is 2,097,152 bytes, over the 65,536-byte (64 KB) limit")
+                .doesNotContain("\n");
+        assertThat(count("SELECT count(*) FROM notes WHERE length(text) > 65536")).isZero();
+
+        long start = System.nanoTime();
+        List<String> refusals = new ArrayList<>();
+        int sent = 40;
+        for (int i = 0; i < sent; i++) {
+            CallToolResult r = call("note", Map.of("text", "flood " + i));
+            if (Boolean.TRUE.equals(r.isError())) refusals.add(text(r));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long stored = count("SELECT count(*) FROM notes WHERE text LIKE 'flood %'");
+        assertThat(stored).as("what was answered ok is what was stored").isEqualTo(sent - refusals.size());
+        // ten at once, then one a second: however slow this machine, never more than that
+        assertThat((double) stored).isLessThanOrEqualTo(10 + Math.ceil(seconds));
+        if (seconds < 25) assertThat(refusals).isNotEmpty();
+        assertThat(refusals).allSatisfy(r -> assertThat(r).startsWith("note refused: this peer sent more than 10"
+                + " notes in a row").containsPattern("retry in \\d\\.\\d s$"));
+    }
+
     /** Calling a tool named unlock is a protocol error: there is no such tool. */
     boolean unlockFails() {
         try {

@@ -257,6 +257,7 @@ class ConfigLoaderTest {
                 allow = ["files.read_file"]
                 ask = ["files"]
                 deny = ["files.write_file"]
+                catalogue_chars = 501
                 [[mcp.servers]]
                 name = "files"
                 command = "node"
@@ -294,7 +295,7 @@ class ConfigLoaderTest {
                 new McpSection(List.of(new McpServerEntry("files", "node", List.of("server.js", "/srv/work"),
                         Map.of("TOKEN", "FILES_TOKEN"), "", Map.of(), Duration.ofSeconds(9), false, true,
                         List.of(Path.of("/opt/mcp")), List.of(Path.of("/srv/work")))),
-                        List.of("files.read_file"), List.of("files"), List.of("files.write_file")));
+                        List.of("files.read_file"), List.of("files"), List.of("files.write_file"), 501));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

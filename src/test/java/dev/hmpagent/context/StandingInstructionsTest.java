@@ -55,7 +55,7 @@ class StandingInstructionsTest {
     @Test
     void context_0_holds_the_instructions_after_the_role_in_both_command_modes() {
         String block = SystemPrompt.render("a", "RULES", "- send_message");
-        String tools = SystemPrompt.renderForTools("a", "RULES", "");
+        String tools = SystemPrompt.renderForTools("a", "RULES", "", "");
         assertThat(block.indexOf("RULES")).isPositive().isLessThan(block.indexOf("Reply format:"));
         assertThat(tools.indexOf("RULES")).isPositive().isLessThan(tools.indexOf("Reply format:"));
         assertThat(SystemPrompt.render("a", "", "- send_message")).doesNotContain("RULES")

@@ -11,6 +11,8 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import dev.hmpagent.testing.MutableClock;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -49,7 +51,8 @@ class ControlToolsTest {
             throw new IllegalStateException("the file went away\nsecond line");
         }
     };
-    final List<SyncToolSpecification> tools = ControlTools.all(controls, json);
+    final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+    final List<SyncToolSpecification> tools = ControlTools.all(controls, json, new PeerNoteLimits(clock));
 
     CallToolResult call(String tool, Map<String, Object> arguments) {
         SyncToolSpecification spec = tools.stream().filter(t -> t.tool().name().equals(tool)).findFirst().orElseThrow();
@@ -113,6 +116,41 @@ class ControlToolsTest {
         CallToolResult thrown = call("halt", Map.of("reason", "enough"));
         assertThat(thrown.isError()).isTrue();
         assertThat(text(thrown)).isEqualTo("halt failed: the file went away second line");
+    }
+
+    @Test
+    void a_note_over_64_kb_is_refused_in_one_line_that_says_the_limit_and_nothing_reaches_the_controls() {
+        String big = "x".repeat(2 * 1024 * 1024);
+        CallToolResult refused = call("note", Map.of("text", big));
+        assertThat(refused.isError()).isTrue();
+        assertThat(text(refused)).isEqualTo("note refused: it is 2,097,152 bytes, over the 65,536-byte (64 KB) limit"
+                + " of a peer's note; nothing was stored: send a shorter note, or write the text to a file and send"
+                + " its path");
+        // counted in UTF-8 bytes: 32,768 two-byte letters are 64 KB exactly, one more is over
+        assertThat(call("note", Map.of("text", "é".repeat(32 * 1024))).isError()).isFalse();
+        assertThat(text(call("note", Map.of("text", "é".repeat(32 * 1024 + 1))))).startsWith("note refused: it is"
+                + " 65,538 bytes");
+        assertThat(calls).hasSize(1);
+    }
+
+    @Test
+    void ten_notes_pass_at_once_then_one_a_second_and_a_refusal_says_when_to_retry() {
+        for (int i = 1; i <= 10; i++) assertThat(call("note", Map.of("text", "n" + i)).isError()).isFalse();
+        CallToolResult eleventh = call("note", Map.of("text", "n11"));
+        assertThat(eleventh.isError()).isTrue();
+        assertThat(text(eleventh)).isEqualTo("note refused: this peer sent more than 10 notes in a row (the limit is"
+                + " 10 at once, then 1 a second); nothing was stored: retry in 1.0 s");
+        clock.advance(Duration.ofMillis(400));
+        assertThat(text(call("note", Map.of("text", "n12")))).endsWith("retry in 0.6 s");
+        clock.advance(Duration.ofMillis(600));
+        assertThat(call("note", Map.of("text", "n13")).isError()).isFalse();
+        assertThat(call("note", Map.of("text", "n14")).isError()).isTrue();
+        // status, log and halt are not notes: the bucket does not hold them back
+        assertThat(call("status", Map.of()).isError()).isFalse();
+        clock.advance(Duration.ofHours(1));
+        for (int i = 1; i <= 10; i++) assertThat(call("note", Map.of("text", "m" + i)).isError()).isFalse();
+        assertThat(call("note", Map.of("text", "m11")).isError()).as("a quiet hour refills ten, not more").isTrue();
+        assertThat(calls.stream().filter(c -> c.startsWith("note ")).count()).isEqualTo(21);
     }
 
     String bad(String tool, Map<String, Object> arguments) {
