@@ -340,8 +340,7 @@ public final class Wiring {
         // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
         if (tools) {
             assembler.offerTools(CommandTools.offered(registry));
-            // the MCP tools with their own schemas, offered again when context 0 shows a change (between tasks)
-            // (those context 0 lists, within its cap); a description stays in context 0, fenced: the server's words
+            // the MCP tools context 0 lists (in its cap), offered again when it changes; their words stay there, fenced
             mcp.onShown(() -> assembler.offerTools(CommandTools.offered(registry, mcp.shownTools().stream()
                     .map(t -> new ToolSpec(t.type(), "tool " + t.name() + " of MCP server " + t.server() + ": what it"
                             + " does is listed in the system message, as the server's words", t.schema())).toList())));
