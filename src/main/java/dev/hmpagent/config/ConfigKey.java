@@ -368,14 +368,24 @@ public enum ConfigKey {
             c -> c.sandbox().network() ? "on" : "off"),
     SANDBOX_MAX_FILE_BYTES("sandbox.max_file_bytes", ValueType.wholeNumber(4096, 1L << 50), "67108864",
             List.of("AGENT_SANDBOX_MAX_FILE_BYTES"), false,
-            "Largest file one command may write, in bytes (a bigger write fails and the process gets SIGXFSZ); many"
-                    + " files can still fill the disk",
+            "Largest file one command may write, in bytes (a bigger write fails and the process gets SIGXFSZ); what"
+                    + " a task may add in all is sandbox.task_max_bytes",
             c -> c.sandbox().maxFileBytes()),
     SANDBOX_MAX_PROCESSES("sandbox.max_processes", ValueType.wholeNumber(8, 65_536), "128",
             List.of("AGENT_SANDBOX_MAX_PROCESSES"), false,
             "Most processes one sandboxed command may run at once (cgroup pids.max where the agent may make one,"
                     + " else a limit inside the sandbox's user namespace; not enforceable for root without a cgroup)",
             c -> c.sandbox().maxProcesses()),
+    SANDBOX_TASK_MAX_BYTES("sandbox.task_max_bytes", ValueType.wholeNumber(1L << 20, 1L << 50), "4294967296",
+            List.of("AGENT_SANDBOX_TASK_MAX_BYTES"), false,
+            "What the shell and script_run commands of one task may add to the file roots, in bytes: past it they are"
+                    + " refused (EDQUOT) and running ones stopped, until what they made is deleted or a new task starts",
+            c -> c.sandbox().taskMaxBytes()),
+    SANDBOX_TASK_MAX_FILES("sandbox.task_max_files", ValueType.wholeNumber(100, 1L << 40), "200000",
+            List.of("AGENT_SANDBOX_TASK_MAX_FILES"), false,
+            "What the shell and script_run commands of one task may add to the file roots, in files and folders (as"
+                    + " sandbox.task_max_bytes)",
+            c -> c.sandbox().taskMaxFiles()),
     MCP_SERVERS("mcp.servers", ValueType.tables("MCP server", List.of(
             new ValueType.Field("name", ValueType.text(true), true),
             new ValueType.Field("command", ValueType.text(false), false),

@@ -171,7 +171,9 @@ final class ConfigValues {
                 SandboxSection.Mode.fromConfigName(string(ConfigKey.SANDBOX_MODE)),
                 string(ConfigKey.SANDBOX_NETWORK).equals("on"),
                 whole(ConfigKey.SANDBOX_MAX_FILE_BYTES),
-                integer(ConfigKey.SANDBOX_MAX_PROCESSES));
+                integer(ConfigKey.SANDBOX_MAX_PROCESSES),
+                whole(ConfigKey.SANDBOX_TASK_MAX_BYTES),
+                whole(ConfigKey.SANDBOX_TASK_MAX_FILES));
     }
 
     private Object get(ConfigKey key) {

@@ -35,8 +35,6 @@ public final class ControlSurface {
     private final List<Path> asked;
     /** Whether every command runs in a sandbox that shows none of this surface ({@link #guardedBySandbox}). */
     private final boolean sandboxed;
-    /** That sandbox's file roots, canonical. */
-    private final List<Path> sandboxRoots;
 
     /** @param protectedPaths every file to protect, as given (relative ones resolve against the working directory) */
     public ControlSurface(List<Path> protectedPaths) {
@@ -52,13 +50,12 @@ public final class ControlSurface {
     }
 
     private ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders, List<Path> askedPaths) {
-        this(protectedPaths, protectedFolders, askedPaths, false, List.of());
+        this(protectedPaths, protectedFolders, askedPaths, false);
     }
 
     private ControlSurface(List<Path> protectedPaths, List<Path> protectedFolders, List<Path> askedPaths,
-                           boolean sandboxed, List<Path> sandboxRoots) {
+                           boolean sandboxed) {
         this.sandboxed = sandboxed;
-        this.sandboxRoots = sandboxRoots.stream().map(r -> Canonical.of(r.toAbsolutePath()).path()).toList();
         this.asked = Objects.requireNonNull(askedPaths, "askedPaths").stream()
                 .map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         this.folders = Objects.requireNonNull(protectedFolders, "protectedFolders").stream()
@@ -109,23 +106,19 @@ public final class ControlSurface {
     }
 
     /**
-     * This surface as a shell policy sees it when every command runs in a sandbox working in {@code roots}: the
-     * sandbox binds each asked file that exists read-only (so no program, however it names the file, can write it)
-     * and cannot reach one outside the roots, so a word only known when the command runs ({@code $f}, a glob) is held
-     * against an asked file only while it is not yet made in a root. A word that names one is still refused, with
-     * the reason, as a first filter. Such a word is not held against the rest of the surface at all: the sandbox
-     * mounts none of it ({@code Sandbox.plan} refuses roots that hold any), so {@code echo rc=$?} is not refused for
-     * what it cannot reach.
+     * This surface as a shell policy sees it when every command runs in a sandbox: the sandbox binds each asked file
+     * that exists read-only (so no program, however it names the file, can write it), a command that makes one that
+     * did not exist has it moved aside when it ends ({@code ShellCommands}), and the rest of the surface is never
+     * mounted, so a word only known when the command runs ({@code echo rc=$?}, {@code $f}, a glob) is not held against
+     * any of it. A word that names an asked file is still refused, with the reason, as a first filter.
      */
-    public ControlSurface guardedBySandbox(List<Path> roots) {
-        return new ControlSurface(paths, folders, asked, true, List.copyOf(roots));
+    public ControlSurface guardedBySandbox() {
+        return new ControlSurface(paths, folders, asked, true);
     }
 
-    /** The asked files a word only known when the command runs must be held against (all of them, without a sandbox). */
+    /** The asked files a word only known when the command runs must be held against (none under a sandbox). */
     List<Path> askedUnguarded() {
-        if (!sandboxed) return asked;
-        return asked.stream().filter(p -> !Files.exists(p, LinkOption.NOFOLLOW_LINKS))
-                .filter(p -> sandboxRoots.stream().anyMatch(Canonical.of(p).path()::startsWith)).toList();
+        return sandboxed ? List.of() : asked;
     }
 
     /** The protected files, absolute and normalised, whether they exist or not. */

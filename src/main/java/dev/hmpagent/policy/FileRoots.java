@@ -139,6 +139,13 @@ public final class FileRoots {
         return path.ok() ? controlSurface.askedFor(path.value()) : Optional.empty();
     }
 
+    /** The files a person must approve writes to (AGENTS.md) that lie in a root and do not exist now. */
+    public List<Path> askedNotYetMade() {
+        return controlSurface.askedBeforeWrites().stream()
+                .filter(p -> !java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                .filter(p -> roots().stream().anyMatch(r -> Canonical.of(p).path().startsWith(r))).toList();
+    }
+
     /** Reads a file of at most {@code maxBytes} bytes ({@code files.max_read_bytes}). */
     public FileResult<FileText> openForRead(String userPath, long maxBytes) {
         FileResult<Path> path = resolve(userPath, Access.READ);

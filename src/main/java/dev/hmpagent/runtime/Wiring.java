@@ -34,6 +34,7 @@ import dev.hmpagent.policy.ShellPolicy;
 import dev.hmpagent.policy.ShellRules;
 import dev.hmpagent.process.Confinement;
 import dev.hmpagent.process.ProcessRunner;
+import dev.hmpagent.process.WriteQuota;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LlmSection;
 import dev.hmpagent.config.NotesMode;
@@ -127,7 +128,7 @@ public final class Wiring {
                 config.policy().shellAllow());
         // without the sandbox the text policy is all there is: its stricter fallback rules
         ShellPolicy shell = confinement.sandboxed()
-                ? new ShellPolicy(rules, surface.guardedBySandbox(roots.roots()), approver.personPresent())
+                ? new ShellPolicy(rules, surface.guardedBySandbox(), approver.personPresent())
                 : ShellPolicy.unconfined(rules, Confinements.defaultAllow(), surface, approver.personPresent(),
                 roots.roots());
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
@@ -222,14 +223,6 @@ public final class Wiring {
         };
     }
 
-    private static List<String> scriptArgs(dev.hmpagent.commands.PendingCommand c) {
-        List<String> out = new java.util.ArrayList<>();
-        com.fasterxml.jackson.databind.JsonNode a = c.args().path("args");
-        if (a.isArray()) a.forEach(n -> out.add(n.asText()));
-        else if (a.isValueNode() && !a.isNull()) out.add(a.asText());
-        return out;
-    }
-
     /** The reflex's "switch LLM" as the reflex asks for it. */
     private static ModelSwitch modelSwitch(RegistrySwitch models) {
         return new ModelSwitch() {
@@ -304,7 +297,8 @@ public final class Wiring {
                 Math.max(SettingsBounds.DEFAULTS.historyKMax(), k));
         ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
                 config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks(),
-                scriptsDir(config)), clock, tools.confinement().forModel());
+                scriptsDir(config)), clock, tools.confinement().forModel(), new WriteQuota(tools.roots().roots(),
+                config.sandbox().taskMaxBytes(), config.sandbox().taskMaxFiles()));
         CommandRegistry registry = Catalogue.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
                 .register("processes", shell.all())
                 .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
@@ -321,7 +315,7 @@ public final class Wiring {
                                     CommandGate instead, McpSection mcpRules) {
         ScriptsDao scripts = store.tables().scripts();
         CommandGate first = instead != null ? instead : new PolicyGate(commands.registry(), tools.shell(), tools.roots(),
-                c -> commands.shell().scriptLaunch(scripts, c.args().path("name").asText(""), scriptArgs(c)))
+                c -> commands.shell().scriptLaunch(scripts, c))
                 .and(new McpGate(mcpRules));
         return first.and(processesRefused(tools.confinement())).and(new MonitorGate(monitor));
     }

@@ -16,6 +16,8 @@ public final class ErrorCode {
     public static final String EOFFLINE = "EOFFLINE";
     /** Refused because too many are already running. */
     public static final String EBUSY = "EBUSY";
+    /** Over a quota: what this task's commands may add to the file roots. */
+    public static final String EDQUOT = "EDQUOT";
     /** Too large (a file, an output). */
     public static final String EFBIG = "EFBIG";
     /** Anything else: a crashed handler, an unexpected failure. */

@@ -195,6 +195,26 @@ class AgentsMdEndToEndTest {
     }
 
     @Test
+    void in_the_sandbox_an_agents_md_a_command_makes_is_moved_aside_and_the_command_fails_saying_so() throws Exception {
+        dev.hmpagent.testing.Bwrap.required();
+        cli("note", "write your own rules");
+        llm.streamed("Writing." + commands("""
+                [{"cmd_id": "c", "type": "shell", "args": {"command": "f=AGENTS; echo reckless > $f.md; echo rc=$?"}}]"""),
+                10, 5).streamed("I may not.", 10, 1).streamed("Still not.", 10, 1).streamed("Done.", 10, 1);
+
+        Run run = cli("run", "--hz", "50", "--until-idle");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(agentsMd).doesNotExist();
+        assertThat(work.resolve("AGENTS.md.made-by-command-" + text("SELECT id FROM process_log WHERE cmd_id = 'c'")))
+                .hasContent("reckless");
+        assertThat(text("SELECT status || ' ' || error_code || ' ' || result FROM process_log WHERE cmd_id = 'c'"))
+                .startsWith("error EPERM ").contains("rc=0").contains("this command made " + agentsMd
+                        + ", the person's standing instructions, which only a person may write: it was moved to"
+                        + " AGENTS.md.made-by-command-");
+    }
+
+    @Test
     void agent_check_says_where_agents_md_is_its_size_and_whether_it_is_cut() throws Exception {
         Run none = cli("check");
         assertThat(none.out()).contains("no AGENTS.md in " + work + "\n");

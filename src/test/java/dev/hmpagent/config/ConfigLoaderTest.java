@@ -253,6 +253,8 @@ class ConfigLoaderTest {
                 network = "on"
                 max_file_bytes = 4096
                 max_processes = 8
+                task_max_bytes = 1048576
+                task_max_files = 100
                 [mcp]
                 allow = ["files.read_file"]
                 ask = ["files"]
@@ -291,7 +293,7 @@ class ConfigLoaderTest {
                 new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000, 2, 1),
                 new StagnationSection(StagnationSection.Method.LLM, "gpt-4o-mini", 16, 0.5, 0.5, 1.0, 1000, 0, 10_000,
                         0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2),
-                new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8),
+                new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8, 1_048_576, 100),
                 new McpSection(List.of(new McpServerEntry("files", "node", List.of("server.js", "/srv/work"),
                         Map.of("TOKEN", "FILES_TOKEN"), "", Map.of(), Duration.ofSeconds(9), false, true,
                         List.of(Path.of("/opt/mcp")), List.of(Path.of("/srv/work")))),

@@ -14,6 +14,7 @@ import dev.hmpagent.process.ProcessRunner;
 import dev.hmpagent.process.ProcessSpec;
 import dev.hmpagent.process.RunningProcess;
 import dev.hmpagent.process.StartResult;
+import dev.hmpagent.process.WriteQuota;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.store.ProcessRow;
 import dev.hmpagent.store.ProcessStatus;
@@ -58,13 +59,19 @@ public final class ShellCommands {
     private final Limits limits;
     private final java.time.Clock clock;
     private final String confinement;
+    private final WriteQuota quota;
 
     public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock) {
-        this(runner, roots, limits, clock, "");
+        this(runner, roots, limits, clock, "", WriteQuota.unlimited());
     }
 
-    /** @param confinement one sentence for context 0: what the commands can reach (the sandbox, or its fallback) */
-    public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock, String confinement) {
+    /**
+     * @param confinement one sentence for context 0: what the commands can reach (the sandbox, or its fallback)
+     * @param quota       what the commands of one task may add to the file roots
+     */
+    public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock, String confinement,
+                         WriteQuota quota) {
+        this.quota = Objects.requireNonNull(quota, "quota");
         this.confinement = Objects.requireNonNull(confinement, "confinement");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.roots = Objects.requireNonNull(roots, "roots");
@@ -80,7 +87,7 @@ public final class ShellCommands {
         return new External("shell", "run a shell command line as a child process (result arrives in a later tick)"
                 + (confinement.isEmpty() ? "" : ". " + confinement),
                 "{\"command\": \"ls -la\", \"cwd\": \"workspace\", \"timeout_s\": 30}",
-                Signature.parse("command|cmd: string, cwd?: string, timeout_s?: integer"), (args, ctx, id, onDone) -> run(args.requiredText("command"), args, id, onDone));
+                Signature.parse("command|cmd: string, cwd?: string, timeout_s?: integer"), (args, ctx, id, onDone) -> run(args.requiredText("command"), args, ctx, id, onDone));
     }
 
     private CommandHandler scriptRun() {
@@ -94,7 +101,7 @@ public final class ShellCommands {
                         + "\"; scripts_list shows yours"));
             }
             // a sandbox shows the script's file, read-only, to this command alone
-            return run(launch.get().commandLine(), args, id, onDone, List.of(launch.get().file()));
+            return run(launch.get().commandLine(), args, ctx, id, onDone, List.of(launch.get().file()));
         });
     }
 
@@ -113,12 +120,23 @@ public final class ShellCommands {
         return scripts.latest(name).map(row -> dev.hmpagent.store.ScriptLaunch.prepare(row, limits.scriptsDir(), args));
     }
 
-    private Optional<CommandOutcome> run(String command, Args args, long id, Consumer<CommandOutcome> onDone) {
-        return run(command, args, id, onDone, List.of());
+    /** As {@link #scriptLaunch}, for a pending {@code script_run} command: its name and args as the reply gave them. */
+    public Optional<dev.hmpagent.store.ScriptLaunch> scriptLaunch(dev.hmpagent.store.ScriptsDao scripts,
+                                                                 dev.hmpagent.commands.PendingCommand c) {
+        List<String> args = new java.util.ArrayList<>();
+        com.fasterxml.jackson.databind.JsonNode a = c.args().path("args");
+        if (a.isArray()) a.forEach(n -> args.add(n.asText()));
+        else if (a.isValueNode() && !a.isNull()) args.add(a.asText());
+        return scriptLaunch(scripts, c.args().path("name").asText(""), args);
     }
 
-    private Optional<CommandOutcome> run(String command, Args args, long id, Consumer<CommandOutcome> onDone,
-                                         List<Path> readOnlyFiles) {
+    private Optional<CommandOutcome> run(String command, Args args, CommandContext ctx, long id,
+                                         Consumer<CommandOutcome> onDone) {
+        return run(command, args, ctx, id, onDone, List.of());
+    }
+
+    private Optional<CommandOutcome> run(String command, Args args, CommandContext ctx, long id,
+                                         Consumer<CommandOutcome> onDone, List<Path> readOnlyFiles) {
         {
             long maxS = limits.maxTimeout().toSeconds();
             long timeoutS = args.optionalLong("timeout_s").orElse(limits.defaultTimeout().toSeconds());
@@ -129,15 +147,42 @@ public final class ShellCommands {
             FileResult<Path> cwd = cwdArg.isPresent() ? roots.resolve(cwdArg.get(), FileRoots.Access.LIST)
                     : roots.resolve(".", FileRoots.Access.LIST);
             if (!cwd.ok()) return Optional.of(CommandOutcome.error(cwd.code(), "shell: cwd " + cwd.message()));
+            Optional<String> over = quota.over(ctx.tables().safetyCounters().current().taskStartedAt());
+            if (over.isPresent()) return Optional.of(CommandOutcome.error(ErrorCode.EDQUOT, "shell refused: " + over.get()));
+            quota.meter(runner);
+            List<Path> notYetMade = roots.askedNotYetMade();
             StartResult started = runner.start(new ProcessSpec(id, command, cwd.value(), Duration.ofSeconds(timeoutS),
                             readOnlyFiles),
-                    result -> onDone.accept(outcome(result)));
+                    result -> onDone.accept(movedAside(outcome(result), notYetMade, id)));
             if (started instanceof StartResult.Refused r) {
                 return Optional.of(CommandOutcome.error(ErrorCode.EBUSY, "shell: " + r.reason()));
             }
             if (started instanceof StartResult.FailedToStart f) return Optional.of(outcome(f.result()));
             return Optional.empty();
         }
+    }
+
+    /**
+     * The person's standing instructions (AGENTS.md) that did not exist when the command started and do now: only a
+     * person may write them, so each is moved aside ({@code AGENTS.md.made-by-command-ID}, nothing lost) and the
+     * command fails with EPERM saying so. A sandbox binds an existing one read-only; this covers one not yet made.
+     */
+    static CommandOutcome movedAside(CommandOutcome outcome, List<Path> notYetMade, long id) {
+        StringBuilder moved = new StringBuilder();
+        for (Path file : notYetMade) {
+            if (!java.nio.file.Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
+            Path aside = file.resolveSibling(file.getFileName() + ".made-by-command-" + id);
+            try {
+                java.nio.file.Files.move(file, aside);
+                moved.append("\nthis command made ").append(file).append(", the person's standing instructions, which"
+                        + " only a person may write: it was moved to ").append(aside.getFileName());
+            } catch (java.io.IOException e) {
+                moved.append("\nthis command made ").append(file).append(", which only a person may write, and it"
+                        + " could not be moved aside (").append(e.getMessage()).append("): tell the person");
+            }
+        }
+        if (moved.length() == 0) return outcome;
+        return CommandOutcome.error(ErrorCode.EPERM, outcome.result() + moved);
     }
 
     /** How a finished process reads in context 2. */
@@ -151,7 +196,8 @@ public final class ShellCommands {
             case TIMEOUT -> new CommandOutcome(ProcessStatus.TIMEOUT.column(), text, Optional.empty(), ErrorCode.ETIMEDOUT);
             case KILLED -> r.reason().contains(STOPPED_BY_LLM) || r.reason().startsWith(STOPPED_AT_EXIT)
                     ? new CommandOutcome(ProcessStatus.WARNING.column(), text, Optional.empty())
-                    : CommandOutcome.error(ErrorCode.EHALT, text);
+                    : CommandOutcome.error(r.reason().startsWith(WriteQuota.STOPPED) ? ErrorCode.EDQUOT
+                    : ErrorCode.EHALT, text);
             case FAILED_TO_START -> CommandOutcome.error(ErrorCode.ENOENT, "could not start: " + r.reason());
         };
     }
