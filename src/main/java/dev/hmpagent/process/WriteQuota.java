@@ -33,7 +33,10 @@ public final class WriteQuota {
     /** The task the baseline belongs to (its start, as the safety counters say), and the roots then. */
     private String task;
     private Usage baseline;
+    private static final long CHEAP_WALK_MS = 50;
     private volatile long lastWalkNanos;
+    private volatile long lastWalkAt;
+    private volatile Usage lastUsage;
     private Thread meter;
 
     /** No quota: nothing is walked, nothing refused (for code that builds the commands by hand). */
@@ -55,15 +58,31 @@ public final class WriteQuota {
      */
     public Optional<String> over(String task) {
         if (limitless()) return Optional.empty();
-        Usage now = measure();
         synchronized (this) {
             if (baseline == null || !Objects.equals(task, this.task)) {
                 this.task = task;
-                baseline = now;
+                baseline = measure();
                 return Optional.empty();
             }
+        }
+        Usage now = recent();
+        synchronized (this) {
             return overBy(now);
         }
+    }
+
+    /**
+     * What the roots hold: walked again, unless the roots are so big that a walk takes over {@value #CHEAP_WALK_MS}
+     * ms, when the last walk serves for ten times as long as it took (the meter keeps walking while commands run).
+     */
+    private Usage recent() {
+        Usage last = lastUsage;
+        long took = lastWalkNanos;
+        if (last != null && took > TimeUnit.MILLISECONDS.toNanos(CHEAP_WALK_MS)
+                && System.nanoTime() - lastWalkAt < 10 * took) {
+            return last;
+        }
+        return measure();
     }
 
     /**
@@ -144,7 +163,10 @@ public final class WriteQuota {
                 // a root that is not there counts as empty
             }
         }
-        lastWalkNanos = System.nanoTime() - start;
-        return new Usage(total[0], total[1]);
+        Usage usage = new Usage(total[0], total[1]);
+        lastWalkAt = System.nanoTime();
+        lastWalkNanos = lastWalkAt - start;
+        lastUsage = usage;
+        return usage;
     }
 }
