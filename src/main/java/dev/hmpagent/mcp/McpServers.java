@@ -5,6 +5,7 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.process.ChildEnvironment;
 import dev.hmpagent.process.Confinement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,12 +76,21 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         this(entries, variables, Confinement.none());
     }
 
-    /** @param confinement this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it */
+    /** As below, each stdio server with the basics of the agent's own environment (PATH, HOME, LANG…). */
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement) {
+        this(entries, variables, confinement, ChildEnvironment.basics(System.getenv()).variables());
+    }
+
+    /**
+     * @param confinement this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it
+     * @param children    the allow-listed environment every child gets; a stdio server gets it and its entry's env
+     */
+    public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement,
+                      Map<String, String> children) {
         Objects.requireNonNull(variables, "variables");
         for (McpServerEntry e : entries) {
             servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
-                    () -> changed(e.name()), () -> listChanged(e.name()), confinement));
+                    () -> changed(e.name()), () -> listChanged(e.name()), confinement, children));
         }
         this.calls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mcp-call");
