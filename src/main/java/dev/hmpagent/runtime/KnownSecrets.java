@@ -16,8 +16,9 @@ import java.util.TreeSet;
  * What one run holds as secret, from its configuration and the agent's environment: the variables that name a key
  * (every {@code *api_key_env}, the providers' own key variables, the variables {@code [[mcp.servers]]} {@code env} and
  * {@code headers} name) and the values they resolve to, the configured {@code llm.api_key}, and the value of every
- * variable of the environment whose name says it is a secret. Children never get one ({@link #children}); every
- * result, row, prompt and terminal line is redacted of them ({@code ReplySecrets}).
+ * variable of the environment whose name says it is a secret (not a path). Children never get a configured one
+ * ({@link #children}: a secret-named variable only when a person names it in {@code shell.env}); every result, row,
+ * prompt and terminal line is redacted of them all ({@code ReplySecrets}).
  */
 public final class KnownSecrets {
     private final Set<String> keyVariables;
@@ -46,15 +47,21 @@ public final class KnownSecrets {
             names.addAll(e.headers().values());
         }
         names.remove("");
-        List<String> values = new ArrayList<>();
-        values.add(config.llm().apiKey());
-        names.forEach(n -> values.add(env.get(n)));
+        List<String> configured = new ArrayList<>();
+        configured.add(config.llm().apiKey());
+        names.forEach(n -> configured.add(env.get(n)));
+        List<String> values = new ArrayList<>(configured);
         env.forEach((name, value) -> {
-            if (ChildEnvironment.isSecret(name)) values.add(value);
+            // a path is no secret, whatever its variable is called (SSH_KEY_FILE=/home/ann/.ssh/id_ed25519)
+            if (ChildEnvironment.isSecret(name) && !value.startsWith("/")) values.add(value);
         });
-        List<String> kept = values.stream().filter(v -> v != null && !v.isBlank()).distinct().toList();
-        return new KnownSecrets(names, kept,
-                ChildEnvironment.of(env, config.shell().env(), names, kept));
+        // a variable a person names in shell.env is passed unless it holds a configured key; its value is redacted
+        return new KnownSecrets(names, clean(values),
+                ChildEnvironment.of(env, config.shell().env(), names, clean(configured)));
+    }
+
+    private static List<String> clean(List<String> values) {
+        return values.stream().filter(v -> v != null && !v.isBlank()).distinct().toList();
     }
 
     /** The variables that name a key: never passed to a child. */
