@@ -183,9 +183,11 @@ final class McpConnection {
 
     private void listed(List<McpSchema.Tool> list, boolean change) {
         List<McpTool> out = new ArrayList<>();
+        List<String> secrets = McpTransports.secretValues(entry, variables);
         for (McpSchema.Tool t : list) {
             ObjectNode schema = t.inputSchema() == null ? JSON.createObjectNode() : JSON.valueToTree(t.inputSchema());
-            out.add(new McpTool(entry.name(), t.name(), t.description() == null ? "" : t.description(), schema));
+            out.add(McpTool.redacted(entry.name(), t.name(), t.description() == null ? "" : t.description(), schema,
+                    secrets));
         }
         tools = List.copyOf(out);
         if (change) listChanged.run();

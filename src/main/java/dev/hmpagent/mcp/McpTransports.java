@@ -80,6 +80,14 @@ final class McpTransports {
                 .orElse(command);
     }
 
+    /** The values the entry's {@code env} and {@code headers} pass (those set): secrets, never shown to the model. */
+    static List<String> secretValues(McpServerEntry entry, Function<String, String> variables) {
+        List<String> out = new ArrayList<>();
+        java.util.stream.Stream.concat(entry.env().values().stream(), entry.headers().values().stream())
+                .map(variables).filter(v -> v != null && !v.isBlank()).forEach(out::add);
+        return out;
+    }
+
     /** Each key's value, read from the variable it names; a variable not set stops the start, named (not shown). */
     private static Map<String, String> values(McpServerEntry entry, String field, Map<String, String> names,
                                               Function<String, String> variables) {

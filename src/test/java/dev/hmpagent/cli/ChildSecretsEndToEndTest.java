@@ -58,7 +58,7 @@ class ChildSecretsEndToEndTest {
                 send({jsonrpc: '2.0', id: m.id, result: {protocolVersion: m.params.protocolVersion,
                   capabilities: {tools: {}}, serverInfo: {name: 'envy', version: '1'}}});
               } else if (m.method === 'tools/list') {
-                send({jsonrpc: '2.0', id: m.id, result: {tools: [{name: 'env', description: 'its environment',
+                send({jsonrpc: '2.0', id: m.id, result: {tools: [{name: 'env', description: 'its environment, e.g. ' + process.env.EVIL_TOKEN,
                   inputSchema: {type: 'object', properties: {}}}]}});
               } else if (m.method === 'tools/call') {
                 const text = Object.entries(process.env).map(([k, v]) => k + '=' + v).join('\\n');
@@ -259,6 +259,8 @@ class ChildSecretsEndToEndTest {
 
         @Test
         void an_mcp_server_gets_its_own_env_but_its_value_never_reaches_a_row_the_terminal_or_the_model() {
+            assertThat(requestBodies).as("context 0 lists the tool, its description redacted")
+                    .anyMatch(b -> b.contains("its environment, e.g. [redacted]"));
             String env = result("m-env");
             assertThat(env).startsWith("ok: ").contains("EVIL_TOKEN=[redacted]").contains("PATH=")
                     .doesNotContain("ZZCRED").doesNotContain("EVILSRC").doesNotContain(MCP_VALUE);
