@@ -41,6 +41,7 @@ final class CheckCommand extends Subcommand {
         // without a confinement the agent does not start at all (said above): no server profile to show
         confinement.ifPresent(c -> McpProfiles.checkLines(config().mcp().servers(), c, launch().env()::get)
                 .forEach(this::say));
+        children(dev.hmpagent.runtime.KnownSecrets.of(config(), launch().env())).forEach(this::say);
         boolean confinable = confinement.isPresent();
         Path db = config().agent().db().toAbsolutePath();
         IntegrityReport report = Store.checkIntegrity(db);
@@ -75,6 +76,19 @@ final class CheckCommand extends Subcommand {
             say(e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * What of the agent's environment its children get, by name, and which of the variables shell.env names are
+     * refused for holding a key; how many secret values every result is redacted of.
+     */
+    static java.util.List<String> children(dev.hmpagent.runtime.KnownSecrets secrets) {
+        String line = "child processes get only " + String.join(", ",
+                new java.util.TreeSet<>(secrets.children().variables().keySet()))
+                + " of the environment; " + secrets.values().size() + " secret value"
+                + (secrets.values().size() == 1 ? " is" : "s are") + " redacted from every result, row, prompt and line";
+        String refused = secrets.children().refusedLine();
+        return refused.isEmpty() ? java.util.List.of(line) : java.util.List.of(line, refused);
     }
 
     /** {@code s} quoted for a POSIX shell. */

@@ -35,7 +35,8 @@ final class McpListCommand extends Subcommand {
         }
         // each server in the sandbox this run would have
         try (McpServers servers = new McpServers(config().mcp().servers(), launch().env()::get,
-                Wiring.confinement(config(), configFiles(), launch().env()))) {
+                Wiring.confinement(config(), configFiles(), launch().env()), config().mcp().catalogueChars(),
+                dev.hmpagent.runtime.KnownSecrets.of(config(), launch().env()).children().variables())) {
             // each failure is in the listing itself: not said twice
             servers.startInBackground(event -> { });
             boolean settled = servers.awaitSettled(Duration.ofSeconds(waitSeconds));

@@ -84,7 +84,10 @@ public final class CommandQueue {
         List<ParsedCommand> queued = commands.subList(0, Math.min(commands.size(), maxCommands));
         for (ParsedCommand c : queued) {
             ObjectNode args = registry.normalised(c.type(), c.args());
-            processLog.enqueue(tickId, c.type(), c.cmdId(), describe(c, args), Fingerprint.ofCommand(c.type(), args));
+            // a key typed in a command is stored redacted, as every copy of the reply is; it runs as it was given
+            String given = describe(c, args);
+            processLog.enqueue(tickId, c.type(), c.cmdId(), secrets.redact(given), given,
+                    Fingerprint.ofCommand(c.type(), args));
         }
         if (queued.size() < commands.size()) {
             // the rest is one row, not one per command: a reply of 10,000 commands must not cost 10,000 rows either

@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * What of an LLM reply may be kept: every stored copy of a reply ({@code llm_recent_responses}, the prompts that show
  * it again, error rows quoting it, the thought on the terminal) goes through {@link #redact}. The rule is the one
  * {@link CommandQueue} applies to command arguments: a value under a secret name ({@code "password": "…"},
- * {@code API_KEY=…}) and text shaped like a key or token ({@link SecretRef#looksLikeSecret}); and the keys this agent
- * was configured with, wherever they stand. The commands themselves are parsed from the reply as it came and run with
+ * {@code API_KEY=…}) and text shaped like a provider's key or token ({@link SecretRef#looksLikeKey}: {@code sk-…},
+ * {@code ghp_…}, {@code AKIA…}, a private key block; never a bare hex hash, id or UUID, which the LLM needs to tell
+ * its own commands apart); and the secrets this agent was configured with, wherever they stand. The commands themselves are parsed from the reply as it came and run with
  * the real values.
  */
 public final class ReplySecrets {
@@ -29,16 +30,16 @@ public final class ReplySecrets {
     /** A private key block, to its end (or the end of the text). */
     private static final Pattern KEY_BLOCK = Pattern.compile(
             "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\\z)");
-    /** A word between spaces, quotes, brackets and shell punctuation: what {@link SecretRef#looksLikeSecret} judges. */
+    /** A word between spaces, quotes, brackets and shell punctuation: what {@link SecretRef#looksLikeKey} judges. */
     private static final Pattern WORD = Pattern.compile("[^\\s\"'`=<>(){}\\[\\],;|&\\\\]+");
 
-    private final List<String> known;
+    private final SecretForms known;
 
-    /** @param known the configured keys (blank and short ones are ignored) */
+    /** @param known the configured secrets (blank and short ones are ignored) */
     public ReplySecrets(Collection<String> known) {
-        this.known = Objects.requireNonNull(known, "known").stream().filter(Objects::nonNull).map(String::strip)
-                .filter(k -> k.length() >= MIN_KNOWN_LENGTH).distinct()
-                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        this.known = new SecretForms(Objects.requireNonNull(known, "known").stream().filter(Objects::nonNull)
+                .map(String::strip).filter(k -> k.length() >= MIN_KNOWN_LENGTH).distinct()
+                .sorted(Comparator.comparingInt(String::length).reversed()).toList());
     }
 
     /** {@code text} with every secret replaced by {@value CommandQueue#REDACTED}; text without one comes back equal. */
@@ -49,18 +50,28 @@ public final class ReplySecrets {
         out = replace(JSON_FIELD, out, m -> named(m.group(1)) && !m.group(3).isEmpty()
                 ? "\"" + m.group(1) + "\"" + m.group(2) + "\"" + CommandQueue.REDACTED + "\"" : m.group());
         out = replace(ASSIGNMENT, out, m -> named(m.group(1)) ? m.group(1) + "=" + CommandQueue.REDACTED : m.group());
-        return replace(WORD, out, m -> SecretRef.looksLikeSecret(m.group()) ? CommandQueue.REDACTED : m.group());
+        return replace(WORD, out, m -> SecretRef.looksLikeKey(m.group()) ? CommandQueue.REDACTED : m.group());
     }
 
     /**
-     * {@code text} with only the configured keys replaced: for what a command printed or a file holds, where the shape
-     * rules would blot out hashes and ids the LLM needs.
+     * {@code text} with only the configured secrets replaced, in every form {@link SecretForms} finds (reversed,
+     * spaced out, base64): for what a command printed or a file holds, where the shape rules would blot out text the
+     * LLM needs.
      */
     public String redactKnown(String text) {
         Objects.requireNonNull(text, "text");
-        String out = text;
-        for (String k : known) out = out.replace(k, CommandQueue.REDACTED);
-        return out;
+        return known.redact(text, CommandQueue.REDACTED);
+    }
+
+    /**
+     * {@code text} as a command's result is stored, shown to the model and printed: the configured secrets in every
+     * form ({@link #redactKnown}), private key blocks and words in a provider's key format ({@link
+     * SecretRef#looksLikeKey}); hashes, ids and names stay as they are.
+     */
+    public String redactResult(String text) {
+        Objects.requireNonNull(text, "text");
+        String out = replace(KEY_BLOCK, redactKnown(text), m -> CommandQueue.REDACTED);
+        return replace(WORD, out, m -> SecretRef.looksLikeKey(m.group()) ? CommandQueue.REDACTED : m.group());
     }
 
     private static boolean named(String name) {

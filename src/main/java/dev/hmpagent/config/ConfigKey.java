@@ -226,6 +226,11 @@ public enum ConfigKey {
             List.of("AGENT_SHELL_OUTPUT_CAP_BYTES"), false,
             "Bytes of a shell command's output (the tail of stdout and stderr) kept as its result",
             c -> c.shell().outputCapBytes()),
+    SHELL_ENV("shell.env", ValueType.list(ValueType.variableName(), "variable names"), "[]",
+            List.of("AGENT_SHELL_ENV"), false,
+            "Variables of the agent's environment passed on to commands and MCP servers besides PATH, HOME, LANG, LC_*,"
+                    + " TERM, TZ, USER, LOGNAME, SHELL and TMPDIR; never one holding a configured key",
+            c -> c.shell().env()),
     CLEANUP_MIN_AGE_TICKS("cleanup.min_age_ticks", ValueType.wholeNumber(1, 1_000_000_000), "100",
             List.of("AGENT_CLEANUP_MIN_AGE_TICKS"), false,
             "Floor for cleanup commands: nothing newer than this many ticks is deleted, whatever the LLM asks",

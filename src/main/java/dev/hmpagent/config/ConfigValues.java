@@ -125,7 +125,8 @@ final class ConfigValues {
                 Duration.ofSeconds(integer(ConfigKey.SHELL_TIMEOUT_S)),
                 Duration.ofSeconds(integer(ConfigKey.SHELL_MAX_TIMEOUT_S)),
                 integer(ConfigKey.SHELL_MAX_PROCESSES),
-                integer(ConfigKey.SHELL_OUTPUT_CAP_BYTES));
+                integer(ConfigKey.SHELL_OUTPUT_CAP_BYTES),
+                list(ConfigKey.SHELL_ENV, String.class));
     }
 
     private SafetySection safety() {

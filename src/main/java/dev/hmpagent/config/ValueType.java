@@ -98,6 +98,11 @@ sealed interface ValueType {
         return new CommandPrefix();
     }
 
+    /** The name of an environment variable, such as {@code GOPATH}: letters, digits and underscores, not a digit first. */
+    static ValueType variableName() {
+        return new VariableName();
+    }
+
     /** A type written as a TOML string: the node must be text, then the text rules apply. */
     sealed interface Textual extends ValueType {
         @Override
@@ -349,6 +354,23 @@ sealed interface ValueType {
                 throw new InvalidValueException("is empty");
             }
             return text.strip().replaceAll(" +", " ");
+        }
+    }
+
+    record VariableName() implements Textual {
+        private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
+        @Override
+        public String allowed() {
+            return "use the name of an environment variable such as \"GOPATH\" (letters, digits, _; not a digit first)";
+        }
+
+        @Override
+        public Object parse(String text) throws InvalidValueException {
+            if (!NAME.matcher(text.strip()).matches()) {
+                throw new InvalidValueException("is not the name of an environment variable");
+            }
+            return text.strip();
         }
     }
 

@@ -39,6 +39,8 @@ final class McpConnection {
 
     private final McpServerEntry entry;
     private final Function<String, String> variables;
+    /** The allow-listed environment every child of the agent gets; a stdio server gets it and its entry's env. */
+    private final Map<String, String> children;
     /** Told each failure a person should see (the first of a run of them), as one line. */
     private final Consumer<String> problems;
     /** Told, as one line, that a server which had failed is ready again. */
@@ -67,7 +69,9 @@ final class McpConnection {
     private volatile String haltedBy = "";
 
     McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems,
-                  Consumer<String> notices, Runnable changed, Runnable listChanged, Confinement confinement) {
+                  Consumer<String> notices, Runnable changed, Runnable listChanged, Confinement confinement,
+                  Map<String, String> children) {
+        this.children = Map.copyOf(children);
         this.confinement = Objects.requireNonNull(confinement, "confinement");
         this.notices = Objects.requireNonNull(notices, "notices");
         this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
@@ -113,7 +117,7 @@ final class McpConnection {
             }
             Set<Long> before = children();
             CancellingTransport t = new CancellingTransport(McpTransports.of(entry, variables,
-                    line -> lastStderr = line, confinement));
+                    line -> lastStderr = line, confinement, children));
             transport = t;
             McpSyncClient c = McpClient.sync(t)
                     .requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
@@ -179,9 +183,11 @@ final class McpConnection {
 
     private void listed(List<McpSchema.Tool> list, boolean change) {
         List<McpTool> out = new ArrayList<>();
+        List<String> secrets = McpTransports.secretValues(entry, variables);
         for (McpSchema.Tool t : list) {
             ObjectNode schema = t.inputSchema() == null ? JSON.createObjectNode() : JSON.valueToTree(t.inputSchema());
-            out.add(new McpTool(entry.name(), t.name(), t.description() == null ? "" : t.description(), schema));
+            out.add(McpTool.redacted(entry.name(), t.name(), t.description() == null ? "" : t.description(), schema,
+                    secrets));
         }
         tools = List.copyOf(out);
         if (change) listChanged.run();

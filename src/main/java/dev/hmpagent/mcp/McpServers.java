@@ -7,6 +7,7 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
+import dev.hmpagent.process.ChildEnvironment;
 import dev.hmpagent.process.Confinement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,22 +84,24 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         this(entries, variables, Confinement.none());
     }
 
-    /** @param confinement this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it */
+    /** As below, each stdio server with the basics of the agent's own environment (PATH, HOME, LANG…). */
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement) {
-        this(entries, variables, confinement, McpCatalogue.DEFAULT_CHARS);
+        this(entries, variables, confinement, McpCatalogue.DEFAULT_CHARS,
+                ChildEnvironment.basics(System.getenv()).variables());
     }
 
     /**
      * @param confinement    this run's sandbox: a stdio server whose entry says {@code sandbox = true} runs in it
      * @param catalogueChars the most characters of tool lines context 0 lists; {@code mcp_search} finds the rest
+     * @param children       the allow-listed environment every child gets; a stdio server gets it and its entry's env
      */
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement,
-                      int catalogueChars) {
+                      int catalogueChars, Map<String, String> children) {
         Objects.requireNonNull(variables, "variables");
         this.catalogueChars = catalogueChars;
         for (McpServerEntry e : entries) {
             servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
-                    () -> changed(e.name()), () -> listChanged(e.name()), confinement));
+                    () -> changed(e.name()), () -> listChanged(e.name()), confinement, children));
         }
         this.calls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mcp-call");

@@ -25,6 +25,9 @@ public record McpTool(String server, String name, String description, ObjectNode
      * or line break, so a name can neither end its line of context 0 nor pass for anything but {@code mcp.<server>.<name>}.
      */
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    /** A passed value shorter than this is not searched for in a tool's text: it would blot out ordinary words. */
+    private static final int MIN_SECRET = 8;
+    private static final String REDACTED = "[redacted]";
     private static final Set<String> KINDS = Set.of("string", "integer", "number", "boolean", "array", "object");
 
     public McpTool {
@@ -32,6 +35,29 @@ public record McpTool(String server, String name, String description, ObjectNode
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(description, "description");
         schema = Objects.requireNonNull(schema, "schema").deepCopy();
+    }
+
+    /**
+     * The tool as listed, with every value in {@code secrets} (what the entry's {@code env} and {@code headers} pass
+     * the server) replaced by {@code [redacted]} in its description and schema: a server's tool list is shown to the
+     * model, and a server knows those values.
+     */
+    static McpTool redacted(String server, String name, String description, ObjectNode schema, List<String> secrets) {
+        String text = schema.toString();
+        String shown = description;
+        for (String s : secrets) {
+            if (s.length() < MIN_SECRET) continue;
+            shown = shown.replace(s, REDACTED);
+            // in the schema's JSON text the value stands as a JSON string would hold it
+            text = text.replace(new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance()
+                    .quoteAsString(s)), REDACTED);
+        }
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        try {
+            return new McpTool(server, name, shown, (ObjectNode) json.readTree(text));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | ClassCastException e) {
+            return new McpTool(server, name, shown, json.createObjectNode());   // cannot happen: the text was JSON
+        }
     }
 
     /** A copy of the schema. */

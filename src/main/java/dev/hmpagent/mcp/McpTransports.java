@@ -18,8 +18,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The SDK's transport for one entry. A stdio server's process gets the SDK's few inherited variables (HOME, PATH,
- * USER, SHELL, TERM, LOGNAME) and the ones its entry names, read from the agent's environment; never the rest of it,
+ * The SDK's transport for one entry. A stdio server's process gets the allow-listed environment every child of the
+ * agent gets ({@code ChildEnvironment}: the basics and {@code shell.env}) and the variables its entry's {@code env}
+ * names, read from the agent's environment; never the rest of it (the SDK's own inherited variables are replaced),
  * so the agent's own keys stay its own. A url server's headers are read the same way.
  */
 final class McpTransports {
@@ -33,7 +34,7 @@ final class McpTransports {
     }
 
     static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr,
-                                 Confinement confinement) {
+                                 Confinement confinement, Map<String, String> children) {
         JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         if (!entry.stdio()) {
             HttpRequest.Builder request = HttpRequest.newBuilder();
@@ -48,9 +49,13 @@ final class McpTransports {
         List<String> command = new ArrayList<>(List.of(entry.command()));
         command.addAll(entry.args());
         if (entry.sandbox()) command = confined(entry, confinement, command);
-        ServerParameters.Builder params = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()));
-        values(entry, "env", entry.env(), variables).forEach(params::addEnvVar);
-        StdioClientTransport transport = new StdioClientTransport(params.build(), json) {
+        ServerParameters params = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()))
+                .build();
+        // the SDK fills in variables of the JVM's own environment: the server gets only the allow-list and its env
+        params.getEnv().clear();
+        params.getEnv().putAll(children);
+        params.getEnv().putAll(values(entry, "env", entry.env(), variables));
+        StdioClientTransport transport = new StdioClientTransport(params, json) {
             @Override
             protected ProcessBuilder getProcessBuilder() {
                 ProcessBuilder builder = new ProcessBuilder();
@@ -73,6 +78,14 @@ final class McpTransports {
         }
         return ServerSandbox.wrap(confinement, entry.network(), entry.readOnly(), entry.readWrite(), command)
                 .orElse(command);
+    }
+
+    /** The values the entry's {@code env} and {@code headers} pass (those set): secrets, never shown to the model. */
+    static List<String> secretValues(McpServerEntry entry, Function<String, String> variables) {
+        List<String> out = new ArrayList<>();
+        java.util.stream.Stream.concat(entry.env().values().stream(), entry.headers().values().stream())
+                .map(variables).filter(v -> v != null && !v.isBlank()).forEach(out::add);
+        return out;
     }
 
     /** Each key's value, read from the variable it names; a variable not set stops the start, named (not shown). */

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
 
 /**
  * Runs shell command lines as child processes without blocking the caller: at most
- * {@code maxProcesses} at once, each with a scrubbed environment, stdin from {@code /dev/null},
+ * {@code maxProcesses} at once, each with an allow-listed environment ({@link ChildEnvironment}), stdin from {@code /dev/null},
  * its combined output kept as a bounded tail, and a timeout that kills its whole process tree.
  *
  * <p>Every process that {@link #start} reports as {@link StartResult.Started} ends with exactly one
@@ -56,7 +56,7 @@ public final class ProcessRunner {
      * @param maxProcesses    how many processes may run at once ({@code shell.max_processes})
      * @param outputCapBytes  how many bytes of output tail a result keeps
      * @param clock           for start times and durations
-     * @param baseEnvironment the environment to pass on after scrubbing, normally {@code System.getenv()}
+     * @param baseEnvironment the environment whose basics (PATH, HOME, LANG…) are passed on, normally {@code System.getenv()}
      * @param threads         makes the two threads each process uses (a watcher and an output reader)
      */
     public ProcessRunner(
@@ -72,6 +72,14 @@ public final class ProcessRunner {
     public ProcessRunner(
             int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
             ThreadFactory threads, Launcher launcher) {
+        this(maxProcesses, outputCapBytes, clock,
+                ChildEnvironment.basics(Objects.requireNonNull(baseEnvironment, "baseEnvironment")), threads, launcher);
+    }
+
+    /** As the constructor above, every child with {@code environment} (the allow-list of this run's configuration). */
+    public ProcessRunner(
+            int maxProcesses, int outputCapBytes, Clock clock, ChildEnvironment environment,
+            ThreadFactory threads, Launcher launcher) {
         if (maxProcesses < 1) {
             throw new IllegalArgumentException("maxProcesses must be at least 1, was " + maxProcesses);
         }
@@ -85,8 +93,7 @@ public final class ProcessRunner {
         this.token = randomToken();
         this.killer = new ProcessTreeKiller(new ProcFs(Path.of("/proc")), KILL_GRACE);
         this.launcher = Objects.requireNonNull(launcher, "launcher");
-        this.starter = new ProcessStarter(launcher,
-                ChildEnvironment.scrub(Objects.requireNonNull(baseEnvironment, "baseEnvironment")));
+        this.starter = new ProcessStarter(launcher, Objects.requireNonNull(environment, "environment").variables());
     }
 
     /** As the full constructor, with daemon threads: call {@link #stopAll} before the JVM exits. */
@@ -98,6 +105,12 @@ public final class ProcessRunner {
     public ProcessRunner(int maxProcesses, int outputCapBytes, Clock clock, Map<String, String> baseEnvironment,
                          Launcher launcher) {
         this(maxProcesses, outputCapBytes, clock, baseEnvironment, DAEMONS, launcher);
+    }
+
+    /** As the full constructor with daemon threads, each command started by {@code launcher} with {@code environment}. */
+    public ProcessRunner(int maxProcesses, int outputCapBytes, Clock clock, ChildEnvironment environment,
+                         Launcher launcher) {
+        this(maxProcesses, outputCapBytes, clock, environment, DAEMONS, launcher);
     }
 
     private static final ThreadFactory DAEMONS = runnable -> {

@@ -24,7 +24,7 @@ final class ProcessStarter {
         return thread;
     });
 
-    /** @param childEnvironment the scrubbed environment every child gets, before its marker */
+    /** @param childEnvironment the allow-listed environment every child gets, before its marker */
     ProcessStarter(Launcher launcher, Map<String, String> childEnvironment) {
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.childEnvironment = Objects.requireNonNull(childEnvironment, "childEnvironment");

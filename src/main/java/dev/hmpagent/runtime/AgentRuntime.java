@@ -110,10 +110,13 @@ public final class AgentRuntime implements AutoCloseable {
      * @param protectedFiles the config files this run was started with: the shell and file policies never let the
      *                       LLM touch them (the database and its side files are always protected)
      */
-    public static AgentRuntime start(AgentConfig config, Launch launch, EventSink events, Pacer pacer, boolean endOnSafetyStop,
+    public static AgentRuntime start(AgentConfig config, Launch launch, EventSink sink, Pacer pacer, boolean endOnSafetyStop,
                               Approver approver, List<Path> protectedFiles) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(pacer, "pacer");
+        // what a person sees is redacted as what is stored: no secret reaches the terminal either
+        EventSink events = new RedactedEvents(sink, new dev.hmpagent.commands.ReplySecrets(
+                KnownSecrets.of(config, launch.env()).values())::redactResult);
         java.time.Instant startedAt = launch.clock().instant();
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
@@ -134,6 +137,8 @@ public final class AgentRuntime implements AutoCloseable {
             // in force: a detail (the banner says it); missing: said once, whoever watches
             events.emit(confinement.sandboxed() ? new AgentEvent.Info(confinement.line(), true)
                     : new AgentEvent.Problem(confinement.line()));
+            String refused = tools.secrets().children().refusedLine();
+            if (!refused.isEmpty()) events.emit(new AgentEvent.Problem(refused));
             StartWrites.llms(tickStore, config.llm(), events);
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), tools, instructions);
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and

@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -116,14 +115,6 @@ public final class LlmChain {
         if (s.model().isBlank() || s.model().equals(config.llm().model())) return main;
         LlmSection llm = config.llm();
         return client(llm.forRoute(llm.provider(), llm.baseUrl(), s.model(), llm.apiKey(), llm.options()));
-    }
-
-    /** The keys this agent sends (the main LLM's, each llm.registry entry's): never stored with a reply. */
-    static List<String> knownKeys(LlmSection llm, Function<String, String> variables) {
-        List<String> keys = new ArrayList<>(List.of(llm.apiKey()));
-        llm.registry().forEach(e -> keys.add(e.apiKeyEnv().isBlank() ? ""
-                : Objects.toString(variables.apply(e.apiKeyEnv()), "")));
-        return keys;
     }
 
     /**

@@ -96,7 +96,7 @@ public final class Wiring {
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
                         Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
                         java.util.function.Function<String, String> variables, Confinement confinement,
-                        McpServers mcp) {
+                        McpServers mcp, KnownSecrets secrets) {
         /** A halt: every process tree is killed, every delegated LLM call and every MCP call cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
@@ -107,7 +107,7 @@ public final class Wiring {
 
     /**
      * The tools for {@code config}: the control surface (the database and its side files, the config files in
-     * {@code protectedFiles}) is denied whatever the rules say; processes get {@code env} scrubbed of secrets.
+     * {@code protectedFiles}) is denied whatever the rules say; processes get {@code env}'s allow-list, never a key.
      */
     public static Tools tools(AgentConfig config, Approver approver, List<Path> protectedFiles, Map<String, String> env,
                               Clock clock, Supplier<LlmClient> taskLlms) {
@@ -131,15 +131,17 @@ public final class Wiring {
                 ? new ShellPolicy(rules, surface.guardedBySandbox(), approver.personPresent())
                 : ShellPolicy.unconfined(rules, Confinements.defaultAllow(), surface, approver.personPresent(),
                 roots.roots());
+        // every child gets the allow-list, never a key: commands, scripts, the alert command, MCP servers
+        KnownSecrets secrets = KnownSecrets.of(config, env);
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
-                env, confinement.launcher());
+                secrets.children(), confinement.launcher());
         LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()), clock);
         Map<String, String> environment = Map.copyOf(env);
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
         // the MCP servers' variables are read the same way; the servers start only when the runtime says
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
                 confinement, new McpServers(config.mcp().servers(), environment::get, confinement,
-                config.mcp().catalogueChars()));
+                config.mcp().catalogueChars(), secrets.children().variables()), secrets);
     }
 
     /**
@@ -180,9 +182,9 @@ public final class Wiring {
     }
 
     /** The SafetyMonitor on the tick thread's connection, with agent.toml's limits, Guide and alert command. */
-    static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events) {
+    static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, KnownSecrets secrets) {
         SafetySection c = config.safety();
-        AlertCommand alert = new AlertCommand(c.alertCommand());
+        AlertCommand alert = new AlertCommand(c.alertCommand(), secrets.children().variables());
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
                 SafetyRules.Limits.DEFAULTS.chantPauseAt(), c.loopAlertAt(), c.loopLockAt(),
@@ -240,7 +242,7 @@ public final class Wiring {
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
-                tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp());
+                tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp(), tools.secrets());
     }
 
     /** Step 5 as [stagnation] configures it: the comparator of its method, the signs, the reflex, the chant limits. */
@@ -351,8 +353,8 @@ public final class Wiring {
 
     private static TickWriter writer(AgentConfig config, Store store, Tools tools, SafetyMonitor monitor,
                                      ObjectMapper mapper, CommandRegistry registry) {
-        ReplySecrets secrets = new ReplySecrets(LlmChain.knownKeys(config.llm(), tools.variables()));
-        store.scrubResultsWith(secrets::redactKnown);
+        ReplySecrets secrets = new ReplySecrets(tools.secrets().values());
+        store.scrubResultsWith(secrets::redactResult);
         return new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets, registry), monitor,
                 breakers(monitor, config.llm(), tools.mcp()), new FormatSlips(registry, store.tables().settings()));
     }
@@ -361,7 +363,7 @@ public final class Wiring {
                                Tools tools, CommandGate instead, StandingInstructions instructions) {
         ObjectMapper mapper = new ObjectMapper();
         Commands commands = commands(config, clock, tools);
-        SafetyMonitor monitor = monitor(config, store, events);
+        SafetyMonitor monitor = monitor(config, store, events, tools.secrets());
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
         TickWriter writer = writer(config, store, tools, monitor, mapper, commands.registry());
         // the commands' results go through what measures progress by the world, then to the monitor

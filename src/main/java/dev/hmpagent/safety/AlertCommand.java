@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -57,16 +58,34 @@ public final class AlertCommand {
     private final String commandLine;
     private final Duration timeout;
     private final Executor executor;
+    private final Map<String, String> environment;
 
-    /** Runs {@code commandLine} (empty: none) on a fresh daemon thread per alert, killed after 10 s. */
+    /**
+     * Runs {@code commandLine} (empty: none) on a fresh daemon thread per alert, killed after 10 s, with only
+     * {@code environment} (the allow-list every child of the agent gets) and the reason.
+     */
+    public AlertCommand(String commandLine, Map<String, String> environment) {
+        this(commandLine, DEFAULT_TIMEOUT, AlertCommand::daemonThread, environment);
+    }
+
+    /** As above, with only the agent's PATH (a caller outside a configured run). */
     public AlertCommand(String commandLine) {
-        this(commandLine, DEFAULT_TIMEOUT, AlertCommand::daemonThread);
+        this(commandLine, DEFAULT_TIMEOUT, AlertCommand::daemonThread, pathOnly());
     }
 
     public AlertCommand(String commandLine, Duration timeout, Executor executor) {
+        this(commandLine, timeout, executor, pathOnly());
+    }
+
+    private static Map<String, String> pathOnly() {
+        return Map.of("PATH", Objects.requireNonNullElse(System.getenv("PATH"), "/usr/bin:/bin"));
+    }
+
+    public AlertCommand(String commandLine, Duration timeout, Executor executor, Map<String, String> environment) {
         this.commandLine = Objects.requireNonNull(commandLine, "commandLine");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.executor = Objects.requireNonNull(executor, "executor");
+        this.environment = Map.copyOf(environment);
     }
 
     /** True when a command is configured. */
@@ -92,6 +111,8 @@ public final class AlertCommand {
     private Result runNow(String reason) {
         ProcessBuilder builder = new ProcessBuilder(List.of("/bin/sh", "-c", commandLine, "hmp-agent-alert", reason))
                 .redirectErrorStream(true);
+        builder.environment().clear();
+        builder.environment().putAll(environment);
         builder.environment().put(REASON_VARIABLE, reason);
         Process process;
         try {

@@ -13,7 +13,20 @@ public final class ProcessLogDao {
             "id, name, cmd_id, coalesce(tick_id, 0), value, status, result, coalesce(pain_level, 0), fingerprint, timestamp";
     /** The name of rows recording a failed LLM call. */
     public static final String LLM_CALL = "llm_call";
+    /** How many commands stored redacted this process keeps as they were given, until they run. */
+    private static final int HELD_CAP = 1024;
     private final Store store;
+    /**
+     * Of a pending row stored redacted (a key typed in a command): the stored value and the command as it was given,
+     * by id. Only in this process's memory, so only this run's executor runs it as given; a restart ends such rows.
+     */
+    private final java.util.Map<Long, String[]> asGiven = Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<Long, String[]> eldest) {
+                    return size() > HELD_CAP;
+                }
+            });
 
     public ProcessLogDao(Store store) {
         this.store = Objects.requireNonNull(store, "store");
@@ -55,10 +68,30 @@ public final class ProcessLogDao {
                 name, value, now, cmdId, tickId, fingerprint, now);
     }
 
-    /** The commands of a tick still waiting for the executor, in the order the reply gave them. */
+    /**
+     * As {@link #enqueue(long, String, String, String, String)}, storing {@code value} (the command with the secrets
+     * typed in it redacted) while {@link #pending} gives this process's executor the command {@code given}.
+     */
+    public long enqueue(long tickId, String name, String cmdId, String value, String given, String fingerprint) {
+        long id = enqueue(tickId, name, cmdId, value, fingerprint);
+        if (!value.equals(given)) asGiven.put(id, new String[] {value, given});
+        return id;
+    }
+
+    /**
+     * The commands of a tick still waiting for the executor, in the order the reply gave them; a command stored
+     * redacted comes back as it was given, to run.
+     */
     public List<ProcessRow> pending(long tickId) {
         return store.query("SELECT " + COLUMNS + " FROM process_log WHERE status = 'pending' AND tick_id = ? "
-                + "ORDER BY id", ProcessLogDao::map, tickId);
+                + "ORDER BY id", ProcessLogDao::map, tickId).stream().map(this::given).toList();
+    }
+
+    private ProcessRow given(ProcessRow r) {
+        String[] held = asGiven.get(r.id());
+        if (held == null || !held[0].equals(r.value())) return r;
+        return new ProcessRow(r.id(), r.name(), r.cmdId(), r.tickId(), held[1], r.status(), r.result(), r.painLevel(),
+                r.fingerprint(), r.timestamp());
     }
 
     /** Every row still in flight (pending or running), oldest first. */

@@ -27,8 +27,12 @@ public record SecretRef(Kind kind, String name) {
     private static final Pattern KEYRING_ENTRY = Pattern.compile("[-A-Za-z0-9_.@/]{1,128}");
     /** How well-known tokens begin (OpenAI, Stripe, GitHub, GitLab, Slack, Google, Hugging Face, npm, PyPI, JWT). */
     private static final List<String> TOKEN_PREFIXES = List.of("sk-", "sk_", "pk_live", "rk_live", "ghp_", "gho_",
-            "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "xoxs-", "AIza", "ya29.", "hf_",
+            "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "AIza", "ya29.", "hf_",
             "npm_", "pypi-", "eyJ");
+    private static final Pattern KEY_CHARS = Pattern.compile("[A-Za-z0-9_-]+");
+    private static final Pattern JWT_CHARS = Pattern.compile("[A-Za-z0-9_.-]+");
+    /** An AWS access key id: AKIA (long-term) or ASIA (temporary) and 16 upper-case letters and digits. */
+    private static final Pattern AWS_KEY_ID = Pattern.compile("(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])");
     /** After a token prefix, this much more with a digit in it makes a token (a name like npm_config_x has none). */
     private static final int TOKEN_TAIL = 12;
     /** A piece of a name this long that mixes letters and digits is a key, not a name people give. */
@@ -65,18 +69,14 @@ public record SecretRef(Kind kind, String name) {
     }
 
     /**
-     * True for text shaped like a key or token: a private key block, a well-known token prefix followed by at least
-     * 12 more characters with a digit among them, or a piece (between {@code _ . / : @ -} and spaces) of at least 20
-     * characters that mixes letters and digits. Names such as {@code OPENAI_API_KEY}, {@code AWS_REGION} or
-     * {@code hmp-agent/reddit-bot} pass.
+     * True for text shaped like a key or token where it is stored or typed: {@link #looksLikeKey}, or a piece (between
+     * {@code _ . / : @ -} and spaces) of at least 20 characters that mixes letters and digits. Names such as
+     * {@code OPENAI_API_KEY}, {@code AWS_REGION} or {@code hmp-agent/reddit-bot} pass. For where a secret lives, not
+     * for free text: a hash or an id is such a piece too.
      */
     public static boolean looksLikeSecret(String text) {
         String s = text.strip();
-        if (s.contains("-----BEGIN")) return true;
-        for (String prefix : TOKEN_PREFIXES) {
-            String tail = s.startsWith(prefix) ? s.substring(prefix.length()) : "";
-            if (tail.length() >= TOKEN_TAIL && tail.chars().anyMatch(Character::isDigit)) return true;
-        }
+        if (looksLikeKey(s)) return true;
         for (String piece : s.split("[_./:@\\s-]+")) {
             if (piece.length() >= TOKEN_RUN && piece.chars().anyMatch(Character::isDigit)
                     && piece.chars().anyMatch(Character::isLetter)) {
@@ -84,6 +84,43 @@ public record SecretRef(Kind kind, String name) {
             }
         }
         return false;
+    }
+
+    /**
+     * True for a word in a provider's key format: a private key block, a well-known token prefix ({@code sk-},
+     * {@code sk-ant-}, {@code ghp_}, {@code github_pat_}, {@code glpat-}, {@code xoxb-}, {@code AIza}…) followed by at
+     * least 12 more characters with a digit among them, or an AWS access key id ({@code AKIA} and 16 more). A bare hex
+     * hash, a git SHA, a UUID or a file name holding one is no key.
+     */
+    public static boolean looksLikeKey(String text) {
+        String s = text.strip();
+        if (s.contains("-----BEGIN")) return true;
+        if (AWS_KEY_ID.matcher(s).find()) return true;
+        for (int i = 0; i < s.length(); i++) {
+            if (i > 0 && (Character.isLetterOrDigit(s.charAt(i - 1)) || s.charAt(i - 1) == '_' || s.charAt(i - 1) == '-')) {
+                continue;   // a prefix counts where a word or a piece of one (after : / @ =) begins
+            }
+            for (String prefix : TOKEN_PREFIXES) {
+                if (s.startsWith(prefix, i) && tokenTail(s.substring(i + prefix.length()), prefix)) return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * After a token prefix: at least 12 more characters with a digit among them, of the characters keys are made of
+     * (a JWT and a Google OAuth token also have dots); up to the end or to a character keys never hold.
+     */
+    private static boolean tokenTail(String rest, String prefix) {
+        Pattern chars = prefix.equals("eyJ") || prefix.equals("ya29.") ? JWT_CHARS : KEY_CHARS;
+        java.util.regex.Matcher m = chars.matcher(rest);
+        if (!m.lookingAt()) return false;
+        String tail = m.group();
+        int end = m.end();
+        // a dot between two more characters makes a file name (sk-learn-0.24.whl), not a key followed by a full stop
+        boolean ends = end == rest.length() || !Character.isLetterOrDigit(rest.charAt(end))
+                && (rest.charAt(end) != '.' || end + 1 == rest.length() || !Character.isLetterOrDigit(rest.charAt(end + 1)));
+        return ends && tail.length() >= TOKEN_TAIL && tail.chars().anyMatch(Character::isDigit);
     }
 
     /** As stored and shown: {@code env:NAME} or {@code keyring:entry}. */

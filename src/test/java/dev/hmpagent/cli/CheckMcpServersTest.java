@@ -63,6 +63,18 @@ class CheckMcpServersTest {
     }
 
     @Test
+    void what_children_get_is_said_by_name_and_a_key_variable_named_in_shell_env_is_refused_in_one_line()
+            throws Exception {
+        assertThat(check(SandboxModeTest.systemPath(), "api_key_env = \"MY_AUTH\"\n[shell]\nenv = [\"MY_AUTH\","
+                + " \"MY_GITHUB_TOKEN\"]\n")).isZero();
+
+        assertThat(out).contains("child processes get only HOME, MY_GITHUB_TOKEN, PATH of the environment;")
+                .contains("shell.env names MY_AUTH, which holds a configured key: not passed to any child process"
+                        + " (remove it from shell.env)")
+                .doesNotContain(SECRET);
+    }
+
+    @Test
     void no_server_is_one_line_saying_none() throws Exception {
         assertThat(check(SandboxModeTest.systemPath(), "")).isZero();
 

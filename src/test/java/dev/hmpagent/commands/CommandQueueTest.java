@@ -36,6 +36,26 @@ class CommandQueueTest {
         }
     }
     @Test
+    void a_key_typed_in_a_shell_line_is_stored_redacted_and_runs_as_given_but_a_hash_in_a_file_name_is_kept() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            String line = "curl -H 'Authorization: Bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a' https://x.test"
+                    + " -o eps1.7_0e9f4b2d6c1a8e3f5b7d9c2a4e6f8b1d.m4v";
+            ParsedReply reply = new CommandBlockParser(mapper).parse("t\n# Commands:\n[{\"cmd_id\": \"s\", \"type\":"
+                    + " \"shell\", \"args\": {\"command\": \"" + line.replace("'", "'") + "\"}}]");
+            ProcessLogDao log = store.tables().processLog();
+            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
+                    dev.hmpagent.safety.OperationListener.NONE,
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
+
+            assertThat(log.byTick(1).get(0).value()).doesNotContain("ghp_16C7")
+                    .contains("Bearer [redacted]' https://x.test -o eps1.7_0e9f4b2d6c1a8e3f5b7d9c2a4e6f8b1d.m4v");
+            assertThat(log.pending(1)).singleElement().satisfies(r -> assertThat(r.value()).contains(line));
+            assertThat(new ProcessLogDao(store).pending(1)).as("another process never runs it as given")
+                    .singleElement().satisfies(r -> assertThat(r.value()).doesNotContain("ghp_16C7"));
+        }
+    }
+
+    @Test
     void only_the_first_max_commands_are_queued_and_the_rest_become_one_error_row_naming_the_setting() {
         try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
             StringBuilder five = new StringBuilder("t\n# Commands:\n[");

@@ -214,6 +214,7 @@ class ConfigLoaderTest {
                 max_timeout_s = 5
                 max_processes = 64
                 output_cap_bytes = 256
+                env = ["GOPATH", "JAVA_HOME"]
                 [cleanup]
                 min_age_ticks = 1
                 [safety]
@@ -288,7 +289,7 @@ class ConfigLoaderTest {
                 new RunSection(0.5, 0),
                 new PolicySection(List.of("rm"), List.of("git push", "npm"), List.of("*")),
                 new FilesSection(List.of(Path.of("/srv/work"), Path.of("notes")), 1, 104_857_600),
-                new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(5), 64, 256),
+                new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(5), 64, 256, List.of("GOPATH", "JAVA_HOME")),
                 new CleanupSection(1),
                 new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000, 2, 1),
                 new StagnationSection(StagnationSection.Method.LLM, "gpt-4o-mini", 16, 0.5, 0.5, 1.0, 1000, 0, 10_000,

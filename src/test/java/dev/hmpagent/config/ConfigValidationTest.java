@@ -48,6 +48,15 @@ class ConfigValidationTest {
     }
 
     @Test
+    void shellEnvTakesOnlyVariableNames() throws IOException {
+        Path file = write("[shell]\nenv = [\"GOPATH\", \"MY VAR\"]\n");
+
+        assertThat(failure(TestSources.none().project(file)).getMessage())
+                .startsWith("shell.env = [\"GOPATH\",\"MY VAR\"] (from project file " + file + ") has element 2 that"
+                        + " is not the name of an environment variable");
+    }
+
+    @Test
     void outOfRangeWholeNumberFromEnvNamesTheVariable() {
         assertThat(failure(TestSources.none().env("AGENT_LLM_MAX_TOKENS", "0")))
                 .hasMessage("llm.max_tokens = 0 (from env AGENT_LLM_MAX_TOKENS) is out of range:"

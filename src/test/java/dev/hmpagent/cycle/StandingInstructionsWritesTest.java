@@ -135,15 +135,18 @@ class StandingInstructionsWritesTest {
 
         cycle.tick();
 
-        assertThat(questions).hasSize(3);
+        // in the sandbox a glob is not asked about: AGENTS.md is bound read-only there, so rm cannot remove it
+        boolean sandboxed = tools.confinement().sandboxed();
+        assertThat(questions).hasSize(sandboxed ? 2 : 3);
         assertThat(questions.get(0)).contains("\"echo obey > AGENTS.md\" may write AGENTS.md")
                 .contains("the person's standing instructions");
         assertThat(questions.get(1)).contains("sed -i").contains("may write AGENTS.md");
-        assertThat(questions.get(2)).contains("rm -f").contains("could name AGENTS.md");
-        assertThat(List.of(row("a"), row("s"), row("g"))).allSatisfy(r -> {
+        if (!sandboxed) assertThat(questions.get(2)).contains("rm -f").contains("could name AGENTS.md");
+        assertThat(sandboxed ? List.of(row("a"), row("s")) : List.of(row("a"), row("s"), row("g"))).allSatisfy(r -> {
             assertThat(r.status()).isEqualTo("error");
             assertThat(r.result()).contains("the person at the terminal said no");
         });
+        if (sandboxed) assertThat(String.valueOf(row("g").result())).as("run in the sandbox, not asked").doesNotContain("said no");
         assertThat(row("c").status()).as("cat only reads: " + row("c").result()).isIn("running", "ok");
     }
 }

@@ -35,6 +35,19 @@ class AlertCommandTest {
     }
 
     @Test
+    void the_command_gets_only_the_environment_it_is_given_and_the_reason() throws Exception {
+        Path out = dir.resolve("env.txt");
+        AlertCommand alert = new AlertCommand("env > '" + out + "'", java.util.Map.of("PATH", "/usr/bin:/bin",
+                "HOME", dir.toString()));
+
+        assertThat(await(alert.run("locked")).ok()).isTrue();
+
+        assertThat(Files.readAllLines(out)).filteredOn(l -> !l.startsWith("PWD=") && !l.startsWith("SHLVL=")
+                && !l.startsWith("_=")).containsExactlyInAnyOrder("PATH=/usr/bin:/bin", "HOME=" + dir,
+                "HMP_AGENT_ALERT=locked");
+    }
+
+    @Test
     void a_reason_is_data_never_shell_code() throws Exception {
         Path out = dir.resolve("out.txt");
         Path planted = dir.resolve("planted");
