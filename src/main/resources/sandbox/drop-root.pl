@@ -4,10 +4,9 @@
 # file roots as their owner while the kernel sees it as that uid everywhere else, and what it creates there is owned on
 # disk by the roots' owner. The clones are then mounted on a tmpfs over STAGE (in this namespace only), one entry per
 # path numbered from 0, where bubblewrap, run as the unprivileged uid, can reach them. No module is loaded (POSIX alone
-# costs ~9 ms a command); the new mount API's syscall numbers are the same on every architecture.
+# costs ~9 ms a command, and strict and warnings ~4 ms: the code was written and tested under both); the new mount
+# API's syscall numbers are the same on every architecture.
 # Arguments: UID GID STAGE (ro|rw):PATH... -- COMMAND...
-use strict;
-use warnings;
 my ($uid, $gid, $stage) = splice(@ARGV, 0, 3);
 my @items;
 while (@ARGV && $ARGV[0] ne '--') { push @items, shift @ARGV; }
@@ -76,6 +75,7 @@ for my $item (@items) {
         or fail("$path is on a file system that cannot be idmapped ($!)");
     push @clones, [$tree, $dir];
 }
+kill('KILL', map { $_->[0] } @children) if @children;  # the mounts hold their namespaces now
 for my $child (@children) { close($child->[1]); waitpid($child->[0], 0); }
 close($_) for values %userns;
 # a small tmpfs over STAGE: fsopen, fsconfig (mode, size, create), fsmount, move_mount

@@ -182,6 +182,15 @@ class RootContainmentEndToEndTest {
     }
 
     @Test
+    void nothing_of_the_drop_is_left_on_the_host_no_mount_and_no_entry_in_its_stage() throws IOException {
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("hmp-agent-stage")
+                .doesNotContain(root.toString()).doesNotContain("idmapped");
+        try (var stage = Files.list(Path.of("/dev/shm"))) {
+            assertThat(stage.map(p -> p.getFileName().toString())).noneMatch(n -> n.matches("\\d+"));
+        }
+    }
+
+    @Test
     void it_still_works_in_roots_owned_by_root_and_what_it_makes_there_belongs_to_root() throws IOException {
         assertThat(result("r-work")).startsWith("ok").contains("work-done");
         assertThat(Files.readString(root.resolve("made.txt"))).isEqualTo("made\n");
