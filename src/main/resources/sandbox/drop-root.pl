@@ -64,11 +64,19 @@ sub userns_fd {
 my @clones;
 for my $item (@items) {
     my ($mode, $path) = $item =~ /^(ro|rw):(.*)$/s or fail("bad item $item");
-    my @st = stat($path);
-    if (!@st) { push @clones, undef; next; }            # gone: bubblewrap's --bind-try leaves it out
-    my $dir = -d $path;
+    # the path as it is, no symbolic link followed anywhere on it (a command may have planted one inside a root):
+    # openat2(AT_FDCWD, path, {O_PATH | O_CLOEXEC, 0, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS})
     my ($src, $none) = ("$path", "");                  # syscall() wants strings it may write to
-    my $tree = syscall(428, -100, $src, 0x80001);      # open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | O_CLOEXEC)
+    my $how = pack('QQQ', 0x200000 | 0x80000, 0, 0x04 | 0x02);
+    my $at = syscall(437, -100, $src, $how, 24);
+    if ($at < 0) {
+        if ($!{ENOENT}) { push @clones, undef; next; }   # gone: bubblewrap's --bind-try leaves it out
+        fail("$path: $!" . ($!{ELOOP} ? " (a symbolic link on the way: refused)" : ""));
+    }
+    open(my $fh, '<&=', $at) or fail("$path: $!");
+    my @st = stat($fh) or fail("$path: $!");
+    my $dir = -d _;
+    my $tree = syscall(428, $at, $none, 0x80000 | 0x1000 | 1);  # open_tree(fd, "", CLOEXEC | AT_EMPTY_PATH | CLONE)
     fail("open_tree $path: $!") if $tree < 0;
     my $attr = pack('QQQQ', 0x00100000 | ($mode eq 'ro' ? 1 : 0), 0, 0, userns_fd($st[4], $st[5]));
     syscall(442, $tree, $none, 0x1000, $attr, 32) == 0 # mount_setattr(fd, "", AT_EMPTY_PATH, MOUNT_ATTR_IDMAP[|RDONLY])

@@ -76,8 +76,12 @@ final class McpTransports {
             throw new CannotStart("sandbox.mode = \"required\" and no sandbox works here ("
                     + confinement.line() + "); set sandbox = false on this entry to run it unconfined");
         }
-        return ServerSandbox.wrap(confinement, entry.network(), entry.readOnly(), entry.readWrite(), command)
-                .orElse(command);
+        try {
+            return ServerSandbox.wrap(confinement, entry.network(), entry.readOnly(), entry.readWrite(), command)
+                    .orElse(command);
+        } catch (dev.hmpagent.process.Sandbox.Unsafe e) {
+            throw new CannotStart(e.getMessage());
+        }
     }
 
     /** The values the entry's {@code env} and {@code headers} pass (those set): secrets, never shown to the model. */

@@ -82,7 +82,7 @@ public final class Sandbox implements Launcher {
     public static Sandbox plan(SandboxHost host, Limits limits, List<Path> roots, ControlSurface surface, Path home) {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(limits, "limits");
-        List<Path> rootPaths = roots.stream().map(r -> canonical(r.toAbsolutePath())).distinct().toList();
+        List<Path> rootPaths = outermost(roots);
         List<Path> controlled = Stream.concat(surface.paths().stream(), surface.folders().stream())
                 .map(Sandbox::canonical).distinct().toList();
         for (Path c : controlled) {
@@ -109,6 +109,41 @@ public final class Sandbox implements Launcher {
         }
         args.addAll(List.of("--setenv", "HOME", privateHome ? homeDir.toString() : "/tmp", "--setenv", "TMPDIR", "/tmp"));
         return new Sandbox(host, limits, args, rootPaths, surface.askedBeforeWrites(), ProcessRunner.randomToken());
+    }
+
+    /**
+     * The roots to bind, canonical: a root inside another is left out (the outer one's bind holds it). A root named
+     * inside another whose real path leads elsewhere is refused: a command may have replaced it with a symbolic link
+     * (to {@code /etc}, say) in an earlier run, and binding it would hand that target over read-write.
+     */
+    static List<Path> outermost(List<Path> roots) {
+        List<Path> given = roots.stream().map(r -> r.toAbsolutePath().normalize()).distinct().toList();
+        for (Path r : given) {
+            Path real = canonical(r);
+            for (Path other : given) {
+                if (!other.equals(r) && r.startsWith(other) && !real.equals(r)) {
+                    throw new Unsafe("sandbox: the file root " + r + " lies inside the root " + other + " but leads to "
+                            + real + " (a symbolic link a command could have made): name " + real + " in files.roots"
+                            + " if that is meant, or remove " + r);
+                }
+            }
+        }
+        List<Path> real = given.stream().map(Sandbox::canonical).distinct().toList();
+        return real.stream().filter(r -> real.stream().noneMatch(o -> !o.equals(r) && r.startsWith(o))).toList();
+    }
+
+    /**
+     * {@code path}, real, to bind for a server: refused when a symbolic link on the way lies in a file root (a
+     * command could have made it, to lead the server's bind to {@code /root} or {@code /etc}).
+     */
+    String serverPath(Path path) {
+        Path given = path.toAbsolutePath().normalize();
+        Path real = canonical(given);
+        if (!real.equals(given) && roots.stream().anyMatch(r -> given.startsWith(r) || real.startsWith(r))) {
+            throw new Unsafe("sandbox: " + given + " leads to " + real + " through a symbolic link inside the file"
+                    + " roots, which a command could have made: name the real path in agent.toml");
+        }
+        return real.toString();
     }
 
     /** The namespace and session options every sandbox of this host starts with (the probe uses them too). */

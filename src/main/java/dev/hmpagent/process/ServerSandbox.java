@@ -19,6 +19,8 @@ public final class ServerSandbox {
     /**
      * The command line that starts {@code command} inside the sandbox of this run's {@code confinement}; empty when
      * the run has no sandbox (then the caller decides whether the server may run unconfined).
+     *
+     * @throws Sandbox.Unsafe when a path leads elsewhere through a symbolic link inside the file roots
      */
     public static Optional<List<String>> wrap(Confinement confinement, boolean network, List<Path> readOnly,
                                               List<Path> readWrite, List<String> command) {
@@ -26,8 +28,8 @@ public final class ServerSandbox {
         if (!(confinement.launcher() instanceof Sandbox sandbox)) return Optional.empty();
         Sandbox.SandboxHost host = sandbox.host();
         List<RootDrop.Bound> bound = new ArrayList<>();
-        for (Path p : readOnly) bound.add(new RootDrop.Bound(Path.of(real(p)), false));
-        for (Path p : readWrite) bound.add(new RootDrop.Bound(Path.of(real(p)), true));
+        for (Path p : readOnly) bound.add(new RootDrop.Bound(Path.of(sandbox.serverPath(p)), false));
+        for (Path p : readWrite) bound.add(new RootDrop.Bound(Path.of(sandbox.serverPath(p)), true));
         List<String> argv = new ArrayList<>(Sandbox.bwrap(host, bound));
         argv.addAll(Sandbox.namespaces(host, network));
         argv.addAll(Sandbox.system());
@@ -37,14 +39,5 @@ public final class ServerSandbox {
         argv.addAll(List.of("--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--"));
         argv.addAll(command);
         return Optional.of(List.copyOf(argv));
-    }
-
-    private static String real(Path p) {
-        Path absolute = p.toAbsolutePath().normalize();
-        try {
-            return absolute.toRealPath().toString();
-        } catch (java.io.IOException e) {
-            return absolute.toString();   // not there: --*-bind-try leaves it out
-        }
     }
 }
