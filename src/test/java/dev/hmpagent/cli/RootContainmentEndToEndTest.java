@@ -110,6 +110,7 @@ class RootContainmentEndToEndTest {
         shell(commands, "r-secrets", "cat /etc/shadow /etc/gshadow 2>&1 | head -c 400; " + secrets + "echo secrets-done");
         shell(commands, "r-work", "echo made > made.txt && mkdir -p sub && echo deep > sub/deep.txt"
                 + " && echo more >> notes.txt && sed -i 's/root/the/' notes.txt && echo work-done");
+        shell(commands, "r-setuid", "cp /bin/sh rootsh && chmod 6755 rootsh && ls -ln rootsh && echo setuid-done");
         return "Let me see what root can reach.\n# Commands:\n" + commands + "\n# End commands";
     }
 
@@ -179,6 +180,14 @@ class RootContainmentEndToEndTest {
     void root_only_files_of_the_system_are_not_readable() {
         assertThat(result("r-secrets")).contains("secrets-done").contains("Permission denied")
                 .doesNotContain("root:").doesNotContain("READABLE");
+    }
+
+    @Test
+    void a_set_user_id_file_a_command_makes_in_a_root_loses_the_bit_when_the_command_ends() throws IOException {
+        assertThat(result("r-setuid")).contains("setuid-done").contains("-rwsr-sr-x")
+                .contains("the set-user-ID and set-group-ID bits were taken off 1 file this command set them on");
+        assertThat((Integer) Files.getAttribute(root.resolve("rootsh"), "unix:mode") & 07777).isEqualTo(0755);
+        assertThat(Files.getAttribute(root.resolve("rootsh"), "unix:uid")).isEqualTo(0);
     }
 
     @Test

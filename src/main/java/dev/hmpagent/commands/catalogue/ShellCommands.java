@@ -13,6 +13,7 @@ import dev.hmpagent.process.ProcessResult;
 import dev.hmpagent.process.ProcessRunner;
 import dev.hmpagent.process.ProcessSpec;
 import dev.hmpagent.process.RunningProcess;
+import dev.hmpagent.process.SetIdBits;
 import dev.hmpagent.process.StartResult;
 import dev.hmpagent.process.WriteQuota;
 import dev.hmpagent.safety.ErrorCode;
@@ -60,6 +61,7 @@ public final class ShellCommands {
     private final java.time.Clock clock;
     private final String confinement;
     private final WriteQuota quota;
+    private final SetIdBits setIdBits;
 
     public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock) {
         this(runner, roots, limits, clock, "", WriteQuota.unlimited());
@@ -72,6 +74,7 @@ public final class ShellCommands {
     public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock, String confinement,
                          WriteQuota quota) {
         this.quota = Objects.requireNonNull(quota, "quota");
+        this.setIdBits = SetIdBits.in(roots.roots());
         this.confinement = Objects.requireNonNull(confinement, "confinement");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.roots = Objects.requireNonNull(roots, "roots");
@@ -151,9 +154,10 @@ public final class ShellCommands {
             if (over.isPresent()) return Optional.of(CommandOutcome.error(ErrorCode.EDQUOT, "shell refused: " + over.get()));
             quota.meter(runner);
             List<Path> notYetMade = roots.askedNotYetMade();
+            Optional<Path> stamp = stamp();
             StartResult started = runner.start(new ProcessSpec(id, command, cwd.value(), Duration.ofSeconds(timeoutS),
                             readOnlyFiles),
-                    result -> onDone.accept(movedAside(outcome(result), notYetMade, id)));
+                    result -> onDone.accept(setIdCleared(movedAside(outcome(result), notYetMade, id), stamp)));
             if (started instanceof StartResult.Refused r) {
                 return Optional.of(CommandOutcome.error(ErrorCode.EBUSY, "shell: " + r.reason()));
             }
@@ -183,6 +187,32 @@ public final class ShellCommands {
         }
         if (moved.length() == 0) return outcome;
         return CommandOutcome.error(ErrorCode.EPERM, outcome.result() + moved);
+    }
+
+    /** The start of a command, for {@link SetIdBits}; empty when no temporary file can be made. */
+    private static Optional<Path> stamp() {
+        try {
+            return Optional.of(SetIdBits.stamp());
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The outcome, with a line naming the files whose set-ID bits were taken off (see {@link SetIdBits}). */
+    private CommandOutcome setIdCleared(CommandOutcome outcome, Optional<Path> stamp) {
+        if (stamp.isEmpty()) return outcome;
+        List<Path> cleared = setIdBits.clearSince(stamp.get());
+        try {
+            java.nio.file.Files.deleteIfExists(stamp.get());
+        } catch (java.io.IOException e) {
+            // a stamp left in the temp folder: harmless
+        }
+        if (cleared.isEmpty()) return outcome;
+        return new CommandOutcome(outcome.status(), outcome.result() + "\nthe set-user-ID and set-group-ID bits were"
+                + " taken off " + cleared.size() + (cleared.size() == 1 ? " file" : " files") + " this command set them"
+                + " on (outside the sandbox they would run as their owner): " + cleared.stream().limit(5)
+                .map(Path::toString).collect(java.util.stream.Collectors.joining(", ")), outcome.messageToUser(),
+                outcome.code());
     }
 
     /** How a finished process reads in context 2. */
