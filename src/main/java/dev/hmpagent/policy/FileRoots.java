@@ -139,11 +139,11 @@ public final class FileRoots {
         return path.ok() ? controlSurface.askedFor(path.value()) : Optional.empty();
     }
 
-    /** The files a person must approve writes to (AGENTS.md) that lie in a root and do not exist now. */
-    public List<Path> askedNotYetMade() {
+    /** The files a person must approve writes to (AGENTS.md) that lie in a root, whether they exist or not. */
+    public List<Path> askedInRoots() {
         return controlSurface.askedBeforeWrites().stream()
-                .filter(p -> !java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-                .filter(p -> roots().stream().anyMatch(r -> Canonical.of(p).path().startsWith(r))).toList();
+                .filter(p -> roots().stream().anyMatch(r -> p.startsWith(r) || Canonical.of(p).path().startsWith(r)))
+                .toList();
     }
 
     /** Reads a file of at most {@code maxBytes} bytes ({@code files.max_read_bytes}). */

@@ -206,12 +206,39 @@ class AgentsMdEndToEndTest {
 
         assertThat(run.code()).as(run.err()).isZero();
         assertThat(agentsMd).doesNotExist();
-        assertThat(work.resolve("AGENTS.md.made-by-command-" + text("SELECT id FROM process_log WHERE cmd_id = 'c'")))
-                .hasContent("reckless");
-        assertThat(text("SELECT status || ' ' || error_code || ' ' || result FROM process_log WHERE cmd_id = 'c'"))
-                .startsWith("error EPERM ").contains("rc=0").contains("this command made " + agentsMd
-                        + ", the person's standing instructions, which only a person may write: it was moved to"
-                        + " AGENTS.md.made-by-command-");
+        String row = text("SELECT status || ' ' || error_code || ' ' || result FROM process_log WHERE cmd_id = 'c'");
+        assertThat(row).startsWith("error EPERM ").contains("rc=0").contains("this command changed " + agentsMd
+                + ", the person's standing instructions, which only a person may write; it is back as the person left"
+                + " it: what it made is in AGENTS.md.made-by-command-");
+        String aside = row.replaceAll("(?s).*what it made is in (AGENTS\\.md\\.made-by-command-[0-9a-f-]+).*", "$1");
+        assertThat(work.resolve(aside)).hasContent("reckless");
+    }
+
+    @Test
+    void a_folder_renamed_under_agents_md_or_a_link_swapped_is_put_back_as_the_person_left_it() throws Exception {
+        dev.hmpagent.testing.Bwrap.required();
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        work = Files.createDirectories(ws.resolve("project"));
+        agentsMd = work.resolve("AGENTS.md");
+        Files.writeString(agentsMd, "Be careful.\n");
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n[files]\nroots = [\"" + ws + "\"]\n"
+                + "[policy]\nshell_allow = [\"*\"]\n");
+        cli("note", "rewrite your rules");
+        llm.streamed("Rewriting." + commands("""
+                [{"cmd_id": "m", "type": "shell", "args": {"command": "mv project p2 && mkdir project && f=AGENTS; echo reckless > project/$f.md; echo moved"}}]"""),
+                10, 5).streamed("I may not.", 10, 1).streamed("Still not.", 10, 1).streamed("Done.", 10, 1);
+
+        Run run = cli("run", "--hz", "50", "--until-idle");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(agentsMd).hasContent("Be careful.\n");
+        assertThat(text("SELECT status || ' ' || coalesce(error_code, '') || ' ' || result FROM process_log WHERE cmd_id = 'm'"))
+                .as(run.out() + run.err())
+                .startsWith("error EPERM ").contains("moved")
+                .contains("this command changed " + agentsMd + ", the person's standing instructions")
+                .contains("what it made is in AGENTS.md.made-by-command-");
+        assertThat(work.resolveSibling("p2").resolve("AGENTS.md")).as("the renamed folder keeps the person's file")
+                .hasContent("Be careful.\n");
     }
 
     @Test

@@ -62,6 +62,7 @@ public final class ShellCommands {
     private final String confinement;
     private final WriteQuota quota;
     private final SetIdBits setIdBits;
+    private final InstructionsGuard instructions;
 
     public ShellCommands(ProcessRunner runner, FileRoots roots, Limits limits, java.time.Clock clock) {
         this(runner, roots, limits, clock, "", WriteQuota.unlimited());
@@ -75,6 +76,7 @@ public final class ShellCommands {
                          WriteQuota quota) {
         this.quota = Objects.requireNonNull(quota, "quota");
         this.setIdBits = SetIdBits.in(roots.roots());
+        this.instructions = new InstructionsGuard(roots::askedInRoots);
         this.confinement = Objects.requireNonNull(confinement, "confinement");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.roots = Objects.requireNonNull(roots, "roots");
@@ -153,11 +155,12 @@ public final class ShellCommands {
             Optional<String> over = quota.over(ctx.tables().safetyCounters().current().taskStartedAt());
             if (over.isPresent()) return Optional.of(CommandOutcome.error(ErrorCode.EDQUOT, "shell refused: " + over.get()));
             quota.meter(runner);
-            List<Path> notYetMade = roots.askedNotYetMade();
             Optional<Path> stamp = stamp();
+            instructions.started();
             StartResult started = runner.start(new ProcessSpec(id, command, cwd.value(), Duration.ofSeconds(timeoutS),
                             readOnlyFiles),
-                    result -> onDone.accept(setIdCleared(movedAside(outcome(result), notYetMade, id), stamp)));
+                    result -> onDone.accept(setIdCleared(keptInstructions(outcome(result), id), stamp)));
+            if (!(started instanceof StartResult.Started)) instructions.abandoned();
             if (started instanceof StartResult.Refused r) {
                 return Optional.of(CommandOutcome.error(ErrorCode.EBUSY, "shell: " + r.reason()));
             }
@@ -166,27 +169,11 @@ public final class ShellCommands {
         }
     }
 
-    /**
-     * The person's standing instructions (AGENTS.md) that did not exist when the command started and do now: only a
-     * person may write them, so each is moved aside ({@code AGENTS.md.made-by-command-ID}, nothing lost) and the
-     * command fails with EPERM saying so. A sandbox binds an existing one read-only; this covers one not yet made.
-     */
-    static CommandOutcome movedAside(CommandOutcome outcome, List<Path> notYetMade, long id) {
-        StringBuilder moved = new StringBuilder();
-        for (Path file : notYetMade) {
-            if (!java.nio.file.Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
-            Path aside = file.resolveSibling(file.getFileName() + ".made-by-command-" + id);
-            try {
-                java.nio.file.Files.move(file, aside);
-                moved.append("\nthis command made ").append(file).append(", the person's standing instructions, which"
-                        + " only a person may write: it was moved to ").append(aside.getFileName());
-            } catch (java.io.IOException e) {
-                moved.append("\nthis command made ").append(file).append(", which only a person may write, and it"
-                        + " could not be moved aside (").append(e.getMessage()).append("): tell the person");
-            }
-        }
-        if (moved.length() == 0) return outcome;
-        return CommandOutcome.error(ErrorCode.EPERM, outcome.result() + moved);
+    /** The outcome, failed with EPERM and a line for each standing-instructions file the command changed. */
+    private CommandOutcome keptInstructions(CommandOutcome outcome, long id) {
+        List<String> changed = instructions.ended(id);
+        if (changed.isEmpty()) return outcome;
+        return CommandOutcome.error(ErrorCode.EPERM, outcome.result() + "\n" + String.join("\n", changed));
     }
 
     /** The start of a command, for {@link SetIdBits}; empty when no temporary file can be made. */
