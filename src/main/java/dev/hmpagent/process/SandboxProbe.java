@@ -168,6 +168,11 @@ public final class SandboxProbe {
         return run.code() == 0 && !line.isEmpty() ? line : "(version unknown)";
     }
 
+    /** Whether this agent runs as root (uid 0): without a sandbox, its commands then have root's rights. */
+    public static boolean runningAsRoot() {
+        return isRoot();
+    }
+
     private static boolean isRoot() {
         try {
             return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;

@@ -20,7 +20,15 @@ public final class Confinements {
             + " allow rule naming them, and the default allow list's git entries are dropped), and an unlock cannot be"
             + " proven to come from a person";
 
+    /** Said after the fallback's rules when the agent runs as root: nothing then stands between a command and root. */
+    public static final String AS_ROOT = " (this agent runs as root, so they run as root, with root's rights on the"
+            + " whole machine: run the agent as an ordinary user, or make bubblewrap work here, to confine them)";
+
     private Confinements() { }
+
+    private static String fallbackRules() {
+        return FALLBACK_RULES + (SandboxProbe.runningAsRoot() ? AS_ROOT : "");
+    }
 
     /**
      * @throws ConfigException when the sandbox would be used but a file root holds part of the control surface
@@ -28,7 +36,7 @@ public final class Confinements {
     static Confinement choose(SandboxSection sandbox, List<Path> roots, ControlSurface surface, Map<String, String> env) {
         Launcher fallback = Launcher.plain(sandbox.maxFileBytes(), findPrlimit(env));
         if (sandbox.mode() == SandboxSection.Mode.OFF) {
-            return new Confinement(Confinement.Kind.FALLBACK, "no sandbox: sandbox.mode is off; " + FALLBACK_RULES,
+            return new Confinement(Confinement.Kind.FALLBACK, "no sandbox: sandbox.mode is off; " + fallbackRules(),
                     NOT_CONFINED, fallback);
         }
         SandboxProbe.Result probe = SandboxProbe.probe(env);
@@ -57,7 +65,7 @@ public final class Confinements {
                     + "; shell and script_run are refused", "shell and script_run are refused here: the sandbox they"
                     + " require is missing; do not try them.", fallback);
         }
-        return new Confinement(Confinement.Kind.FALLBACK, "no sandbox: " + reason + "; " + FALLBACK_RULES,
+        return new Confinement(Confinement.Kind.FALLBACK, "no sandbox: " + reason + "; " + fallbackRules(),
                 NOT_CONFINED, fallback);
     }
 
