@@ -66,6 +66,11 @@ public final class CommonOptions {
     }
 
     LoadedConfig load(Map<String, String> env) {
+        return load(env, true);
+    }
+
+    /** With the files ({@link ConfigSources#standard}), or without them (the flags and the environment alone). */
+    LoadedConfig load(Map<String, String> env, boolean files) {
         Map<String, String> values = new LinkedHashMap<>();
         Map<String, String> labels = new LinkedHashMap<>();
         sets.forEach((k, v) -> {
@@ -76,7 +81,8 @@ public final class CommonOptions {
         put(values, labels, "llm.provider", provider, "--provider");
         put(values, labels, "llm.base_url", baseUrl, "--base-url");
         put(values, labels, "llm.model", model, "--model");
-        return ConfigLoader.load(ConfigSources.standard(values, labels, env, Optional.ofNullable(config)));
+        return ConfigLoader.load(files ? ConfigSources.standard(values, labels, env, Optional.ofNullable(config))
+                : ConfigSources.withoutFiles(values, labels, env));
     }
 
     private static void put(Map<String, String> values, Map<String, String> labels, String key, String value, String flag) {

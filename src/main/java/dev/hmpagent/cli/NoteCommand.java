@@ -30,7 +30,7 @@ final class NoteCommand extends Subcommand {
 
     @Override
     public Integer call() {
-        NoteDelivery.deliver(config().agent().db(), launch().clock(), String.join(" ", words), "cli", priority, tags)
+        NoteDelivery.deliver(configForDatabase().agent().db(), launch().clock(), String.join(" ", words), "cli", priority, tags)
                 .forEach(this::say);
         return ExitCodes.OK;
     }

@@ -53,7 +53,7 @@ final class StatusCommand extends Subcommand {
 
     @Override
     public Integer call() throws Exception {
-        Path named = config().agent().db().toAbsolutePath();
+        Path named = configForDatabase().agent().db().toAbsolutePath();
         if (!Files.isRegularFile(named)) {
             List<Long> holders = FileIdentity.pidsHoldingDeleted(named);
             if (!holders.isEmpty()) throw new StoreException(StoreException.Kind.IO, named + " does not exist: "
@@ -97,7 +97,7 @@ final class StatusCommand extends Subcommand {
                 runner.orElse(null), log.latest(1), log.totalTokens(), store.tables().notes().unreadCount(),
                 NoteSpool.waitingIn(db), store.tables().processLog().runningCount(),
                 runner.map(s -> calls.byModelSince(s.holder().startedAt())).orElse(null), calls.byModel(),
-                new Costs(config().llm().prices()));
+                new Costs(configForDatabase().llm().prices()));
     }
 
     private static String json(Seen s) throws IOException {

@@ -23,6 +23,7 @@ abstract class Subcommand implements Callable<Integer> {
 
     private final AgentCommand root;
     private final Launch launch;
+    private AgentConfig forDatabase;
 
     Subcommand(AgentCommand root, Launch launch) {
         this.root = Objects.requireNonNull(root, "root");
@@ -37,6 +38,25 @@ abstract class Subcommand implements Callable<Integer> {
 
     final AgentConfig config() {
         return loaded().config();
+    }
+
+    /**
+     * The config, or, when a file of it is broken, the command line and the environment alone, the error said once
+     * as a warning: {@code halt}, {@code note}, {@code status} and {@code unlock} need only the database, and an
+     * emergency stop must not wait for a config to be mended.
+     */
+    final AgentConfig configForDatabase() {
+        if (forDatabase == null) {
+            try {
+                forDatabase = config();
+            } catch (dev.hmpagent.config.ConfigException e) {
+                err().println("agent: warning: " + e.getMessage() + " (ignored here: this command needs only the"
+                        + " database; --db names it)");
+                err().flush();
+                forDatabase = options.over(root.options).load(launch.env(), false).config();
+            }
+        }
+        return forDatabase;
     }
 
     /** The config files this run reads (protected from the LLM by the shell and file policies). */
@@ -55,7 +75,7 @@ abstract class Subcommand implements Callable<Integer> {
 
     /** The agent's file, which must exist (commands that steer or watch an agent never create one). */
     final Path existingDb() {
-        Path db = config().agent().db().toAbsolutePath();
+        Path db = configForDatabase().agent().db().toAbsolutePath();
         if (!Files.isRegularFile(db)) {
             throw new StoreException(db + " does not exist: pass the agent's file with --db"
                     + " (an agent creates it when it first starts)");

@@ -52,6 +52,12 @@ public record ConfigSources(
                 defaultUserFile(env));
     }
 
+    /** The command line's values and the environment, no file: for commands that need only the database. */
+    public static ConfigSources withoutFiles(Map<String, String> cliValues, Map<String, String> cliLabels,
+                                             Map<String, String> env) {
+        return new ConfigSources(cliValues, cliLabels, env, Optional.empty(), false, Optional.empty());
+    }
+
     /** Only the built-in defaults and the given environment; no files, no flags. */
     public static ConfigSources envOnly(Map<String, String> env) {
         return new ConfigSources(Map.of(), Map.of(), env, Optional.empty(), false, Optional.empty());
