@@ -2,9 +2,9 @@ package dev.hmpagent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.testing.AgentJvm;
 import dev.hmpagent.testing.FakeOpenAiServer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,9 +12,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +56,23 @@ class HaltKillsChildrenEndToEndTest {
         }
     }
 
+    Process agent(String... args) throws IOException {
+        Process p = new AgentJvm(config, db, llm.baseUrl(), dir, dir).start(args);
+        if (args[0].equals("run")) {
+            // nobody reads a running agent's lines here: drained so it never blocks on a full pipe
+            Thread drain = new Thread(() -> {
+                try {
+                    p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+                } catch (IOException e) {
+                    // the agent ended
+                }
+            });
+            drain.setDaemon(true);
+            drain.start();
+        }
+        return p;
+    }
+
     @Test
     void agent_halt_kills_a_running_command_at_once_and_the_agent_keeps_running() throws Exception {
         llm.streamed("Waiting a while.\n# Commands:\n[{\"cmd_id\": \"s\", \"type\": \"shell\", \"args\": {\"command\": \""
@@ -72,7 +86,7 @@ class HaltKillsChildrenEndToEndTest {
 
         Process halt = agent("halt", "--reason", "enough");
         assertThat(halt.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(halt.exitValue()).as(read(halt)).isZero();
+        assertThat(halt.exitValue()).as(AgentJvm.read(halt)).isZero();
 
         String row = await("SELECT status || ' ' || coalesce(error_code, '') FROM process_log WHERE cmd_id = 's'",
                 "error EHALT");
@@ -82,7 +96,7 @@ class HaltKillsChildrenEndToEndTest {
         Process status = agent("status");
         assertThat(status.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(status.exitValue()).as("stopped: exit 7").isEqualTo(7);
-        assertThat(read(status)).contains("STOPPED");
+        assertThat(AgentJvm.read(status)).contains("STOPPED");
     }
 
     /** The first column of {@code sql} once it equals {@code want}, or what it is after 20 s. */
@@ -122,21 +136,4 @@ class HaltKillsChildrenEndToEndTest {
         return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(SLEEP)).count();
     }
 
-    Process agent(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-        if (!args[0].equals("run")) pb.redirectOutput(ProcessBuilder.Redirect.PIPE);
-        else pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().clear();
-        pb.environment().putAll(Map.of("HOME", dir.toString(), "PATH",
-                System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), "LANG", "C.UTF-8"));
-        return pb.start();
-    }
-
-    static String read(Process p) throws IOException {
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    }
 }

@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.hmpagent.testing.AgentJvm;
 import dev.hmpagent.testing.FakeOpenAiServer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -114,12 +112,13 @@ class WriteQuotaEndToEndTest {
     void run(String... replies) throws Exception {
         for (String r : replies) llm.streamed(r, 100, 20);
         for (int i = 0; i < 20; i++) llm.streamed("Waiting, round " + i + ".", 10, 5);
-        Process note = agent("note", "go");
+        AgentJvm jvm = new AgentJvm(config, db, llm.baseUrl(), root, dir);
+        Process note = jvm.start("note", "go");
         assertThat(note.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(note.exitValue()).as(read(note)).isZero();
-        Process run = agent("run", "--until-idle", "--hz", "20");
+        assertThat(note.exitValue()).as(AgentJvm.read(note)).isZero();
+        Process run = jvm.start("run", "--until-idle", "--hz", "20");
         assertThat(run.waitFor(100, TimeUnit.SECONDS)).as("the agent finished").isTrue();
-        output = read(run);
+        output = AgentJvm.read(run);
         assertThat(run.exitValue()).as(output).isZero();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
              ResultSet rs = c.createStatement().executeQuery("SELECT cmd_id, status, error_code, result"
@@ -131,19 +130,4 @@ class WriteQuotaEndToEndTest {
         }
     }
 
-    Process agent(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("--config", config.toString(), "--db", db.toString(), "--base-url", llm.baseUrl()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().putAll(Map.of("HOME", dir.toString(), "PATH",
-                System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), "LANG", "C.UTF-8"));
-        return pb.start();
-    }
-
-    static String read(Process p) throws IOException {
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    }
 }
