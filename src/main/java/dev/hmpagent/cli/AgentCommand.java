@@ -130,7 +130,8 @@ public final class AgentCommand implements Callable<Integer> {
             screen.above(new AttributedString("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands."));
             Resumed.lines(runtime.connectAgain(), screen.width()).forEach(l -> screen.above(new AttributedString(l)));
         }
-        Repl repl = new Repl(s.reader(), screen, s.interactive(), runtime.loop(), runtime.inbox(),
+        Repl repl = new Repl(s.reader(), s.interactive() ? null : launch.terminals().piped(s.reader().getTerminal()),
+                screen, runtime.loop(), runtime.inbox(),
                 new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), s.db().toString(),
                         s.costs()),
                 config.llm().giveUp(), controls(runtime, replFacts, inspect), s.approver(), s.renderer(),

@@ -64,6 +64,7 @@ public final class Repl {
     private final LineReader reader;
     private final JLineScreen screen;
     private final boolean interactive;
+    private final PipedLines piped;
     private final TickLoop loop;
     private final NoteSpool inbox;
     private final Describe describe;
@@ -83,8 +84,9 @@ public final class Repl {
      * @param inbox  stores typed lines, or keeps them in its spool while the file cannot be written
      * @param giveUp piped input: how long, at its end, to wait for lines still in the spool to be stored
      * @param more   the commands that show what is in the file (/notes, /log, …), registered after the REPL's own
+     * @param piped  where piped input is read (not through the line editor), or null when a person types
      */
-    public Repl(LineReader reader, JLineScreen screen, boolean interactive, TickLoop loop, NoteSpool inbox,
+    public Repl(LineReader reader, java.io.Reader piped, JLineScreen screen, TickLoop loop, NoteSpool inbox,
                 Describe describe, Duration giveUp, Controls controls, OpenQuestion question, EventRenderer renderer,
                 List<SlashCommand> more, Clock clock) {
         this.reader = Objects.requireNonNull(reader, "reader");
@@ -92,7 +94,8 @@ public final class Repl {
         this.question = Objects.requireNonNull(question, "question");
         this.controls = Objects.requireNonNull(controls, "controls");
         this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
-        this.interactive = interactive;
+        this.interactive = piped == null;
+        this.piped = piped == null ? null : new PipedLines(piped);
         this.loop = Objects.requireNonNull(loop, "loop");
         this.inbox = Objects.requireNonNull(inbox, "inbox");
         this.describe = Objects.requireNonNull(describe, "describe");
@@ -215,9 +218,10 @@ public final class Repl {
                 reading = true;
             }
             try {
+                if (!interactive) return readPiped();
                 String start = carried;
                 carried = null;
-                lastRead = reader.readLine(interactive ? screen.reading(base) : "", null, (MaskingCallback) null, start);
+                lastRead = reader.readLine(screen.reading(base), null, (MaskingCallback) null, start);
                 return Interrupted.LINE;
             } finally {
                 synchronized (readLock) {
@@ -234,6 +238,25 @@ public final class Repl {
         } catch (java.io.IOError e) {
             if (loop.ended() != null) return Interrupted.END;   // interrupted because the loop ended
             throw e;
+        }
+    }
+
+    /** A piped line (not through the line editor: see {@link PipedLines}); one over the limit is said and skipped. */
+    private Interrupted readPiped() {
+        try {
+            while (true) {
+                PipedLines.Line line = piped.next();
+                if (line == null) return Interrupted.END;
+                if (!line.refused()) {
+                    lastRead = line.text();
+                    return Interrupted.LINE;
+                }
+                say(String.format("a line of %,d characters was not sent: one message holds at most %,d; put it in a"
+                        + " file and ask the agent to read that file", line.refusedLength(), PipedLines.MAX_CHARS));
+            }
+        } catch (java.io.IOException e) {
+            if (loop.ended() == null) say("reading the piped input failed (" + e.getMessage() + "): no more lines are read");
+            return Interrupted.END;
         }
     }
 

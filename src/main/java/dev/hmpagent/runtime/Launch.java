@@ -37,6 +37,14 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
     @FunctionalInterface
     public interface TerminalFactory {
         Terminal create() throws IOException;
+
+        /**
+         * Where piped input is read: the terminal's own reader unless the factory knows better (the system's reads
+         * standard input itself: JLine's reader on a pipe reads one byte per system call).
+         */
+        default java.io.Reader piped(Terminal made) {
+            return made.reader();
+        }
     }
 
     /** Makes the client for the configured LLM. */
@@ -90,8 +98,18 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
     /** The real process: system environment, system terminal (dumb when input is a pipe), UTC clock. */
     public static Launch system() {
         boolean interactive = consoleIsTerminal();
-        return new Launch(System.getenv(), () -> systemTerminal(interactive, System.getenv("TERM")),
-                Clock.systemUTC(), interactive, LlmChain::client,
+        TerminalFactory terminals = new TerminalFactory() {
+            @Override public Terminal create() throws IOException {
+                return systemTerminal(interactive, System.getenv("TERM"));
+            }
+
+            @Override public java.io.Reader piped(Terminal made) {
+                // nothing else reads standard input while it is a pipe: the terminal's reader is never asked
+                return new java.io.InputStreamReader(new java.io.FileInputStream(java.io.FileDescriptor.in),
+                        made.encoding());
+            }
+        };
+        return new Launch(System.getenv(), terminals, Clock.systemUTC(), interactive, LlmChain::client,
                 (name, action) -> sun.misc.Signal.handle(new sun.misc.Signal(name), s -> action.run()));
     }
 

@@ -93,6 +93,20 @@ class ReplInputEndToEndTest {
     }
 
     @Test
+    void a_piped_line_of_10_mb_becomes_one_whole_note_and_is_answered() throws Exception {
+        // before: JLine's line editor took ~17 s of CPU per MB of one piped line (minutes for 10 MB)
+        llm.streamed("Read it all.", 10, 2);
+        String line = "log\tline: ".repeat(1_000_000);   // 10,000,000 characters, tabs (not completion) kept
+
+        assertThat(agent(false, Map.of(), line + "\n")).isZero();
+
+        assertThat(column("SELECT length(text) FROM notes WHERE source = 'user'")).containsExactly("9999999");
+        assertThat(column("SELECT substr(text, 1, 9) FROM notes WHERE source = 'user'")).containsExactly("log\tline:");
+        assertThat(llm.requestCount()).as("the agent was asked about it").isGreaterThanOrEqualTo(1);
+        assertThat(terminal()).contains("Read it all.");
+    }
+
+    @Test
     void history_is_kept_beside_the_database_for_its_owner_only_and_shared_by_the_next_start() throws Exception {
         llm.streamed("Noted.", 10, 2).streamed("Noted again.", 10, 2);
         assertThat(agent(true, Map.of(), "/status\nfirst session line\n")).isZero();
