@@ -9,6 +9,7 @@ import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.event.AgentEvent;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -71,17 +72,22 @@ final class RunCommand extends Subcommand {
                 config.agent().db().toAbsolutePath().toString());
         FixedRatePacer pacer = new FixedRatePacer(rate,
                 catchUp ? FixedRatePacer.Overrun.CATCH_UP : FixedRatePacer.Overrun.SKIP, config.run().maxCatchUp());
+        // taken first: a SIGINT while the agent starts (the sandbox probe, MCP servers) is a clean stop too, not the
+        // JVM's exit 130 with the start half done
+        AtomicInteger signal = new AtomicInteger();
+        AtomicReference<AgentRuntime> started = new AtomicReference<>();
+        stopOn("TERM", 15, started, signal, launch().signals());
+        stopOn("INT", 2, started, signal, launch().signals());
         try (AgentRuntime runtime = AgentRuntime.start(config, launch(), printer, pacer, exitOnLockout,
                 Approver.NOBODY, configFiles())) {
+            started.set(runtime);
             printer.emit(new AgentEvent.Info(String.format(Locale.ROOT, "hmp-agent run at %.2f Hz: %s", rate,
                     runtime.banner())));
             TickLoop loop = runtime.loop();
             if (maxTicks != null) loop.limitFrames(maxTicks);
             loop.reportNoOps(verbose);
             if (untilIdle) loop.stop(true);
-            AtomicInteger signal = new AtomicInteger();
-            stopOn("TERM", 15, runtime, signal, launch().signals());
-            stopOn("INT", 2, runtime, signal, launch().signals());
+            if (signal.get() > 0) loop.stop(false);   // it came during the start: the loop ends before its first tick
             runtime.startThinking(printer);
             TickLoop.End end = loop.awaitStopped();
             runtime.farewell(end).ifPresent(line -> printer.emit(new AgentEvent.Problem(line)));
@@ -95,9 +101,14 @@ final class RunCommand extends Subcommand {
      * (an LLM call in flight is abandoned, its reply kept as interrupted), the lock is released, and
      * the exit code is 0, or 128 + the signal when a call was abandoned.
      */
-    private static void stopOn(String name, int number, AgentRuntime runtime, AtomicInteger signal,
+    private static void stopOn(String name, int number, AtomicReference<AgentRuntime> started, AtomicInteger signal,
                                Launch.Signals signals) {
         signals.on(name, () -> {
+            AgentRuntime runtime = started.get();
+            if (runtime == null) {   // still starting: the run stops once the start is done
+                signal.compareAndSet(0, number);
+                return;
+            }
             boolean abandoned = runtime.cycle().cancelInFlight();
             signal.compareAndSet(0, abandoned ? 1000 + number : number);
             runtime.loop().stop(false);

@@ -225,6 +225,37 @@ class RunEndToEndTest {
     }
 
     @Test
+    void sigint_while_the_agent_starts_is_a_clean_stop_before_any_tick_exit_0() throws Exception {
+        // before: the handlers were taken after the start (sandbox probe, MCP servers): a SIGINT then was the JVM's
+        // own, exit 130 with the start half done
+        cli("note", "are you there?");
+        List<Long> locksWhenTaken = new ArrayList<>();
+        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+                () -> new DumbTerminal(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()),
+                Clock.systemUTC(), false, dev.hmpagent.runtime.LlmChain::client, (name, action) -> {
+                    if (!name.equals("INT")) return;
+                    try {
+                        locksWhenTaken.add(count("SELECT count(*) FROM runner_lock"));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    action.run();   // the person presses Ctrl-C the moment the handler exists
+                });
+        CommandLine cl = Cli.commandLine(launch);
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        cl.setErr(new PrintWriter(new StringWriter(), true));
+
+        int code = cl.execute("run", "--hz", "20", "--config", config.toString(), "--db", db.toString(),
+                "--base-url", llm.baseUrl());
+
+        assertThat(locksWhenTaken).as("taken before the start takes the file").containsExactly(0L);
+        assertThat(code).isZero();
+        assertThat(llm.requestCount()).as("stopped before its first tick").isZero();
+        assertThat(count("SELECT count(*) FROM runner_lock")).isZero();
+        assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 0")).isEqualTo(1);
+    }
+
+    @Test
     void status_from_another_process_reads_phase_hz_and_no_op_ticks_while_the_agent_runs() throws Exception {
         CompletableFuture<Run> run = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20"));
         JsonNode runner = awaitRunnerPublished();
