@@ -77,10 +77,21 @@ public record SecretRef(Kind kind, String name) {
     public static boolean looksLikeSecret(String text) {
         String s = text.strip();
         if (looksLikeKey(s)) return true;
-        for (String piece : s.split("[_./:@\\s-]+")) {
-            if (piece.length() >= TOKEN_RUN && piece.chars().anyMatch(Character::isDigit)
-                    && piece.chars().anyMatch(Character::isLetter)) {
-                return true;
+        // one pass, nothing copied: a reply of megabytes is judged in milliseconds
+        int length = 0;
+        boolean digit = false;
+        boolean letter = false;
+        for (int i = 0; i <= s.length(); i++) {
+            char c = i < s.length() ? s.charAt(i) : ' ';
+            if (c == '_' || c == '.' || c == '/' || c == ':' || c == '@' || c == '-' || Character.isWhitespace(c)) {
+                if (length >= TOKEN_RUN && digit && letter) return true;
+                length = 0;
+                digit = false;
+                letter = false;
+            } else {
+                length++;
+                digit |= Character.isDigit(c);
+                letter |= Character.isLetter(c);
             }
         }
         return false;
@@ -101,7 +112,7 @@ public record SecretRef(Kind kind, String name) {
                 continue;   // a prefix counts where a word or a piece of one (after : / @ =) begins
             }
             for (String prefix : TOKEN_PREFIXES) {
-                if (s.startsWith(prefix, i) && tokenTail(s.substring(i + prefix.length()), prefix)) return true;
+                if (s.startsWith(prefix, i) && tokenTail(s, i + prefix.length(), prefix)) return true;
             }
         }
         return false;
@@ -111,16 +122,20 @@ public record SecretRef(Kind kind, String name) {
      * After a token prefix: at least 12 more characters with a digit among them, of the characters keys are made of
      * (a JWT and a Google OAuth token also have dots); up to the end or to a character keys never hold.
      */
-    private static boolean tokenTail(String rest, String prefix) {
+    private static boolean tokenTail(String s, int from, String prefix) {
         Pattern chars = prefix.equals("eyJ") || prefix.equals("ya29.") ? JWT_CHARS : KEY_CHARS;
-        java.util.regex.Matcher m = chars.matcher(rest);
+        // read in place (a region, not a copy of the rest: that was quadratic on a long text with many "sk-" words)
+        java.util.regex.Matcher m = chars.matcher(s).region(from, s.length());
         if (!m.lookingAt()) return false;
-        String tail = m.group();
         int end = m.end();
         // a dot between two more characters makes a file name (sk-learn-0.24.whl), not a key followed by a full stop
-        boolean ends = end == rest.length() || !Character.isLetterOrDigit(rest.charAt(end))
-                && (rest.charAt(end) != '.' || end + 1 == rest.length() || !Character.isLetterOrDigit(rest.charAt(end + 1)));
-        return ends && tail.length() >= TOKEN_TAIL && tail.chars().anyMatch(Character::isDigit);
+        boolean ends = end == s.length() || !Character.isLetterOrDigit(s.charAt(end))
+                && (s.charAt(end) != '.' || end + 1 == s.length() || !Character.isLetterOrDigit(s.charAt(end + 1)));
+        if (!ends || end - from < TOKEN_TAIL) return false;
+        for (int i = from; i < end; i++) {
+            if (Character.isDigit(s.charAt(i))) return true;
+        }
+        return false;
     }
 
     /** As stored and shown: {@code env:NAME} or {@code keyring:entry}. */

@@ -33,4 +33,23 @@ class SecretRefTest {
         assertThatThrownBy(() -> SecretRef.parse(text)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("env:VARIABLE_NAME or keyring:entry").hasMessageNotContaining("hunter2");
     }
+
+    @org.junit.jupiter.api.Test
+    void keys_and_token_runs_are_found_anywhere_in_a_long_text_and_words_like_them_are_not_keys() {
+        // many "sk-" words: the old judge copied the rest of the text for each one (quadratic: over a minute for
+        // 4 Mi characters); the result must be what it was
+        String filler = " sk-word1 sk-learn-0.24.whl a1b2 ".repeat(20_000);
+        assertThat(SecretRef.looksLikeKey(filler)).isFalse();
+        assertThat(SecretRef.looksLikeSecret(filler)).isFalse();
+        assertThat(SecretRef.looksLikeKey(filler + "sk-proj-abcdEFGH12345678")).as("at the very end").isTrue();
+        assertThat(SecretRef.looksLikeKey(filler + "sk-proj-abcdEFGH12345678." + filler)).as("before a full stop")
+                .isTrue();
+        assertThat(SecretRef.looksLikeKey("x sk-abcdefghijklmnop y")).as("no digit in the tail").isFalse();
+        assertThat(SecretRef.looksLikeKey("x-sk-abcdefgh12345678")).as("not where a word begins").isFalse();
+        assertThat(SecretRef.looksLikeSecret(filler + "3f9a8b7c6d5e4f3a2b1c")).as("a run of 20 at the end").isTrue();
+        assertThat(SecretRef.looksLikeSecret(filler + "3f9a8b7c6d5e4f3a2b1")).as("19 is no run").isFalse();
+        assertThat(SecretRef.looksLikeSecret("abcdefghijklmnopqrstuvwxyz")).as("letters only").isFalse();
+        assertThat(SecretRef.looksLikeSecret("12345678901234567890123")).as("digits only").isFalse();
+        assertThat(SecretRef.looksLikeSecret("a/3f9a8b7c6d5e4f3a2b1c0d9e@x")).isTrue();
+    }
 }
