@@ -119,6 +119,9 @@ public final class NoteSpool {
             try {
                 ch.truncate(0);
                 ch.force(true);
+                // emptied, so removed (under its lock: a writer that opened it before checks, after its own lock, that
+                // the file it holds is still the spool, and opens the new one if not)
+                Files.deleteIfExists(file);
             } catch (IOException e) {
                 throw new UncheckedIOException("stored the waiting messages but could not empty " + file
                         + " (" + e.getMessage() + "): remove it, or they are stored again at the next start", e);
@@ -189,15 +192,37 @@ public final class NoteSpool {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write a note as JSON", e);
         }
-        try (FileChannel ch = FileChannel.open(spool, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = ch.lock()) {
-            ch.position(ch.size());
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) ch.write(buffer);
-            ch.force(true);
+        try {
+            for (int attempt = 1; ; attempt++) {
+                Object before = fileKey(spool);
+                try (FileChannel ch = FileChannel.open(spool, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                     FileLock ignored = ch.lock()) {
+                    // the file opened is the spool only if the path named the same file before the open and after
+                    // the lock: otherwise an agent emptied and removed it meanwhile, and a line written would be lost
+                    if (before == null || !before.equals(fileKey(spool))) {
+                        if (attempt < 100) continue;
+                        throw new IOException("it was removed and made again 100 times while this note was written");
+                    }
+                    ch.position(ch.size());
+                    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                    while (buffer.hasRemaining()) ch.write(buffer);
+                    ch.force(true);
+                    return;
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("the message could be stored neither in the database nor in " + spool
                     + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** The identity of the file at {@code path} (device and inode), or null when there is none. */
+    private static Object fileKey(Path path) {
+        try {
+            return Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -72,6 +72,22 @@ class NoteSpoolTest {
     }
 
     @Test
+    void an_emptied_spool_is_removed_and_a_later_note_makes_it_again() throws Exception {
+        // before: agent note's spool stayed behind as a 0-byte agent.db.inbox for good once it had been used
+        NoteSpool.spool(db, "kept while locked", "cli", 0, null);
+        assertThat(spool.flush()).isEqualTo(1);
+        assertThat(spool.file()).doesNotExist();
+
+        NoteSpool.spool(db, "kept again", "cli", 0, null);
+        assertThat(spool.file()).exists();
+        assertThat(spool.waiting()).isEqualTo(1);
+        assertThat(spool.flush()).isEqualTo(1);
+        assertThat(spool.file()).doesNotExist();
+        assertThat(new NotesDao(store).list(false, "cli", "", 10)).extracting(NoteRow::text)
+                .containsExactly("kept again", "kept while locked");
+    }
+
+    @Test
     void a_later_note_does_not_overtake_one_still_waiting() throws Exception {
         try (Connection other = writeLock()) {
             spool.submit("older", "user", 0, null);
