@@ -24,7 +24,9 @@ final class SqliteErrors {
         Kind kind = kind(e);
         String detail = detail(e);
         String message = switch (kind) {
-            case BUSY -> path + " stayed locked by another process for over " + duration(busyTimeoutMs);
+            // the holder may be this very process (the agent's tick writing while the REPL stores a typed line)
+            case BUSY -> path + " stayed locked by another write (the running agent's or another process's) for over "
+                    + duration(busyTimeoutMs);
             case FULL -> "disk full while writing " + path + " (" + detail + "): free some space; nothing was committed";
             case IO -> "I/O error on " + path + " (" + detail + "): check the disk and that the file and its"
                     + " directory are still in place and accessible, or choose another --db";

@@ -75,7 +75,8 @@ class StoreErrorsTest {
                     .isInstanceOfSatisfying(StoreException.class, e -> {
                         assertThat(e.kind()).isEqualTo(Kind.BUSY);
                         assertThat(e.writeFailure()).isTrue();
-                        assertThat(e.getMessage()).contains("agent.db stayed locked by another process for over")
+                        assertThat(e.getMessage()).contains("agent.db stayed locked by another write (the running agent's or another"
+                                + " process's) for over")
                                 .doesNotContain("retried").doesNotContain("next tick");
                     });
             st.execute("ROLLBACK");
