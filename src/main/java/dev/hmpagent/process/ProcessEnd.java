@@ -10,6 +10,11 @@ public enum ProcessEnd {
     TIMEOUT,
     /** Stopped on request ({@code process_stop}, a halt, shutdown); its process tree was killed. */
     KILLED,
+    /**
+     * Never ran: the sandbox around it failed first (bubblewrap, or a root agent's drop to an unprivileged uid, said
+     * so, or could not be started). The machine's failure, not the command's.
+     */
+    SANDBOX_FAILED,
     /** Never ran: the working directory is missing, {@code /bin/sh} could not be executed, … */
     FAILED_TO_START
 }

@@ -156,7 +156,9 @@ public final class ProcessRunner {
                 process = starter.start(spec, markerValue(spec.id()));
             } catch (IOException | RuntimeException e) {
                 launcher.ended(spec);
-                return failedToStart(spec, "could not start it: " + oneLine(e.getMessage()));
+                return launcher.confines() ? new StartResult.FailedToStart(new ProcessResult(spec.id(),
+                        ProcessEnd.SANDBOX_FAILED, null, "", Duration.ZERO, "the sandbox could not be started ("
+                        + oneLine(e.getMessage()) + ")")) : failedToStart(spec, "could not start it: " + oneLine(e.getMessage()));
             }
             child = new ChildProcess(spec, process, startedAt, markerEntry(spec.id()), onFinish,
                     new TailBuffer(outputCapBytes));
@@ -315,13 +317,27 @@ public final class ProcessRunner {
         Ending ending = child.ending.get();
         if (ending != ChildProcess.EXITED) {
             String reason = dead ? ending.reason() : ending.reason() + " (the process did not die)";
-            return new ProcessResult(child.spec.id(), ending.status(), null, output, duration, reason);
+            return new ProcessResult(child.spec.id(), ending.status(), null, launcher.shown(output), duration, reason);
         }
-        int code = child.process.exitValue();
-        String reason = "exit " + code + (killed == 0 ? ""
-                : "; " + killed + " background process" + (killed == 1 ? "" : "es") + " it left running killed");
+        return exited(child, child.process.exitValue(), output, duration, killed);
+    }
+
+    /**
+     * The result of a process that exited by itself with {@code code}, having left {@code killed} processes for the
+     * runner to kill; the launcher says what it counted inside, and whether it failed before the command ran.
+     */
+    private ProcessResult exited(ChildProcess child, int code, String output, Duration duration, int killed) {
+        Launcher.Exit exit = launcher.exited(code, output);
+        if (exit.failedBefore().isPresent()) {
+            return new ProcessResult(child.spec.id(), ProcessEnd.SANDBOX_FAILED, null, exit.output(), duration,
+                    exit.failedBefore().get());
+        }
+        // counted inside by the launcher: what the host sees of a sandbox races the kernel's end of it
+        int left = exit.leftovers().orElse(killed);
+        String reason = "exit " + code + (left == 0 ? ""
+                : "; " + left + " background process" + (left == 1 ? "" : "es") + " it left running killed");
         return new ProcessResult(child.spec.id(), code == 0 ? ProcessEnd.OK : ProcessEnd.ERROR, code,
-                output, duration, reason);
+                exit.output(), duration, reason);
     }
 
     private void killQuietly(ChildProcess child) {

@@ -266,8 +266,24 @@ public final class Sandbox implements Launcher {
             if (capsByRlimit()) argv.add("--nproc=" + limits.maxProcesses());
             argv.add("--");
         });
-        argv.addAll(List.of(ProcessRunner.SHELL, "-c", spec.command()));
+        argv.addAll(InnerShell.argv(spec.command(), "hmp-agent-" + token));
         return argv;
+    }
+
+    /** What the sandbox's first shell said (its lines taken out), or that the sandbox failed before it ran. */
+    @Override
+    public Exit exited(int code, String output) {
+        return InnerShell.exited("hmp-agent-" + token, code, output);
+    }
+
+    @Override
+    public String shown(String output) {
+        return InnerShell.shown("hmp-agent-" + token, output);
+    }
+
+    @Override
+    public boolean confines() {
+        return true;
     }
 
     @Override

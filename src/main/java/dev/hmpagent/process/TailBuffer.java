@@ -38,6 +38,9 @@ final class TailBuffer {
         return total;
     }
 
+    /** How a rendering whose start was cut begins. */
+    static final String CUT = "[… ";
+
     /**
      * The kept tail as text. When bytes were cut, a first line says how many, and a UTF-8
      * character cut in half at the start is dropped; anything still not valid UTF-8 becomes U+FFFD.
@@ -60,7 +63,7 @@ final class TailBuffer {
             lead++;
         }
         int shown = kept - lead;
-        return "[… " + (total - shown) + " earlier bytes cut; last " + shown + " bytes shown]\n"
+        return CUT + (total - shown) + " earlier bytes cut; last " + shown + " bytes shown]\n"
                 + new String(tail, lead, shown, StandardCharsets.UTF_8);
     }
 

@@ -20,6 +20,12 @@ public final class ErrorCode {
     public static final String EDQUOT = "EDQUOT";
     /** Too large (a file, an output). */
     public static final String EFBIG = "EFBIG";
+    /**
+     * Not run: the sandbox around it failed before the command started (bubblewrap or the drop to an unprivileged
+     * uid broke after start-up). The machine's failure, not the model's: no pain, counted toward nothing, and the
+     * person is told once.
+     */
+    public static final String ESANDBOX = "ESANDBOX";
     /** Anything else: a crashed handler, an unexpected failure. */
     public static final String EUNKNOWN = "EUNKNOWN";
 

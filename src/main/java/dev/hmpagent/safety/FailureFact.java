@@ -37,7 +37,8 @@ public record FailureFact(String source, String kind, String code, String detail
                 Fingerprint.ofFailure(source + ":" + kind, detail));
     }
 
+    /** The pain it is felt with: none for a failure of the machine's own sandbox ({@link ErrorCode#ESANDBOX}). */
     public double painLevel() {
-        return severity.painLevel();
+        return ErrorCode.ESANDBOX.equals(code) ? 0 : severity.painLevel();
     }
 }

@@ -71,6 +71,7 @@ public final class SafetyMonitor implements OperationListener {
     /** A stop decided, and what releases it (said with it: an unlock does not release every stop). */
     private record Decided(String stop, String release) { }
     private boolean budgetWarned;
+    private boolean sandboxTold;
     private boolean capWarned;
 
     /**
@@ -113,6 +114,7 @@ public final class SafetyMonitor implements OperationListener {
     public String onOperation(long tickId, Operation outcome) {
         // the model's format slip is no failure of the world: told as it is, counted nowhere (issue 22)
         if (outcome.source() == Operation.Source.SLIP) return outcome.result();
+        if (outcome.failure().filter(f -> ErrorCode.ESANDBOX.equals(f.code())).isPresent()) return sandboxFailed(outcome);
         SafetyRules rules = rules();
         if (outcome.processLogId() == refusedRow) {
             refusedRow = -1;   // counted when it was refused
@@ -142,6 +144,22 @@ public final class SafetyMonitor implements OperationListener {
             }
         }
         return shown;
+    }
+
+    /**
+     * A command the sandbox failed to run: the machine's failure, not the model's, so counted nowhere (no streak, no
+     * cascade, no thrashing, no pause); the person is told once in this run, since every command fails the same way
+     * until someone repairs the machine.
+     */
+    private String sandboxFailed(Operation outcome) {
+        if (!sandboxTold) {
+            sandboxTold = true;
+            String broke = outcome.failure().orElseThrow().detail().lines().findFirst().orElse("the sandbox failed")
+                    .replaceFirst("^not run: ", "");
+            notices.accept(broke + ": shell and script_run fail as ESANDBOX (not counted against the model) until the"
+                    + " sandbox works again; agent check says why");
+        }
+        return outcome.result();
     }
 
     /** The command a stop on {@code outcome} is about, and its last error ("" for an LLM call's failure). */

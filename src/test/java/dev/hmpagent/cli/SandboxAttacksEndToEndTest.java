@@ -425,31 +425,48 @@ class SandboxAttacksEndToEndTest {
     }
 
     /**
-     * This JVM's class path, readable by any user: jars under a folder another user cannot enter (the Maven repository
-     * in root's home) are copied into {@code dir}/lib once.
+     * This JVM's class path, readable by any user: its jars and its class folders are copied into {@code dir}/lib once,
+     * world-readable. Where they are, another user may not enter: the Maven repository in root's home, or a clone
+     * in a private folder (a home of mode 0700, a {@code mktemp -d}), where nobody's JVM failed with
+     * ClassNotFoundException: dev.hmpagent.cli.Main.
      */
     static synchronized String classpath(Path dir) {
         try {
             Path lib = dir.resolve("lib");
+            Files.createDirectories(lib);
+            readableByAll(lib);
             List<String> entries = new ArrayList<>();
             for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
                 Path p = Path.of(e);
-                if (Files.isRegularFile(p)) {
-                    Files.createDirectories(lib);
-                    Path copy = lib.resolve(entries.size() + "-" + p.getFileName());
-                    if (!Files.exists(copy)) Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
-                    copy.toFile().setReadable(true, false);
-                    lib.toFile().setReadable(true, false);
-                    lib.toFile().setExecutable(true, false);
-                    entries.add(copy.toString());
-                } else {
-                    entries.add(e);
+                Path copy = lib.resolve(entries.size() + "-" + p.getFileName());
+                if (!Files.exists(copy) && Files.isRegularFile(p)) {
+                    Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
+                    readableByAll(copy);
+                } else if (!Files.exists(copy) && Files.isDirectory(p)) {
+                    copyTree(p, copy);
                 }
+                entries.add(Files.exists(copy) ? copy.toString() : e);
             }
             return String.join(java.io.File.pathSeparator, entries);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var tree = Files.walk(from)) {
+            for (Path p : tree.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(target);
+                else Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                readableByAll(target);
+            }
+        }
+    }
+
+    private static void readableByAll(Path p) {
+        p.toFile().setReadable(true, false);
+        if (Files.isDirectory(p)) p.toFile().setExecutable(true, false);
     }
 
     /** Pids of live processes (not zombies) whose command line contains {@code text}. */

@@ -78,6 +78,18 @@ class SandboxModeTest {
     }
 
     @Test
+    void check_after_the_sandbox_broke_under_a_running_agent_says_what_failed_and_why() throws Exception {
+        try (Bwrap.Breakable bwrap = Bwrap.breakable()) {
+            bwrap.breakIt();
+
+            assertThat(agent(bwrap.path(), "", "check")).isZero();
+
+            assertThat(out.toString().lines().findFirst().orElseThrow()).startsWith("no sandbox: bwrap cannot make a"
+                    + " sandbox").contains("(" + Bwrap.BROKEN + "); unprivileged user namespaces may be off");
+        }
+    }
+
+    @Test
     void check_says_the_sandbox_is_off_when_a_person_turned_it_off() throws Exception {
         assertThat(agent(systemPath(), "[sandbox]\nmode = \"off\"\n", "check")).isZero();
 

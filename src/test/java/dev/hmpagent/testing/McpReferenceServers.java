@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class McpReferenceServers {
     private static final Path DIR = Path.of("target", "mcp-servers");
+    /** What the install said. */
+    private static final Path LOG = Path.of("target", "mcp-servers-install.log");
 
     private McpReferenceServers() { }
 
@@ -61,14 +63,19 @@ public final class McpReferenceServers {
         if (!Files.isRegularFile(script)) {
             boolean ok = install();
             Assumptions.assumeTrue(ok && Files.isRegularFile(script), "skipped: " + name
-                    + " could not be installed by scripts/mcp-servers (no network to the npm registry?)");
+                    + " could not be installed by scripts/mcp-servers (no network to the npm registry? see " + LOG + ")");
         }
         return script;
     }
 
     private static boolean install() {
         try {
-            Process p = new ProcessBuilder("scripts/mcp-servers", DIR.toString()).inheritIO().start();
+            // never the test JVM's stdin: surefire's command channel, which npm (node) turns non-blocking while it
+            // runs, failing the build with "std/in stream corrupted" after every test passed; never its stdout either
+            Files.createDirectories(LOG.getParent());
+            Process p = new ProcessBuilder("scripts/mcp-servers", DIR.toString())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectErrorStream(true).redirectOutput(LOG.toFile()).start();
             return p.waitFor(300, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
             return false;

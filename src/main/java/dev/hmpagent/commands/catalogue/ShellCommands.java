@@ -216,6 +216,9 @@ public final class ShellCommands {
                     : CommandOutcome.error(r.reason().startsWith(WriteQuota.STOPPED) ? ErrorCode.EDQUOT
                     : ErrorCode.EHALT, text);
             case FAILED_TO_START -> CommandOutcome.error(ErrorCode.ENOENT, "could not start: " + r.reason());
+            case SANDBOX_FAILED -> CommandOutcome.error(ErrorCode.ESANDBOX, "not run: " + r.reason() + "\nThe machine"
+                    + " broke, not your command, and it is not counted against you; a person has been told. Do not"
+                    + " retry shell or script_run until someone says it works again.");
         };
     }
 
