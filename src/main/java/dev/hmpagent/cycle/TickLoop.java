@@ -150,7 +150,7 @@ public final class TickLoop {
             awaitResult();
             return true;
         }
-        DrainWait wait = DrainWait.of(cycle.status(), cycle.clock().instant(), giveUp);
+        DrainWait wait = cycle.drainWait(giveUp);
         if (wait.end() != null) endWith(wait.end());
         if (!wait.waits()) return false;
         park(wait.nanos());
