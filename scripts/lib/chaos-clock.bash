@@ -9,7 +9,7 @@
 # the delay to the next request is measured; then the wall is set right and the model answers again. Then each round
 # steps the wall back 1 h, forward 1 h, forward 1 h more and back 2 h, and 1.5 s after each step sends a note and
 # measures how long it waits before the agent reads it (30 s at most).
-# LOSS when a note waits longer than CHAOS_CLOCK_LIMIT s (2: 20 frames at 10 Hz, a JVM's hiccups included) or the
+# LOSS when a note waits longer than CHAOS_CLOCK_LIMIT s (5: 50 frames at 10 Hz; a machine at load 40 takes seconds a tick) or the
 # retry comes later than that after its back-off. CHAOS_CLOCK_JAR runs another build (the unfixed one: a "before").
 # Uses the helpers of scripts/chaos (scenario, agent, agent_bg, final_checks, record, ...).
 
@@ -44,7 +44,7 @@ too_slow() { [[ $1 == ">"* || $1 == refused ]] || awk -v s="$1" -v l="$CHAOS_CLO
 
 chaos_clock() {
   local rounds="${1:-3}"
-  CHAOS_CLOCK_LIMIT="${CHAOS_CLOCK_LIMIT:-2}"
+  CHAOS_CLOCK_LIMIT="${CHAOS_CLOCK_LIMIT:-5}"
   [[ -r $CHAOS_FAKETIME_LIB ]] || { echo "scripts/chaos: clock needs libfaketime ($CHAOS_FAKETIME_LIB): apt-get install faketime" >&2; exit 2; }
   local jar="${CHAOS_CLOCK_JAR:-$jar}"
   scenario clock "" 20
@@ -68,7 +68,7 @@ chaos_clock() {
   [[ -n $first && -n $retry ]] && delay=$(awk -v a="$first" -v b="$retry" 'BEGIN {printf "%.2f", (b - a) / 1000}')
   [[ -z $first ]] && delay="no second 503 seen"
   [[ -n $first && -z $retry ]] && delay=">30"
-  local said; said=$(grep -o 'retrying in [0-9.]* [a-z]*' "$D/run.out" | sed -n 2p)
+  local said; said=$(grep -o 'retrying in [0-9.]* [a-z]*' "$D/run.out" | head -1)
   rm -f "$D/port.outage"
   echo "+0" >"$D/faketime"
   local after; after=$(clock_note 1)
