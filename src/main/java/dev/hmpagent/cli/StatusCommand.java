@@ -141,7 +141,9 @@ final class StatusCommand extends Subcommand {
             r.put("pid", s.holder().pid());
             r.put("host", s.holder().host());
             r.put("started_at", s.holder().startedAt().toString());
-            r.put("alive", seen.lock().live(s.holder()));
+            boolean live = seen.lock().live(s.holder());
+            r.put("alive", live);
+            r.put("state", RunnerState.of(s.holder(), live).json());
             r.put("heartbeat_age_s", seconds(Duration.between(s.holder().heartbeatAt(), seen.now())));
             r.put("phase", s.published().phase());
             r.put("hz", s.published().hz());
@@ -230,9 +232,9 @@ final class StatusCommand extends Subcommand {
     }
 
     private static String runnerLine(RunnerLock.Seen s, boolean alive, Instant now) {
+        double age = seconds(Duration.between(s.holder().heartbeatAt(), now));
         String who = "runner: pid " + s.holder().pid() + " on " + s.holder().host() + " since " + s.holder().startedAt()
-                + ", heartbeat " + seconds(Duration.between(s.holder().heartbeatAt(), now)) + " s ago"
-                + (alive ? "" : " (it looks stopped: the next agent takes the file over)");
+                + ", heartbeat " + age + " s ago" + RunnerState.of(s.holder(), alive).words(s.holder(), age);
         if (s.publishedAt() == null || s.published().phase() == null) return who;
         return who + "; " + s.published().phase() + (s.published().hz() > 0
                 ? String.format(Locale.ROOT, " at %.2f Hz", s.published().hz()) : "")

@@ -71,10 +71,13 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
         return n.toString();
     }
 
-    /** Why idle ends now, or empty while it goes on. */
-    public Optional<String> ended(Instant now, NotesDao notes, ProcessLogDao processLog) {
+    /**
+     * Why idle ends now, or empty while it goes on; {@code timeUp}: its time has passed (the caller measures it on the
+     * monotonic clock, {@link #until} being only where it is kept).
+     */
+    public Optional<String> ended(boolean timeUp, NotesDao notes, ProcessLogDao processLog) {
         if (notes.maxUnreadId(PERSON) > afterNoteId) return Optional.of("a message from a person");
-        if (!now.isBefore(until)) return Optional.of("the time you set passed");
+        if (timeUp) return Optional.of("the time you set passed");
         if (processId > 0 && processLog.status(processId).map(s -> !s.inFlight()).orElse(true)) {
             return Optional.of("process " + processId + " finished");
         }

@@ -62,6 +62,8 @@ public final class Cycle {
     private final AgentLogDao agentLog;
     /** The persisted safety state on the tick thread's connection: the end of a rest. */
     private final SafetyControl control;
+    /** The end of the reflex's rest, waited for on the monotonic clock. */
+    private final WallDeadline restEnd;
 
     // Tick thread only.
     /** The halts this thread has taken into account: after a new one, unread messages are thought about again. */
@@ -69,7 +71,7 @@ public final class Cycle {
     /** The halts when the current tick began: one more by the time its reply is in, and the reply answers nothing. */
     private StopSignal.Since tickStart;
 
-    public Cycle(Clock clock, LlmClient llm, LlmParams params, LiveSettings settings, ContextAssembler assembler,
+    public Cycle(Clock clock, TimeSource time, LlmClient llm, LlmParams params, LiveSettings settings, ContextAssembler assembler,
                  CommandBlockParser parser, ReplyReview review, Backoff backoff, TickWriter writer,
                  CommandExecutor executor, EventSink events, Duration maxIdle, LlmBreakers breakers) {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
@@ -85,10 +87,11 @@ public final class Cycle {
         this.stops = writer.stops();
         this.control = writer.safetyControl();
         this.status = new StatusCell(CycleStatus.initial(agentLog.lastTickId(), agentLog.totalTokens()));
-        this.wake = new WakeRule(clock, settings, writer.notes(), writer.processLog(), writer.settings(),
+        this.restEnd = new WallDeadline(clock, time);
+        this.wake = new WakeRule(clock, time, settings, writer.notes(), writer.processLog(), writer.settings(),
                 review::slowDown, maxIdle, events, breakers);
         this.call = new MainCall(llm, params, clock, events, status);
-        this.retries = new Retries(clock, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
+        this.retries = new Retries(clock, time, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
         this.answers = new Answers(events, writer.processLog(), writer.secrets());
         this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers);
         this.after = new AfterWrite(clock, status, wake, retries, commands,
@@ -105,8 +108,11 @@ public final class Cycle {
 
     public CycleStatus status() { return status.get(); }
 
-    /** The clock this cycle reads time from. */
+    /** The clock this cycle dates what it shows and stores with. */
     Clock clock() { return clock; }
+
+    /** Draining: what the loop does about the cycle's trouble now; tick thread. */
+    DrainWait drainWait(Duration giveUp) { return retries.drainWait(giveUp); }
 
     /**
      * The stop signal of this agent: the control watcher raises a halt on it; a reply that was in flight or arrived
@@ -215,7 +221,7 @@ public final class Cycle {
             status.phase(Phase.WAITING_FOR_EVENT);
             return Optional.of(new TickResult(false, status.get().lastTickId(), "stopped"));
         }
-        if (retries.backingOff(start)) return Optional.of(TickResult.IDLE);
+        if (retries.backingOff()) return Optional.of(TickResult.IDLE);
         Optional<TickResult> kept = writing.writeKept(start, tickStart);
         if (kept.isPresent()) return kept;
         long unfinished = commands.unfinishedTick();
@@ -242,7 +248,9 @@ public final class Cycle {
      */
     public SafetyStatus endRestIfDue(SafetyStatus now) {
         if (!now.resting()) return now;
-        Optional<String> ended = control.endRestIfDue();
+        // the rest's end is stored as wall time; its length is waited out on the monotonic clock
+        Optional<String> ended = control.endRestIfDue(s -> restEnd.passed(s, s.until().orElseThrow(),
+                Duration.between(s.since(), s.until().orElseThrow())));
         if (ended.isEmpty()) return now;
         wake.restEnded(ended.get());
         wake.settingsChanged();   // the reflex's items for the next prompt are read again

@@ -1,7 +1,6 @@
 package dev.hmpagent.cycle;
 
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Draining and idle: what the loop does about the cycle's trouble. Nothing left to wait for (no trouble), a wait of
@@ -11,8 +10,13 @@ import java.time.Instant;
 record DrainWait(TickLoop.End end, long nanos) {
     private static final DrainWait NOTHING = new DrainWait(null, -1);
 
-    static DrainWait of(CycleStatus s, Instant now, Duration giveUp) {
-        switch (s.trouble()) {
+    /**
+     * @param now      {@link TimeSource#nanoTime()} now
+     * @param retryDue when the next try is due, on the same clock ({@code now} when none waits)
+     * @param since    when the trouble began, on the same clock
+     */
+    static DrainWait of(CycleStatus.Trouble trouble, long now, long retryDue, long since, Duration giveUp) {
+        switch (trouble) {
             case NONE -> {
                 return NOTHING;
             }
@@ -21,16 +25,14 @@ record DrainWait(TickLoop.End end, long nanos) {
             }
             default -> { }
         }
-        Instant retryAt = s.retryAt().orElse(now);
-        Instant since = s.troubleSince().orElse(now);
-        if (retryAt.isAfter(since.plus(giveUp))) {
-            return new DrainWait(switch (s.trouble()) {
+        if (retryDue - since > giveUp.toNanos()) {
+            return new DrainWait(switch (trouble) {
                 case STORE -> TickLoop.End.DATABASE;
                 case ERROR -> TickLoop.End.FAILED;
                 default -> TickLoop.End.LLM_GAVE_UP;
             }, -1);
         }
-        return new DrainWait(null, Math.max(1, Duration.between(now, retryAt).toNanos()));
+        return new DrainWait(null, Math.max(1, retryDue - now));
     }
 
     /** Whether the loop waits (then for {@link #nanos()}). */

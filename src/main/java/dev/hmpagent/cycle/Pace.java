@@ -45,12 +45,17 @@ public record Pace(Wait waiting, long due, boolean catchUp, long late, long skip
         return late - skipped;
     }
 
-    /** E.g. "tick 12 took 3.4 s: skipped 6 frames at 2 Hz", for {@code what} (a tick, an idle frame) that overran. */
+    /**
+     * E.g. "tick 12 took 3.4 s: skipped 6 frames at 2 Hz", for {@code what} (a tick, an idle frame) that overran; when
+     * it took less than a frame, the loop woke late (a busy machine) and the line says that, not what it took.
+     */
     String overrun(String what, long tookNanos, double hz) {
         String done = caughtUp() == 0 ? "skipped " + Text.count(skipped, "frame", "frames")
                 : "catching up " + Text.count(caughtUp(), "frame", "frames")
                         + (skipped == 0 ? "" : ", skipped " + skipped + " beyond run.max_catch_up");
-        return what + " took " + took(tookNanos) + ": " + done + " at "
+        String why = tookNanos < 1e9 / hz ? "the loop woke late (the machine is busy)"
+                : what + " took " + took(tookNanos);
+        return why + ": " + done + " at "
                 + BigDecimal.valueOf(hz).stripTrailingZeros().toPlainString() + " Hz";
     }
 

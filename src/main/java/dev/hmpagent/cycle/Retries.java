@@ -23,6 +23,8 @@ import java.util.Optional;
  */
 final class Retries {
     private final Clock clock;
+    /** Where the back-off is measured: the monotonic clock (the wall clock only dates what is shown and stored). */
+    private final TimeSource time;
     private final Backoff backoff;
     private final StatusCell status;
     private final TickWriter writer;
@@ -30,12 +32,17 @@ final class Retries {
     private final LlmBreakers breakers;
 
     private int consecutiveFailures;
-    /** When the next try is due while backing off; null when none is. */
+    /** When the next try is due while backing off, as shown; null when none is. */
     private Instant retryAt;
+    /** The same, on {@link TimeSource#nanoTime()}: what the wait is measured on. */
+    private long retryDue;
+    /** When ({@link TimeSource#nanoTime()}) the trouble in the status began: the give-up time counts from there. */
+    private long troubleSince;
 
-    Retries(Clock clock, Backoff backoff, StatusCell status, TickWriter writer, EventSink events,
+    Retries(Clock clock, TimeSource time, Backoff backoff, StatusCell status, TickWriter writer, EventSink events,
             LlmBreakers breakers) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.time = Objects.requireNonNull(time, "time");
         this.backoff = Objects.requireNonNull(backoff, "backoff");
         this.status = Objects.requireNonNull(status, "status");
         this.writer = Objects.requireNonNull(writer, "writer");
@@ -43,9 +50,17 @@ final class Retries {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
     }
 
-    /** Whether a back-off is still running at {@code now}. */
-    boolean backingOff(Instant now) {
-        return retryAt != null && now.isBefore(retryAt);
+    /** Whether a back-off is still running. */
+    boolean backingOff() {
+        return retryAt != null && time.nanoTime() - retryDue < 0;
+    }
+
+    /** Draining: what the loop does about the trouble now (nothing, wait for the next try, or end). */
+    DrainWait drainWait(Duration giveUp) {
+        long now = time.nanoTime();
+        Trouble trouble = status.get().trouble();
+        return DrainWait.of(trouble, now, retryAt == null ? now : retryDue, trouble == Trouble.NONE ? now : troubleSince,
+                giveUp);
     }
 
     /** A reply was written: the failures in a row are over (the status says so with the tick). */
@@ -79,10 +94,15 @@ final class Retries {
      */
     Duration schedule(Trouble trouble, long tickId, Optional<Duration> retryAfter, String error) {
         Instant now = clock.instant();
+        long nanos = time.nanoTime();
+        CycleStatus before = status.get();
+        // as the status keeps the trouble's start: while the same trouble goes on
+        if (before.trouble() != trouble || before.troubleSince().isEmpty()) troubleSince = nanos;
         consecutiveFailures++;
         Duration delay = backoff.delay(consecutiveFailures, retryAfter);
         Instant at = now.plus(delay);
         retryAt = at;
+        retryDue = nanos + delay.toNanos();
         status.update(s -> s.failing(trouble, now, tickId, Optional.of(at), error));
         return delay;
     }

@@ -72,6 +72,7 @@ public final class TickLoop {
 
     // Tick thread only.
     private String lastProblem = "";
+    private final OverrunLines overruns = new OverrunLines();
     /** Ticks that worked since the drain began. */
     private int drained;
 
@@ -150,7 +151,7 @@ public final class TickLoop {
             awaitResult();
             return true;
         }
-        DrainWait wait = DrainWait.of(cycle.status(), cycle.clock().instant(), giveUp);
+        DrainWait wait = cycle.drainWait(giveUp);
         if (wait.end() != null) endWith(wait.end());
         if (!wait.waits()) return false;
         park(wait.nanos());
@@ -166,8 +167,9 @@ public final class TickLoop {
         Pace pace = pacer.next(now, result.worked());
         if (pace.late() > 0) {
             counter.skipped(pace.skipped());
-            String what = result.worked() ? "tick " + result.tickId() : "an idle frame";
-            events.emit(new AgentEvent.Info(pace.overrun(what, now - began, hz)));
+            String line = overruns.line(pace, result.worked() ? "tick " + result.tickId() : "an idle frame",
+                    now - began, hz, now);
+            if (line != null) events.emit(new AgentEvent.Info(line));
         }
         switch (pace.waiting()) {
             case NONE -> { }

@@ -11,7 +11,6 @@ import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.SettingsDao;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,7 +32,10 @@ final class WakeRule {
     private static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, List.of(),
             List.of("user", "cli"), "");
 
-    private final Clock clock;
+    /** Where the pause is measured: the monotonic clock, so a wall clock stepped back does not stretch it. */
+    private final TimeSource time;
+    /** The end of the LLM's idle, stored as wall time, waited for on the monotonic clock. */
+    private final WallDeadline idleEnd;
     /** The settings in force each tick: agent.toml's, with what the LLM set within its bounds. */
     private final LiveSettings settings;
     private final NotesDao notes;
@@ -56,8 +58,10 @@ final class WakeRule {
     private long rejectedAtNote = -1;
     /** Set by the last wake check: the LLM's own idle holds (phase IDLE, no call). */
     private boolean idling;
-    /** When the last LLM call ended: the LLM's pause counts from there. */
-    private Instant lastThoughtAt;
+    /** When ({@link TimeSource#nanoTime()}) the last LLM call ended: the LLM's pause counts from there. */
+    private long lastThoughtAt;
+    /** Whether a reply was written in this run: before one, no pause holds. */
+    private boolean thoughtYet;
     /**
      * The LLM's settings as last read. Only its own commands (run on this thread) write them, so they are read again
      * only after commands ran, not on every idle poll of a loop that may run 50 times a second.
@@ -70,9 +74,10 @@ final class WakeRule {
     /** Set when the reflex's rest ran out: the next wake check thinks once, as at the end of the LLM's own idle. */
     private String restEnded;
 
-    WakeRule(Clock clock, LiveSettings settings, NotesDao notes, ProcessLogDao processLog, SettingsDao runtimeSettings,
+    WakeRule(Clock clock, TimeSource time, LiveSettings settings, NotesDao notes, ProcessLogDao processLog, SettingsDao runtimeSettings,
              Supplier<Duration> slowDown, Duration maxIdle, EventSink events, LlmBreakers breakers) {
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.time = Objects.requireNonNull(time, "time");
+        this.idleEnd = new WallDeadline(clock, time);
         this.settings = Objects.requireNonNull(settings, "settings");
         this.notes = Objects.requireNonNull(notes, "notes");
         this.processLog = Objects.requireNonNull(processLog, "processLog");
@@ -101,7 +106,7 @@ final class WakeRule {
         if (idle != null) return idleEnded();
         // the LLM's own pause between its turns; a person's message does not wait (asked only while a pause runs:
         // an idle poll of a loop that may run 50 times a second costs no query for it)
-        if (lastThoughtAt != null && clock.instant().isBefore(lastThoughtAt.plus(pause))
+        if (thoughtYet && time.nanoTime() - lastThoughtAt < pause.toNanos()
                 && notes.maxUnreadId(PERSON) <= noteWatermark) {
             return null;
         }
@@ -114,7 +119,8 @@ final class WakeRule {
 
     /** The LLM's idle: why it ended (and it is removed), or null while it holds. */
     private String idleEnded() {
-        Optional<String> ended = idle.ended(clock.instant(), notes, processLog);
+        // idle {seconds: N} is a length of time, not a time of day: it ends N s after it began, whatever the wall says
+        Optional<String> ended = idle.ended(idleEnd.passed(idle, idle.until(), maxIdle), notes, processLog);
         if (ended.isEmpty()) {
             idling = true;   // the LLM asked to rest: no call until a wake condition holds
             return null;
@@ -162,7 +168,8 @@ final class WakeRule {
 
     /** A reply was written: its pause counts from now, and the notes it was shown wake nothing again. */
     void thought(long shownUpTo) {
-        lastThoughtAt = clock.instant();
+        lastThoughtAt = time.nanoTime();
+        thoughtYet = true;
         noteWatermark = Math.max(noteWatermark, shownUpTo);
     }
 

@@ -37,14 +37,11 @@ import dev.hmpagent.process.ProcessRunner;
 import dev.hmpagent.process.WriteQuota;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LlmSection;
-import dev.hmpagent.config.NotesMode;
 import dev.hmpagent.context.ContextAssembler;
 import dev.hmpagent.context.ContextSettings;
-import dev.hmpagent.context.ContextSources;
 import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.context.SettingsBounds;
 import dev.hmpagent.context.StandingInstructions;
-import dev.hmpagent.cycle.CommandTools;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;
@@ -56,10 +53,10 @@ import dev.hmpagent.cycle.WorldProgress;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.LlmClient;
-import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.cycle.ReplyReview;
 import dev.hmpagent.cycle.ReflexIdle;
+import dev.hmpagent.cycle.TimeSource;
 import dev.hmpagent.stagnation.ModelSwitch;
 import dev.hmpagent.stagnation.ReflexSettings;
 import dev.hmpagent.stagnation.StagnationReflex;
@@ -68,8 +65,6 @@ import dev.hmpagent.stagnation.LlmComparator;
 import dev.hmpagent.stagnation.LocalComparator;
 import dev.hmpagent.stagnation.ReplyComparator;
 import dev.hmpagent.stagnation.SignSettings;
-import dev.hmpagent.store.NoteFilter;
-import dev.hmpagent.store.AgentCatalogue;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ScriptsDao;
 import dev.hmpagent.store.Store;
@@ -273,22 +268,31 @@ public final class Wiring {
                 world);
     }
 
-    /** The cycle on {@code store} (the tick thread's connection), acting through {@code tools} under their policy. */
-    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools) {
-        return build(config, store, llm, events, clock, tools, null, null);
+    /**
+     * The cycle on {@code store} (the tick thread's connection), acting through {@code tools} under their policy; it
+     * dates what it shows and stores by {@code clock} and measures every wait on {@code time} (monotonic).
+     */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+                              TimeSource time, Tools tools) {
+        return build(config, store, llm, events, new Clocks(clock, time), tools, null, null);
     }
 
-    /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, Tools)}, context 0 holding {@code instructions}. */
-    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools,
-                              StandingInstructions instructions) {
-        return build(config, store, llm, events, clock, tools, null, Objects.requireNonNull(instructions, "instructions"));
+    /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, TimeSource, Tools)}, context 0 holding {@code instructions}. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+                              TimeSource time, Tools tools, StandingInstructions instructions) {
+        return build(config, store, llm, events, new Clocks(clock, time), tools, null,
+                Objects.requireNonNull(instructions, "instructions"));
     }
 
-    /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, Tools)}, its commands checked by {@code gate} instead of the policy. */
-    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock, Tools tools,
-                              CommandGate gate) {
-        return build(config, store, llm, events, clock, tools, Objects.requireNonNull(gate, "gate"), null);
+    /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, TimeSource, Tools)}, its commands checked by {@code gate}. */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+                              TimeSource time, Tools tools, CommandGate gate) {
+        return build(config, store, llm, events, new Clocks(clock, time), tools, Objects.requireNonNull(gate, "gate"),
+                null);
     }
+
+    /** The wall clock (what is shown and stored) and the monotonic one (what every wait is measured on). */
+    private record Clocks(Clock wall, TimeSource time) { }
 
     /** The command families the LLM may use, with the bounds of the settings it may change. */
     private record Commands(CommandRegistry registry, ShellCommands shell, SettingsBounds bounds) { }
@@ -322,35 +326,6 @@ public final class Wiring {
         return first.and(processesRefused(tools.confinement())).and(new MonitorGate(monitor));
     }
 
-    /** What the prompt is built from; context 5 names the LLM thinking now, after a switch too. */
-    private static ContextAssembler assembler(ContextSettings settings, Store store, CommandRegistry registry,
-                                              SwitchableLlm thinking, boolean tools, McpServers mcp) {
-        ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
-                () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store),
-                ContextAssembler.DEFAULT_PIN_CAP, ContextAssembler.DEFAULT_PER_SOURCE_CAP,
-                ContextAssembler.secureNonces());
-        AgentCatalogue own = new AgentCatalogue(store);
-        assembler.listAgentCatalogue(own::catalogueLines);
-        // the MCP servers' tools (their lines change between tasks only), fenced as data: the servers' words
-        assembler.listOutsideTools(mcp.catalogueIntro(), mcp::catalogLines);
-        // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
-        if (tools) {
-            assembler.offerTools(CommandTools.offered(registry));
-            // the MCP tools context 0 lists (in its cap), offered again when it changes; their words stay there, fenced
-            mcp.onShown(() -> assembler.offerTools(CommandTools.offered(registry, mcp.shownTools().stream()
-                    .map(t -> new ToolSpec(t.type(), "tool " + t.name() + " of MCP server " + t.server() + ": what it"
-                            + " does is listed in the system message, as the server's words", t.schema())).toList())));
-        }
-        return assembler;
-    }
-
-    private static ContextSettings contextSettings(AgentConfig config) {
-        return new ContextSettings(config.agent().name(), config.cycle().historyK(),
-                config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
-                config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),
-                NoteFilter.tagList(config.context().notesTags())), config.cycle().autonomous());
-    }
-
     private static TickWriter writer(AgentConfig config, Store store, Tools tools, SafetyMonitor monitor,
                                      ObjectMapper mapper, CommandRegistry registry) {
         ReplySecrets secrets = new ReplySecrets(tools.secrets().values());
@@ -359,8 +334,9 @@ public final class Wiring {
                 breakers(monitor, config.llm(), tools.mcp()), new FormatSlips(registry, store.tables().settings()));
     }
 
-    private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+    private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clocks clocks,
                                Tools tools, CommandGate instead, StandingInstructions instructions) {
+        Clock clock = clocks.wall();
         ObjectMapper mapper = new ObjectMapper();
         Commands commands = commands(config, clock, tools);
         SafetyMonitor monitor = monitor(config, store, events, tools.secrets());
@@ -373,8 +349,8 @@ public final class Wiring {
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
         // the reflex may have another registry entry think for a while ("switch LLM"), then this one again
         SwitchableLlm thinking = LlmChain.reflexSwitch(llm);
-        ContextSettings settings = contextSettings(config);
-        ContextAssembler assembler = assembler(settings, store, commands.registry(), thinking,
+        ContextSettings settings = Prompting.contextSettings(config);
+        ContextAssembler assembler = Prompting.assembler(settings, store, commands.registry(), thinking,
                 LlmChain.anyTools(config.llm()), tools.mcp());
         if (instructions != null) assembler.standingInstructions(instructions);
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
@@ -386,7 +362,7 @@ public final class Wiring {
                 (int) (tools.jitter().getAsDouble() * bound));
         RegistrySwitch models = new RegistrySwitch(new RegistryRoutes(store.tables().llmRegistry(), tools.variables(),
                 config.llm()), config.llm().model(), thinking);
-        return new Cycle(clock, thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
+        return new Cycle(clock, clocks.time(), thinking, new LlmParams(config.llm().temperature(), config.llm().maxTokens()),
                 live, assembler, new CommandBlockParser(mapper),
                 review(config, store, clock, LlmChain.comparisonClient(config, llm), generation, random,
                         commands.registry()::types, modelSwitch(models), monitor, world),

@@ -132,13 +132,21 @@ public final class SafetyControl {
      * here.
      */
     public Optional<String> endRestIfDue() {
+        return endRestIfDue(s -> !store.clock().instant().isBefore(s.until().orElseThrow()));
+    }
+
+    /**
+     * As {@link #endRestIfDue()}, whether the rest's time is up told by {@code timeUp} (the running agent measures it
+     * on the monotonic clock, so a wall clock stepped back does not lengthen the rest).
+     */
+    public Optional<String> endRestIfDue(java.util.function.Predicate<SafetyStatus> timeUp) {
         // asked every loop iteration while the rest holds: reads only, until there is something to write
-        if (restEnd(current()) == null) return Optional.empty();
+        if (restEnd(current(), timeUp) == null) return Optional.empty();
         Requester me = Requester.thisProcess();
         Requester agent = new Requester(me.pid(), "agent", me.host());   // as the monitor's own moves are audited
         return store.inTransaction(() -> {
             SafetyStatus before = current();   // read again in the write: an unlock or a halt may have come between
-            String why = restEnd(before);
+            String why = restEnd(before, timeUp);
             if (why == null) return Optional.<String>empty();
             SafetyStates.Event event = SafetyStates.Event.REST_END;
             move(event, before, SafetyStates.require(event, before), "the rest ended: " + why, agent);
@@ -147,10 +155,10 @@ public final class SafetyControl {
     }
 
     /** Why the rest {@code now} ends now, or null while it holds (or when {@code now} is no rest). */
-    private String restEnd(SafetyStatus now) {
+    private String restEnd(SafetyStatus now, java.util.function.Predicate<SafetyStatus> timeUp) {
         if (!now.resting()) return null;
         if (notes.maxUnreadId(NoteFilter.PERSON_OR_CLI) > 0) return "a message from a person";
-        return store.clock().instant().isBefore(now.until().orElseThrow()) ? null : REST_TIME_UP;
+        return timeUp.test(now) ? REST_TIME_UP : null;
     }
 
     /** Tokens people added with {@code --add-budget}, all told. */

@@ -49,9 +49,18 @@ public final class Text {
         return n + " " + (n == 1 ? one : many);
     }
 
-    /** A wait as a person reads it: "1 s" … "119 s" (seconds rounded up, at least 1), then whole minutes ("2 min"). */
+    /**
+     * A wait as a person reads it, as long as it is: "0.5 s", "1.3 s", "4 s" under 10 s (to the tenth), then whole
+     * seconds to 119 s, then whole minutes ("2 min"). Never rounded up: a line saying "2 s" before a retry at 1.25 s
+     * made the agent look early.
+     */
     public static String duration(Duration d) {
-        long s = Math.max(1, (d.toMillis() + 999) / 1000);
+        long millis = Math.max(0, d.toMillis());
+        if (millis < 9_950) {
+            long tenths = Math.max(1, (millis + 50) / 100);
+            return tenths % 10 == 0 ? tenths / 10 + " s" : tenths / 10 + "." + tenths % 10 + " s";
+        }
+        long s = (millis + 500) / 1000;
         return s < 120 ? s + " s" : (s / 60) + " min";
     }
 }

@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * a tick's writes or a command. Streamed requests get SSE chunks with a usage chunk and {@code [DONE]}; others one
  * JSON body. {@code GET .../models/<id>} answers that the model exists.
  *
+ * <p>An outage on demand ({@code scripts/chaos clock}): while a file {@code PORT_FILE.outage} exists, every completion
+ * request is answered 503 at once. Each completion request is logged to {@code PORT_FILE.requests} as "epoch-ms
+ * status", by this process's own clock, so the script can tell when the agent asked and retried.
+ *
  * <p>Run: {@code java -cp target/hmp-agent.jar:target/test-classes dev.hmpagent.bench.ChaosLlm PORT_FILE APPEND_FILE
  * ISSUED_FILE [MAX_DELAY_MS]}; it writes its port to PORT_FILE once it listens and serves until killed.
  */
@@ -35,11 +39,15 @@ public final class ChaosLlm {
     private final int maxDelayMs;
     private final String run = Long.toString(System.currentTimeMillis(), 36);
     private final AtomicLong next = new AtomicLong();
+    private final Path outage;
+    private final Path requests;
 
-    private ChaosLlm(Path append, Writer issued, int maxDelayMs) {
+    private ChaosLlm(Path append, Writer issued, int maxDelayMs, Path portFile) {
         this.append = append;
         this.issued = issued;
         this.maxDelayMs = maxDelayMs;
+        this.outage = portFile.resolveSibling(portFile.getFileName() + ".outage");
+        this.requests = portFile.resolveSibling(portFile.getFileName() + ".requests");
     }
 
     public static void main(String[] args) throws IOException {
@@ -50,7 +58,7 @@ public final class ChaosLlm {
         Writer issued = Files.newBufferedWriter(Path.of(args[2]), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
         ChaosLlm llm = new ChaosLlm(Path.of(args[1]).toAbsolutePath(), issued,
-                args.length > 3 ? Integer.parseInt(args[3]) : 40);
+                args.length > 3 ? Integer.parseInt(args[3]) : 40, Path.of(args[0]));
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.createContext("/", llm::handle);
         server.setExecutor(Executors.newFixedThreadPool(4));
@@ -72,6 +80,12 @@ public final class ChaosLlm {
             }
             if (!"POST".equals(exchange.getRequestMethod()) || !path.endsWith("/chat/completions")) {
                 send(exchange, 404, "application/json", "{\"error\":{\"message\":\"no such route\"}}");
+                return;
+            }
+            boolean down = Files.exists(outage);
+            logRequest(down ? 503 : 200);
+            if (down) {
+                send(exchange, 503, "application/json", "{\"error\":{\"message\":\"chaos outage\"}}");
                 return;
             }
             String body = new String(request, StandardCharsets.UTF_8);
@@ -96,6 +110,11 @@ public final class ChaosLlm {
                         + "\"stop\"}],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":40}}");
             }
         }
+    }
+
+    private synchronized void logRequest(int status) throws IOException {
+        Files.writeString(requests, System.currentTimeMillis() + " " + status + "\n", StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     /** The next unique line, recorded as issued (and flushed) before any reply carrying it is sent. */

@@ -2,6 +2,7 @@ package dev.hmpagent.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
@@ -84,7 +85,7 @@ public final class PromptPrefixBench {
             throws InterruptedException {
         Wiring.Tools tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", System.getenv("PATH")),
                 clock, () -> llm);
-        Cycle cycle = Wiring.cycle(config, store, llm, EventSink.DISCARD, clock, tools);
+        Cycle cycle = Wiring.cycle(config, store, llm, EventSink.DISCARD, clock, TestWiring.time(clock), tools);
         NotesDao notes = new NotesDao(store);
         DiaryDao diary = new DiaryDao(store);
         for (int tick = 1; tick <= ticks; tick++) {

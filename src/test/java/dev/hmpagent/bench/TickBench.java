@@ -10,6 +10,7 @@ import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.testing.FakeLlmClient;
@@ -81,7 +82,8 @@ public final class TickBench {
             AgentConfig config = config(db);
             Wiring.Tools tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", System.getenv("PATH")),
                     Clock.systemUTC(), () -> llm);
-            Cycle cycle = Wiring.cycle(config, store, llm, EventSink.DISCARD, Clock.systemUTC(), tools);
+            Cycle cycle = Wiring.cycle(config, store, llm, EventSink.DISCARD, Clock.systemUTC(),
+                    TestWiring.time(Clock.systemUTC()), tools);
             firstMeasured = Long.MAX_VALUE;
             for (int tick = 1; tick <= WARM_UP + ticks; tick++) {
                 llm.fake.reply(reply(tick));

@@ -5,6 +5,7 @@ import dev.hmpagent.runtime.LlmChain;
 import dev.hmpagent.llm.SwitchableLlm;
 import dev.hmpagent.llm.RegistrySwitch;
 import dev.hmpagent.runtime.RegistryRoutes;
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -219,7 +220,7 @@ class ModelChoicesTest {
         RecordingSink sink = new RecordingSink();
         Wiring.Tools tools = Wiring.tools(config, dev.hmpagent.commands.Approver.NOBODY, List.of(),
                 Map.of("HMP_TEST_KEY_B", "key-b"), clock, () -> chosen);
-        Cycle cycle = Wiring.cycle(config, store, chosen, sink, clock, tools);
+        Cycle cycle = Wiring.cycle(config, store, chosen, sink, clock, TestWiring.time(clock), tools);
         commands.run("/model spare");
         new NotesDao(store).add("which model are you?", "user", 0, null);
 

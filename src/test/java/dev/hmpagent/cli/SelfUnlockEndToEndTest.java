@@ -2,6 +2,7 @@ package dev.hmpagent.cli;
 
 import dev.hmpagent.runtime.LlmChain;
 
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -91,7 +92,7 @@ class SelfUnlockEndToEndTest {
                 "HOME", dir.toString());
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), env, clock, () -> LlmChain.client(config.llm()));
         tools.completions().onArrival(arrived::release);
-        return Wiring.cycle(config, store, LlmChain.client(config.llm()), sink, clock, tools);
+        return Wiring.cycle(config, store, LlmChain.client(config.llm()), sink, clock, TestWiring.time(clock), tools);
     }
 
     /** The reply: a script that runs `agent unlock` as the agent's child, with and without its marker. */

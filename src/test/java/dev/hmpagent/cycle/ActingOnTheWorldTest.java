@@ -60,7 +60,7 @@ class ActingOnTheWorldTest {
                 "OPENAI_API_KEY", "sk-never-shown"), clock, () -> taskLlm);
         tools.completions().onArrival(arrived::release);
         TestWiring.startWrites(store, config, sink);   // what a start writes: llm_registry lists the configured LLM
-        cycle = Wiring.cycle(config, store, llm, sink, clock, tools);
+        cycle = Wiring.cycle(config, store, llm, sink, clock, TestWiring.time(clock), tools);
     }
 
     @AfterEach

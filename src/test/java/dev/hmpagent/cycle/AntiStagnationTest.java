@@ -307,7 +307,7 @@ class AntiStagnationTest {
                     "stagnation.method", "local");
             Wiring.Tools tools = Wiring.tools(config, dev.hmpagent.commands.Approver.NOBODY, List.of(),
                     Map.of("HMP_TEST_KEY_B", "key-b"), clock, () -> llm);
-            Cycle cycle = Wiring.cycle(config, store, LlmChain.client(config.llm()), sink, clock, tools);
+            Cycle cycle = Wiring.cycle(config, store, LlmChain.client(config.llm()), sink, clock, TestWiring.time(clock), tools);
             notes.add("why does the backup fail?", "user", 0, null);
             for (int i = 0; i < 4; i++) {
                 clock.advance(Duration.ofSeconds(30));

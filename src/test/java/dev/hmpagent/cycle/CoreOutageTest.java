@@ -70,7 +70,7 @@ class CoreOutageTest {
         Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), env, clock, () -> LlmChain.client(config.llm()));
         tools.add(t);
         TestWiring.startWrites(store, config, sink);   // what a start writes (llm_registry, a quota stop's release)
-        return Wiring.cycle(config, store, thinking, sink, clock, t);
+        return Wiring.cycle(config, store, thinking, sink, clock, TestWiring.time(clock), t);
     }
 
     /** Ticks until one works (a call was made), moving the clock past each retry. */

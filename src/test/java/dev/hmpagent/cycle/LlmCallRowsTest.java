@@ -77,7 +77,7 @@ class LlmCallRowsTest {
     Cycle cycle(AgentConfig config) {
         Wiring.Tools tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of(), clock, () -> taskLlm);
         tools.completions().onArrival(arrived::release);
-        return Wiring.cycle(config, store, llm, sink, clock, tools);
+        return Wiring.cycle(config, store, llm, sink, clock, TestWiring.time(clock), tools);
     }
 
     static String commands(String json) {

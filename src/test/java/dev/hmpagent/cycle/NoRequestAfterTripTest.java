@@ -8,6 +8,7 @@ import dev.hmpagent.config.AgentSection;
 import dev.hmpagent.config.PolicySection;
 import dev.hmpagent.config.ShellSection;
 import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.store.NotesDao;
@@ -57,7 +58,7 @@ class NoRequestAfterTripTest {
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", System.getenv("PATH")), clock,
                 () -> new FakeLlmClient());
         tools.completions().onArrival(arrived::release);
-        cycle = Wiring.cycle(config, store, llm, sink, clock, tools);
+        cycle = Wiring.cycle(config, store, llm, sink, clock, TestWiring.time(clock), tools);
     }
 
     @AfterEach
@@ -131,7 +132,7 @@ class NoRequestAfterTripTest {
             @Override
             public String model() { return llm.model(); }
         };
-        Cycle thinking = Wiring.cycle(config, store, describedWhileAssembling, sink, clock, tools);
+        Cycle thinking = Wiring.cycle(config, store, describedWhileAssembling, sink, clock, TestWiring.time(clock), tools);
         new NotesDao(store).add("hello", "user", 0, null);
         llm.reply("never asked for");
         armed.set(true);

@@ -4,6 +4,7 @@ import dev.hmpagent.runtime.LlmChain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
@@ -55,7 +56,7 @@ class ProvidersWiredTest {
         LlmClient thinking = LlmChain.failover(config.llm(), LlmChain::client, all::get, clock);
         Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), all, clock, () -> LlmChain.client(config.llm()));
         tools.add(t);
-        return Wiring.cycle(config, store, thinking, sink, clock, t);
+        return Wiring.cycle(config, store, thinking, sink, clock, TestWiring.time(clock), t);
     }
 
     private TickResult tickOnNote(Cycle cycle, String note) {

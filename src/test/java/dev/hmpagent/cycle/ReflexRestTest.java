@@ -112,6 +112,23 @@ class ReflexRestTest {
     }
 
     @Test
+    void the_rest_lasts_its_length_on_the_monotonic_clock_when_the_wall_clock_steps_back_or_forward() {
+        Instant until = restedByTheReflex();
+        int calls = llm.requests.size();
+        iterate();   // the rest is seen: its length is measured from here
+        clock.stepWall(Duration.ofHours(1));
+        iterate();
+        assertThat(state().state()).as("a wall clock an hour ahead does not end the rest").isEqualTo(SafetyState.RESTING);
+        clock.stepWall(Duration.ofHours(-2));
+        for (int i = 0; i < 120 && state().resting(); i++) iterate();   // 5 s each: up to 10 min
+
+        assertThat(state().state()).as("a wall clock an hour behind does not stretch it").isEqualTo(SafetyState.ACTIVE);
+        assertThat(clock.instant()).isBefore(until.minus(Duration.ofMinutes(50)));
+        assertThat(audit()).last().asString().isEqualTo("rest_end RESTING ACTIVE the rest ended: its time is up");
+        assertThat(llm.requests).hasSize(calls + 1);
+    }
+
+    @Test
     void a_persons_note_during_the_rest_ends_it_and_is_answered() {
         Instant until = restedByTheReflex();
         int calls = llm.requests.size();

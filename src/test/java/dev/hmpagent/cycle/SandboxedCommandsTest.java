@@ -2,6 +2,7 @@ package dev.hmpagent.cycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
@@ -46,7 +47,7 @@ class SandboxedCommandsTest {
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", path, "HOME", dir.toString()), clock,
                 FakeLlmClient::new);
         tools.completions().onArrival(arrived::release);
-        cycle = Wiring.cycle(config, store, llm, sink, clock, tools);
+        cycle = Wiring.cycle(config, store, llm, sink, clock, TestWiring.time(clock), tools);
     }
 
     @AfterEach

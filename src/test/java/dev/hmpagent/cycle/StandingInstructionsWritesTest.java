@@ -9,6 +9,7 @@ import dev.hmpagent.config.AgentSection;
 import dev.hmpagent.config.FilesSection;
 import dev.hmpagent.config.PolicySection;
 import dev.hmpagent.context.StandingInstructions;
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
@@ -73,7 +74,8 @@ class StandingInstructionsWritesTest {
                 d.cleanup());
         tools = Wiring.tools(config, person, List.of(), List.of(agentsMd), Map.of("PATH", System.getenv("PATH")),
                 clock, () -> llm);
-        cycle = Wiring.cycle(config, store, llm, sink, clock, tools, StandingInstructions.read(work));
+        cycle = Wiring.cycle(config, store, llm, sink, clock, TestWiring.time(clock), tools,
+                StandingInstructions.read(work));
     }
 
     @AfterEach

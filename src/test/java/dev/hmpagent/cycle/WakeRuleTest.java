@@ -3,6 +3,7 @@ package dev.hmpagent.cycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.context.SettingsBounds;
+import dev.hmpagent.commands.Idle;
 import dev.hmpagent.commands.catalogue.IdleCommands;
 import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.LiveSettings;
@@ -52,7 +53,7 @@ class WakeRuleTest {
             @Override public void afterLlmCall(long tokens, boolean countsAsTick) { }
             @Override public void newTask(long noteId) { tasks.add(noteId); }
         };
-        return new WakeRule(clock, new LiveSettings(defaults, new SettingsBounds(0, 50), settings), notes,
+        return new WakeRule(clock, clock.monotonic(), new LiveSettings(defaults, new SettingsBounds(0, 50), settings), notes,
                 new ProcessLogDao(store), settings, () -> slowDown, Duration.ofHours(1), sink, breakers);
     }
 
@@ -130,5 +131,43 @@ class WakeRuleTest {
         notes.add("a process reported", "process", 0, null);
         assertThat(rule.takeInput()).isFalse();
         assertThat(tasks).containsExactly(id);
+    }
+
+    @Test
+    void the_llms_pause_is_measured_on_the_monotonic_clock_whatever_the_wall_clock_does() {
+        settings.put(IdleCommands.PAUSE_KEY, "60");
+        WakeRule rule = rule(false);
+        rule.thought(0);
+        notes.add("from a script", "cli", 0, null);
+        clock.stepWall(Duration.ofHours(1));
+        assertThat(rule.reason(true)).as("a wall clock stepped forward does not cut the pause short").isNull();
+        clock.stepWall(Duration.ofHours(-2));
+        clock.advance(Duration.ofSeconds(61));
+        assertThat(rule.reason(true)).as("a wall clock stepped back does not stretch it by the step")
+                .isEqualTo("new message");
+    }
+
+    @Test
+    void the_llms_idle_ends_after_its_seconds_even_when_the_wall_clock_steps_back() {
+        settings.put(Idle.KEY, new Idle(1, clock.instant().plusSeconds(30), 0, 0, "", "", "").toJson());
+        WakeRule rule = rule(false);
+        assertThat(rule.reason(true)).as("idle for 30 s").isNull();
+        clock.stepWall(Duration.ofHours(-1));
+        clock.advance(Duration.ofSeconds(29));
+        assertThat(rule.reason(true)).isNull();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(rule.reason(true)).isEqualTo("idle ended: the time you set passed");
+        assertThat(Idle.read(settings)).isEmpty();
+    }
+
+    @Test
+    void the_llms_idle_is_not_cut_short_by_a_wall_clock_stepped_forward() {
+        settings.put(Idle.KEY, new Idle(1, clock.instant().plusSeconds(30), 0, 0, "", "", "").toJson());
+        WakeRule rule = rule(false);
+        assertThat(rule.reason(true)).isNull();
+        clock.stepWall(Duration.ofHours(1));
+        assertThat(rule.reason(true)).isNull();
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(rule.reason(true)).isEqualTo("idle ended: the time you set passed");
     }
 }

@@ -4,9 +4,11 @@ import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.CommandGate;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.Cycle;
+import dev.hmpagent.cycle.TimeSource;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.Store;
+import dev.hmpagent.testing.MutableClock;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -28,13 +30,21 @@ public final class TestWiring {
 
     /** The cycle on {@code store} with the configured policy and nobody to ask. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock) {
-        return Wiring.cycle(config, store, llm, events, clock, tools(config, Approver.NOBODY, clock));
+        return Wiring.cycle(config, store, llm, events, clock, time(clock), tools(config, Approver.NOBODY, clock));
+    }
+
+    /**
+     * The monotonic time that goes with {@code clock}: a {@link MutableClock}'s own (time a test lets pass moves both,
+     * a step of the wall moves only the wall), else the machine's.
+     */
+    public static TimeSource time(Clock clock) {
+        return clock instanceof MutableClock m ? m.monotonic() : TimeSource.system();
     }
 
     /** The cycle on {@code store}, its commands checked by {@code gate} (instead of the policy) and {@code approver}. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
                               CommandGate gate, Approver approver) {
-        return Wiring.cycle(config, store, llm, events, clock, tools(config, approver, clock), gate);
+        return Wiring.cycle(config, store, llm, events, clock, time(clock), tools(config, approver, clock), gate);
     }
 
     /** What a start writes about the LLMs (llm_registry, a quota stop's release), as the runtime does. */

@@ -7,9 +7,14 @@ import org.junit.jupiter.api.Test;
 
 class TextTest {
     @Test
-    void a_wait_is_said_in_whole_seconds_rounded_up_then_in_minutes() {
-        assertThat(Text.duration(Duration.ZERO)).isEqualTo("1 s");
-        assertThat(Text.duration(Duration.ofMillis(1001))).isEqualTo("2 s");
+    void a_wait_is_said_as_it_is_to_the_tenth_under_10_s_then_in_seconds_then_in_minutes() {
+        assertThat(Text.duration(Duration.ZERO)).isEqualTo("0.1 s");
+        assertThat(Text.duration(Duration.ofMillis(1001))).isEqualTo("1 s");
+        assertThat(Text.duration(Duration.ofMillis(1250))).as("said as it is, not rounded up to 2 s").isEqualTo("1.3 s");
+        assertThat(Text.duration(Duration.ofMillis(1949))).isEqualTo("1.9 s");
+        assertThat(Text.duration(Duration.ofMillis(9_949))).isEqualTo("9.9 s");
+        assertThat(Text.duration(Duration.ofMillis(9_950))).isEqualTo("10 s");
+        assertThat(Text.duration(Duration.ofMillis(10_400))).isEqualTo("10 s");
         assertThat(Text.duration(Duration.ofSeconds(119))).isEqualTo("119 s");
         assertThat(Text.duration(Duration.ofSeconds(120))).isEqualTo("2 min");
         assertThat(Text.duration(Duration.ofSeconds(179))).isEqualTo("2 min");

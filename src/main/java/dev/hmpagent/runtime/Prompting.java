@@ -1,0 +1,49 @@
+package dev.hmpagent.runtime;
+
+import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.config.AgentConfig;
+import dev.hmpagent.config.NotesMode;
+import dev.hmpagent.context.ContextAssembler;
+import dev.hmpagent.context.ContextSettings;
+import dev.hmpagent.context.ContextSources;
+import dev.hmpagent.cycle.CommandTools;
+import dev.hmpagent.llm.SwitchableLlm;
+import dev.hmpagent.llm.ToolSpec;
+import dev.hmpagent.mcp.McpServers;
+import dev.hmpagent.store.AgentCatalogue;
+import dev.hmpagent.store.NoteFilter;
+import dev.hmpagent.store.Store;
+
+/** The prompt's part of the wiring: its settings from agent.toml, and the assembler that builds it each tick. */
+final class Prompting {
+    private Prompting() { }
+
+    /** What the prompt is built from; context 5 names the LLM thinking now, after a switch too. */
+    static ContextAssembler assembler(ContextSettings settings, Store store, CommandRegistry registry,
+                                              SwitchableLlm thinking, boolean tools, McpServers mcp) {
+        ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
+                () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store),
+                ContextAssembler.DEFAULT_PIN_CAP, ContextAssembler.DEFAULT_PER_SOURCE_CAP,
+                ContextAssembler.secureNonces());
+        AgentCatalogue own = new AgentCatalogue(store);
+        assembler.listAgentCatalogue(own::catalogueLines);
+        // the MCP servers' tools (their lines change between tasks only), fenced as data: the servers' words
+        assembler.listOutsideTools(mcp.catalogueIntro(), mcp::catalogLines);
+        // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
+        if (tools) {
+            assembler.offerTools(CommandTools.offered(registry));
+            // the MCP tools context 0 lists (in its cap), offered again when it changes; their words stay there, fenced
+            mcp.onShown(() -> assembler.offerTools(CommandTools.offered(registry, mcp.shownTools().stream()
+                    .map(t -> new ToolSpec(t.type(), "tool " + t.name() + " of MCP server " + t.server() + ": what it"
+                            + " does is listed in the system message, as the server's words", t.schema())).toList())));
+        }
+        return assembler;
+    }
+
+    static ContextSettings contextSettings(AgentConfig config) {
+        return new ContextSettings(config.agent().name(), config.cycle().historyK(),
+                config.context().promptBudgetTokens(), config.context().notesMode() == NotesMode.MANUAL,
+                config.context().notesLimit(), new NoteFilter(config.context().notesMinPriority(),
+                NoteFilter.tagList(config.context().notesTags())), config.cycle().autonomous());
+    }
+}
