@@ -21,6 +21,10 @@ import reactor.core.publisher.Mono;
  * transport notes the id the session gives each call (matched by the very {@link McpSchema.CallToolRequest} object
  * the client passed down), and sends the spec's {@code notifications/cancelled} for it as the SDK's own {@link
  * McpSchema.JSONRPCNotification}, through the SDK's transport, as {@code McpSession.sendNotification} would.
+ *
+ * <p>It also keeps {@code notifications/tools/list_changed} from the SDK, whose own handler sends one {@code
+ * tools/list} per notification (1,466 in 17 s from a server in a loop): each is told to {@code listChanged}, which
+ * coalesces them ({@link Coalescer}).
  */
 final class CancellingTransport implements McpClientTransport {
     /** The spec's method (basic/utilities/cancellation); the SDK names none. */
@@ -31,8 +35,11 @@ final class CancellingTransport implements McpClientTransport {
     /** The session's request id of each call in flight, by the request object the client passed. */
     private final Map<McpSchema.CallToolRequest, Object> ids = Collections.synchronizedMap(new IdentityHashMap<>());
 
-    CancellingTransport(McpClientTransport transport) {
+    private final Runnable listChanged;
+
+    CancellingTransport(McpClientTransport transport, Runnable listChanged) {
         this.transport = Objects.requireNonNull(transport, "transport");
+        this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
     }
 
     @Override
@@ -63,7 +70,14 @@ final class CancellingTransport implements McpClientTransport {
 
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-        return transport.connect(handler);
+        return transport.connect(incoming -> incoming.flatMap(message -> {
+            if (message instanceof McpSchema.JSONRPCNotification n
+                    && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
+                listChanged.run();
+                return Mono.empty();
+            }
+            return handler.apply(Mono.just(message));
+        }));
     }
 
     @Override
