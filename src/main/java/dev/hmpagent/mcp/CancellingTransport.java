@@ -24,7 +24,9 @@ import reactor.core.publisher.Mono;
  *
  * <p>It also keeps {@code notifications/tools/list_changed} from the SDK, whose own handler sends one {@code
  * tools/list} per notification (1,466 in 17 s from a server in a loop): each is told to {@code listChanged}, which
- * coalesces them ({@link Coalescer}).
+ * coalesces them ({@link Coalescer}). And it tells {@code broken} what the SDK's HTTP transport reports only to its
+ * exception handler: a connection reset after an answer's event stream began, which would otherwise leave the call
+ * waiting its whole timeout.
  */
 final class CancellingTransport implements McpClientTransport {
     /** The spec's method (basic/utilities/cancellation); the SDK names none. */
@@ -36,10 +38,13 @@ final class CancellingTransport implements McpClientTransport {
     private final Map<McpSchema.CallToolRequest, Object> ids = Collections.synchronizedMap(new IdentityHashMap<>());
 
     private final Runnable listChanged;
+    /** Told each failure the SDK's transport reports only to its exception handler (a stream reset mid-answer). */
+    private final Consumer<Throwable> broken;
 
-    CancellingTransport(McpClientTransport transport, Runnable listChanged) {
+    CancellingTransport(McpClientTransport transport, Runnable listChanged, Consumer<Throwable> broken) {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
+        this.broken = Objects.requireNonNull(broken, "broken");
     }
 
     @Override
@@ -82,7 +87,10 @@ final class CancellingTransport implements McpClientTransport {
 
     @Override
     public void setExceptionHandler(Consumer<Throwable> handler) {
-        transport.setExceptionHandler(handler);
+        transport.setExceptionHandler(e -> {
+            handler.accept(e);
+            broken.accept(e);
+        });
     }
 
     @Override

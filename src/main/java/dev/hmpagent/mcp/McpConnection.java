@@ -126,7 +126,7 @@ final class McpConnection {
             }
             McpClientTransport raw = McpTransports.of(entry, variables, line -> lastStderr = line, confinement,
                     children, new Ends(start));
-            CancellingTransport t = new CancellingTransport(raw, refreshes::ask);
+            CancellingTransport t = new CancellingTransport(raw, refreshes::ask, this::broken);
             transport = t;
             McpSyncClient c = McpClient.sync(t).requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
                     .clientInfo(new McpSchema.Implementation("hmp-agent", version())).build();
@@ -305,6 +305,16 @@ final class McpConnection {
             CancellingTransport t = transport;
             if (request != null && t != null) t.forget(request);
         }
+    }
+
+    /**
+     * The SDK's HTTP transport reported {@code e} where no call sees it (a stream that broke after its answer began):
+     * a reset or a cut connection ends the calls in flight at once, as a reset, rather than at their timeout.
+     */
+    private void broken(Throwable e) {
+        if (entry.stdio() || !McpWords.reset(e)) return;
+        new ArrayList<>(requests.entrySet()).forEach(r -> finish(r.getKey(), McpWords.resetDuring(entry,
+                r.getValue().name())));
     }
 
     /** What a call of this server's tools gets while it is not ready. */

@@ -45,12 +45,15 @@ final class McpWords {
                     + " within " + Text.duration(entry.timeout()) + " (timeout_s); the call was given up: the server"
                     + " may be busy or hung, or the call may need a larger timeout_s");
         }
-        if (reset(e)) {
-            return CommandOutcome.error(ErrorCode.EOFFLINE, "the connection to mcp server " + entry.name() + " ("
-                    + entry.where() + ") was reset during " + call + "; the call did not complete");
-        }
+        if (reset(e)) return resetDuring(entry, tool);
         return CommandOutcome.error(ErrorCode.EOFFLINE, "mcp server " + entry.name() + " stopped answering during "
                 + call + ": " + Text.oneLine(deepest(e), 200));
+    }
+
+    /** The outcome of a call of {@code tool} whose connection was reset. */
+    static CommandOutcome resetDuring(McpServerEntry entry, String tool) {
+        return CommandOutcome.error(ErrorCode.EOFFLINE, "the connection to mcp server " + entry.name() + " ("
+                + entry.where() + ") was reset during mcp." + entry.name() + "." + tool + "; the call did not complete");
     }
 
     /**

@@ -128,7 +128,10 @@ class McpServersTest {
             unlisted.awaitSettled(Duration.ofSeconds(40));
             listed.awaitSettled(Duration.ofSeconds(40));
 
-            // it fails at once (its process exits), and may be starting again after its back-off by now
+            // it fails at once (its process exits), and may be starting again after its back-off by now; its line is
+            // said just after its state is set
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (unlistedEvents.isEmpty() && System.nanoTime() < deadline) Thread.onSpinWait();
             assertThat(unlistedEvents).as(unlisted.describe()).filteredOn(e -> e instanceof AgentEvent.Problem)
                     .first().satisfies(e -> assertThat(((AgentEvent.Problem) e).text())
                             .startsWith("MCP server files did not start"));
