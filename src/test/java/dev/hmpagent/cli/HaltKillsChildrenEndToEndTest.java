@@ -84,9 +84,7 @@ class HaltKillsChildrenEndToEndTest {
         assertThat(running).isEqualTo("running");
         assertThat(awaitSleepers(true)).as("the command runs").isPositive();
 
-        Process halt = agent("halt", "--reason", "enough");
-        assertThat(halt.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(halt.exitValue()).as(AgentJvm.read(halt)).isZero();
+        halt();
 
         String row = await("SELECT status || ' ' || coalesce(error_code, '') FROM process_log WHERE cmd_id = 's'",
                 "error EHALT");
@@ -97,6 +95,13 @@ class HaltKillsChildrenEndToEndTest {
         assertThat(status.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(status.exitValue()).as("stopped: exit 7").isEqualTo(7);
         assertThat(AgentJvm.read(status)).contains("STOPPED");
+    }
+
+    /** Halts the running agent from another process: {@code agent halt} here, another way in a subclass. */
+    void halt() throws Exception {
+        Process halt = agent("halt", "--reason", "enough");
+        assertThat(halt.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(halt.exitValue()).as(AgentJvm.read(halt)).isZero();
     }
 
     /** The first column of {@code sql} once it equals {@code want}, or what it is after 20 s. */
