@@ -26,6 +26,12 @@ public final class LibraryLogs {
      * an exception, which it says in one line of its own ("did not start: …", "died", a failed call's row).
      */
     static final String MCP_SDK = "io.modelcontextprotocol";
+    /**
+     * Reactor, which only the MCP SDK uses, logs an error it cannot deliver ("Operator called default onErrorDropped")
+     * when a server's stream breaks as the agent closes it: a raw library line at exit. Not shown either, for the same
+     * reason: what matters of it reaches the agent as a call's or a server's failure, said in its own words.
+     */
+    static final String REACTOR = "reactor";
 
     /**
      * The libraries' parent loggers, configured here and held for the life of the class: LogManager keeps
@@ -33,7 +39,7 @@ public final class LibraryLogs {
      */
     private static final List<Logger> LIBRARY_LOGGERS = List.of(
             Logger.getLogger("org.sqlite"), Logger.getLogger("okhttp3"), Logger.getLogger("org.jline"),
-            Logger.getLogger(MCP_SDK), Logger.getLogger("reactor"));
+            Logger.getLogger(MCP_SDK), Logger.getLogger(REACTOR));
 
     private LibraryLogs() { }
 
@@ -53,7 +59,8 @@ public final class LibraryLogs {
         for (Logger library : LIBRARY_LOGGERS) {
             for (Handler h : library.getHandlers()) library.removeHandler(h);
             library.setUseParentHandlers(true);
-            library.setLevel(library.getName().equals(MCP_SDK) ? Level.OFF : Level.WARNING);
+            boolean mcp = library.getName().equals(MCP_SDK) || library.getName().equals(REACTOR);
+            library.setLevel(mcp ? Level.OFF : Level.WARNING);
         }
     }
 

@@ -21,6 +21,12 @@ import reactor.core.publisher.Mono;
  * transport notes the id the session gives each call (matched by the very {@link McpSchema.CallToolRequest} object
  * the client passed down), and sends the spec's {@code notifications/cancelled} for it as the SDK's own {@link
  * McpSchema.JSONRPCNotification}, through the SDK's transport, as {@code McpSession.sendNotification} would.
+ *
+ * <p>It also keeps {@code notifications/tools/list_changed} from the SDK, whose own handler sends one {@code
+ * tools/list} per notification (1,466 in 17 s from a server in a loop): each is told to {@code listChanged}, which
+ * coalesces them ({@link Coalescer}). And it tells {@code broken} what the SDK's HTTP transport reports only to its
+ * exception handler: a connection reset after an answer's event stream began, which would otherwise leave the call
+ * waiting its whole timeout.
  */
 final class CancellingTransport implements McpClientTransport {
     /** The spec's method (basic/utilities/cancellation); the SDK names none. */
@@ -31,8 +37,14 @@ final class CancellingTransport implements McpClientTransport {
     /** The session's request id of each call in flight, by the request object the client passed. */
     private final Map<McpSchema.CallToolRequest, Object> ids = Collections.synchronizedMap(new IdentityHashMap<>());
 
-    CancellingTransport(McpClientTransport transport) {
+    private final Runnable listChanged;
+    /** Told each failure the SDK's transport reports only to its exception handler (a stream reset mid-answer). */
+    private final Consumer<Throwable> broken;
+
+    CancellingTransport(McpClientTransport transport, Runnable listChanged, Consumer<Throwable> broken) {
         this.transport = Objects.requireNonNull(transport, "transport");
+        this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
+        this.broken = Objects.requireNonNull(broken, "broken");
     }
 
     @Override
@@ -63,12 +75,22 @@ final class CancellingTransport implements McpClientTransport {
 
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-        return transport.connect(handler);
+        return transport.connect(incoming -> incoming.flatMap(message -> {
+            if (message instanceof McpSchema.JSONRPCNotification n
+                    && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
+                listChanged.run();
+                return Mono.empty();
+            }
+            return handler.apply(Mono.just(message));
+        }));
     }
 
     @Override
     public void setExceptionHandler(Consumer<Throwable> handler) {
-        transport.setExceptionHandler(handler);
+        transport.setExceptionHandler(e -> {
+            handler.accept(e);
+            broken.accept(e);
+        });
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.hmpagent.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.config.McpServerEntry;
@@ -9,6 +8,7 @@ import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.text.Text;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -26,29 +25,38 @@ import java.util.function.Function;
 /**
  * One MCP server through the SDK's synchronous client: started and listed once ({@link #connect}, off the tick
  * thread), its tools called from the call threads, its process watched, and on close its process tree killed. A
- * server that fails to start, dies or answers garbage ends {@link McpServers.State#FAILED} with one line of why;
- * the calls in flight then end as failures.
+ * server that fails to start, dies or closes its stdout ends {@link McpServers.State#FAILED} with one line of why;
+ * the calls in flight then end as failures (EOFFLINE), and it is started again after its back-off. A line a stdio
+ * server writes that is not JSON-RPC is dropped and said once; its tool-list changes are coalesced ({@link
+ * Coalescer}); a server that ends while the agent exits is not a failure ({@link #exiting}).
  */
 final class McpConnection {
     /** How long the start (the process, the handshake, the tool list) may take. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final long KILL_GRACE_MS = 2000;
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
     /** How long a halt waits for a stdio server to answer the ping that follows its calls' cancellations. */
     private static final long CANCEL_PING_MS = 1000;
+
+    /** At most one {@code tools/list} a second, however many {@code notifications/tools/list_changed} arrive. */
+    static final Duration REFRESH_GAP = Duration.ofSeconds(1);
+
+    /**
+     * Who a connection tells what happened to it (the servers of one agent): {@code problems}, a failure a person
+     * should see (the first of a run of them); {@code notices}, a line a person should read (a server back, its first
+     * stray line); {@code changed}, the server's name when its state changed (shown at the next prompt, a failed one
+     * restarted); {@code listChanged}, its name when its tool list changed (shown from the next task on).
+     */
+    record Owner(Consumer<String> problems, Consumer<String> notices, Consumer<String> changed,
+                 Consumer<String> listChanged) { }
 
     private final McpServerEntry entry;
     private final Function<String, String> variables;
     /** The allow-listed environment every child of the agent gets; a stdio server gets it and its entry's env. */
     private final Map<String, String> children;
-    /** Told each failure a person should see (the first of a run of them), as one line. */
-    private final Consumer<String> problems;
-    /** Told, as one line, that a server which had failed is ready again. */
-    private final Consumer<String> notices;
-    /** Told when the state changed (started, failed): shown at the next prompt. */
-    private final Runnable changed;
-    /** Told when the server said its tool list changed: shown from the next task on. */
-    private final Runnable listChanged;
+    private final Owner owner;
+    /** Lists the tools again after the server said they changed, at most once per {@link #REFRESH_GAP}. */
+    private final Coalescer refreshes;
     /** This run's sandbox, in which a stdio server with {@code sandbox = true} runs. */
     private final Confinement confinement;
     /** Counted down when the current start settled (ready or failed); a new one for each restart. */
@@ -67,18 +75,26 @@ final class McpConnection {
     private volatile String lastStderr = "";
     /** Why a halt killed the server's process ("" when none did): its death is then said as such. */
     private volatile String haltedBy = "";
+    /** Counts the starts: what an old process or transport reports after a restart is not this start's. */
+    private volatile int generation;
+    /** How the server ended during its start ("" while it runs): the start's failure then says it. */
+    private volatile String endedInStart = "";
+    /** The first line the server wrote that is not JSON-RPC ("" before one): said once, and in a failed start. */
+    private volatile String firstJunk = "";
+    /** Whether the person was told of a refused message, of a line that is not JSON-RPC (each once per server). */
+    private volatile boolean toldRefused;
+    private volatile boolean toldJunk;
+    /** Set when the agent exits: the server's end is then no failure, and it is not started again. */
+    private volatile boolean exiting;
 
-    McpConnection(McpServerEntry entry, Function<String, String> variables, Consumer<String> problems,
-                  Consumer<String> notices, Runnable changed, Runnable listChanged, Confinement confinement,
-                  Map<String, String> children) {
+    McpConnection(McpServerEntry entry, Function<String, String> variables, Owner owner, Coalescer.Scheduler later,
+                  Confinement confinement, Map<String, String> children) {
         this.children = Map.copyOf(children);
         this.confinement = Objects.requireNonNull(confinement, "confinement");
-        this.notices = Objects.requireNonNull(notices, "notices");
-        this.listChanged = Objects.requireNonNull(listChanged, "listChanged");
         this.entry = Objects.requireNonNull(entry, "entry");
         this.variables = Objects.requireNonNull(variables, "variables");
-        this.problems = Objects.requireNonNull(problems, "problems");
-        this.changed = Objects.requireNonNull(changed, "changed");
+        this.owner = Objects.requireNonNull(owner, "owner");
+        this.refreshes = new Coalescer(REFRESH_GAP, later, this::refresh);
     }
 
     String name() { return entry.name(); }
@@ -100,54 +116,90 @@ final class McpConnection {
      */
     void connect() {
         if (state == McpServers.State.STOPPED) return;
-        if (state == McpServers.State.FAILED) {
-            stop(client, process);
-            client = null;
-            process = null;
-            settled = new CountDownLatch(1);
-            reason = "";
-            lastStderr = "";
-            state = McpServers.State.STARTING;
-        }
+        if (state == McpServers.State.FAILED) forgetFailedStart();
+        int start = ++generation;
         try {
-            if (entry.stdio() && !runnable(entry.command())) {
+            if (entry.stdio() && !ServerProcesses.runnable(entry.command())) {
                 fail("did not start: " + entry.command() + " is not an executable file"
                         + (entry.command().contains("/") ? "" : " on PATH"));
                 return;
             }
-            Set<Long> before = children();
-            CancellingTransport t = new CancellingTransport(McpTransports.of(entry, variables,
-                    line -> lastStderr = line, confinement, children));
+            McpClientTransport raw = McpTransports.of(entry, variables, line -> lastStderr = line, confinement,
+                    children, new Ends(start));
+            CancellingTransport t = new CancellingTransport(raw, refreshes::ask, this::broken);
             transport = t;
-            McpSyncClient c = McpClient.sync(t)
-                    .requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
-                    .clientInfo(new McpSchema.Implementation("hmp-agent", version()))
-                    .toolsChangeConsumer(list -> listed(list, true))
-                    .build();
+            McpSyncClient c = McpClient.sync(t).requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
+                    .clientInfo(new McpSchema.Implementation("hmp-agent", version())).build();
             client = c;
             c.initialize();
-            if (entry.stdio()) watch(before);
-            listed(toolsOf(c), false);
+            if (raw instanceof StdioTransport stdio) watch(start, stdio);
+            listed(ToolLists.of(c), false);
             if (state == McpServers.State.STARTING) ready();
-            if (state == McpServers.State.STOPPED) stop(c, process);   // the agent closed during the start
+            tellJunk();
+            if (state == McpServers.State.STOPPED) ServerProcesses.stop(c, process);   // the agent closed during the start
         } catch (RuntimeException e) {   // whatever the SDK or the server did: one line, the family unavailable
-            fail("did not start: " + why(e) + (lastStderr.isBlank() ? "" : " (its last words: "
-                    + Text.oneLine(lastStderr, 120) + ")"));
+            fail("did not start: " + (endedInStart.isEmpty() ? McpWords.startFailed(entry, e) : "it " + endedInStart
+                    + " before completing MCP's initialize handshake" + (firstJunk.isEmpty() ? "" : " (it wrote "
+                    + McpWords.quoted(firstJunk) + " on its stdout, which is not JSON-RPC)")) + (lastStderr.isBlank() ? ""
+                    : " (its last words: " + Text.oneLine(lastStderr, 120) + ")"));
         } finally {
             settled.countDown();
-            changed.run();
+            owner.changed().accept(entry.name());
         }
     }
 
-    /** Whether {@code command} names an executable file, itself or on the PATH (the SDK starts it without a shell). */
-    static boolean runnable(String command) {
-        if (command.contains("/")) return java.nio.file.Files.isExecutable(java.nio.file.Path.of(command));
-        String path = System.getenv("PATH");
-        if (path == null) return false;
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) return true;
+    /** Before a restart: the old client closed, its process tree killed, what the failed start said forgotten. */
+    private void forgetFailedStart() {
+        ServerProcesses.stop(client, process);
+        client = null;
+        process = null;
+        settled = new CountDownLatch(1);
+        reason = "";
+        lastStderr = "";
+        endedInStart = "";
+        firstJunk = "";
+        state = McpServers.State.STARTING;
+    }
+
+    /** What a stdio transport of the start {@code start} tells: an old transport's news is dropped. */
+    private final class Ends implements StdioTransport.Listener {
+        private final int start;
+
+        Ends(int start) {
+            this.start = start;
         }
-        return false;
+
+        @Override
+        public void junk(String line) {
+            if (!firstJunk.isEmpty()) return;
+            firstJunk = line;
+            if (state != McpServers.State.STARTING) tellJunk();   // a start says it when it is over
+        }
+
+        @Override
+        public void refused(String text, boolean answered) {
+            if (!answered) {   // its call is not known: every call in flight ends with it
+                new ArrayList<>(inFlight.keySet()).forEach(id -> finish(id, CommandOutcome.error(ErrorCode.EFBIG,
+                        text)));
+            }
+            if (toldRefused) return;
+            toldRefused = true;
+            owner.notices().accept(text + "; the server goes on, the call that asked for it failed");
+        }
+
+        @Override
+        public void ended(String why) {
+            died(start, why);
+        }
+    }
+
+    /** Says the first line that is not JSON-RPC, once per server (a start that fails says it in its own line). */
+    private void tellJunk() {
+        if (toldJunk || firstJunk.isEmpty()) return;
+        toldJunk = true;
+        owner.notices().accept("MCP server " + entry.name() + " wrote a line on its stdout that is not JSON-RPC: "
+                + McpWords.quoted(firstJunk) + "; it was dropped, as any more will be (its answers still arrive); a server"
+                + " should write its logs to stderr");
     }
 
     private void ready() {
@@ -155,72 +207,60 @@ final class McpConnection {
         int was = failures;
         failures = 0;
         if (was > 0) {
-            notices.accept("MCP server " + entry.name() + " is back (" + tools.size() + (tools.size() == 1 ? " tool"
+            owner.notices().accept("MCP server " + entry.name() + " is back (" + tools.size() + (tools.size() == 1 ? " tool"
                     : " tools") + ")");
         }
     }
 
-    /**
-     * The server's tools: none when it does not offer the tools capability (the SDK refuses it tools/list), so such a
-     * server is ready with no tools rather than a failure restarted again and again.
-     */
-    private static List<McpSchema.Tool> toolsOf(McpSyncClient c) {
-        McpSchema.ServerCapabilities offered = c.getServerCapabilities();
-        return offered != null && offered.tools() == null ? List.of() : listAll(c);
-    }
-
-    /** Every page of the tool list. */
-    private static List<McpSchema.Tool> listAll(McpSyncClient c) {
-        List<McpSchema.Tool> all = new ArrayList<>();
-        String cursor = null;
-        do {
-            McpSchema.ListToolsResult page = cursor == null ? c.listTools() : c.listTools(cursor);
-            all.addAll(page.tools());
-            cursor = page.nextCursor();
-        } while (cursor != null && !cursor.isEmpty());
-        return all;
-    }
-
     private void listed(List<McpSchema.Tool> list, boolean change) {
-        List<McpTool> out = new ArrayList<>();
-        List<String> secrets = McpTransports.secretValues(entry, variables);
-        for (McpSchema.Tool t : list) {
-            ObjectNode schema = t.inputSchema() == null ? JSON.createObjectNode() : JSON.valueToTree(t.inputSchema());
-            out.add(McpTool.redacted(entry.name(), t.name(), t.description() == null ? "" : t.description(), schema,
-                    secrets));
-        }
-        tools = List.copyOf(out);
-        if (change) listChanged.run();
+        tools = ToolLists.tools(entry, McpTransports.secretValues(entry, variables), list);
+        if (change) owner.listChanged().accept(entry.name());
     }
 
-    /** Finds the process the SDK started (a new child running the entry's command) and watches it. */
-    private void watch(Set<Long> before) {
-        String program = java.nio.file.Path.of(confined() ? "bwrap" : entry.command()).getFileName().toString();
-        Optional<ProcessHandle> started = ProcessHandle.current().children()
-                .filter(p -> !before.contains(p.pid()))
-                .filter(p -> p.info().command().map(cmd -> cmd.endsWith("/" + program) || cmd.equals(program))
-                        .orElse(false) || p.info().arguments().map(a -> a.length > 0 && a[0].endsWith(program))
-                        .orElse(false))
-                .findFirst();
-        started.ifPresent(p -> {
+    /** Lists the tools again after the server said they changed (coalesced): a failure keeps the list it had. */
+    private void refresh() {
+        McpSyncClient c = client;
+        if (c == null || state != McpServers.State.READY) return;
+        try {
+            listed(ToolLists.of(c), true);
+        } catch (RuntimeException e) {
+            // the server failed meanwhile (its failure is said where it is seen) or did not answer: the old list stays
+        }
+    }
+
+    /** Watches the process of the start {@code start}: its exit is the server's death. */
+    private void watch(int start, StdioTransport stdio) {
+        stdio.process().ifPresent(p -> {
             process = p;
-            p.onExit().thenRun(() -> died(p));
+            p.onExit().thenRun(() -> died(start, "exited"));
         });
     }
 
-    private static Set<Long> children() {
-        Set<Long> pids = new java.util.HashSet<>();
-        ProcessHandle.current().children().forEach(p -> pids.add(p.pid()));
-        return pids;
-    }
-
-    private void died(ProcessHandle which) {
-        // an old process, killed before a restart, is not this connection's death
-        if (state == McpServers.State.STOPPED || which != process) return;
+    /**
+     * The server of the start {@code start} ended ({@code why}): during its start the handshake is cut short (the start
+     * says why); when the agent exits it is stopped, no failure; otherwise it failed and is started again.
+     */
+    private void died(int start, String why) {
+        if (start != generation || state == McpServers.State.STOPPED || state == McpServers.State.FAILED) return;
+        if (exiting) {
+            state = McpServers.State.STOPPED;
+            return;
+        }
+        if (state == McpServers.State.STARTING) {
+            endedInStart = why;
+            McpSyncClient c = client;
+            if (c != null) c.close();   // the handshake waiting for an answer fails now, not at its timeout
+            return;
+        }
         String halt = haltedBy;
         haltedBy = "";
-        fail(halt.isEmpty() ? "exited" : "was stopped by a halt (" + halt + ")");
-        changed.run();
+        fail(halt.isEmpty() ? why : "was stopped by a halt (" + halt + ")");
+        owner.changed().accept(entry.name());
+    }
+
+    /** The agent is exiting: a server that ends from now on is stopped, not failed, and never started again. */
+    void exiting() {
+        exiting = true;
     }
 
     private void fail(String why) {
@@ -228,7 +268,7 @@ final class McpConnection {
         state = McpServers.State.FAILED;
         reason = why;
         if (failures++ == 0) {
-            problems.accept("MCP server " + entry.name() + " " + why + "; its tools (mcp." + entry.name()
+            owner.problems().accept("MCP server " + entry.name() + " " + why + "; its tools (mcp." + entry.name()
                     + ".*) are unavailable; restarting it with back-off");
         }
         List<Long> ids = new ArrayList<>(inFlight.keySet());
@@ -259,13 +299,22 @@ final class McpConnection {
                     + " was cancelled"));
         } catch (RuntimeException e) {   // a timeout, a broken pipe, garbage: the call failed, the loop goes on
             if (state == McpServers.State.STOPPED) return;
-            finish(id, CommandOutcome.error(ToolResults.code(e), "mcp." + entry.name() + "." + tool + " failed: "
-                    + why(e)));
+            finish(id, McpWords.callFailed(entry, tool, e));
         } finally {
             McpSchema.CallToolRequest request = requests.remove(id);
             CancellingTransport t = transport;
             if (request != null && t != null) t.forget(request);
         }
+    }
+
+    /**
+     * The SDK's HTTP transport reported {@code e} where no call sees it (a stream that broke after its answer began):
+     * a reset or a cut connection ends the calls in flight at once, as a reset, rather than at their timeout.
+     */
+    private void broken(Throwable e) {
+        if (entry.stdio() || !McpWords.reset(e)) return;
+        new ArrayList<>(requests.entrySet()).forEach(r -> finish(r.getKey(), McpWords.resetDuring(entry,
+                r.getValue().name())));
     }
 
     /** What a call of this server's tools gets while it is not ready. */
@@ -290,7 +339,7 @@ final class McpConnection {
         ProcessHandle p = process;
         if (p == null || state != McpServers.State.READY) return;
         haltedBy = why;
-        stop(null, p);
+        ServerProcesses.stop(null, p);
     }
 
     /**
@@ -328,33 +377,7 @@ final class McpConnection {
     void close() {
         state = McpServers.State.STOPPED;
         inFlight.clear();
-        stop(client, process);
-    }
-
-    /** Closes {@code c} and kills the tree of {@code p} (SIGTERM, then SIGKILL after a grace). */
-    private static void stop(McpSyncClient c, ProcessHandle p) {
-        List<ProcessHandle> tree = new ArrayList<>();
-        if (p != null) {
-            p.descendants().forEach(tree::add);
-            tree.add(p);
-        }
-        try {
-            if (c != null) c.close();
-        } catch (RuntimeException e) {
-            // closing is best effort: the process tree is killed below whatever the client says
-        }
-        tree.forEach(ProcessHandle::destroy);
-        long deadline = System.currentTimeMillis() + KILL_GRACE_MS;
-        for (ProcessHandle h : tree) {
-            try {
-                h.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-                h.destroyForcibly();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                h.destroyForcibly();
-            }
-        }
+        ServerProcesses.stop(client, process);
     }
 
     /** Whether the server runs inside the sandbox. */
@@ -366,25 +389,6 @@ final class McpConnection {
     Optional<Long> pid() {
         ProcessHandle p = process;
         return p == null ? Optional.empty() : Optional.of(p.pid());
-    }
-
-    /**
-     * Why a start failed, in a person's words: the SDK's own "Client failed to initialize by explicit API call" says
-     * only that the handshake did not complete, so the line says that, and the deepest cause the SDK kept.
-     */
-    static String why(Throwable e) {
-        String top = message(e);
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        // Reactor's timeout says "Did not observe any item or terminal signal within 5000ms in 'source(...)'"
-        String deep = root instanceof java.util.concurrent.TimeoutException ? "no answer in time" : message(root);
-        if (!top.startsWith("Client failed to initialize")) return Text.oneLine(top, 200);
-        return Text.oneLine("it did not complete MCP's initialize handshake" + (root == e ? "" : " (" + deep + ")")
-                + ": is it an MCP server, writing nothing but JSON-RPC on its stdout?", 300);
-    }
-
-    private static String message(Throwable t) {
-        return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     private static String version() {

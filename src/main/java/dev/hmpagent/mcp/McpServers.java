@@ -51,7 +51,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
 
     private final Map<String, McpConnection> servers = new LinkedHashMap<>();
-    /** Starts failed servers again, after their back-off. */
+    /** Starts failed servers again, after their back-off, and refreshes tool lists that changed (coalesced). */
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "mcp-restart");
         t.setDaemon(true);
@@ -97,11 +97,19 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
      */
     public McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement,
                       int catalogueChars, Map<String, String> children) {
+        this(entries, variables, confinement, catalogueChars, children, null);
+    }
+
+    /** As above; {@code later} runs the servers' coalesced tool-list refreshes (null: a thread of their own). */
+    McpServers(List<McpServerEntry> entries, Function<String, String> variables, Confinement confinement,
+               int catalogueChars, Map<String, String> children, Coalescer.Scheduler later) {
         Objects.requireNonNull(variables, "variables");
         this.catalogueChars = catalogueChars;
+        Coalescer.Scheduler refreshes = later != null ? later : Coalescer.on(restarts);
+        McpConnection.Owner owner = new McpConnection.Owner(this::problem, this::notice, this::changed,
+                this::listChanged);
         for (McpServerEntry e : entries) {
-            servers.put(e.name(), new McpConnection(e, variables, this::problem, this::notice,
-                    () -> changed(e.name()), () -> listChanged(e.name()), confinement, children));
+            servers.put(e.name(), new McpConnection(e, variables, owner, refreshes, confinement, children));
         }
         this.calls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mcp-call");
@@ -366,6 +374,15 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
      */
     public void cancelAll(String why) {
         servers.values().forEach(c -> c.halt(why));
+    }
+
+    /**
+     * The agent is exiting: the servers' ends from now on (the exit's halt kills them) are no failures, said to
+     * nobody and never restarted. Call it before the exit's {@link #cancelAll}.
+     */
+    public void exiting() {
+        closed = true;
+        servers.values().forEach(McpConnection::exiting);
     }
 
     /** Closes every client and kills every stdio server's process tree. */

@@ -3,8 +3,6 @@ package dev.hmpagent.mcp;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.config.McpServerEntry;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import dev.hmpagent.process.Confinement;
@@ -18,10 +16,10 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The SDK's transport for one entry. A stdio server's process gets the allow-listed environment every child of the
- * agent gets ({@code ChildEnvironment}: the basics and {@code shell.env}) and the variables its entry's {@code env}
- * names, read from the agent's environment; never the rest of it (the SDK's own inherited variables are replaced),
- * so the agent's own keys stay its own. A url server's headers are read the same way.
+ * The transport for one entry: the SDK's over streamable HTTP, ours over stdio ({@link StdioTransport}). A stdio
+ * server's process gets the allow-listed environment every child of the agent gets ({@code ChildEnvironment}: the
+ * basics and {@code shell.env}) and the variables its entry's {@code env} names, read from the agent's environment;
+ * never the rest of it, so the agent's own keys stay its own. A url server's headers are read the same way.
  */
 final class McpTransports {
     private McpTransports() { }
@@ -34,7 +32,8 @@ final class McpTransports {
     }
 
     static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr,
-                                 Confinement confinement, Map<String, String> children) {
+                                 Confinement confinement, Map<String, String> children,
+                                 StdioTransport.Listener listener) {
         JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         if (!entry.stdio()) {
             HttpRequest.Builder request = HttpRequest.newBuilder();
@@ -49,22 +48,10 @@ final class McpTransports {
         List<String> command = new ArrayList<>(List.of(entry.command()));
         command.addAll(entry.args());
         if (entry.sandbox()) command = confined(entry, confinement, command);
-        ServerParameters params = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()))
-                .build();
-        // the SDK fills in variables of the JVM's own environment: the server gets only the allow-list and its env
-        params.getEnv().clear();
-        params.getEnv().putAll(children);
-        params.getEnv().putAll(values(entry, "env", entry.env(), variables));
-        StdioClientTransport transport = new StdioClientTransport(params, json) {
-            @Override
-            protected ProcessBuilder getProcessBuilder() {
-                ProcessBuilder builder = new ProcessBuilder();
-                builder.environment().clear();
-                return builder;
-            }
-        };
-        transport.setStdErrorHandler(stderr);
-        return transport;
+        // the server gets only the allow-list and its entry's env, never the agent's own variables
+        Map<String, String> env = new TreeMap<>(children);
+        env.putAll(values(entry, "env", entry.env(), variables));
+        return new StdioTransport(entry.name(), command, env, json, stderr, listener);
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.hmpagent.mcp;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.safety.ErrorCode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,14 +49,5 @@ final class ToolResults {
     private static String embedded(McpSchema.EmbeddedResource r) {
         if (r.resource() instanceof McpSchema.TextResourceContents t) return t.text();
         return "[resource " + r.resource().uri() + "]";
-    }
-
-    /** A call that timed out is ETIMEDOUT; any other broken call EOFFLINE. */
-    static String code(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.util.concurrent.TimeoutException) return ErrorCode.ETIMEDOUT;
-            if (t.getMessage() != null && t.getMessage().contains("within")) return ErrorCode.ETIMEDOUT;
-        }
-        return ErrorCode.EOFFLINE;
     }
 }

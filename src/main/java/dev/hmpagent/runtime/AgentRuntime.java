@@ -210,6 +210,7 @@ public final class AgentRuntime implements AutoCloseable {
      * exited. A file that refuses the write leaves them to the next start, which marks them offline.
      */
     private static void stopEverything(Wiring.Tools tools, Cycle cycle, Store tickStore) {
+        tools.mcp().exiting();   // the servers this halt kills end with the agent: no failure, no restart
         tools.stopAll(dev.hmpagent.commands.catalogue.ShellCommands.STOPPED_AT_EXIT);
         cycle.recordResults();
         tickStore.inTransaction(() -> tickStore.tables().processLog().stopRunning(dev.hmpagent.commands.catalogue.ShellCommands.STOPPED_AT_EXIT));

@@ -34,7 +34,7 @@ class LibraryLogsTest {
         for (Handler h : root.getHandlers()) root.removeHandler(h);
         rootHandlers.forEach(root::addHandler);
         root.setLevel(rootLevel);
-        for (String name : List.of("org.sqlite", "okhttp3", "org.jline")) Logger.getLogger(name).setLevel(null);
+        for (String name : List.of("org.sqlite", "okhttp3", "org.jline", "reactor")) Logger.getLogger(name).setLevel(null);
     }
 
     @Test
@@ -53,6 +53,15 @@ class LibraryLogsTest {
                 new IllegalStateException("no tty\n\tat somewhere", new RuntimeException("cause")));
         assertThat(output()).isEqualTo("hmp-agent: jline: Unable to create a system terminal, creating a dumb terminal"
                 + " (IllegalStateException: no tty)" + System.lineSeparator());
+    }
+
+    @Test
+    void a_reactor_error_dropped_as_an_mcp_server_closes_is_not_shown() {
+        LibraryLogs.quiet(err);
+        Logger.getLogger("reactor.core.publisher.Operators").log(Level.SEVERE, "Operator called default"
+                + " onErrorDropped", new IllegalStateException("Connection reset"));
+
+        assertThat(output()).isEmpty();
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.testing.Bwrap;
 import dev.hmpagent.testing.FakeLlmClient;
+import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.testing.MutableClock;
 import dev.hmpagent.testing.RecordingSink;
 import java.nio.file.Path;
@@ -138,7 +139,7 @@ class SandboxFailsAfterStartTest {
         tools = Wiring.tools(config, Approver.NOBODY, List.of(), Map.of("PATH", bwrap.path(), "HOME",
                 dir.toString()), clock, FakeLlmClient::new);
         tools.completions().onArrival(arrived::release);
-        return Wiring.cycle(config, store, llm, sink, clock, tools);
+        return Wiring.cycle(config, store, llm, sink, clock, TestWiring.time(clock), tools);
     }
 
     List<String> rows(String sql) throws Exception {
