@@ -1,15 +1,14 @@
 package dev.hmpagent.llm;
 
 import dev.hmpagent.text.Text;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -43,7 +42,8 @@ public final class FailoverLlm implements LlmClient {
     private final List<Route> routes;
     private final BiPredicate<Integer, Duration> giveUp;
     private final Backoff probes;
-    private final Clock clock;
+    /** Monotonic nanoseconds ({@link System#nanoTime}): a stepped wall clock must not hold a probe back for hours. */
+    private final LongSupplier nanos;
     private final Health[] health;
     private final List<String> said = new ArrayList<>();
     private final AtomicReference<LlmClient> calling = new AtomicReference<>();
@@ -54,13 +54,14 @@ public final class FailoverLlm implements LlmClient {
      * @param routes the main LLM first, then the others by priority
      * @param giveUp given the failures in a row and how long the LLM has been failing: whether to give it up
      * @param probes when to probe a given-up LLM again (after its n-th failed probe)
+     * @param nanos  a monotonic reading in nanoseconds, like {@link System#nanoTime}: how long it failed, when to probe
      */
-    public FailoverLlm(List<Route> routes, BiPredicate<Integer, Duration> giveUp, Backoff probes, Clock clock) {
+    public FailoverLlm(List<Route> routes, BiPredicate<Integer, Duration> giveUp, Backoff probes, LongSupplier nanos) {
         this.routes = List.copyOf(routes);
         if (this.routes.isEmpty()) throw new IllegalArgumentException("no LLM to call");
         this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
         this.probes = Objects.requireNonNull(probes, "probes");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.nanos = Objects.requireNonNull(nanos, "nanos");
         this.health = new Health[this.routes.size()];
         for (int i = 0; i < health.length; i++) health[i] = new Health();
     }
@@ -68,19 +69,20 @@ public final class FailoverLlm implements LlmClient {
     /** What each LLM's state is: failing since when, given up, out for good, when to probe it next. */
     private static final class Health {
         int failures;
-        Instant failingSince;
+        long failingSince;
         boolean down;
         String out;            // why it is out for good, or null
         int failedProbes;
-        Instant probeAt;
+        boolean probeDue;      // whether probeAt holds a time
+        long probeAt;
         String lastError = "";
 
         void answered() {
             failures = 0;
-            failingSince = null;
+            failingSince = 0;
             down = false;
             failedProbes = 0;
-            probeAt = null;
+            probeDue = false;
         }
     }
 
@@ -199,12 +201,13 @@ public final class FailoverLlm implements LlmClient {
             h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
             h.down = true;
         } else if (e.retryable()) {
-            Instant now = clock.instant();
+            long now = nanos.getAsLong();
             if (h.failures++ == 0) h.failingSince = now;
-            if (!giveUp.test(h.failures, Duration.between(h.failingSince, now))) throw e;
+            if (!giveUp.test(h.failures, Duration.ofNanos(now - h.failingSince))) throw e;
             h.down = true;
             h.failedProbes = 0;
-            h.probeAt = now.plus(probes.delay(1, Optional.empty()));
+            h.probeDue = true;
+            h.probeAt = now + probes.delay(1, Optional.empty()).toNanos();
         } else {
             throw e;
         }
@@ -258,10 +261,10 @@ public final class FailoverLlm implements LlmClient {
 
     /** Probes, when due, the given-up LLMs above {@code index}; the first that answers is used again. */
     private void probeAbove(int index) {
-        Instant now = clock.instant();
+        long now = nanos.getAsLong();
         for (int i = 0; i < index; i++) {
             Health h = health[i];
-            if (h.out != null || h.probeAt == null || now.isBefore(h.probeAt)) continue;
+            if (h.out != null || !h.probeDue || now - h.probeAt < 0) continue;
             if (probe(i)) {
                 say(routes.get(i).describe() + " answers again: thinking with it instead of "
                         + routes.get(active).describe());
@@ -301,7 +304,8 @@ public final class FailoverLlm implements LlmClient {
                 return false;
             }
             h.failedProbes++;
-            h.probeAt = clock.instant().plus(probes.delay(h.failedProbes + 1, Optional.empty()));
+            h.probeDue = true;
+            h.probeAt = nanos.getAsLong() + probes.delay(h.failedProbes + 1, Optional.empty()).toNanos();
             return false;
         } finally {
             calling.compareAndSet(client, null);

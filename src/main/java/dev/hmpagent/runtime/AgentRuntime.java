@@ -125,7 +125,7 @@ public final class AgentRuntime implements AutoCloseable {
             // the person's /model choice; the reflex's own switch wraps it, and returns to it
             // the LLM's own choice (llm_select) is read on the tick thread's connection before each call
             dev.hmpagent.store.LlmRegistryDao choices = tickStore.tables().llmRegistry();
-            SwitchableLlm llm = LlmChain.chosen(config.llm(), launch.llms(), launch.env()::get, launch.clock(),
+            SwitchableLlm llm = LlmChain.chosen(config.llm(), launch.llms(), launch.env()::get, launch.time()::nanoTime,
                     choices::selected);
             // AGENTS.md is read once: context 0 stays the same for the run, and the LLM may not rewrite it
             StandingInstructions instructions = StartWrites.instructions(launch.workingDir(),

@@ -19,7 +19,6 @@ import dev.hmpagent.llm.ollama.OllamaSettings;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
 import dev.hmpagent.store.LlmRegistryDao;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,8 +56,8 @@ public final class LlmChain {
      * before each call), inside the person's choice ({@code /model}), which the reflex's switch will wrap.
      */
     static SwitchableLlm chosen(LlmSection llm, Launch.LlmFactory factory, Function<String, String> variables,
-                                Clock clock, Supplier<Optional<String>> selected) {
-        return new SwitchableLlm(failover(llm, factory, variables, clock).following(selected));
+                                java.util.function.LongSupplier nanos, Supplier<Optional<String>> selected) {
+        return new SwitchableLlm(failover(llm, factory, variables, nanos).following(selected));
     }
 
     /** The reflex's "switch LLM" around the LLM the cycle is given: it returns to that one, never past it. */
@@ -71,7 +70,7 @@ public final class LlmChain {
      * unreachable, each entry a client of its own with the key of the variable it names.
      */
     public static FailoverLlm failover(LlmSection llm, Launch.LlmFactory factory, Function<String, String> variables,
-                                       Clock clock) {
+                                       java.util.function.LongSupplier nanos) {
         List<FailoverLlm.Route> routes = new ArrayList<>();
         routes.add(new FailoverLlm.Route(LlmRegistryDao.MAIN_ID, commands(factory.create(llm), llm.commands(),
                 "llm.commands = \"block\"")));
@@ -79,7 +78,7 @@ public final class LlmChain {
                 .forEach(e -> routes.add(new FailoverLlm.Route(e.id(), commands(factory.create(entrySection(llm, e,
                         variables)), e.commands(), entrySetting(e.id())))));
         return new FailoverLlm(routes, llm.failoverAfter()::reached, new Backoff(FIRST_PROBE, Duration.ofMinutes(5)),
-                clock).retargeting((request, was, now) -> request.withMessages(ContextAssembler.retargeted(
+                nanos).retargeting((request, was, now) -> request.withMessages(ContextAssembler.retargeted(
                         request.messages(), ContextAssembler.describeLlm(was.model(), was.endpoint()),
                         ContextAssembler.describeLlm(now.model(), now.endpoint()))));
     }

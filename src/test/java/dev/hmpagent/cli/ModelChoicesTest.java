@@ -146,7 +146,7 @@ class ModelChoicesTest {
                 "llm.registry", "[{ id = \"spare\", base_url = \"" + b.baseUrl() + "\", model = \"model-b\","
                         + " api_key_env = \"HMP_TEST_KEY_B\" }]");
         java.util.function.Function<String, String> env = Map.of("HMP_TEST_KEY_B", "key-b")::get;
-        SwitchableLlm llm = new SwitchableLlm(LlmChain.failover(withSpare.llm(), LlmChain::client, env, clock));
+        SwitchableLlm llm = new SwitchableLlm(LlmChain.failover(withSpare.llm(), LlmChain::client, env, clock.monotonic()::nanoTime));
         ModelChoices choices = new ModelChoices(llm, new LlmRegistryDao(replStore), withSpare.llm(), env);
         b.streamed("from b", 10, 2).status(503, "{\"error\": {\"message\": \"busy\"}}")
                 .status(503, "{\"error\": {\"message\": \"busy\"}}").status(503, "{\"error\": {\"message\": \"busy\"}}");
@@ -186,7 +186,7 @@ class ModelChoicesTest {
         AgentConfig withSpare = config("llm.base_url", a.baseUrl(), "llm.api_key", "key-a", "llm.model", "model-a",
                 "llm.registry", "[{ id = \"spare\", base_url = \"" + b.baseUrl() + "\", model = \"model-b\" }]");
         java.util.function.Function<String, String> env = Map.<String, String>of()::get;
-        SwitchableLlm llm = new SwitchableLlm(LlmChain.failover(withSpare.llm(), LlmChain::client, env, clock));
+        SwitchableLlm llm = new SwitchableLlm(LlmChain.failover(withSpare.llm(), LlmChain::client, env, clock.monotonic()::nanoTime));
         ModelChoices choices = new ModelChoices(llm, new LlmRegistryDao(replStore), withSpare.llm(), env);
         a.status(429, "{\"error\": {\"message\": \"You exceeded your current quota\", \"type\": \"insufficient_quota\","
                 + " \"code\": \"insufficient_quota\"}}");

@@ -66,7 +66,7 @@ class CoreOutageTest {
     }
 
     private Cycle cycle(AgentConfig config, Map<String, String> env) {
-        LlmClient thinking = LlmChain.failover(config.llm(), LlmChain::client, env::get, clock);
+        LlmClient thinking = LlmChain.failover(config.llm(), LlmChain::client, env::get, clock.monotonic()::nanoTime);
         Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), env, clock, () -> LlmChain.client(config.llm()));
         tools.add(t);
         TestWiring.startWrites(store, config, sink);   // what a start writes (llm_registry, a quota stop's release)

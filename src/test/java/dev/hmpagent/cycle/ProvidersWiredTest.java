@@ -53,7 +53,7 @@ class ProvidersWiredTest {
         Map<String, String> all = new HashMap<>(env);
         all.put("AGENT_STAGNATION_METHOD", "local");
         AgentConfig config = ConfigLoader.load(ConfigSources.envOnly(all)).config();
-        LlmClient thinking = LlmChain.failover(config.llm(), LlmChain::client, all::get, clock);
+        LlmClient thinking = LlmChain.failover(config.llm(), LlmChain::client, all::get, clock.monotonic()::nanoTime);
         Wiring.Tools t = Wiring.tools(config, Approver.NOBODY, List.of(), all, clock, () -> LlmChain.client(config.llm()));
         tools.add(t);
         return Wiring.cycle(config, store, thinking, sink, clock, TestWiring.time(clock), t);

@@ -74,7 +74,8 @@ class FailoverLlmTest {
     private FailoverLlm failover(FailoverAfter after, Server... servers) {
         List<FailoverLlm.Route> routes = new ArrayList<>();
         for (Server s : servers) routes.add(new FailoverLlm.Route(s.name, s));
-        return new FailoverLlm(routes, after::reached, new Backoff(Duration.ofSeconds(15), Duration.ofMinutes(5)), clock);
+        return new FailoverLlm(routes, after::reached, new Backoff(Duration.ofSeconds(15), Duration.ofMinutes(5)),
+                clock.monotonic()::nanoTime);
     }
 
     private static LlmException failure(FailoverLlm llm) {
@@ -154,6 +155,25 @@ class FailoverLlmTest {
         clock.advance(Duration.ofSeconds(30));
 
         assertThat(llm.complete(REQUEST, StreamListener.NONE).text()).isEqualTo("backup answers");
+    }
+
+    @Test
+    void a_wall_clock_stepped_back_neither_holds_a_probe_back_nor_a_failover_for_the_size_of_the_step() {
+        // before: failingSince and probeAt were wall times: with the wall stepped back 1 h, the main LLM was probed
+        // again only an hour later, and "failing for 90 s" took an hour and a half
+        FailoverLlm llm = failover(FailoverAfter.seconds(90), main, backup);
+        main.up = false;
+        failure(llm);
+        clock.stepWall(Duration.ofHours(-1));
+        clock.advance(Duration.ofSeconds(90));
+        assertThat(llm.complete(REQUEST, StreamListener.NONE).text()).isEqualTo("backup answers");
+
+        main.up = true;
+        clock.stepWall(Duration.ofHours(-1));
+        clock.advance(Duration.ofSeconds(15));
+        llm.complete(REQUEST, StreamListener.NONE);
+        assertThat(main.probes).as("probed at its 15 s, whatever the wall says").isEqualTo(1);
+        assertThat(llm.model()).isEqualTo("main-model");
     }
 
     @Test

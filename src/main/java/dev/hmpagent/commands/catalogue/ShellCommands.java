@@ -185,7 +185,11 @@ public final class ShellCommands {
         }
     }
 
-    /** The outcome, with a line naming the files whose set-ID bits were taken off (see {@link SetIdBits}). */
+    /**
+     * The outcome, with a line naming the files whose set-ID bits were taken off (see {@link SetIdBits}). With
+     * commands running at once, the first of them to end clears what any of them set meanwhile, so the line says
+     * "while this command ran", not that this one set them.
+     */
     private CommandOutcome setIdCleared(CommandOutcome outcome, Optional<Path> stamp) {
         if (stamp.isEmpty()) return outcome;
         List<Path> cleared = setIdBits.clearSince(stamp.get());
@@ -196,8 +200,8 @@ public final class ShellCommands {
         }
         if (cleared.isEmpty()) return outcome;
         return new CommandOutcome(outcome.status(), outcome.result() + "\nthe set-user-ID and set-group-ID bits were"
-                + " taken off " + cleared.size() + (cleared.size() == 1 ? " file" : " files") + " this command set them"
-                + " on (outside the sandbox they would run as their owner): " + cleared.stream().limit(5)
+                + " taken off " + cleared.size() + (cleared.size() == 1 ? " file" : " files") + " they were set on"
+                + " while this command ran (outside the sandbox they would run as their owner): " + cleared.stream().limit(5)
                 .map(Path::toString).collect(java.util.stream.Collectors.joining(", ")), outcome.messageToUser(),
                 outcome.code());
     }
