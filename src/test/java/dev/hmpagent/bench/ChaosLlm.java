@@ -30,6 +30,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * request is answered 503 at once. Each completion request is logged to {@code PORT_FILE.requests} as "epoch-ms
  * status", by this process's own clock, so the script can tell when the agent asked and retried.
  *
+ * <p>An MCP call on demand ({@code scripts/chaos mcp}): while a file {@code PORT_FILE.mcp} holds a step, "TYPE
+ * ARGS_JSON" (e.g. {@code mcp.bad.big {"mb": 20}}), the next reply calls that tool instead of appending a line, and the
+ * file is taken (deleted) by that reply alone; the script writes the next step only once the call's row has ended, so
+ * the calls run one at a time, in its order.
+ *
  * <p>Run: {@code java -cp target/hmp-agent.jar:target/test-classes dev.hmpagent.bench.ChaosLlm PORT_FILE APPEND_FILE
  * ISSUED_FILE [MAX_DELAY_MS]}; it writes its port to PORT_FILE once it listens and serves until killed.
  */
@@ -41,6 +46,7 @@ public final class ChaosLlm {
     private final AtomicLong next = new AtomicLong();
     private final Path outage;
     private final Path requests;
+    private final Path mcpStep;
 
     private ChaosLlm(Path append, Writer issued, int maxDelayMs, Path portFile) {
         this.append = append;
@@ -48,6 +54,7 @@ public final class ChaosLlm {
         this.maxDelayMs = maxDelayMs;
         this.outage = portFile.resolveSibling(portFile.getFileName() + ".outage");
         this.requests = portFile.resolveSibling(portFile.getFileName() + ".requests");
+        this.mcpStep = portFile.resolveSibling(portFile.getFileName() + ".mcp");
     }
 
     public static void main(String[] args) throws IOException {
@@ -91,7 +98,8 @@ public final class ChaosLlm {
             String body = new String(request, StandardCharsets.UTF_8);
             boolean stream = body.replace(" ", "").contains("\"stream\":true");
             sleepUpTo(maxDelayMs);
-            String text = reply(issue());
+            String step = takeStep();
+            String text = step != null ? mcpReply(step) : reply(issue());
             if (stream) {
                 StringBuilder sse = new StringBuilder();
                 int cut = Math.max(1, text.length() / 3);
@@ -132,6 +140,28 @@ public final class ChaosLlm {
         return "Step " + line + ": I append one more line to the log and watch for new notes.\n\n"
                 + "# Commands:\n```json\n[{\"cmd_id\": \"c-1\", \"type\": \"shell\", \"args\": {\"command\": "
                 + quote(command) + "}, \"description\": \"append " + line + "\"}]\n```\n# End commands\n";
+    }
+
+    /** The MCP step waiting in {@code PORT_FILE.mcp}, taken by this reply only (the one whose delete succeeds). */
+    private String takeStep() throws IOException {
+        if (!Files.exists(mcpStep)) return null;
+        String step;
+        try {
+            step = Files.readString(mcpStep, StandardCharsets.UTF_8).strip();
+        } catch (java.nio.file.NoSuchFileException e) {   // another reply took it meanwhile
+            return null;
+        }
+        return Files.deleteIfExists(mcpStep) && !step.isEmpty() ? step : null;
+    }
+
+    /** A reply calling the tool of {@code step} ("TYPE ARGS_JSON"), the arguments passed as they are. */
+    private static String mcpReply(String step) {
+        int space = step.indexOf(' ');
+        String type = space < 0 ? step : step.substring(0, space);
+        String args = space < 0 ? "{}" : step.substring(space + 1);
+        return "Next I call the MCP tool " + type + ".\n\n# Commands:\n```json\n[{\"cmd_id\": \"c-1\", \"type\": "
+                + quote(type) + ", \"args\": " + args + ", \"description\": \"call " + type + "\"}]\n```\n"
+                + "# End commands\n";
     }
 
     private static void sleepUpTo(int maxMs) {
