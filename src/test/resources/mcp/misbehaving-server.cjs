@@ -2,14 +2,14 @@
 // JSON-RPC written by hand. With --banner it prints a line that is not JSON-RPC before anything else. Its tools:
 // echo {text}; junk {text} (two log lines on stdout, then the answer); big {mb} (a result of mb MB on one line);
 // storm {n} (n notifications/tools/list_changed, then the answer); count (how many tools/list it was sent);
-// die (exits mid-call, no answer); close_stdout (closes its stdout mid-call and runs on).
+// die (exits mid-call, no answer); close_stdout (closes its stdout mid-call and runs on); hang (never answers).
 const readline = require('readline');
 const fs = require('fs');
 const tool = (name, props) => ({name, description: 'the ' + name + ' tool',
   inputSchema: {type: 'object', properties: props || {}}});
 const tools = [tool('echo', {text: {type: 'string'}}), tool('junk', {text: {type: 'string'}}),
   tool('big', {mb: {type: 'number'}}), tool('storm', {n: {type: 'number'}}), tool('count'), tool('die'),
-  tool('close_stdout')];
+  tool('close_stdout'), tool('hang')];
 const send = m => process.stdout.write(JSON.stringify(m) + '\n');
 const text = (id, t) => send({jsonrpc: '2.0', id, result: {content: [{type: 'text', text: t}]}});
 let lists = 0;
@@ -42,6 +42,7 @@ readline.createInterface({input: process.stdin}).on('line', line => {
     } else if (name === 'count') text(m.id, String(lists));
     else if (name === 'die') process.exit(3);
     else if (name === 'close_stdout') { fs.closeSync(1); setInterval(() => {}, 1000); }
+    else if (name === 'hang') { /* never answers: the call's timeout_s ends it */ }
     else send({jsonrpc: '2.0', id: m.id, error: {code: -32602, message: 'Unknown tool: ' + name}});
   } else if (m.id !== undefined && m.method) {
     send({jsonrpc: '2.0', id: m.id, result: {}});

@@ -91,6 +91,20 @@ class McpMisbehavingServerTest {
     }
 
     @Test
+    void a_call_that_is_never_answered_ends_at_its_timeout_in_our_words_not_a_java_exception() throws Exception {
+        // before: the model read "java.util.concurrent.TimeoutException: Did not observe any item ... MonoDeferContextual"
+        try (MisbehavingServer bad = new MisbehavingServer(Duration.ofSeconds(2), null)) {
+            CommandOutcome hung = bad.call("hang", "{}", AT_ONCE);
+
+            assertThat(hung.code()).isEqualTo("ETIMEDOUT");
+            assertThat(hung.result()).contains("mcp server bad").contains("timeout_s")
+                    .doesNotContain("Exception").doesNotContain("MonoDeferContextual").doesNotContain("java.");
+            assertThat(bad.call("echo", "{\"text\": \"still there\"}", AT_ONCE).result())
+                    .as("the connection outlives a timed-out call").contains("echo: still there");
+        }
+    }
+
+    @Test
     void a_server_killed_by_the_exits_halt_is_stopped_not_failed_and_not_started_again() throws Exception {
         try (MisbehavingServer bad = new MisbehavingServer(TIMEOUT, null)) {
             long pid = bad.servers.pid("bad").orElseThrow();
