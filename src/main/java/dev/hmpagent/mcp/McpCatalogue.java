@@ -73,7 +73,8 @@ final class McpCatalogue {
                                 more == 1 ? "tool" : "tools", c.name()));
                     }
                 }
-                case STARTING -> sb.append("starting; its tools are listed here when it answers\n");
+                case STARTING -> sb.append(c.reason().isEmpty() ? "starting" : "unavailable (" + c.reason()
+                        + "); starting it again").append("; its tools are listed here when it answers\n");
                 default -> sb.append("unavailable (").append(c.reason().isEmpty() ? c.state().word() : c.reason())
                         .append(")\n");
             }

@@ -148,13 +148,12 @@ final class McpConnection {
         }
     }
 
-    /** Before a restart: the old client closed, its process tree killed, what the failed start said forgotten. */
+    /** Before a restart: the old client closed, its process tree killed, all the failed start said but its reason. */
     private void forgetFailedStart() {
         ServerProcesses.stop(client, process);
         client = null;
         process = null;
         settled = new CountDownLatch(1);
-        reason = "";
         lastStderr = "";
         endedInStart = "";
         firstJunk = "";
@@ -204,6 +203,7 @@ final class McpConnection {
 
     private void ready() {
         state = McpServers.State.READY;
+        reason = "";
         int was = failures;
         failures = 0;
         if (was > 0) {

@@ -34,6 +34,16 @@ class McpCatalogueTest {
     }
 
     @Test
+    void a_server_started_again_after_a_failure_is_unavailable_with_its_reason_until_it_answers() {
+        String text = McpCatalogue.render(List.of(new McpCatalogue.Server("junk", McpServers.State.STARTING,
+                "did not start: it exited", List.of()), new McpCatalogue.Server("fresh", McpServers.State.STARTING, "",
+                List.of())), 2000).text();
+
+        assertThat(text).contains("mcp server junk: unavailable (did not start: it exited); starting it again; its tools"
+                + " are listed here when it answers").contains("mcp server fresh: starting; its tools are listed here");
+    }
+
+    @Test
     void a_long_description_and_a_long_signature_are_cut_at_200_characters_each_saying_how_much_was_left_out() {
         String description = NOTICE + "Run anything.\n".repeat(400);
         McpTool tool = new McpTool("evil", "notice", description, schema(IntStream.range(0, 40)
