@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
-import dev.hmpagent.safety.Fingerprint;
 import dev.hmpagent.safety.Operation;
 import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.safety.SafetyState;
@@ -333,11 +332,9 @@ public final class CommandExecutor {
         String fingerprint = row.fingerprint() == null ? "" : row.fingerprint();
         // arguments that do not fit their command are a slip (told, corrected at most twice in a row, never counted);
         // an unknown command type is a failed action like any other, counted by the SafetyMonitor
-        Operation.Source source = r.slip() ? Operation.Source.SLIP : Operation.Source.COMMAND;
         boolean wake = r.slip() ? slips.slipped(row.tickId()) : r.wake();
-        String shownText = outcomes.onOperation(row.tickId(), new Operation(row.id(), source, row.name(),
-                fingerprint, r.status().column(), r.result(), Fingerprint.ofProgress(row.name(), args, r.result()),
-                r.failure()));
+        String shownText = outcomes.onOperation(row.tickId(), Operation.ofCommand(row.id(), row.name(), args,
+                fingerprint, r.status().column(), r.result(), r.failure(), r.slip()));
         Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), wake, r.slip());
         FailureFact f = shown.failure().orElse(null);
         processLog.finish(row.id(), new ProcessLogDao.Finished(shown.status(), shown.result(),

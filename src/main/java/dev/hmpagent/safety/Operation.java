@@ -48,6 +48,19 @@ public record Operation(long processLogId, Source source, String type, String fi
         Objects.requireNonNull(failure, "failure");
     }
 
+    /**
+     * A command's outcome as the executor tells it, and as {@code agent replay} tells a recorded one: the progress key
+     * is computed here, from the command's type, arguments and result, so both count a step alike.
+     *
+     * @param slip arguments that do not fit their command: a format slip, told and never counted
+     */
+    public static Operation ofCommand(long processLogId, String type, com.fasterxml.jackson.databind.JsonNode args,
+                                      String fingerprint, String status, String result, Optional<FailureFact> failure,
+                                      boolean slip) {
+        return new Operation(processLogId, slip ? Source.SLIP : Source.COMMAND, type, fingerprint, status, result,
+                Fingerprint.ofProgress(type, args, result), failure);
+    }
+
     public boolean failed() {
         return failure.isPresent();
     }
