@@ -73,13 +73,18 @@ final class McpCatalogue {
                                 more == 1 ? "tool" : "tools", c.name()));
                     }
                 }
-                case STARTING -> sb.append(c.reason().isEmpty() ? "starting" : "unavailable (" + c.reason()
-                        + "); starting it again").append("; its tools are listed here when it answers\n");
+                case STARTING -> sb.append(starting(c));
                 default -> sb.append("unavailable (").append(c.reason().isEmpty() ? c.state().word() : c.reason())
                         .append(")\n");
             }
         }
         return new Listing(sb.toString(), List.copyOf(shown), leftOut, all);
+    }
+
+    /** A server starting, or started again after a failure: unavailable, with the failure's reason, until it answers. */
+    private static String starting(Server c) {
+        return (c.reason().isEmpty() ? "starting" : "unavailable (" + c.reason() + "); starting it again")
+                + "; its tools are listed here when it answers\n";
     }
 
     /**
