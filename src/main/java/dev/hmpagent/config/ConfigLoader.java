@@ -132,6 +132,7 @@ public final class ConfigLoader {
         }
         below(values, ConfigKey.SAFETY_REPEAT_ALERT_AT, ConfigKey.SAFETY_REPEAT_LOCK_AT, 0);
         below(values, ConfigKey.SAFETY_LOOP_ALERT_AT, ConfigKey.SAFETY_LOOP_LOCK_AT, 0);
+        below(values, ConfigKey.SAFETY_NO_PROGRESS_ALERT, ConfigKey.SAFETY_NO_PROGRESS_STOP, 0);
         below(values, ConfigKey.SAFETY_CASCADE_FAILURES, ConfigKey.SAFETY_CASCADE_WINDOW, 1);
         below(values, ConfigKey.SAFETY_THRASH_FAILURES, ConfigKey.SAFETY_THRASH_WINDOW, 1);
         notAbove(values, ConfigKey.STAGNATION_NEAR_IDENTICAL, ConfigKey.STAGNATION_AMBIGUOUS_HIGH);

@@ -143,7 +143,10 @@ final class ConfigValues {
                 integer(ConfigKey.SAFETY_LOOP_ALERT_AT),
                 integer(ConfigKey.SAFETY_LOOP_LOCK_AT),
                 integer(ConfigKey.SAFETY_THRASH_WINDOW),
-                integer(ConfigKey.SAFETY_THRASH_FAILURES));
+                integer(ConfigKey.SAFETY_THRASH_FAILURES),
+                integer(ConfigKey.SAFETY_NO_PROGRESS_ALERT),
+                integer(ConfigKey.SAFETY_NO_PROGRESS_STOP),
+                integer(ConfigKey.SAFETY_UNANSWERED_MESSAGES));
     }
 
     private StagnationSection stagnation() {

@@ -19,13 +19,25 @@ import java.util.Objects;
  * @param loopLockAt       ... this many times: SAFETY_LOCKOUT (above {@code loopAlertAt})
  * @param thrashWindow     how many commands since the last progress the thrash breaker counts over
  * @param thrashFailures   failures within them that mean ERROR_PAUSED (at most {@code thrashWindow})
+ * @param noProgressAlert  LLM calls since the last progress (a state the task had not seen) that alert
+ * @param noProgressStop   ... that stop: a rest when the calls polled one result, else SAFETY_LOCKOUT
+ * @param unansweredMessages messages to people with no answer and no progress between them that rest the agent
  */
 public record SafetySection(String guide, long tokenBudget, long dailyTokenBudget, int tickCap, String alertCommand,
                             int repeatAlertAt, int repeatLockAt, int cascadeWindow, int cascadeFailures,
-                            int loopAlertAt, int loopLockAt, int thrashWindow, int thrashFailures) {
+                            int loopAlertAt, int loopLockAt, int thrashWindow, int thrashFailures, int noProgressAlert,
+                            int noProgressStop, int unansweredMessages) {
     public SafetySection {
         Objects.requireNonNull(guide, "guide");
         Objects.requireNonNull(alertCommand, "alertCommand");
+    }
+
+    /** The section with the task ledger's limits at their defaults (10, 20 and 5). */
+    public SafetySection(String guide, long tokenBudget, long dailyTokenBudget, int tickCap, String alertCommand,
+                         int repeatAlertAt, int repeatLockAt, int cascadeWindow, int cascadeFailures, int loopAlertAt,
+                         int loopLockAt, int thrashWindow, int thrashFailures) {
+        this(guide, tokenBudget, dailyTokenBudget, tickCap, alertCommand, repeatAlertAt, repeatLockAt, cascadeWindow,
+                cascadeFailures, loopAlertAt, loopLockAt, thrashWindow, thrashFailures, 10, 20, 5);
     }
 
     /** True when {@code safety.daily_token_budget} is set (not 0). */

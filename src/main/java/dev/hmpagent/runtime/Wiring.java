@@ -183,8 +183,8 @@ public final class Wiring {
         return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
                 c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
                 SafetyRules.Limits.DEFAULTS.chantPauseAt(), c.loopAlertAt(), c.loopLockAt(),
-                c.thrashWindow(), c.thrashFailures()),
-                c.dailyTokenBudget()),
+                c.thrashWindow(), c.thrashFailures(), c.noProgressAlert(), c.noProgressStop(), c.unansweredMessages()),
+                c.dailyTokenBudget(), config.stagnation().sleep()),
                 Guides.byName(c.guide()),
                 reason -> {
                     if (alert.configured()) alert.run(reason);

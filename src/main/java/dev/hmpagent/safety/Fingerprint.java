@@ -43,31 +43,6 @@ public final class Fingerprint {
         return hash(kind + ":" + normalised);
     }
 
-    /** Ids the agent hands out in its own commands' results. */
-    private static final java.util.regex.Pattern IDS = java.util.regex.Pattern.compile(
-            "(?i)\\b((?:note|notes|id|ids|entry|entries|row|rows|tick|pid|process|link|concept|memory entry|diary entry"
-                    + "|goal|task|version|rating|peer|user|service|account|script|table)\\s*#?\\s*)\\d+");
-    /** The process runner's own first line: "exit 0 after 1.2 s". */
-    private static final java.util.regex.Pattern RUNNER_HEADER = java.util.regex.Pattern.compile(
-            "\\A(.*?\\bafter )\\d+(?:\\.\\d+)? s\\b");
-    /** Commands whose result is what the outside world printed: only the runner's own timing is folded. */
-    private static final java.util.Set<String> EXTERNAL = java.util.Set.of("shell", "script_run", "llm_task");
-
-    /**
-     * The key of a command together with what it returned, for no-progress loops: its type, canonical arguments
-     * and result, hashed. Only what the agent itself varies is folded: for its own commands the ids it hands out
-     * ("message delivered (note 31)" and "(note 32)" are one result), for a process or a delegated call only the
-     * runner's timing line ("exit 0 after 0.1 s"); the outside world's own numbers ("imported row 1200 of 5000",
-     * a job at 45 %, then 46 %) are progress, never folded.
-     */
-    public static String ofProgress(String type, JsonNode args, String result) {
-        String r = result.strip();
-        String folded = EXTERNAL.contains(type) ? RUNNER_HEADER.matcher(r).replaceFirst("$1# s")
-                : IDS.matcher(r).replaceAll("$1#");
-        return hash(type + ":" + canonical(args == null ? JsonNodeFactory.instance.objectNode() : args) + "="
-                + folded.replaceAll("\\s+", " "));
-    }
-
     /** The JSON text with object keys sorted at every depth, arrays in their order, no whitespace. */
     public static String canonical(JsonNode node) {
         return sorted(node).toString();
@@ -88,6 +63,11 @@ public final class Fingerprint {
             return out;
         }
         return node;
+    }
+
+    /** The first 16 hex characters of the SHA-256 of {@code text}. */
+    public static String hashText(String text) {
+        return hash(text);
     }
 
     private static String hash(String text) {

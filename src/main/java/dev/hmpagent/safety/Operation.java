@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param fingerprint  {@link Fingerprint#ofCommand} of the command (of the failure for the other sources)
  * @param status       the row's final status column value
  * @param result       the result text as the handler gave it
- * @param progressKey  {@link Fingerprint#ofProgress} of the command and its result ("" for other sources): the same
+ * @param progressKey  {@link ResultState#of} of the command and its result ("" for other sources): the same
  *                     key again and again with no new input is a loop that makes no progress
  * @param failure      the failure fact, when it failed
  */
@@ -58,7 +58,7 @@ public record Operation(long processLogId, Source source, String type, String fi
                                       String fingerprint, String status, String result, Optional<FailureFact> failure,
                                       boolean slip) {
         return new Operation(processLogId, slip ? Source.SLIP : Source.COMMAND, type, fingerprint, status, result,
-                Fingerprint.ofProgress(type, args, result), failure);
+                ResultState.of(type, args, result, failure.isPresent()), failure);
     }
 
     public boolean failed() {

@@ -31,20 +31,29 @@ import java.util.function.Consumer;
  * STOPPED(budget)) with an audit row, and run the configured alert command with the reason.
  */
 public final class SafetyMonitor implements OperationListener {
-    /** What agent.toml sets. */
-    /** @param dailyTokenBudget tokens any rolling 24 hours may spend, all tasks together; 0 = no such limit */
-    public record Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules, long dailyTokenBudget) {
+    /**
+     * @param dailyTokenBudget tokens any rolling 24 hours may spend, all tasks together; 0 = no such limit
+     * @param pollRest         the first rest of an agent polling an unchanged result (each next one in a run twice
+     *                         as long, a day at most)
+     */
+    public record Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules, long dailyTokenBudget,
+                         java.time.Duration pollRest) {
         public Limits {
             Objects.requireNonNull(rules, "rules");
             if (tokenBudget < 1 || tickCap < 1) throw new IllegalArgumentException("budget and tick cap must be positive");
             if (dailyTokenBudget < 0) throw new IllegalArgumentException("dailyTokenBudget < 0");
+            if (pollRest.toSeconds() < 1) throw new IllegalArgumentException("pollRest must be a second or more");
+        }
+
+        public Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules, long dailyTokenBudget) {
+            this(tokenBudget, tickCap, rules, dailyTokenBudget, java.time.Duration.ofMinutes(10));
         }
 
         public Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules) {
             this(tokenBudget, tickCap, rules, 0);
         }
 
-        public static final Limits DEFAULTS = new Limits(100_000, 50, SafetyRules.Limits.DEFAULTS);
+        public static final Limits DEFAULTS = new Limits(100_000, 500, SafetyRules.Limits.DEFAULTS);
     }
 
     static final String ALERT = "SYSTEM ALERT: You are repeating a failed action. STOP and analyze why.";
@@ -60,16 +69,14 @@ public final class SafetyMonitor implements OperationListener {
     private final LockoutCause causes;
     /** The row a refusal before it ran belongs to: counted by beforeCommand already, not again when it is written. */
     private long refusedRow = -1;
-    /** Stops decided inside a transaction: told to people only once it committed (see {@link #flush()}). */
-    private final java.util.List<Decided> decided = new java.util.ArrayList<>();
+    /** Moves the persisted state, audits the move, tells people once it committed. */
+    private final StateMoves moves;
 
     /** What releases STOPPED(quota): more quota, or another LLM; never an unlock. */
     public static final String QUOTA_RELEASE = "add credit or raise the quota with the provider, or configure another"
             + " LLM (llm.* or an llm.registry entry to fail over to), then start the agent again; agent unlock does"
             + " not release it";
 
-    /** A stop decided, and what releases it (said with it: an unlock does not release every stop). */
-    private record Decided(String stop, String release) { }
     private boolean budgetWarned;
     private boolean sandboxTold;
     private boolean capWarned;
@@ -87,6 +94,7 @@ public final class SafetyMonitor implements OperationListener {
         this.safety = store.tables().safety();
         this.counters = store.tables().safetyCounters();
         this.causes = new LockoutCause(store.tables().processLog());
+        this.moves = new StateMoves(store, alert, notices);
     }
 
     /**
@@ -132,7 +140,12 @@ public final class SafetyMonitor implements OperationListener {
                 .map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint())))).orElse(outcome.result());
         switch (v.action()) {
             case NONE -> { }
+            case HINT -> shown = shown + "\n" + v.reason();
             case ALERT -> shown = (v.reason().isEmpty() ? ALERT : v.reason()) + "\n" + shown;
+            case REST -> {   // talking, not doing: until a person answers (their message ends a rest), a day at most
+                rest(store.clock().instant().plus(java.time.Duration.ofDays(1)), v.reason());
+                shown = shown + "\n[the agent rests: " + v.reason() + "]";
+            }
             case LOCKOUT -> {
                 stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + v.reason() + cause(command, outcome));
                 shown = shown + "\n[the agent is locked: " + v.reason() + "; a person must run agent unlock]";
@@ -198,10 +211,11 @@ public final class SafetyMonitor implements OperationListener {
                 }
             }
             if (tick && c.taskTicks() >= limits.tickCap()) {
-                stop(SafetyStates.Event.LOCKOUT, "loop cap: waiting for a human (" + c.taskTicks()
+                stop(SafetyStates.Event.LOCKOUT, "task cap: waiting for a human (" + c.taskTicks()
                         + " LLM calls in this task, safety.tick_cap = " + limits.tickCap() + ")");
                 return false;
             }
+            if (tick && !noProgressAllows(c)) return false;
             if (!budgetWarned && c.taskTokens() * 5 >= budget * 4) {
                 budgetWarned = true;
                 notices.accept("80 % of the token budget is spent: " + c.taskTokens() + " of " + budget + " tokens");
@@ -218,6 +232,25 @@ public final class SafetyMonitor implements OperationListener {
         });
         flush();
         return may;
+    }
+
+    /**
+     * Inside beforeCall's transaction: the rules' stop for calls without progress (a rest for polling, doubling each
+     * time in a run, or a lockout); true when the call may go ahead.
+     */
+    private boolean noProgressAllows(SafetyCountersDao.Row c) {
+        SafetyRules rules = SafetyRules.fromJson(limits.rules(), c.rulesJson());
+        SafetyRules.Verdict v = rules.beforeCall();
+        if (v.action() == SafetyRules.Action.NONE) return true;
+        counters.saveRules(rules.toJson());
+        if (v.action() == SafetyRules.Action.REST) {
+            long seconds = limits.pollRest().toSeconds() << Math.min(10, rules.pollRests() - 1);
+            rest(store.clock().instant().plusSeconds(Math.min(seconds, java.time.Duration.ofDays(1).toSeconds())),
+                    v.reason());
+        } else {
+            stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + v.reason());
+        }
+        return false;
     }
 
     /** The {@code config} key holding the LLMs ("model at endpoint" lines) whose quota stopped the agent. */
@@ -238,7 +271,11 @@ public final class SafetyMonitor implements OperationListener {
     /** After an LLM call, inside the transaction that records it: its tokens (main, llm_task, …) and one tick. */
     public void afterLlmCall(long tokens, boolean countsAsTick) {
         counters.addTokens(tokens);
-        if (countsAsTick) counters.addTick();
+        if (!countsAsTick) return;
+        counters.addTick();
+        SafetyRules rules = rules();
+        rules.called();
+        counters.saveRules(rules.toJson());
     }
 
     /**
@@ -351,46 +388,11 @@ public final class SafetyMonitor implements OperationListener {
     }
 
     private void move(SafetyStates.Event event, String reason, Optional<java.time.Instant> until) {
-        SafetyStatus before = SafetyControl.status(safety.current());
-        Optional<SafetyStates.Edge> edge = SafetyStates.edge(event, before);
-        if (edge.isEmpty()) return;   // already stopped: a halt or another stop came first
-        SafetyStatus after = new SafetyStatus(edge.get().to(), edge.get().toReason(), reason, store.clock().instant(),
-                until);
-        Requester me = Requester.thisProcess();
-        safety.move(new SafetyDao.Row(after.state().name(), after.reason().map(StopReason::columnName).orElse(null),
-                        reason, after.since(), until.orElse(null)),
-                new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
-                        after.reason().map(StopReason::columnName).orElse(null), reason, me.pid(), "agent", me.host()));
-        decided.add(new Decided(after.label() + ": " + reason, release(after)));
+        moves.move(event, reason, until);
     }
 
-    /**
-     * Tells people of the stops decided since the last call — the line for the terminal or log, and the alert
-     * command — once their transaction committed: a stop whose transaction rolled back (the state is ACTIVE again)
-     * is dropped, never alerted. Call outside any transaction (the cycle does, after every tick).
-     */
+    /** Tells people of the stops decided since the last call once they committed: call outside any transaction. */
     public void flush() {
-        if (decided.isEmpty()) return;
-        boolean active = SafetyControl.status(safety.current()).active();   // throws while the file is unreadable: kept
-        List<Decided> stops = List.copyOf(decided);
-        decided.clear();
-        if (active) return;
-        for (Decided d : stops) {
-            notices.accept(d.stop() + " — " + d.release());
-            alert.accept(d.stop());
-        }
-    }
-
-    /** What a person does to release {@code stop}: an unlock, more budget, or (quota) credit or another LLM. */
-    private static String release(SafetyStatus stop) {
-        if (stop.resting()) {
-            return "it ends by itself at " + stop.until().orElseThrow() + ", at a message from a person, or with agent"
-                    + " unlock";
-        }
-        if (stop.reason().equals(java.util.Optional.of(StopReason.QUOTA))) return QUOTA_RELEASE;
-        if (stop.reason().equals(java.util.Optional.of(StopReason.BUDGET))) {
-            return "a person must run agent unlock --add-budget N (tokens) or raise safety.token_budget";
-        }
-        return "a person must run agent unlock";
+        moves.flush();
     }
 }

@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
@@ -36,7 +34,9 @@ import java.util.TreeMap;
  * <ol>
  *   <li><b>repeat</b> — the streak of a fingerprint is the number of COMMAND failures of it (refused attempts
  *       included) since its last COMMAND success, the last {@link #personMessage()} or the last {@link #unlock()};
- *       other operations in between do not end it. FATAL_LLM and CHANT never form streaks (the chant and
+ *       other operations in between do not end it, but a failure with an error the task has not seen, after progress
+ *       since the streak's last failure (an edit), starts it again at 1 (a build fixed step by step), and an attempt
+ *       after such progress is never refused before it runs. FATAL_LLM and CHANT never form streaks (the chant and
  *       cascade rules count them). {@link #after}: a failure that brings the streak to exactly {@code alertAt}
  *       → ALERT with {@link #REPEAT_ALERT} (so once per streak); one that brings it to {@code lockAt} or more
  *       → LOCKOUT (only reachable when the caller did not ask {@link #beforeCommand} first, e.g. two identical
@@ -49,33 +49,36 @@ import java.util.TreeMap;
  *   <li><b>chant</b> — the CHANT operations of the task (since the last {@link #personMessage()} or
  *       {@link #unlock()}): the one that brings them to {@code chantPauseAt} or more → ERROR_PAUSE (issue 23: a
  *       second chanting reply in a task pauses at once); each one before → ALERT naming chanting.</li>
- *   <li><b>no-progress</b> — a COMMAND whose progressKey now ends a run of exactly {@code loopAlertAt} equal keys
- *       at the end of the progress sequence → ALERT; {@code loopLockAt} or more → LOCKOUT. Another result in
- *       between ends the run (alternating results are the oscillation rule's). A command whose result changes has
- *       a new key each time and never trips it.</li>
- *   <li><b>oscillation</b> — for a period p of 2 or 3: the cycle length L is the longest suffix of the progress
- *       sequence in which every element equals the one p places before it (within the suffix), provided its
- *       last p elements are pairwise distinct (so A,A,A is a repeat, not an oscillation). The cycle has then
- *       repeated L / p times (rounded down). A COMMAND after which L is exactly {@code loopAlertAt · p}
- *       → ALERT (A,B,A,B,A,B; A,B,C,A,B,C,A,B,C); L at least {@code loopLockAt · p} → LOCKOUT.</li>
- *   <li><b>thrash</b> ({@link ThrashRule}) — a COMMAND is <i>progress</i> when it succeeded with a progressKey that
- *       differs from the last successful one of the same fingerprint in the epoch (among the {@link
- *       ThrashRule#REMEMBERED} most recently successful fingerprints); a first success is none. The thrash run is
- *       the COMMANDs since the last progress, {@link #newInput()}, {@link #personMessage()} or {@link #unlock()}
- *       (a progress itself not included, and it gives NONE). With W the last {@code thrashWindow} of the run and F
- *       its failures: the run at least {@code thrashWindow} long and F at least {@code thrashFailures} →
- *       ERROR_PAUSE (a level); F at least ⌈thrashFailures / 2⌉ with W at least ⌈thrashWindow / 2⌉ long → ALERT,
- *       at the first COMMAND of the run where that holds (once per run). With the defaults, one new failing command
- *       beside one success that moves nothing, each tick, alerts at the 10th command and pauses at the 20th.</li>
+ *   <li><b>the task ledger</b> ({@link TaskLedger}, issue 33) — a COMMAND's progressKey is the state its result
+ *       shows ({@link ResultState}); progress is a success reaching a state this task has not seen before. On it:
+ *       <ul>
+ *         <li><b>poll</b> — a success whose state is the same as the last two → HINT (wait with a wake condition
+ *             instead); <b>no-progress</b> — {@link #called()} counts the LLM calls since the last progress: the
+ *             first COMMAND at or past {@code noProgressAlert} of them → ALERT (once per run); {@link #beforeCall()}
+ *             at {@code noProgressStop} → REST when the last states were polls of one result (the calls then
+ *             count from {@code noProgressAlert} again after it), otherwise LOCKOUT;</li>
+ *         <li><b>cycle</b> — over the recent states (repeats in a row collapsed): for the shortest period p of 2 to
+ *             {@link TaskLedger#LONGEST_CYCLE} whose last p states differ, the run of states each equal to the one p
+ *             before; a COMMAND that adds a state and makes that run exactly {@code loopAlertAt · p} long → ALERT
+ *             (A,B,A,B,A,B), {@code loopLockAt · p} or more → LOCKOUT, whichever commands reached the states;</li>
+ *         <li><b>talk</b> — a message to a person is no state: the {@code talkRestAt}-th since the last progress or
+ *             person's message → REST until a person answers.</li>
+ *       </ul></li>
+ *   <li><b>thrash</b> ({@link ThrashRule}) — the COMMANDs since the last progress, {@link #newInput()}, {@link
+ *       #personMessage()} or {@link #unlock()} (a progress itself not included, and it gives NONE). With W the last
+ *       {@code thrashWindow} of the run and F its failures: the run at least {@code thrashWindow} long and F at
+ *       least {@code thrashFailures} → ERROR_PAUSE (a level); F at least ⌈thrashFailures / 2⌉ with W at least
+ *       ⌈thrashWindow / 2⌉ long → ALERT, once per run.</li>
  * </ol>
- * When several rules are due on one operation the strongest action wins (ERROR_PAUSE > LOCKOUT > ALERT > NONE);
+ * When several rules are due on one operation the strongest action wins (ERROR_PAUSE > LOCKOUT > REST > ALERT >
+ * HINT > NONE);
  * between equal actions the rule named first above wins (so a failure that is both the third repeat and the third
  * identical result carries {@link #REPEAT_ALERT}). Every rule is checked on every operation: none returns early.
  *
  * <h2>Resets</h2>
- * {@link #personMessage()} ends every failure streak and the task's chants, and starts the progress sequence and the
- * thrash run afresh; {@link #newInput()} starts the progress sequence and the thrash run afresh; {@link #unlock()}
- * starts a new epoch (everything).
+ * {@link #personMessage()} starts a new task: the ledger, every failure streak, the task's chants and the thrash run
+ * afresh; {@link #newInput()} is news (as progress is) and ends the cycles; {@link #unlock()} starts a new epoch
+ * (everything).
  */
 public final class SafetyRules {
     /** The row result the LLM sees at the third identical failure. */
@@ -84,7 +87,9 @@ public final class SafetyRules {
     public static final String RULE_CASCADE = "cascade";
     public static final String RULE_CHANT = "chant";
     public static final String RULE_NO_PROGRESS = "no-progress";
-    public static final String RULE_OSCILLATION = "oscillation";
+    public static final String RULE_OSCILLATION = "cycle";
+    public static final String RULE_POLL = "poll";
+    public static final String RULE_TALK = "talk";
     public static final String RULE_THRASH = "thrash";
 
     /**
@@ -93,14 +98,27 @@ public final class SafetyRules {
      * @param windowSize     how many window operations the cascade looks back on (10)
      * @param windowFailures failures among them that pause (8)
      * @param chantPauseAt   replies cut for chanting in one task that pause (2)
-     * @param loopAlertAt    occurrences of one progress key, or repetitions of a cycle, that alert (3)
-     * @param loopLockAt     occurrences or repetitions that lock (5)
+     * @param loopAlertAt    rounds of a cycle over states that alert (3)
+     * @param loopLockAt     rounds that lock (5)
      * @param thrashWindow   commands since the last progress the thrash rule looks back on (20)
      * @param thrashFailures failures among them that pause (10; half of them among half as many commands alert)
+     * @param noProgressAlert LLM calls since the last progress that alert (10)
+     * @param noProgressStop  calls since the last progress that stop: a rest when they polled one result, else a
+     *                        lockout (20)
+     * @param talkRestAt      messages to people since the last progress or a person's message that rest the agent
+     *                        until a person answers (5)
      */
     public record Limits(int alertAt, int lockAt, int windowSize, int windowFailures, int chantPauseAt,
-                         int loopAlertAt, int loopLockAt, int thrashWindow, int thrashFailures) {
-        public static final Limits DEFAULTS = new Limits(3, 5, 10, 8, 2, 3, 5, 20, 10);
+                         int loopAlertAt, int loopLockAt, int thrashWindow, int thrashFailures, int noProgressAlert,
+                         int noProgressStop, int talkRestAt) {
+        public static final Limits DEFAULTS = new Limits(3, 5, 10, 8, 2, 3, 5, 20, 10, 10, 20, 5);
+
+        /** The limits of before the ledger, its own at their defaults. */
+        public Limits(int alertAt, int lockAt, int windowSize, int windowFailures, int chantPauseAt, int loopAlertAt,
+                      int loopLockAt, int thrashWindow, int thrashFailures) {
+            this(alertAt, lockAt, windowSize, windowFailures, chantPauseAt, loopAlertAt, loopLockAt, thrashWindow,
+                    thrashFailures, 10, 20, 5);
+        }
 
         public Limits {
             if (alertAt < 1) throw new IllegalArgumentException("alertAt must be at least 1, was " + alertAt);
@@ -115,6 +133,11 @@ public final class SafetyRules {
             }
             if (loopAlertAt < 2) throw new IllegalArgumentException("loopAlertAt must be at least 2, was " + loopAlertAt);
             if (loopLockAt < 2) throw new IllegalArgumentException("loopLockAt must be at least 2, was " + loopLockAt);
+            if (noProgressAlert < 1 || noProgressStop <= noProgressAlert) {
+                throw new IllegalArgumentException("noProgressStop must be above noProgressAlert (at least 1), were "
+                        + noProgressStop + " and " + noProgressAlert);
+            }
+            if (talkRestAt < 1) throw new IllegalArgumentException("talkRestAt must be at least 1, was " + talkRestAt);
         }
     }
 
@@ -125,8 +148,8 @@ public final class SafetyRules {
      * @param fingerprint the command's {@link Fingerprint#ofCommand} (failures of one fingerprint form a streak);
      *                    for FATAL_LLM/CHANT a failure fingerprint (kept for the caller, not counted); may be
      *                    null except for a COMMAND
-     * @param progressKey for a COMMAND: {@link Fingerprint#ofProgress(String, JsonNode, String)}; null for other kinds
-     *                    (and for a command whose result is not known, which then is not in the progress sequence)
+     * @param progressKey for a COMMAND: {@link ResultState#of}, the state its result shows; null for other kinds
+     *                    (and for a command whose result is not known, which then enters no state)
      */
     public record Operation(Kind kind, boolean failed, String fingerprint, String progressKey) {
         public Operation {
@@ -156,7 +179,7 @@ public final class SafetyRules {
     }
 
     /** In order of strength: a later constant beats an earlier one. */
-    public enum Action { NONE, ALERT, LOCKOUT, ERROR_PAUSE }
+    public enum Action { NONE, HINT, ALERT, REST, LOCKOUT, ERROR_PAUSE }
 
     /**
      * @param action what the caller must do
@@ -190,10 +213,9 @@ public final class SafetyRules {
     private final Deque<Boolean> window = new ArrayDeque<>();
     /** Replies cut for chanting in this task (since the last person's message or unlock). */
     private int taskChants;
-    private final TreeMap<String, Integer> progress = new TreeMap<>();
-    private final List<String> recentKeys = new ArrayList<>();
-    private int cycle2;
-    private int cycle3;
+    /** Per failing fingerprint, the ledger's progress mark at its last failure: progress since then is news. */
+    private final TreeMap<String, Integer> marks = new TreeMap<>();
+    private final TaskLedger ledger = new TaskLedger();
     private final ThrashRule thrash;
 
     /** Empty state. */
@@ -206,7 +228,7 @@ public final class SafetyRules {
     public Verdict beforeCommand(String fingerprint) {
         Objects.requireNonNull(fingerprint, "fingerprint");
         int streak = streaks.getOrDefault(fingerprint, 0);
-        if (streak < limits.lockAt() - 1) return Verdict.none();
+        if (streak < limits.lockAt() - 1 || changedSince(fingerprint)) return Verdict.none();
         streaks.put(fingerprint, streak + 1);
         return lockRepeat("refused: ", streak);
     }
@@ -223,12 +245,16 @@ public final class SafetyRules {
 
         Verdict verdict = cascade();
         if (op.kind() == Kind.COMMAND) {
-            verdict = verdict.or(repeat(op));
-            if (op.progressKey() != null) {
-                recordProgress(op.progressKey());
-                verdict = verdict.or(oscillation()).or(noProgress(op.progressKey()));
+            String key = op.progressKey();
+            verdict = verdict.or(repeat(op, key == null || ledger.seen(key)));
+            boolean progress = key != null && ledger.enter(key, op.failed());
+            if (ledger.grew()) verdict = verdict.or(ledger.cycleVerdict(limits));
+            if (ResultState.isTalk(key)) verdict = verdict.or(ledger.talk(limits));
+            if (!op.failed() && ResultState.isState(key) && ledger.same() == TaskLedger.POLLS) {
+                verdict = verdict.or(TaskLedger.POLL_HINT);
             }
-            verdict = verdict.or(thrash.after(op));
+            if (!progress && ledger.alertCalls(limits.noProgressAlert())) verdict = verdict.or(ledger.callsAlert(limits));
+            verdict = verdict.or(thrash.after(op, progress));
         }
         return chant ? verdict.or(chant()) : verdict;
     }
@@ -252,17 +278,35 @@ public final class SafetyRules {
     /** A new message from a person or the CLI: failure streaks end, no-progress detection starts afresh. */
     public void personMessage() {
         streaks.clear();
+        marks.clear();
         taskChants = 0;
-        newInput();
+        ledger.clear();
+        thrash.movedOn();
     }
 
-    /** Any new input (a note from anyone, an asynchronous result that changed): no-progress detection starts afresh. */
+    /** Any new input (a note from anyone): news, as progress is; the calls without progress and the cycles end. */
     public void newInput() {
-        progress.clear();
-        recentKeys.clear();
-        cycle2 = 0;
-        cycle3 = 0;
+        ledger.newInput();
         thrash.movedOn();
+    }
+
+    /** One LLM call of the task was made: one more since the last progress. */
+    public void called() {
+        ledger.called();
+    }
+
+    /**
+     * Before an LLM call of the task: at {@code noProgressStop} calls since the last progress, REST when the last states
+     * were polls of one unchanged result (the calls count from {@code noProgressAlert} again after it), otherwise
+     * LOCKOUT; NONE below it.
+     */
+    public Verdict beforeCall() {
+        return ledger.beforeCall(limits);
+    }
+
+    /** The rests for polling in this run without progress, this one included (each is twice the one before). */
+    public int pollRests() {
+        return ledger.rests();
     }
 
     /** A human unlock: everything starts afresh. */
@@ -279,12 +323,26 @@ public final class SafetyRules {
                 + window.size() + " operations failed; paused until a human unlocks");
     }
 
-    private Verdict repeat(Operation op) {
+    /** Whether the task made progress since the last failure of {@code fingerprint} (an edit between two builds). */
+    private boolean changedSince(String fingerprint) {
+        Integer at = marks.get(fingerprint);
+        return at != null && ledger.mark() > at;
+    }
+
+    /**
+     * @param errorSeen the failure's state was seen in the task before: the same error again (after an edit too)
+     *                  goes on counting; an error not seen before, after progress, is a new attempt
+     */
+    private Verdict repeat(Operation op, boolean errorSeen) {
         if (!op.failed()) {
             streaks.remove(op.fingerprint());
+            marks.remove(op.fingerprint());
             return Verdict.none();
         }
-        int streak = streaks.merge(op.fingerprint(), 1, Integer::sum);
+        boolean fresh = !errorSeen && changedSince(op.fingerprint());
+        marks.put(op.fingerprint(), ledger.mark());
+        int streak = fresh ? 1 : streaks.merge(op.fingerprint(), 1, Integer::sum);
+        if (fresh) streaks.put(op.fingerprint(), 1);
         if (streak >= limits.lockAt()) return lockRepeat("", streak);
         if (streak == limits.alertAt()) return new Verdict(Action.ALERT, RULE_REPEAT, REPEAT_ALERT);
         return Verdict.none();
@@ -295,56 +353,9 @@ public final class SafetyRules {
                 + " times in a row; locked until a human unlocks");
     }
 
-    private void recordProgress(String key) {
-        int size = recentKeys.size();
-        // no-progress counts a run of the same key: another result in between is movement (A,B,A,B is oscillation's)
-        if (size > 0 && !key.equals(recentKeys.get(size - 1))) progress.clear();
-        cycle2 = size >= 2 && key.equals(recentKeys.get(size - 2)) ? cycle2 + 1 : 0;
-        cycle3 = size >= 3 && key.equals(recentKeys.get(size - 3)) ? cycle3 + 1 : 0;
-        recentKeys.add(key);
-        if (recentKeys.size() > 3) recentKeys.remove(0);
-        progress.merge(key, 1, Integer::sum);
-    }
-
-    private Verdict oscillation() {
-        return cycle(2, cycle2).or(cycle(3, cycle3));
-    }
-
-    private Verdict cycle(int period, int run) {
-        if (recentKeys.size() < period) return Verdict.none();
-        List<String> last = recentKeys.subList(recentKeys.size() - period, recentKeys.size());
-        if (last.stream().distinct().count() < period) return Verdict.none();
-        int length = period + run;
-        if (length >= limits.loopLockAt() * period) {
-            return new Verdict(Action.LOCKOUT, RULE_OSCILLATION, "no progress: the same " + period
-                    + " command results alternated " + length / period + " times with nothing new in between;"
-                    + " locked until a human unlocks");
-        }
-        if (length == limits.loopAlertAt() * period) {
-            return new Verdict(Action.ALERT, RULE_OSCILLATION, "SYSTEM ALERT: You are alternating between the same "
-                    + period + " command results (" + length / period + " times) and nothing changes. STOP and"
-                    + " analyze why.");
-        }
-        return Verdict.none();
-    }
-
-    private Verdict noProgress(String key) {
-        int count = progress.get(key);
-        if (count >= limits.loopLockAt()) {
-            return new Verdict(Action.LOCKOUT, RULE_NO_PROGRESS, "no progress: the same command returned the same"
-                    + " result " + count + " times with nothing new in between; locked until a human unlocks");
-        }
-        if (count == limits.loopAlertAt()) {
-            return new Verdict(Action.ALERT, RULE_NO_PROGRESS, "SYSTEM ALERT: This command returned the same result "
-                    + count + " times and nothing changed in between. STOP and change strategy.");
-        }
-        return Verdict.none();
-    }
-
     /**
      * The state as compact JSON with a fixed field order and sorted maps, so equal states give equal text:
-     * {@code {"streaks":{fp:n},"window":"SF…" (oldest first),"chants":n,"progress":{key:n},"recent":[…],
-     * "cycle2":n,"cycle3":n}}.
+     * {@code {"streaks":{fp:n},"window":"SF…" (oldest first),"chants":n,"marks":{fp:n},"ledger":{…},…thrash}}.
      */
     public String toJson() {
         JsonNodeFactory f = JsonNodeFactory.instance;
@@ -353,12 +364,9 @@ public final class SafetyRules {
         streaks.forEach(s::put);
         root.put("window", RulesJson.outcomes(window));
         root.put("chants", taskChants);
-        ObjectNode p = root.putObject("progress");
-        progress.forEach(p::put);
-        var recent = root.putArray("recent");
-        recentKeys.forEach(recent::add);
-        root.put("cycle2", cycle2);
-        root.put("cycle3", cycle3);
+        ObjectNode m = root.putObject("marks");
+        marks.forEach(m::put);
+        ledger.write(root);
         thrash.write(root);
         return root.toString();
     }
@@ -382,13 +390,9 @@ public final class SafetyRules {
         while (window.size() > limits.windowSize()) window.removeFirst();
         // "chants" counted replies in a row before issue 23, in this task since; "anomalies" (before 22): dropped
         taskChants = RulesJson.count(root.path("chants"));
-        RulesJson.readCounts(root.path("progress"), progress);
-        JsonNode recent = root.path("recent");
-        if (!recent.isMissingNode() && !recent.isArray()) throw new IllegalArgumentException("recent");
-        for (JsonNode key : recent) recentKeys.add(RulesJson.text(key));
-        if (recentKeys.size() > 3) throw new IllegalArgumentException("recent");
-        cycle2 = RulesJson.count(root.path("cycle2"));
-        cycle3 = RulesJson.count(root.path("cycle3"));
+        // "progress", "recent", "cycle2", "cycle3" (before issue 33): the ledger replaced them
+        RulesJson.readCounts(root.path("marks"), marks);
+        ledger.read(root);
         thrash.read(root);
     }
 }

@@ -6,42 +6,27 @@ import dev.hmpagent.safety.SafetyRules.Action;
 import dev.hmpagent.safety.SafetyRules.Verdict;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 
 /**
  * The thrash rule of {@link SafetyRules} (issue 23): one new thing tried after another, half of them failing, and
- * nothing moving on. Its state: the outcomes of the commands since the last progress (the last
- * {@code thrashWindow} of them), whether this run has alerted, and the last successful progress key of each recently
- * successful command. Progress is a successful command whose progress key differs from the last successful one of
- * the same command (the same fingerprint): a result the world changed. A command's first success has nothing to
- * differ from and is no progress (a new diary entry beside each failure moves nothing); new input, a person's message
- * and an unlock are (they end the run).
+ * nothing moving on. Its state: the outcomes of the commands since the last progress (the last {@code thrashWindow}
+ * of them) and whether this run has alerted. Progress is the task ledger's (issue 33: a state the task has not seen
+ * before); new input, a person's message and an unlock end the run too.
  */
 final class ThrashRule {
-    /** Successful commands whose last progress key is kept (the most recently successful): a few tasks' worth. */
-    static final int REMEMBERED = 64;
-
     private final int window;
     private final int failures;
     private final Deque<Boolean> run = new ArrayDeque<>();
     private boolean alerted;
-    /** Fingerprint → its last successful progress key, least recently successful first. */
-    private final LinkedHashMap<String, String> lastGood = new LinkedHashMap<>();
 
     ThrashRule(int window, int failures) {
         this.window = window;
         this.failures = failures;
     }
 
-    /** A COMMAND operation (success or failure): PAUSE, ALERT or NONE from this rule. */
-    Verdict after(SafetyRules.Operation op) {
-        boolean good = !op.failed() && op.progressKey() != null;
-        String before = good ? lastGood.remove(op.fingerprint()) : null;
-        if (good) {
-            lastGood.put(op.fingerprint(), op.progressKey());
-            if (lastGood.size() > REMEMBERED) lastGood.remove(lastGood.keySet().iterator().next());
-        }
-        if (before != null && !before.equals(op.progressKey())) {
+    /** A COMMAND operation (success or failure), {@code progress} when the ledger saw it reach a new state. */
+    Verdict after(SafetyRules.Operation op, boolean progress) {
+        if (progress) {
             movedOn();
             return Verdict.none();
         }
@@ -53,8 +38,8 @@ final class ThrashRule {
         alerted |= alertDue;
         if (run.size() >= window && failed >= failures) {
             return new Verdict(Action.ERROR_PAUSE, SafetyRules.RULE_THRASH, "thrashing: " + failed + " of the last "
-                    + run.size() + " commands failed and none of the others made progress (a new result of a command"
-                    + " run before); paused until a human unlocks");
+                    + run.size() + " commands failed and none of the others made progress (a result or file content"
+                    + " this task had not seen); paused until a human unlocks");
         }
         if (!firstAlert) return Verdict.none();
         return new Verdict(Action.ALERT, SafetyRules.RULE_THRASH, "SYSTEM ALERT: You are thrashing: " + failed
@@ -72,15 +57,12 @@ final class ThrashRule {
     /** An unlock: everything afresh. */
     void clear() {
         movedOn();
-        lastGood.clear();
     }
 
-    /** Into the rules' JSON: {@code "thrash":"SF…","thrashAlerted":0|1,"good":{fingerprint:key,…}}. */
+    /** Into the rules' JSON: {@code "thrash":"SF…","thrashAlerted":0|1}. */
     void write(ObjectNode root) {
         root.put("thrash", RulesJson.outcomes(run));
         root.put("thrashAlerted", alerted ? 1 : 0);
-        ObjectNode good = root.putObject("good");
-        lastGood.forEach(good::put);
     }
 
     /** What {@link #write} wrote; IllegalArgumentException when it is not that. */
@@ -89,8 +71,6 @@ final class ThrashRule {
         while (run.size() > window) run.removeFirst();   // the window was made smaller since
         int flag = RulesJson.count(root.path("thrashAlerted"));
         if (flag > 1) throw new IllegalArgumentException("thrashAlerted: " + flag);
-        alerted = flag == 1;
-        RulesJson.readTexts(root.path("good"), lastGood);
-        if (lastGood.size() > REMEMBERED) throw new IllegalArgumentException("good: more than " + REMEMBERED);
+        alerted = flag == 1;   // "good" (before issue 33: each command's last result) is the ledger's now
     }
 }

@@ -18,6 +18,11 @@ final class Pathological {
     private Pathological() { }
 
     static final String TASK = "Find the port in settings.cfg and tell me.";
+    /** The reflex's and the poll rule's rest, a day: a rest holds to the run's end, so no request follows a stop. */
+    static final String SLEEP = "stagnation.sleep_s";
+    static final String A_DAY = "86400";
+    /** The task cap: every step of a runaway is new, so only the cap (or the budget) ends it. */
+    static final String CAP = "safety.tick_cap";
     /** Ten ways of saying the same attempt, as a model rewords a thought. */
     static final String[] WORDINGS = {
         "The port must be in settings.cfg, so I read it.",
@@ -84,8 +89,9 @@ final class Pathological {
                 new SelfControlScenario("a different failing command each tick", false, "cascade: pause at 8", 0, 8,
                         "ERROR_PAUSED", Map.of(), TASK, LONG, false, none(),
                         replies(n -> reply("Maybe the port is in settings-" + n + ".cfg.", fileRead("settings-" + n + ".cfg")))),
-                new SelfControlScenario("the same unchanging read", false, "no-progress: alert 3, lock 5", 3, 5,
-                        "SAFETY_LOCKOUT", Map.of(), TASK, LONG, false, files("settings.cfg", "host = example.org\n"),
+                new SelfControlScenario("the same unchanging read", false,
+                        "poll hint 3, no-progress alert 10; reflex rest at 14 (the poll rest at 20)", 10, 14, "RESTING",
+                        Map.of(SLEEP, A_DAY), TASK, LONG, false, files("settings.cfg", "host = example.org\n"),
                         replies(n -> reply(WORDINGS[(n - 1) % WORDINGS.length], fileRead("settings.cfg")))),
                 new SelfControlScenario("A/B oscillation", false, "oscillation: alert 6, lock 10", 6, 10,
                         "SAFETY_LOCKOUT", Map.of(), TASK, LONG, false,
@@ -118,14 +124,16 @@ final class Pathological {
                 new SelfControlScenario("the same intent spelled 10 ways", false, "cascade: pause at 8", 0, 8,
                         "ERROR_PAUSED", Map.of(), TASK, LONG, false, none(),
                         replies(n -> reply(WORDINGS[(n - 1) % WORDINGS.length], SPELLINGS[(n - 1) % SPELLINGS.length]))),
-                new SelfControlScenario("every result answered by another command", false, "tick cap: 50", 0, 50,
-                        "SAFETY_LOCKOUT", Map.of(), "Do the steps.", LONG, false, none(), runaway(false, "")),
+                new SelfControlScenario("every result answered by another command", false, "task cap: 50 (set)", 0,
+                        50, "SAFETY_LOCKOUT", Map.of(CAP, "50"), "Do the steps.", LONG, false, none(), runaway(false, "")),
                 new SelfControlScenario("the same runaway, 8 KB results", false, "budget: 150,000 tokens", 0, 38,
                         "STOPPED(budget)", Map.of(), "Do the steps.", LONG, false, files("data.txt", DATA),
                         runaway(false, "cat data.txt && ")),
-                new SelfControlScenario("the same, prompt cached", false, "tick cap: 50", 0, 50, "SAFETY_LOCKOUT",
-                        Map.of(), "Do the steps.", LONG, false, files("data.txt", DATA), runaway(true, "cat data.txt && ")),
-                new SelfControlScenario("thrashing at 50 %", false, "thrash: alert 5, pause 10", 5, 10, "ERROR_PAUSED",
+                new SelfControlScenario("the same, prompt cached", false, "task cap: 50 (set)", 0, 50, "SAFETY_LOCKOUT",
+                        Map.of(CAP, "50"), "Do the steps.", LONG, false, files("data.txt", DATA),
+                        runaway(true, "cat data.txt && ")),
+                new SelfControlScenario("thrashing at 50 %", false, "thrash: alert 6, pause 11 (the first read is news)",
+                        6, 11, "ERROR_PAUSED",
                         Map.of(), TASK, LONG, false, files("notes.txt", "nothing about ports\n"),
                         replies(n -> reply(WORDINGS[(n - 1) % WORDINGS.length], fileRead("notes.txt"),
                                 fileRead("settings-" + n + ".cfg")))));

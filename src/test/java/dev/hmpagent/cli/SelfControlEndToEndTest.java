@@ -25,11 +25,19 @@ class SelfControlEndToEndTest {
     @TempDir Path dir;
 
     static List<SelfControlScenario> pathological() {
-        return Pathological.all();
+        List<SelfControlScenario> all = new java.util.ArrayList<>(Pathological.all());
+        all.addAll(Loops.all());
+        return all;
     }
 
     static List<SelfControlScenario> healthy() {
-        return Healthy.all();
+        List<SelfControlScenario> all = new java.util.ArrayList<>(Healthy.all());
+        all.addAll(Finishes.all());
+        return all;
+    }
+
+    static List<SelfControlScenario> waits() {
+        return Finishes.waits();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -66,5 +74,19 @@ class SelfControlEndToEndTest {
         assertThat(o.runExit()).as(o.runOut()).isEqualTo(ExitCodes.OK);
         assertThat(o.firings()).as("only the weak ways out, never a rest or a switch: " + why)
                 .allMatch(f -> WEAK.contains(f.substring(f.indexOf(' ') + 1)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("waits")
+    void a_wait_that_polls_an_unchanged_result_runs_to_its_end_resting_on_the_way(SelfControlScenario s) throws Exception {
+        SelfControlRun.Outcome o = SelfControlRun.run(s, dir);
+        String why = s.threshold() + "; " + o;
+
+        assertThat(o.calls()).as("the whole task: " + why).isEqualTo(s.stopAt());
+        assertThat(o.state()).as(why).isEqualTo("ACTIVE");
+        assertThat(o.audit()).as("rests that ended by themselves, nothing else: " + why).isNotEmpty()
+                .allMatch(a -> a.equals("rest RESTING") || a.equals("rest_end ACTIVE"));
+        assertThat(o.statusExit()).isEqualTo(ExitCodes.OK);
+        assertThat(o.runExit()).as(o.runOut()).isEqualTo(ExitCodes.OK);
     }
 }

@@ -64,7 +64,10 @@ public record SelfControlScenario(String name, boolean healthy, String threshold
     /** Every scenario, the pathological first. */
     public static List<SelfControlScenario> all() {
         List<SelfControlScenario> all = new ArrayList<>(Pathological.all());
+        all.addAll(Loops.all());
         all.addAll(Healthy.all());
+        all.addAll(Finishes.all());
+        all.addAll(Finishes.waits());
         return all;
     }
 

@@ -177,7 +177,7 @@ class SafetyMonitorTest {
     }
 
     @Test
-    void the_same_message_sent_five_times_with_no_new_input_locks_though_each_result_names_a_new_note() throws Exception {
+    void the_same_message_sent_five_times_with_no_answer_rests_the_agent_until_a_person_answers() throws Exception {
         AgentConfig d = config(safety());
         AgentConfig autonomous = new AgentConfig(d.agent(), d.llm(), new dev.hmpagent.config.CycleSection(true,
                 d.cycle().historyK(), d.cycle().pollInterval(), d.cycle().maxIdle()), d.context(), d.run(), d.policy(),
@@ -188,7 +188,13 @@ class SafetyMonitorTest {
             assertThat(cycle.tick().worked()).isTrue();
         }
         assertThat(count("SELECT count(*) FROM process_log WHERE result LIKE '%note%'")).isEqualTo(5);
-        assertThat(state()).startsWith("SAFETY_LOCKOUT");
+        assertThat(state()).startsWith("RESTING");
+        assertThat(new SafetyControl(store).current().detail()).contains("talking, not doing: 5 messages");
+        notes.add("yes, I am here", "user", 0, null);
+        assertThat(new SafetyControl(store).endRestIfDue()).contains("a message from a person");
+        llm.reply("Good.");
+        assertThat(cycle.tick().worked()).as("a person's answer ends the rest").isTrue();
+        assertThat(state()).startsWith("ACTIVE");
     }
 
     @Test
@@ -221,10 +227,11 @@ class SafetyMonitorTest {
     @Test
     void tick_fifty_runs_fifty_one_locks_and_a_message_after_the_unlock_starts_a_new_task() throws Exception {
         notes.add("go", "user", 0, null);
-        // the tick cap is under test: a token budget it cannot reach first (50 default prompts take ~100,000 tokens)
+        // the task cap (safety.tick_cap, 50 here) is under test: a token budget it cannot reach first (50 default
+        // prompts take ~100,000 tokens); a note each tick is news, so calls without progress never reach their stop
         SafetySection s = safety();
         Cycle cycle = TestWiring.cycle(config(new SafetySection(s.guide(), 10 * s.tokenBudget(), s.dailyTokenBudget(),
-                s.tickCap(), s.alertCommand(), s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(),
+                50, s.alertCommand(), s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(),
                 s.loopAlertAt(), s.loopLockAt(), s.thrashWindow(),
                 s.thrashFailures())), store, llm, sink, clock);
         for (int i = 0; i < 50; i++) {
@@ -237,7 +244,7 @@ class SafetyMonitorTest {
         assertThat(cycle.tick().worked()).isFalse();
         assertThat(llm.requests).hasSize(50);
         assertThat(state()).startsWith("SAFETY_LOCKOUT");
-        assertThat(new SafetyControl(store).current().detail()).contains("loop cap: waiting for a human");
+        assertThat(new SafetyControl(store).current().detail()).contains("task cap: waiting for a human");
 
         new SafetyControl(store).unlock("go on", Requester.thisProcess());
         notes.add("a new question", "user", 0, null);

@@ -188,7 +188,7 @@ class WorldProgressTest {
         }
         return new dev.hmpagent.safety.Operation(1, dev.hmpagent.safety.Operation.Source.COMMAND, "note_add",
                 dev.hmpagent.safety.Fingerprint.ofCommand("note_add", json), failed ? "error" : "ok", result,
-                dev.hmpagent.safety.Fingerprint.ofProgress("note_add", json, result), java.util.Optional.empty());
+                dev.hmpagent.safety.ResultState.of("note_add", json, result, failed), java.util.Optional.empty());
     }
 
     @Test

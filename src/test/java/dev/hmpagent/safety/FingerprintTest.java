@@ -67,21 +67,4 @@ class FingerprintTest {
         assertThat(Fingerprint.ofCommand("file_read", mapper.readTree("{\"path\": \"settings-1.cfg\"}")))
                 .isNotEqualTo(Fingerprint.ofCommand("file_read", mapper.readTree("{\"path\": \"settings-2.cfg\"}")));
     }
-
-    @Test
-    void the_progress_key_folds_the_ids_the_agent_gives_and_durations_but_not_the_results_own_numbers() throws Exception {
-        JsonNode args = mapper.readTree("{\"text\": \"hi\"}");
-        assertThat(Fingerprint.ofProgress("send_message", args, "message delivered to the user (note 31)"))
-                .isEqualTo(Fingerprint.ofProgress("send_message", args, "message delivered to the user (note 32)"));
-        JsonNode poll = mapper.readTree("{\"command\": \"cat progress\"}");
-        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nsame"))
-                .isEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 1.4 s\nsame"));
-        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\n45 %"))
-                .isNotEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\n46 %"));
-        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nimported row 1200 of 5000, elapsed 30 s"))
-                .as("the outside world's numbers are progress")
-                .isNotEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nimported row 2400 of 5000, elapsed 30 s"));
-        assertThat(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nelapsed 30 s"))
-                .isNotEqualTo(Fingerprint.ofProgress("shell", poll, "exit 0 after 0.1 s\nelapsed 45 s"));
-    }
 }

@@ -9,7 +9,6 @@ import dev.hmpagent.safety.SafetyRules.Operation;
 import dev.hmpagent.safety.SafetyRules.Verdict;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -20,7 +19,10 @@ import org.junit.jupiter.api.Test;
  * Reachability: over thousands of random sequences, every operation gets exactly the verdict that an independent
  * brute-force recount of the raw event list says is due — so every point that meets a lock or pause rule gets it at
  * exactly that operation, and no other point gets one. The oracle never reads the rules' own counters; it recounts
- * every rule from the events of each prefix (as the public design's unreachable halt would have shown).
+ * every rule from the events of each prefix (as the public design's unreachable halt would have shown). Since issue 33
+ * the rules on the task ledger (states, cycles, calls without progress, talking) have their own tests
+ * ({@code SafetyRulesTest}, {@code TaskLedgerTest}): here commands carry no state (a null key), so the ledger never
+ * moves and the oracle recounts the cascade, repeat, chant and thrash rules.
  */
 class SafetyRulesReachabilityTest {
     static final int SEEDS = 2000;
@@ -48,8 +50,7 @@ class SafetyRulesReachabilityTest {
         // the generator must reach every rule, or the property proves little
         assertThat(seen).as("verdicts seen: " + seen).containsKeys("after ERROR_PAUSE cascade",
                 "before LOCKOUT repeat", "after LOCKOUT repeat", "after ALERT repeat", "after ALERT chant",
-                "after ALERT no-progress", "after LOCKOUT no-progress", "after ALERT oscillation",
-                "after LOCKOUT oscillation", "after ERROR_PAUSE chant", "after ALERT thrash", "after ERROR_PAUSE thrash");
+                "after ERROR_PAUSE chant", "after ALERT thrash", "after ERROR_PAUSE thrash");
         assertThat(seen.get("after ERROR_PAUSE cascade")).as("verdicts seen: " + seen).isGreaterThan(100);
         assertThat(seen.get("before LOCKOUT repeat")).as("verdicts seen: " + seen).isGreaterThan(100);
         assertThat(seen.get("calm sequences")).as("sequences without a lock or pause").isGreaterThan(SEEDS / 25);   // fewer since the thrash rule (issue 23)
@@ -105,18 +106,13 @@ class SafetyRulesReachabilityTest {
     static final class Generator {
         final Random random;
         final double failureRate;
-        final double changingRate;
         final int fingerprints;
-        final int cycle;
         int fresh;
-        int position;
 
         Generator(Random random) {
             this.random = random;
             this.failureRate = 0.02 + 0.93 * random.nextDouble();
-            this.changingRate = random.nextDouble();
             this.fingerprints = 1 + random.nextInt(4);
-            this.cycle = random.nextInt(3) == 0 ? 2 + random.nextInt(2) : 0;
         }
 
         /** One step: an event, or an Ask and the operation it allows. */
@@ -134,17 +130,10 @@ class SafetyRulesReachabilityTest {
 
         private List<Event> command() {
             String fingerprint = random.nextInt(6) == 0 ? "distinct-" + fresh++ : "fp-" + random.nextInt(fingerprints);
-            Operation op = new Operation(Kind.COMMAND, random.nextDouble() < failureRate, fingerprint, key());
+            Operation op = new Operation(Kind.COMMAND, random.nextDouble() < failureRate, fingerprint,
+                    null);   // no state: the ledger's rules are tested on their own (SafetyRulesTest, TaskLedgerTest)
             if (random.nextInt(8) == 0) return List.of(new Ran(op)); // reported without asking (in flight together)
             return List.of(new Ask(fingerprint), new Ran(op));
-        }
-
-        private String key() {
-            if (random.nextDouble() < changingRate) return "changing-" + fresh++;
-            int roll = random.nextInt(10);
-            if (roll == 0) return null;
-            if (cycle > 0 && roll < 9) return "cycle-" + position++ % cycle;
-            return "key-" + random.nextInt(3);
         }
     }
 
@@ -186,15 +175,6 @@ class SafetyRulesReachabilityTest {
                 int streak = streak(op.fingerprint(), n);
                 candidates.add(streak >= limits.lockAt() ? new Expected(Action.LOCKOUT, "repeat")
                         : streak == limits.alertAt() ? new Expected(Action.ALERT, "repeat") : none());
-            }
-            if (op.kind() == Kind.COMMAND && op.progressKey() != null) {
-                List<String> keys = progressSequence(n);
-                candidates.add(oscillation(keys, 2));
-                candidates.add(oscillation(keys, 3));
-                long count = 0;   // the run of this key at the end of the sequence
-                for (int k = keys.size() - 1; k >= 0 && keys.get(k).equals(op.progressKey()); k--) count++;
-                candidates.add(count >= limits.loopLockAt() ? new Expected(Action.LOCKOUT, "no-progress")
-                        : count == limits.loopAlertAt() ? new Expected(Action.ALERT, "no-progress") : none());
             }
             if (op.kind() == Kind.CHANT) {
                 candidates.add(taskChants(n) >= limits.chantPauseAt() ? new Expected(Action.ERROR_PAUSE, "chant")
@@ -261,27 +241,9 @@ class SafetyRulesReachabilityTest {
             return chants;
         }
 
-        /** A successful COMMAND with a key that differs from the last successful key of its fingerprint. */
+        /** Progress is the ledger's, and commands here carry no state: never. */
         private boolean isProgress(int n) {
-            if (!(events.get(n) instanceof Ran ran) || !good(ran.op())) return false;
-            String before = lastGoodKey(ran.op().fingerprint(), n - 1);
-            return before != null && !before.equals(ran.op().progressKey());
-        }
-
-        private static boolean good(Operation op) {
-            return op.kind() == Kind.COMMAND && !op.failed() && op.progressKey() != null;
-        }
-
-        /** The last successful key of {@code fingerprint} in the epoch up to end, if it is still remembered. */
-        private String lastGoodKey(String fingerprint, int end) {
-            List<String> newer = new ArrayList<>();   // fingerprints succeeding more recently, each once
-            for (int i = end; i >= 0 && !(events.get(i) instanceof Unlock); i--) {
-                if (!(events.get(i) instanceof Ran ran) || !good(ran.op()) || newer.contains(ran.op().fingerprint())) continue;
-                if (ran.op().fingerprint().equals(fingerprint)) return ran.op().progressKey();
-                newer.add(ran.op().fingerprint());
-                if (newer.size() >= ThrashRule.REMEMBERED) return null;
-            }
-            return null;
+            return false;
         }
 
         private Expected thrash(int n) {
@@ -313,30 +275,6 @@ class SafetyRulesReachabilityTest {
         /** Failures among the last thrashWindow of the first k commands of the run. */
         private long failuresAmongLast(List<Boolean> run, int k) {
             return run.subList(Math.max(0, k - limits.thrashWindow()), k).stream().filter(Boolean::booleanValue).count();
-        }
-
-        /** Progress keys of the commands since the last new input, person message or unlock, oldest first. */
-        private List<String> progressSequence(int n) {
-            List<String> keys = new ArrayList<>();
-            for (int i = n; i >= 0; i--) {
-                Event e = events.get(i);
-                if (e instanceof Input || e instanceof Person || e instanceof Unlock) break;
-                if (e instanceof Ran ran && ran.op().kind() == Kind.COMMAND && ran.op().progressKey() != null) {
-                    keys.add(ran.op().progressKey());
-                }
-            }
-            Collections.reverse(keys);
-            return keys;
-        }
-
-        private Expected oscillation(List<String> keys, int period) {
-            int size = keys.size();
-            if (size < period || new HashSet<>(keys.subList(size - period, size)).size() < period) return none();
-            int length = period;
-            while (length < size && keys.get(size - 1 - length).equals(keys.get(size - 1 - length + period))) length++;
-            if (length >= limits.loopLockAt() * period) return new Expected(Action.LOCKOUT, "oscillation");
-            if (length == limits.loopAlertAt() * period) return new Expected(Action.ALERT, "oscillation");
-            return none();
         }
     }
 }

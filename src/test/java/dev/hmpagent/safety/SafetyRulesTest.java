@@ -238,60 +238,166 @@ class SafetyRulesTest {
         assertThat(rules.after(Operation.chant("x")).action()).isEqualTo(Action.ERROR_PAUSE);
     }
 
-    // --- no progress ---
+    // --- the task ledger: states, not wording (issue 33) ---
+
+    String state(String type, String args, String result, boolean failed) {
+        return ResultState.of(type, json(args), result, failed);
+    }
 
     @Test
-    void the_same_message_sent_five_times_locks_although_each_result_carries_a_new_note_id() {
+    void five_messages_with_no_answer_and_nothing_done_between_them_rest_the_agent() {
         JsonNode args = json("{\"text\": \"hello, are you there?\"}");
         String fingerprint = Fingerprint.ofCommand("send_message", args);
         List<Verdict> verdicts = new ArrayList<>();
         for (int note = 31; note < 36; note++) {
-            String key = Fingerprint.ofProgress("send_message", args, "message delivered (note " + note + ")");
-            verdicts.add(run(fingerprint, false, key));
+            verdicts.add(run(fingerprint, false, state("send_message", "{}", "message delivered (note " + note + ")", false)));
         }
-        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.ALERT, Action.NONE,
-                Action.LOCKOUT);
-        assertThat(verdicts.get(4).rule()).isEqualTo("no-progress");
+        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.NONE, Action.NONE, Action.REST);
+        assertThat(verdicts.get(4).rule()).isEqualTo("talk");
     }
 
     @Test
-    void the_same_file_read_with_the_same_content_five_times_locks() {
-        JsonNode args = json("{\"path\": \"notes.md\"}");
-        String key = Fingerprint.ofProgress("file_read", args, "# Notes\nnothing yet");
+    void a_status_message_beside_real_progress_each_step_never_rests() {
         List<Verdict> verdicts = new ArrayList<>();
-        for (int i = 0; i < 5; i++) verdicts.add(run(Fingerprint.ofCommand("file_read", args), false, key));
-        assertThat(verdicts.get(4).action()).isEqualTo(Action.LOCKOUT);
-    }
-
-    @Test
-    void the_same_command_with_a_changing_result_twenty_times_never_alerts() {
-        JsonNode args = json("{\"path\": \"build.log\"}");
-        StringBuilder log = new StringBuilder("build started\n");
-        List<Verdict> verdicts = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            log.append("compiled module ").append((char) ('a' + i)).append('\n');
-            String key = Fingerprint.ofProgress("file_read", args, log.toString());
-            verdicts.add(run(Fingerprint.ofCommand("file_read", args), false, key));
+        for (int i = 0; i < 15; i++) {
+            verdicts.add(run(fp("shell", "{\"command\": \"./batch " + i + "\"}"), false,
+                    state("shell", "{}", "exit 0 after 0.2 s\nbatch " + i + " done", false)));
+            verdicts.add(run(fp("send_message", "{\"text\": \"batch " + i + "\"}"), false,
+                    state("send_message", "{}", "message delivered (note " + i + ")", false)));
         }
         assertThat(actions(verdicts)).containsOnly(Action.NONE);
     }
 
     @Test
-    void the_progress_key_ignores_argument_order_and_generated_ids_but_not_the_text() {
-        String a = Fingerprint.ofProgress("send_message", json("{\"text\": \"hi\", \"to\": \"ann\"}"), "delivered (note 31)");
-        String b = Fingerprint.ofProgress("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "delivered (note 32)");
-        String c = Fingerprint.ofProgress("send_message", json("{\"to\": \"ann\", \"text\": \"hi\"}"), "refused (note 32)");
-        assertThat(a).isEqualTo(b).isNotEqualTo(c);
+    void the_same_file_read_with_the_same_content_is_a_poll_hinted_at_the_third_and_never_locked_by_itself() {
+        String args = "{\"path\": \"notes.md\"}";
+        String key = state("file_read", args, "notes.md (17 bytes):\n# Notes\nnothing yet", false);
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) verdicts.add(run(fp("file_read", args), false, key));
+        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.HINT, Action.NONE, Action.NONE);
+        assertThat(verdicts.get(2).reason()).contains("use idle with a wake condition");
+    }
+
+    @Test
+    void the_same_command_with_a_changing_result_twenty_times_never_alerts() {
+        String args = "{\"path\": \"build.log\"}";
+        StringBuilder log = new StringBuilder("build started\n");
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            rules.called();
+            log.append("compiled module ").append((char) ('a' + i)).append('\n');
+            verdicts.add(run(fp("file_read", args), false, state("file_read", args, "build.log (9 bytes):\n" + log, false)));
+        }
+        assertThat(actions(verdicts)).containsOnly(Action.NONE);
+        assertThat(rules.beforeCall()).isEqualTo(Verdict.none());
+    }
+
+    @Test
+    void the_state_ignores_the_wording_of_a_process_and_our_own_ids_but_not_what_the_world_printed() {
+        String head2 = state("shell", "{\"command\": \"head -n 2 a.txt\"}", "exit 0 after 0.1 s\nline 1\nline 2", false);
+        String head4 = state("shell", "{\"command\": \"head -n 4 a.txt\"}", "exit 0 after 0.3 s\nline 1\nline 2", false);
+        String cat = state("shell", "{\"command\": \"cat a.txt\"}", "exit 0 after 0.1 s\nline 1\nline 2\nline 3", false);
+        assertThat(head2).isEqualTo(head4).isNotEqualTo(cat);
+        assertThat(state("process_list", "{}", "1 running: sleep 100 (pid 21032, 5 s, since 2026-11-29T03:12:22Z)", false))
+                .isEqualTo(state("process_list", "{}", "1 running: sleep 100 (pid 21040, 17 s, since 2026-11-29T03:12:40Z)", false));
+        assertThat(state("shell", "{\"command\": \"mkdir a\"}", "exit 0 after 0.0 s\n(no output)", false))
+                .as("a silent process is known by its command").isNotEqualTo(
+                        state("shell", "{\"command\": \"mkdir b\"}", "exit 0 after 0.0 s\n(no output)", false));
+        assertThat(state("file_write", "{\"path\": \"g.txt\", \"content\": \"Hi\"}", "created g.txt (2 bytes)", false))
+                .as("a write and a read of the same content are one state")
+                .isEqualTo(state("file_read", "{\"path\": \"./g.txt\"}", "g.txt (2 bytes):\nHi", false));
+        assertThat(state("idle", "{\"seconds\": 1}", "idle until 2026-11-29T03:12:22Z", false)).startsWith(ResultState.WAIT);
+    }
+
+    @Test
+    void a_build_fixed_step_by_step_fails_each_time_with_a_new_error_after_an_edit_and_is_never_stopped() {
+        String build = fp("shell", "{\"command\": \"! grep -n FIXME code.txt\"}");
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int faults = 10; faults > 0; faults--) {
+            rules.called();
+            String code = "line\n".repeat(10 - faults) + "FIXME\n".repeat(faults);
+            verdicts.add(run(fp("file_write", "{\"path\": \"code.txt\", \"content\": \"" + faults + "\"}"), false,
+                    state("file_write", "{\"path\": \"code.txt\", \"content\": \"" + code.replace("\n", "\\n")
+                            + "\"}", "replaced code.txt (60 bytes)", false)));
+            verdicts.add(run(build, true, state("shell", "{}", "exit 1 after 0.0 s\n" + (11 - faults) + ":FIXME", true)));
+        }
+        assertThat(actions(verdicts)).containsOnly(Action.NONE);
+    }
+
+    @Test
+    void the_same_error_again_after_a_cosmetic_edit_still_counts_and_locks_at_the_fifth() {
+        String build = fp("shell", "{\"command\": \"make\"}");
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            run(fp("file_write", "{\"path\": \"code.c\"}"), false,
+                    state("file_write", "{\"path\": \"code.c\", \"content\": \"/* " + i + " */\"}", "replaced code.c (9 bytes)", false));
+            verdicts.add(run(build, true, state("shell", "{}", "exit 2 after 0.4 s\ncode.c:3: error: x undeclared", true)));
+        }
+        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.ALERT, Action.NONE,
+                Action.LOCKOUT);
+        assertThat(verdicts.get(4).rule()).isEqualTo("repeat");
+    }
+
+    @Test
+    void undo_and_redo_of_a_file_is_a_cycle_alerted_at_three_rounds_and_locked_at_five() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int reply = 0; reply < 10; reply++) {
+            rules.called();
+            String content = reply % 2 == 0 ? "Hi" : "Hello there, friend";
+            String write = state("file_write", "{\"path\": \"greet.txt\", \"content\": \"" + content + "\"}",
+                    "replaced greet.txt (" + content.length() + " bytes)", false);
+            Verdict w = run(fp("file_write", "{\"content\": \"" + content + "\"}"), false, write);
+            Verdict r = run(fp("file_read", "{\"path\": \"greet.txt\"}"), false,
+                    state("file_read", "{}", "greet.txt (" + content.length() + " bytes):\n" + content, false));
+            verdicts.add(w.action().compareTo(r.action()) >= 0 ? w : r);
+        }
+        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.NONE, Action.NONE, Action.NONE,
+                Action.ALERT, Action.NONE, Action.NONE, Action.NONE, Action.LOCKOUT);
+        assertThat(verdicts.get(9).rule()).isEqualTo("cycle");
+    }
+
+    @Test
+    void calls_without_progress_alert_at_ten_and_lock_at_twenty_and_polls_rest_instead_twice_as_long_each_time() {
+        String key = state("file_read", "{}", "status.txt (8 bytes):\nrunning", false);
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int call = 1; call <= 20; call++) {
+            assertThat(rules.beforeCall()).as("call " + call).isEqualTo(Verdict.none());
+            rules.called();
+            verdicts.add(run(fp("file_read", "{\"path\": \"status.txt\"}"), false, key));
+        }
+        assertThat(verdicts.get(9)).extracting(Verdict::action, Verdict::rule).containsExactly(Action.ALERT,
+                "no-progress");
+        assertThat(actions(verdicts).stream().filter(a -> a == Action.ALERT)).hasSize(1);
+        Verdict stop = rules.beforeCall();
+        assertThat(stop).extracting(Verdict::action, Verdict::rule).containsExactly(Action.REST, "poll");
+        assertThat(rules.pollRests()).isEqualTo(1);
+        for (int call = 21; call <= 30; call++) {
+            assertThat(rules.beforeCall().action()).as("call " + call).isEqualTo(Action.NONE);
+            rules.called();
+            run(fp("file_read", "{\"path\": \"status.txt\"}"), false, key);
+        }
+        assertThat(rules.beforeCall().action()).as("ten more polls after the rest").isEqualTo(Action.REST);
+        assertThat(rules.pollRests()).isEqualTo(2);
+
+        SafetyRules other = new SafetyRules(Limits.DEFAULTS);
+        for (int call = 1; call <= 20; call++) {
+            other.called();
+            other.after(Operation.commandSucceeded("idle", ResultState.WAIT + "idle"));   // a timer each call
+        }
+        assertThat(other.beforeCall()).extracting(Verdict::action, Verdict::rule).as("not polls: a lockout")
+                .containsExactly(Action.LOCKOUT, "no-progress");
     }
 
     @Test
     void new_input_between_repeats_starts_the_count_afresh() {
         List<Verdict> verdicts = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
+            rules.called();
             verdicts.add(run(readMissing, false, "same"));
             if (i % 2 == 1) rules.newInput();
         }
         assertThat(actions(verdicts)).containsOnly(Action.NONE);
+        assertThat(rules.beforeCall()).isEqualTo(Verdict.none());
     }
 
     @Test
@@ -299,7 +405,7 @@ class SafetyRulesTest {
         List<Verdict> verdicts = new ArrayList<>();
         for (String key : List.of("v1", "v2", "v1", "v2", "v1", "v2")) verdicts.add(run(readMissing, false, key));
         assertThat(verdicts.get(5).action()).isEqualTo(Action.ALERT);
-        assertThat(verdicts.get(5).rule()).isEqualTo("oscillation");
+        assertThat(verdicts.get(5).rule()).isEqualTo("cycle");
     }
 
     @Test
@@ -309,12 +415,9 @@ class SafetyRulesTest {
             String key = List.of("A", "B", "C").get(i % 3);
             verdicts.add(rules.after(Operation.commandSucceeded("write-" + key, key)));
         }
-        assertThat(verdicts.get(8)).extracting(Verdict::action, Verdict::rule)
-                .containsExactly(Action.ALERT, "oscillation");
-        // no-progress counts runs of one result, so the cycle's own count decides: its fifth repetition locks
+        assertThat(verdicts.get(8)).extracting(Verdict::action, Verdict::rule).containsExactly(Action.ALERT, "cycle");
         assertThat(verdicts.get(13).action()).isEqualTo(Action.NONE);
-        assertThat(verdicts.get(14)).extracting(Verdict::action, Verdict::rule)
-                .containsExactly(Action.LOCKOUT, "oscillation");
+        assertThat(verdicts.get(14)).extracting(Verdict::action, Verdict::rule).containsExactly(Action.LOCKOUT, "cycle");
     }
 
     @Test
@@ -325,13 +428,6 @@ class SafetyRulesTest {
         verdicts.add(rules.after(Operation.commandSucceeded("d99", "ok")));
         verdicts.add(rules.after(Operation.commandFailed("d99", "fail")));
         assertThat(verdicts).extracting(Verdict::action).containsOnly(Action.NONE);
-    }
-
-    @Test
-    void three_identical_results_in_a_row_are_a_repeat_not_an_oscillation() {
-        List<Verdict> verdicts = new ArrayList<>();
-        for (int i = 0; i < 3; i++) verdicts.add(rules.after(Operation.commandSucceeded("w", "same")));
-        assertThat(verdicts.get(2).rule()).isEqualTo("no-progress");
     }
 
     // --- resets ---
@@ -401,7 +497,7 @@ class SafetyRulesTest {
         run(fp("shell", "{\"command\": \"c\"}"), false, "k3");
         rules.after(Operation.chant("x"));
         String text = rules.toJson();
-        assertThat(text).contains("\"thrash\":\"FFSFS\"").contains("\"good\":{");
+        assertThat(text).contains("\"window\":\"FFSFSF\"").contains("\"ledger\":{\"seen\":[\"k1\",\"k2\",\"k3\"]");
         assertThat(SafetyRules.fromJson(Limits.DEFAULTS, text).toJson()).isEqualTo(text);
         assertThat(text).doesNotContain(" ", "\n");
     }

@@ -40,7 +40,7 @@ class SafetyRulesThrashTest {
             return;
         }
         verdicts.add(rules.after(new Operation(SafetyRules.Kind.COMMAND, failed, fingerprint,
-                Fingerprint.ofProgress(type, a, result))));
+                ResultState.of(type, a, result, failed))));
     }
 
     List<Action> actions() {
@@ -76,12 +76,14 @@ class SafetyRulesThrashTest {
 
     @Test
     void the_same_read_beside_each_new_failure_moves_nothing_either() {
-        for (int i = 0; i < 10; i++) {
-            command("file_read", "{\"path\": \"README\"}", false, "hello");
+        for (int i = 0; i < 11; i++) {
+            command("file_read", "{\"path\": \"README\"}", false, "README (5 bytes):\nhello");
             command("memory_delete", "{\"id\": " + (900 + i) + "}", true, "no memory entry with id " + (900 + i));
         }
         assertThat(actions()).contains(Action.ALERT);
-        assertThat(verdicts.get(19).action()).isEqualTo(Action.ERROR_PAUSE);
+        assertThat(verdicts.get(19).action()).as("the first read was progress: the run begins after it")
+                .isNotEqualTo(Action.ERROR_PAUSE);
+        assertThat(verdicts.get(20).action()).isEqualTo(Action.ERROR_PAUSE);
     }
 
     @Test

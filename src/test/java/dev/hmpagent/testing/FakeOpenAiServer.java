@@ -113,6 +113,12 @@ public final class FakeOpenAiServer implements AutoCloseable {
      * tool_calls, usage, [DONE].
      */
     public FakeOpenAiServer streamedToolCalls(String text, dev.hmpagent.llm.ToolCall... calls) {
+        queue.enqueue(toolCallsResponse(text, 10, calls));
+        return this;
+    }
+
+    /** A streamed reply making native tool calls (see {@link #streamedToolCalls}), {@code promptTokens} in its usage. */
+    public static MockResponse toolCallsResponse(String text, int promptTokens, dev.hmpagent.llm.ToolCall... calls) {
         StringBuilder body = new StringBuilder();
         if (!text.isEmpty()) body.append(chunk(text));
         for (int i = 0; i < calls.length; i++) {
@@ -125,10 +131,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
             }
         }
         body.append("data: {\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":"
-                + "\"tool_calls\"}]}\n\ndata: {\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,"
-                + "\"completion_tokens\":5}}\n\ndata: [DONE]\n\n");
-        queue.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build());
-        return this;
+                + "\"tool_calls\"}]}\n\ndata: {\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
+                + promptTokens + ",\"completion_tokens\":5}}\n\ndata: [DONE]\n\n");
+        return new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body.toString()).build();
     }
 
     /** Queues a whole (non-streaming) reply that makes native tool calls, finish_reason tool_calls. */
