@@ -93,7 +93,8 @@ public final class Cycle {
         this.call = new MainCall(llm, params, clock, events, status);
         this.retries = new Retries(clock, time, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
         this.answers = new Answers(events, writer.processLog(), writer.secrets());
-        this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers);
+        this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers,
+                new TurnEnd(writer.processLog(), writer.slips()));
         this.after = new AfterWrite(clock, status, wake, retries, commands,
                 new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events, answers);
         this.writing = new ReplyWrite(writer, retries, after, call, events);
