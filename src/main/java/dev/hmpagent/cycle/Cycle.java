@@ -128,6 +128,12 @@ public final class Cycle {
      */
     public boolean cancelInFlight() { return call.cancel(); }
 
+    /**
+     * Draining, on the tick thread: until when ({@link TimeSource#nanoTime()}) the LLM's own idle or pause, with a time
+     * it set, holds back work still to answer (its timer, a result, a note); -1 when nothing is held so.
+     */
+    long heldUntil() { return wake.heldUntil(); }
+
     /** Whether a process or a delegated call the LLM started is still running: its result is work still to answer. */
     boolean awaitingResults() { return writer.processLog().runningCount() > 0; }
 

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * No silent stop (issue 33): a reply that ran commands without ending its turn is followed by another call with their
  * results; a message to the person, an idle or a reply with no command ends the turn, and then nothing but something
- * new wakes the LLM.
+ * new wakes the LLM. While draining, the LLM's own idle or pause with a time it set is waited for ({@link
+ * Cycle#heldUntil()}).
  */
 class NoSilentStopTest {
     @TempDir Path dir;
@@ -116,12 +117,41 @@ class NoSilentStopTest {
     }
 
     @Test
-    void a_reply_that_goes_idle_ends_its_turn() {
+    void a_reply_that_goes_idle_ends_its_turn_and_its_timer_is_what_a_drain_waits_for() {
         notes.add("Check back in a minute.", "user", 0, null);
         llm.reply(reply("Waiting.", diary("checking at 10:01"), "{\"type\": \"idle\", \"args\": {\"seconds\": 60}}"));
 
         assertThat(poll(1)).isEqualTo(1);
-        assertThat(poll(30)).as("idle: no call").isZero();
+        assertThat(poll(1)).as("idle: no call").isZero();
+        assertThat(cycle.heldUntil()).as("its own timer, about 59 s ahead").isPositive();
+        llm.reply("Back.");
+        assertThat(poll(60)).as("the timer ends the idle").isEqualTo(1);
+        assertThat(llm.userPrompt(1)).contains("checking at 10:01");
+        assertThat(cycle.heldUntil()).isEqualTo(-1);
+    }
+
+    @Test
+    void an_idle_given_no_time_is_not_waited_for_by_a_drain() {
+        notes.add("Wait for the deploy note.", "user", 0, null);
+        llm.reply(reply("Waiting.", "{\"type\": \"idle\", \"args\": {\"note\": {\"tags\": [\"deploy\"]}}}"));
+
+        assertThat(poll(2)).isEqualTo(1);
+        assertThat(cycle.heldUntil()).as("bounded only by cycle.max_idle_s: a drain ends as before").isEqualTo(-1);
+    }
+
+    @Test
+    void a_pause_that_holds_back_a_result_is_waited_for_and_one_with_nothing_waiting_is_not() {
+        notes.add("Two entries, slowly.", "user", 0, null);
+        llm.reply(reply("Entry 1.", diary("first"), "{\"type\": \"pause\", \"args\": {\"seconds\": 30}}"))
+                .reply(reply("Done.", say("Both written.")));
+
+        assertThat(poll(1)).isEqualTo(1);
+        assertThat(cycle.tick().worked()).as("the pause holds the next call back").isFalse();
+        assertThat(cycle.heldUntil()).as("a result waits behind the pause").isPositive();
+        assertThat(poll(31)).isEqualTo(1);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(cycle.tick().worked()).isFalse();
+        assertThat(cycle.heldUntil()).as("the turn ended: nothing waits behind the pause").isEqualTo(-1);
     }
 
     @Test
