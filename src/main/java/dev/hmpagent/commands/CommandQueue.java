@@ -23,6 +23,11 @@ public final class CommandQueue {
     /** What was queued: the malformed commands (finished, as failures) and how many wait for the executor. */
     public record Queued(List<CommandRun> malformed, int pending) { }
 
+    /** The most messages to people one reply sends; the rest are refused as a slip. */
+    public static final int MAX_MESSAGES = 3;
+    /** The commands that send a message to a person. */
+    static final java.util.Set<String> MESSAGE_TYPES = java.util.Set.of("send_message", "note_reply");
+
     /** agent.toml's default {@code cycle.max_commands_per_reply}. */
     public static final int DEFAULT_MAX_COMMANDS = 100;
 
@@ -82,10 +87,16 @@ public final class CommandQueue {
         }
         List<ParsedCommand> commands = reply.commands();
         List<ParsedCommand> queued = commands.subList(0, Math.min(commands.size(), maxCommands));
+        Messages messages = new Messages(queued);
         for (ParsedCommand c : queued) {
             ObjectNode args = registry.normalised(c.type(), c.args());
             // a key typed in a command is stored redacted, as every copy of the reply is; it runs as it was given
             String given = describe(c, args);
+            if (messages.refuses(c)) {
+                // kept as the model wrote it (redacted), so nothing is lost; not sent
+                malformed.add(slip.refused(c, secrets.redact(given), messages.why(c)));
+                continue;
+            }
             processLog.enqueue(tickId, c.type(), c.cmdId(), secrets.redact(given), given,
                     Fingerprint.ofCommand(c.type(), args));
         }
@@ -101,21 +112,62 @@ public final class CommandQueue {
             malformed.add(slip.row("too_many_commands", "#" + first.position() + "-" + last.position(),
                     secrets.redact(first.cmdId() + " .. " + last.cmdId()), secrets.redact(message)));
         }
-        return new Queued(List.copyOf(malformed), queued.size());
+        return new Queued(List.copyOf(malformed), queued.size() - messages.refused());
+    }
+
+    /**
+     * The messages to people of one reply ({@code send_message}, {@code note_reply}): the first
+     * {@value #MAX_MESSAGES} are sent, the rest refused as a slip. More than that in one reply is flooding the person,
+     * not telling them more (5 status lines a reply made 155 messages in 31 calls); the model is told once, on the
+     * first one refused, and the others point to it.
+     */
+    private static final class Messages {
+        private final List<ParsedCommand> over = new ArrayList<>();
+
+        Messages(List<ParsedCommand> queued) {
+            int seen = 0;
+            for (ParsedCommand c : queued) {
+                if (MESSAGE_TYPES.contains(c.type()) && ++seen > MAX_MESSAGES) over.add(c);
+            }
+        }
+
+        boolean refuses(ParsedCommand c) {
+            return over.contains(c);
+        }
+
+        int refused() {
+            return over.size();
+        }
+
+        String why(ParsedCommand c) {
+            if (c != over.get(0)) return "not sent: see " + over.get(0).cmdId();
+            return "at most " + MAX_MESSAGES + " messages a reply: " + over.size() + " not sent (" + over.stream()
+                    .map(ParsedCommand::cmdId).collect(java.util.stream.Collectors.joining(", "))
+                    + "); say it in one message";
+        }
     }
 
     /** Where the slips of one reply are written. */
     private record Slip(long tickId, ProcessLogDao processLog, OperationListener outcomes, FormatSlips slips) {
         /** A finished {@code command_parse} error row (waking the LLM while it may correct), and the run it reports. */
         CommandRun row(String kind, String cmdId, String value, String message) {
+            return row("command_parse", kind, cmdId, value, message);
+        }
+
+        /** A command refused before it ran (a message past the cap): its own type's row, ended as a slip. */
+        CommandRun refused(ParsedCommand c, String value, String message) {
+            return row(c.type(), "too_many_messages", c.cmdId(), value, message);
+        }
+
+        private CommandRun row(String name, String kind, String cmdId, String value, String message) {
             FailureFact fact = FailureFact.of("parse", kind, ErrorCode.EINVAL, message);
-            long id = processLog.record(tickId, "command_parse", cmdId, value, new ProcessLogDao.Finished(
+            long id = processLog.record(tickId, name, cmdId, value, new ProcessLogDao.Finished(
                     ProcessStatus.ERROR, message, fact.code(), fact.severity().column(),
                     fact.painLevel(), fact.fingerprint(), slips.slipped(tickId)));
-            String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.SLIP, "command_parse",
+            String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.SLIP, name,
                     fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
             if (!shown.equals(message)) processLog.setResult(id, shown);
-            return new CommandRun(id, cmdId, "command_parse", ProcessStatus.ERROR.column(), shown, Optional.empty(),
+            return new CommandRun(id, cmdId, name, ProcessStatus.ERROR.column(), shown, Optional.empty(),
                     Optional.of(fact));
         }
     }

@@ -27,9 +27,11 @@ import java.util.Optional;
  * @param noteFilter  the JSON of a {@link NoteFilter} whose notes end idle, or ""
  * @param file        a canonical path whose change ends idle, or ""
  * @param fileStamp   that file's size and modification time when idle began ("" when it did not exist)
+ * @param timed       the LLM gave its time ({@code seconds}): a timer of its own, which a drain ({@code --until-idle},
+ *                    piped input) waits for; without, {@link #until} is only the bound {@code cycle.max_idle_s}
  */
 public record Idle(long sinceTick, Instant until, long afterNoteId, long processId, String noteFilter, String file,
-                   String fileStamp) {
+                   String fileStamp, boolean timed) {
     /** The config key that holds it. */
     public static final String KEY = "cycle.idle";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,6 +45,12 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
         Objects.requireNonNull(fileStamp, "fileStamp");
     }
 
+    /** An idle whose time the LLM did not give: until {@code until}, the bound {@code cycle.max_idle_s}, at most. */
+    public Idle(long sinceTick, Instant until, long afterNoteId, long processId, String noteFilter, String file,
+                String fileStamp) {
+        this(sinceTick, until, afterNoteId, processId, noteFilter, file, fileStamp, false);
+    }
+
     /** The idle in force, if any; an unreadable stored value counts as none (and is dropped by the caller's next write). */
     public static Optional<Idle> read(SettingsDao settings) {
         return settings.get(KEY).flatMap(Idle::parse);
@@ -53,7 +61,7 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
             JsonNode n = JSON.readTree(json);
             return Optional.of(new Idle(n.path("since_tick").asLong(), Instant.parse(n.path("until").asText()),
                     n.path("after_note").asLong(), n.path("process").asLong(), n.path("note_filter").asText(""),
-                    n.path("file").asText(""), n.path("file_stamp").asText("")));
+                    n.path("file").asText(""), n.path("file_stamp").asText(""), n.path("timed").asBoolean(false)));
         } catch (JsonProcessingException | RuntimeException e) {
             return Optional.empty();
         }
@@ -68,6 +76,7 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
         n.put("note_filter", noteFilter);
         n.put("file", file);
         n.put("file_stamp", fileStamp);
+        n.put("timed", timed);
         return n.toString();
     }
 

@@ -28,11 +28,11 @@ final class SystemPrompt {
                 You think in ticks. Each tick you get contexts 1-6: 1 your recent replies, 2 your commands and \
                 their results, 3 pinned diary entries and concepts and those you asked for, 4 incoming messages, \
                 5 settings and time, 6 your goals, tasks and notebook. The user does not see your thoughts: \
-                to talk to them use send_message. \
-                Each command's result reaches you in context 2 the next time you think: what you asked for \
-                (a read, a list, help), a failure and a finished process wake you; a command that only has an \
-                effect (a message sent, an entry written) does not, so do not wait for its result. To rest until \
-                something happens use idle. Successful results close \
+                to talk to them use send_message (at most 3 messages a reply; say more in one). \
+                Each command's result reaches you in context 2 the next time you think. Your turn goes on until \
+                you end it: a reply that acted is followed by another call with its results (a process you started \
+                wakes you when it ends), until you send the person a message, rest with idle until something \
+                happens, or answer with no commands. Successful results close \
                 themselves a few ticks after you have seen them; close failures you have dealt with using \
                 process_close. When nothing needs doing, answer with one short thought and no commands.%s
 

@@ -11,7 +11,8 @@ import java.util.Objects;
 /**
  * Step 4, the commands of a written reply, run by the executor outside the reply's transaction and stopped between two
  * by a halt or by the process ending; when the file refuses a write, the rest of that tick's commands wait and run
- * again before anything else. Also hands in the results external commands reported (step 1).
+ * again before anything else. Once all ran, a reply that did not end its turn wakes the LLM again ({@link TurnEnd}).
+ * Also hands in the results external commands reported (step 1).
  */
 final class CommandStep {
     private final CommandExecutor executor;
@@ -19,6 +20,7 @@ final class CommandStep {
     private final StatusCell status;
     private final Retries retries;
     private final Answers answers;
+    private final TurnEnd turns;
 
     // Tick thread only.
     /** A tick whose commands the executor could not finish (the file refused a write), or -1. */
@@ -28,7 +30,9 @@ final class CommandStep {
     /** The process is ending ({@link #leaving()}): a question to a person is withdrawn, the commands left wait. */
     private volatile boolean leaving;
 
-    CommandStep(CommandExecutor executor, EventSink events, StatusCell status, Retries retries, Answers answers) {
+    CommandStep(CommandExecutor executor, EventSink events, StatusCell status, Retries retries, Answers answers,
+                TurnEnd turns) {
+        this.turns = Objects.requireNonNull(turns, "turns");
         this.answers = Objects.requireNonNull(answers, "answers");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.events = Objects.requireNonNull(events, "events");
@@ -59,6 +63,8 @@ final class CommandStep {
             retries.commandsWait(tickId, done.stoppedBy().get());
         } else {
             unfinishedTick = -1;
+            // every command ran: a reply that did not end its turn is followed by another call with the results
+            if (!done.halted()) turns.ran(tickId);
         }
     }
 

@@ -93,7 +93,8 @@ public final class Cycle {
         this.call = new MainCall(llm, params, clock, events, status);
         this.retries = new Retries(clock, time, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
         this.answers = new Answers(events, writer.processLog(), writer.secrets());
-        this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers);
+        this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers,
+                new TurnEnd(writer.processLog(), writer.slips()));
         this.after = new AfterWrite(clock, status, wake, retries, commands,
                 new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events, answers);
         this.writing = new ReplyWrite(writer, retries, after, call, events);
@@ -126,6 +127,12 @@ public final class Cycle {
      * reply is kept as interrupted and its commands do not run.
      */
     public boolean cancelInFlight() { return call.cancel(); }
+
+    /**
+     * Draining, on the tick thread: until when ({@link TimeSource#nanoTime()}) the LLM's own idle or pause, with a time
+     * it set, holds back work still to answer (its timer, a result, a note); -1 when nothing is held so.
+     */
+    long heldUntil() { return wake.heldUntil(); }
 
     /** Whether a process or a delegated call the LLM started is still running: its result is work still to answer. */
     boolean awaitingResults() { return writer.processLog().runningCount() > 0; }

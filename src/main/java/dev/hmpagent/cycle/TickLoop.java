@@ -137,7 +137,8 @@ public final class TickLoop {
 
     /**
      * Draining, after an iteration: whether the drain goes on. A process or delegated call still running keeps it
-     * going until its result is in (its own timeout bounds it). Ticks that worked count toward the bound; failed ticks
+     * going until its result is in (its own timeout bounds it), and so does the LLM's own idle or pause with a time it
+     * set ({@link Cycle#heldUntil()}); an idle given no time ends the drain. Ticks that worked count toward the bound; failed ticks
      * do not (the give-up time bounds them, checked after each one); an idle iteration that began before the stop
      * does not end it (input that arrived meanwhile must still be answered). While the cycle backs off, parks until
      * its next try unless that try would come after the give-up time.
@@ -149,6 +150,13 @@ public final class TickLoop {
         // a process or a delegated call still running is work left: its result is answered before the loop ends
         if (!troubled && cycle.awaitingResults()) {
             awaitResult();
+            return true;
+        }
+        // the LLM's own idle or pause with a time it set: waited out (looked at again every second: a message, a
+        // process or a file may end it sooner), then the LLM is asked and shown every result that came in meanwhile
+        long held = troubled ? -1 : cycle.heldUntil();
+        if (held >= 0) {
+            awaitUntil(Math.min(held, time.nanoTime() + RESULT_POLL_MS * 1_000_000L));
             return true;
         }
         DrainWait wait = cycle.drainWait(giveUp);
@@ -241,7 +249,11 @@ public final class TickLoop {
      * or {@value #RESULT_POLL_MS} ms pass (the drain looks again).
      */
     private void awaitResult() {
-        long due = time.nanoTime() + RESULT_POLL_MS * 1_000_000L;
+        awaitUntil(time.nanoTime() + RESULT_POLL_MS * 1_000_000L);
+    }
+
+    /** Draining: parks until {@code due} ({@link TimeSource#nanoTime()}), a {@link #wake()}, or the loop's end. */
+    private void awaitUntil(long due) {
         while (end == null && drain && !wakeRequested.getAndSet(false)) {
             if (due - time.nanoTime() <= 0) return;
             time.parkUntil(due);

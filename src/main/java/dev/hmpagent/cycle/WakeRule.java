@@ -58,6 +58,8 @@ final class WakeRule {
     private long rejectedAtNote = -1;
     /** Set by the last wake check: the LLM's own idle holds (phase IDLE, no call). */
     private boolean idling;
+    /** Set by the last wake check: the LLM's own pause held it back until then ({@link TimeSource#nanoTime()}), or -1. */
+    private long pauseEnds = -1;
     /** When ({@link TimeSource#nanoTime()}) the last LLM call ended: the LLM's pause counts from there. */
     private long lastThoughtAt;
     /** Whether a reply was written in this run: before one, no pause holds. */
@@ -101,6 +103,7 @@ final class WakeRule {
             return NEW_MESSAGE;
         }
         idling = false;
+        pauseEnds = -1;
         String afterRest = restEnded;
         restEnded = null;
         if (idle != null) return idleEnded();
@@ -108,6 +111,7 @@ final class WakeRule {
         // an idle poll of a loop that may run 50 times a second costs no query for it)
         if (thoughtYet && time.nanoTime() - lastThoughtAt < pause.toNanos()
                 && notes.maxUnreadId(PERSON) <= noteWatermark) {
+            pauseEnds = lastThoughtAt + pause.toNanos();
             return null;
         }
         if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return NEW_MESSAGE;
@@ -195,6 +199,21 @@ final class WakeRule {
 
     /** Whether the last check found the LLM's own idle holding. */
     boolean idling() { return idling; }
+
+    /**
+     * Draining: until when ({@link TimeSource#nanoTime()}) a hold with a time the LLM set keeps it from thinking, as
+     * the last check found it: its {@code idle {seconds}} (its own timer, whatever else it waits for), or its pause
+     * while a note or a result waits for it; -1 when none does. An idle given no time (until a note comes or a file
+     * changes, bounded only by {@code cycle.max_idle_s}) is not waited for: nothing says it will end soon.
+     */
+    long heldUntil() {
+        if (idling && idle != null && idle.timed()) return idleEnd.due();
+        if (pauseEnds >= 0 && (processLog.unseenCount() > 0
+                || notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark)) {
+            return pauseEnds;
+        }
+        return -1;
+    }
 
     /** The settings of the tick being thought (read by the last wake check). */
     LiveSettings.Snapshot snapshot() { return snapshot; }

@@ -38,4 +38,9 @@ final class WallDeadline {
         }
         return time.nanoTime() - due >= 0;
     }
+
+    /** When ({@link TimeSource#nanoTime()}) the end last asked about comes. */
+    long due() {
+        return due;
+    }
 }

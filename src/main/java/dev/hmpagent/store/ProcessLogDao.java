@@ -208,6 +208,15 @@ public final class ProcessLogDao {
     }
 
     /**
+     * The finished rows of tick {@code tickId} that no prompt has shown yet wake the LLM, effect-only successes too:
+     * its reply did not end its turn, so the task goes on with their results. Returns how many changed.
+     */
+    public int wakeTick(long tickId) {
+        return store.update("UPDATE process_log SET wake = 1, updated_at = ? WHERE tick_id = ? AND wake = 0 "
+                + "AND seen_tick IS NULL AND status NOT IN ('close', 'pending', 'running')", store.now(), tickId);
+    }
+
+    /**
      * Records the tick in which the LLM first saw each row (later showings keep the first). Running
      * rows are marked too, so they neither crowd the unseen list nor stay uncloseable; whoever
      * finishes a running row must set seen_tick back to NULL so its result is shown.

@@ -86,6 +86,39 @@ class CommandQueueTest {
     }
 
     @Test
+    void the_fourth_and_later_messages_of_a_reply_are_refused_as_one_slip_told_once_and_kept_in_their_rows() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            StringBuilder block = new StringBuilder("t\n# Commands:\n[");
+            for (int i = 1; i <= 6; i++) {
+                String type = i == 3 ? "diary_entry" : i == 5 ? "note_reply" : "send_message";
+                block.append(i == 1 ? "" : ",").append("{\"cmd_id\": \"c-").append(i).append("\", \"type\": \"")
+                        .append(type).append("\", \"args\": {\"id\": 1, \"text\": \"status line ").append(i)
+                        .append("\"}}");
+            }
+            ParsedReply reply = new CommandBlockParser(mapper).parse(block.append("]").toString());
+            ProcessLogDao log = new ProcessLogDao(store);
+            java.util.List<dev.hmpagent.safety.Operation> told = new java.util.ArrayList<>();
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
+                    (tick, op) -> { told.add(op); return op.result(); },
+                    new FormatSlips(new CommandRegistry(), store.tables().settings())));
+
+            assertThat(queued.pending()).as("3 messages and the diary entry run").isEqualTo(4);
+            assertThat(log.pending(1)).extracting(ProcessRow::cmdId).containsExactly("c-1", "c-2", "c-3", "c-4");
+            assertThat(queued.malformed()).extracting(CommandRun::cmdId).containsExactly("c-5", "c-6");
+            java.util.List<ProcessRow> refused = log.byTick(1).stream().filter(r -> r.status().equals("error")).toList();
+            assertThat(refused).extracting(ProcessRow::name).containsExactly("note_reply", "send_message");
+            assertThat(refused.get(0).result())
+                    .isEqualTo("at most 3 messages a reply: 2 not sent (c-5, c-6); say it in one message");
+            assertThat(refused.get(1).result()).as("said once a reply").isEqualTo("not sent: see c-5");
+            assertThat(refused).as("nothing is lost").extracting(ProcessRow::value)
+                    .anySatisfy(v -> assertThat(v).contains("status line 5"))
+                    .anySatisfy(v -> assertThat(v).contains("status line 6"));
+            assertThat(told).as("the model's slip: counted toward nothing").extracting(dev.hmpagent.safety.Operation::source)
+                    .containsOnly(dev.hmpagent.safety.Operation.Source.SLIP).hasSize(2);
+        }
+    }
+
+    @Test
     void a_reply_within_the_cap_queues_every_command_and_no_error_row() {
         try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
             ParsedReply reply = new CommandBlockParser(mapper).parse("t\n# Commands:\n["

@@ -26,6 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every answer reaches the person: a message, else the reply's prose, else one line saying nothing could be shown. */
 class AnswersTest {
+    /**
+     * Commands that end the turn without a message to the person (issue 33: without the idle, the turn goes on and
+     * the model is asked again).
+     */
+    static final String DIARY_THEN_IDLE = "[{\"cmd_id\": \"d\", \"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}},"
+            + " {\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": {\"seconds\": 600}}]";
     static final String PONG = "The person pings me; I answer." + commands(
             "{\"cmd_id\": \"c-1\", \"type\": \"send_message\", \"args\": {\"text\": \"pong\"}}");
 
@@ -122,8 +128,7 @@ class AnswersTest {
 
     @Test
     void the_prose_beside_a_block_without_a_message_is_shown_and_a_send_message_shows_no_prose() {
-        llm.reply("I note it down." + commands("{\"cmd_id\": \"d\", \"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}"))
-                .reply(PONG);
+        llm.reply("I note it down." + commands(DIARY_THEN_IDLE)).reply(PONG);
         Cycle cycle = cycle();
 
         ask(cycle, "remember x");
@@ -191,7 +196,7 @@ class AnswersTest {
 
     @Test
     void a_reply_of_commands_alone_that_sends_no_message_is_unanswered_and_a_later_message_answers() {
-        llm.reply(commands("{\"cmd_id\": \"d\", \"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}")).reply(PONG);
+        llm.reply(commands(DIARY_THEN_IDLE)).reply(PONG);
         Cycle cycle = cycle();
 
         ask(cycle, "hello?");

@@ -90,13 +90,15 @@ class AntiStagnationTest {
 
     @Test
     void an_identical_reply_with_nothing_new_since_is_not_stored_again_its_commands_do_not_run_again_and_a_reflex_row_says_why() {
-        String reply = A + commands("{\"cmd_id\": \"c-1\", \"type\": \"memory_add\", \"args\": {\"content\": \"ticket\"}}");
+        // the message ends the turn (issue 33), so memory_add's success wakes nothing after it
+        String reply = A + commands("[{\"cmd_id\": \"c-1\", \"type\": \"memory_add\", \"args\": {\"content\": \"ticket\"}},"
+                + " {\"cmd_id\": \"c-2\", \"type\": \"send_message\", \"args\": {\"text\": \"Noted the ticket.\"}}]");
         llm.reply(reply).reply(reply);
         Cycle cycle = cycle(config("cycle.autonomous", "true"));
         notes.add("why does the backup fail?", "user", 0, null);
         cycle.tick();
         clock.advance(Duration.ofSeconds(30));
-        cycle.tick();   // autonomous: memory_add's success wakes nothing, so nothing new arrived
+        cycle.tick();   // autonomous: the turn ended, so nothing new arrived
 
         List<ResponseRow> rows = responses.latest(10);
         assertThat(rows).hasSize(2);

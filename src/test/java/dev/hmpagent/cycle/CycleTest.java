@@ -104,9 +104,11 @@ class CycleTest {
     }
 
     @Test
-    void an_effect_only_success_wakes_nothing_but_rides_along_in_the_next_prompt_something_else_causes() {
+    void an_effect_only_success_after_the_turn_ended_wakes_nothing_but_rides_along_in_the_next_prompt_something_else_causes() {
         notes.add("hi", "user", 0, null);
-        llm.reply("ok" + commands("{\"cmd_id\": \"d1\", \"type\": \"diary_entry\", \"args\": {\"text\": \"met someone\"}}"))
+        // the message ends the turn (issue 33: a reply that acts without ending it is followed by another call)
+        llm.reply("ok" + commands("[{\"cmd_id\": \"d1\", \"type\": \"diary_entry\", \"args\": {\"text\": \"met someone\"}},"
+                        + " {\"cmd_id\": \"m1\", \"type\": \"send_message\", \"args\": {\"text\": \"Hello.\"}}]"))
                 .reply("Done, nothing more.");
         Cycle cycle = cycle();
         cycle.tick();

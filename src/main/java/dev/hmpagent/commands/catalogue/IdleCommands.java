@@ -53,6 +53,7 @@ public final class IdleCommands {
 
     private CommandOutcome idleFor(Args args, CommandContext ctx) {
         long max = maxIdle.toSeconds();
+        boolean timed = args.optionalLong("seconds").isPresent();
         long seconds = args.optionalLong("seconds").orElse(max);
         if (seconds < 1 || seconds > max) {
             throw args.bad("args.seconds must be from 1 to " + max + " (cycle.max_idle_s in agent.toml)");
@@ -84,7 +85,7 @@ public final class IdleCommands {
         }
         Instant end = ctx.now().plusSeconds(seconds);
         Idle idle = new Idle(ctx.tickId(), end, ctx.notes().maxUnreadId(NoteFilter.ALL), process, filter, file,
-                file.isEmpty() ? "" : Idle.stamp(Path.of(file)));
+                file.isEmpty() ? "" : Idle.stamp(Path.of(file)), timed);
         ctx.settings().putAtTick(Idle.KEY, idle.toJson(), ctx.tickId());
         until.add(seconds + " s pass (" + end + ")");
         return CommandOutcome.ok("idle from now until " + String.join(", or ", until)
