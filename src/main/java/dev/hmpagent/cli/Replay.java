@@ -124,6 +124,13 @@ final class Replay {
                     monitor.newInput();
                     continue;
                 }
+                if (line instanceof Trace.NextCall) {
+                    // the call the agent asked for after the last step: may it be made?
+                    control.endRestIfDue(s -> true);
+                    monitor.beforeLlmCall();
+                    told(step, "before step " + (step + 1));
+                    break;
+                }
                 if (!step((Trace.Step) line)) break;
             }
         }

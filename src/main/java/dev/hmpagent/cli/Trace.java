@@ -28,7 +28,13 @@ final class Trace {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A line of a trace. */
-    sealed interface Line permits Person, Step { }
+    sealed interface Line permits Person, Step, NextCall { }
+
+    /**
+     * The end of a task whose last results woke the agent: it asked for another call, which a cap or the budget may
+     * refuse before it is made (the recording has no reply for it).
+     */
+    record NextCall() implements Line { }
 
     /** A message from a person or the CLI: it starts a task (the failure streaks end). */
     record Person(String text) implements Line {
@@ -129,6 +135,7 @@ final class Trace {
             return Optional.empty();
         }
         if (node.has("person")) return Optional.of(new Person(text(node, "person", true)));
+        if (node.path("next_call").asBoolean(false)) return Optional.of(new NextCall());
         if (!node.has("reply") && !node.has("commands")) {
             throw new IllegalArgumentException("neither a step (\"reply\", \"commands\") nor a person's message"
                     + " (\"person\"); the README's section Traces shows the format");
@@ -205,6 +212,10 @@ final class Trace {
         h.put("source", source);
         h.put("task", task);
         return h.toString();
+    }
+
+    static String nextCall() {
+        return JSON.createObjectNode().put("next_call", true).toString();
     }
 
     static String person(String text) {

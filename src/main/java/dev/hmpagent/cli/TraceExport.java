@@ -46,6 +46,8 @@ final class TraceExport {
         tasks.personNotes(before, calls.get(0).tickId()).forEach(n -> out.accept(Trace.person(n.text())));
         int n = 0;
         for (RecordedTasks.Call c : calls) out.accept(Trace.step(++n, step(c)));
+        // the last reply's results woke the agent: it asked for another call, which the rules may have refused
+        if (tasks.commands(last(calls)).stream().anyMatch(RecordedTasks.CommandRow::wakes)) out.accept(Trace.nextCall());
         return true;
     }
 

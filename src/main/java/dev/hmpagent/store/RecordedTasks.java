@@ -23,8 +23,12 @@ public final class RecordedTasks {
     /** A message from a person or the CLI, and the tick that read it. */
     public record PersonNote(long id, long tickId, String text) { }
 
-    /** A finished or unfinished command row of a tick, with its error code (null when none). */
-    public record CommandRow(long id, String name, String value, String status, String errorCode, String result) { }
+    /**
+     * A finished or unfinished command row of a tick, with its error code (null when none) and whether its result
+     * wakes the LLM (a failure, an asynchronous result, information it asked for).
+     */
+    public record CommandRow(long id, String name, String value, String status, String errorCode, String result,
+                             boolean wakes) { }
 
     private final Store store;
 
@@ -74,9 +78,9 @@ public final class RecordedTasks {
 
     /** The command rows tick {@code tickId} issued, in order (failed LLM calls and unlock refusals are no commands). */
     public List<CommandRow> commands(long tickId) {
-        return store.query("SELECT id, name, value, status, error_code, coalesce(result, '') FROM process_log"
+        return store.query("SELECT id, name, value, status, error_code, coalesce(result, ''), wake FROM process_log"
                 + " WHERE tick_id = ? AND name NOT IN ('" + ProcessLogDao.LLM_CALL + "', 'unlock_refused') ORDER BY id",
                 rs -> new CommandRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getString(6)), tickId);
+                        rs.getString(5), rs.getString(6), rs.getInt(7) != 0), tickId);
     }
 }

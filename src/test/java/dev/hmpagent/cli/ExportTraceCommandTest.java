@@ -68,7 +68,9 @@ class ExportTraceCommandTest {
                         + "\"cached\":4000,\"completion\":50},\"commands\":[{\"type\":\"file_read\",\"args\":{\"path\":"
                         + "\"settings.cfg\"},\"status\":\"error\",\"code\":\"ENOENT\",\"output\":\"no such file:"
                         + " settings.cfg\"},{\"type\":\"shell\",\"args\":{\"command\":\"echo hi\"},\"status\":\"ok\","
-                        + "\"output\":\"exit 0 after 0.1 s\\nhi\"}]}");
+                        + "\"output\":\"exit 0 after 0.1 s\\nhi\"}]}",
+                // its results wake the agent: it asked for another call
+                "{\"next_call\":true}");
         assertThat(run.code()).isZero();
     }
 

@@ -105,6 +105,24 @@ class ReplayCommandTest {
     }
 
     @Test
+    void the_call_asked_for_after_the_last_step_is_where_a_cap_stops_a_task() throws IOException {
+        List<String> lines = new ArrayList<>(List.of("{\"person\": \"Count.\"}"));
+        IntStream.rangeClosed(1, 3).forEach(n -> lines.add("{\"reply\": \"" + n + "\", \"commands\": [{\"type\":"
+                + " \"shell\", \"args\": {\"command\": \"echo " + n + "\"}, \"status\": \"ok\", \"output\": \"" + n
+                + "\"}]}"));
+
+        CliRun ended = replay(trace(lines), "--set", "safety.tick_cap=3");
+        lines.add("{\"next_call\": true}");
+        CliRun asked = replay(trace(lines), "--set", "safety.tick_cap=3");
+
+        assertThat(ended.out().lines()).containsExactly("replay: 3 steps; no alert; runs to its end");
+        assertThat(asked.out().lines().toList()).first().asString()
+                .startsWith("before step 4: SAFETY_LOCKOUT: loop cap: waiting for a human (3 LLM calls in this task");
+        assertThat(asked.out().lines().toList()).last().isEqualTo("replay: 3 steps; no alert; SAFETY_LOCKOUT after step 3");
+        assertThat(asked.code()).isEqualTo(ExitCodes.STOPPED);
+    }
+
+    @Test
     void an_unreadable_line_is_exit_2_naming_the_line_and_what_was_wrong() throws IOException {
         List<String> lines = failingReads(2);
         lines.add("{\"reply\": \"cut off here");
