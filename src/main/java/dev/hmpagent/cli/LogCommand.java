@@ -93,7 +93,8 @@ final class LogCommand extends Subcommand {
 
     /** The task asked for (the latest by default) as a trace on stdout. */
     private int exportTrace(Store store, Path db) {
-        TraceExport export = new TraceExport(store);
+        TraceExport export = new TraceExport(store, new dev.hmpagent.commands.ReplySecrets(
+                dev.hmpagent.runtime.KnownSecrets.of(config(), launch().env()).values()));
         int count = export.taskCount();
         if (count == 0) return fail("there is no recorded task in " + db + " (no LLM call answered yet)");
         int n = task == null ? count : task;

@@ -3,6 +3,7 @@ package dev.hmpagent.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.ProcessStatus;
 import dev.hmpagent.store.RecordedTasks;
@@ -16,16 +17,19 @@ import java.util.function.Consumer;
 /**
  * {@code agent log --export-trace}: one recorded task as a {@link Trace} — its people's messages, then per reply of
  * the main call its text, tokens, and the commands it issued with what the world returned (the monitor's own words
- * taken off: {@link RecordedOutput}). What the rows hold is already redacted, and nothing else is read.
+ * taken off: {@link RecordedOutput}). What the rows hold is already redacted; it is redacted once more on the way
+ * out (a person's message is stored as typed, and a key configured since the recording is known now).
  */
 final class TraceExport {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Store store;
     private final RecordedTasks tasks;
+    private final ReplySecrets secrets;
 
-    TraceExport(Store store) {
+    TraceExport(Store store, ReplySecrets secrets) {
         this.store = Objects.requireNonNull(store, "store");
         this.tasks = new RecordedTasks(store);
+        this.secrets = Objects.requireNonNull(secrets, "secrets");
     }
 
     /** How many tasks the file holds. */
@@ -43,7 +47,8 @@ final class TraceExport {
         List<RecordedTasks.Call> calls = all.get(task - 1);
         long before = task == 1 ? 0 : last(all.get(task - 2));
         out.accept(Trace.header(source, task));
-        tasks.personNotes(before, calls.get(0).tickId()).forEach(n -> out.accept(Trace.person(n.text())));
+        tasks.personNotes(before, calls.get(0).tickId())
+                .forEach(n -> out.accept(Trace.person(secrets.redact(n.text()))));
         int n = 0;
         for (RecordedTasks.Call c : calls) out.accept(Trace.step(++n, step(c)));
         // the last reply's results woke the agent: it asked for another call, which the rules may have refused
@@ -71,13 +76,15 @@ final class TraceExport {
         }
         List<Trace.Command> commands = new ArrayList<>();
         for (RecordedTasks.CommandRow r : tasks.commands(call.tickId())) commands.add(command(r));
-        return new Trace.Step(Optional.of(call.at()), tasks.reply(call.tickId()), main, others, commands);
+        return new Trace.Step(Optional.of(call.at()), secrets.redact(tasks.reply(call.tickId())), main, others,
+                commands);
     }
 
-    private static Trace.Command command(RecordedTasks.CommandRow r) {
+    private Trace.Command command(RecordedTasks.CommandRow r) {
         boolean failed = ProcessStatus.fromColumn(r.status()).failed();
         String code = r.errorCode() == null ? "" : r.errorCode();
-        RecordedOutput out = RecordedOutput.of(r.name(), failed, code, r.result());
+        // as every result is stored (so a result already redacted comes back equal, and counts alike in a replay)
+        RecordedOutput out = RecordedOutput.of(r.name(), failed, code, secrets.redactResult(r.result()));
         return new Trace.Command(r.name(), args(r.value()), r.status(), code, out.output(), out.slip());
     }
 

@@ -25,13 +25,15 @@ class ExportTraceCommandTest {
     @TempDir Path dir;
     Path db;
     Path config;
+    /** The configured API key, which a person pasted into their message. */
+    static final String KEY = "s3cr3t-value-0123456789";
 
     @BeforeEach
     void record() throws IOException {
         db = dir.resolve("agent.db");
         config = Files.writeString(dir.resolve("agent.toml"), "");
         try (Store store = Store.open(db, MutableClock.at("2026-11-29T10:00:00Z"))) {
-            long note = store.tables().notes().add("Find the port.", "user", 0, null);
+            long note = store.tables().notes().add("Find the port. The key is " + KEY + ".", "user", 0, null);
             store.tables().notes().markRead(List.of(note), 1);
             store.tables().llmCalls().insert(1, new LlmCall(LlmCall.Purpose.MAIN,
                     Instant.parse("2026-11-29T10:00:01Z"), "m", "https://api.example.com/v1", 4600, 4000, 50, false, 900,
@@ -53,17 +55,17 @@ class ExportTraceCommandTest {
     private CliRun agent(String... args) {
         List<String> all = new java.util.ArrayList<>(List.of(args));
         all.addAll(List.of("--db", db.toString(), "--config", config.toString()));
-        return CliRun.agent(Map.of("HOME", dir.toString()), cl -> { }, all.toArray(String[]::new));
+        return CliRun.agent(Map.of("HOME", dir.toString(), "OPENAI_API_KEY", KEY), cl -> { }, all.toArray(String[]::new));
     }
 
     @Test
-    void the_latest_task_is_written_as_a_header_the_persons_message_and_one_line_per_reply() {
+    void the_latest_task_is_written_as_a_header_the_persons_message_and_one_line_per_reply_never_a_key() {
         CliRun run = agent("log", "--export-trace");
 
         assertThat(run.err()).isEmpty();
         assertThat(run.out().lines()).containsExactly(
                 "{\"trace\":\"hmp-agent\",\"version\":1,\"source\":\"agent.db\",\"task\":1}",
-                "{\"person\":\"Find the port.\"}",
+                "{\"person\":\"Find the port. The key is [redacted].\"}",
                 "{\"step\":1,\"at\":\"2026-11-29T10:00:01Z\",\"reply\":\"Reading it.\",\"tokens\":{\"prompt\":4600,"
                         + "\"cached\":4000,\"completion\":50},\"commands\":[{\"type\":\"file_read\",\"args\":{\"path\":"
                         + "\"settings.cfg\"},\"status\":\"error\",\"code\":\"ENOENT\",\"output\":\"no such file:"
