@@ -30,9 +30,9 @@ import picocli.CommandLine.ParameterException;
                 "With --tick N --prompt: exactly the messages the LLM got at tick N."},
         footerHeading = "%nExamples:%n",
         footer = {
-                "  agent log -n 5",
                 "  agent log --follow                     # new ticks as they land",
                 "  agent log --tick 12 --prompt           # exactly what the LLM got at tick 12",
+                "  agent log --export-trace > task.jsonl  # the latest task, for agent replay",
                 "  agent log --json | jq -r .reply"})
 final class LogCommand extends Subcommand {
     static final int POLL_MS = 250;
@@ -52,6 +52,14 @@ final class LogCommand extends Subcommand {
     @Option(names = "--prompt", description = "With --tick N: the messages the LLM got at tick N, exactly.")
     boolean prompt;
 
+    @Option(names = "--export-trace", description = "Write a recorded task as a trace (JSON lines, README: Traces)"
+            + " for agent replay: the latest task, or --task N.")
+    boolean exportTrace;
+
+    @Option(names = "--task", paramLabel = "N", description = "With --export-trace: the N-th task of the file (a task"
+            + " starts at a person's message or an unlock), 1 the first.")
+    Integer task;
+
     private final TickLines lines = new TickLines();
 
     LogCommand(AgentCommand root, Launch launch) {
@@ -63,8 +71,13 @@ final class LogCommand extends Subcommand {
         if (count < 1) throw usage("-n must be at least 1, not " + count);
         if (prompt && tick == null) throw usage("--prompt needs --tick N: agent log --tick 12 --prompt");
         if (follow && tick != null) throw usage("--follow shows new ticks; it does not go with --tick");
+        if (task != null && !exportTrace) throw usage("--task N goes with --export-trace: agent log --export-trace --task 2");
+        if (exportTrace && (follow || tick != null || json)) {
+            throw usage("--export-trace writes one task; it does not go with --follow, --tick or --json");
+        }
         Path db = config().agent().db().toAbsolutePath();
         try (Store store = Store.openReadOnly(db, launch().clock())) {
+            if (exportTrace) return exportTrace(store, db);
             AgentLogDao log = store.tables().agentLog();
             if (tick != null) return prompt ? showPrompt(store, log, db) : showTick(log, db);
             List<LoggedTick> last = log.lastLogged(count);
@@ -76,6 +89,20 @@ final class LogCommand extends Subcommand {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /** The task asked for (the latest by default) as a trace on stdout. */
+    private int exportTrace(Store store, Path db) {
+        TraceExport export = new TraceExport(store, new dev.hmpagent.commands.ReplySecrets(
+                dev.hmpagent.runtime.KnownSecrets.of(config(), launch().env()).values()));
+        int count = export.taskCount();
+        if (count == 0) return fail("there is no recorded task in " + db + " (no LLM call answered yet)");
+        int n = task == null ? count : task;
+        if (!export.write(n, db.getFileName().toString(), line -> out().println(line))) {
+            return fail("there is no task " + n + " in " + db + " (tasks run from 1 to " + count + ")");
+        }
+        out().flush();
+        return ExitCodes.OK;
     }
 
     private void print(LoggedTick t) {

@@ -180,16 +180,21 @@ public final class Wiring {
     static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, KnownSecrets secrets) {
         SafetySection c = config.safety();
         AlertCommand alert = new AlertCommand(c.alertCommand(), secrets.children().variables());
-        return new SafetyMonitor(store, new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
-                c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
-                SafetyRules.Limits.DEFAULTS.chantPauseAt(), c.loopAlertAt(), c.loopLockAt(),
-                c.thrashWindow(), c.thrashFailures(), c.noProgressAlert(), c.noProgressStop(), c.unansweredMessages()),
-                c.dailyTokenBudget(), config.stagnation().sleep()),
-                Guides.byName(c.guide()),
+        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()),
                 reason -> {
                     if (alert.configured()) alert.run(reason);
                 },
                 line -> events.emit(new AgentEvent.Problem(line)));
+    }
+
+    /** The SafetyMonitor's limits as [safety] sets them: the live agent's and {@code agent replay}'s, made in one place. */
+    public static SafetyMonitor.Limits safetyLimits(AgentConfig config) {
+        SafetySection c = config.safety();
+        return new SafetyMonitor.Limits(c.tokenBudget(), c.tickCap(), new SafetyRules.Limits(
+                c.repeatAlertAt(), c.repeatLockAt(), c.cascadeWindow(), c.cascadeFailures(),
+                SafetyRules.Limits.DEFAULTS.chantPauseAt(), c.loopAlertAt(), c.loopLockAt(),
+                c.thrashWindow(), c.thrashFailures(), c.noProgressAlert(), c.noProgressStop(), c.unansweredMessages()),
+                c.dailyTokenBudget(), config.stagnation().sleep());
     }
 
     private static LlmBreakers breakers(SafetyMonitor monitor, LlmSection llm, McpServers mcp) {

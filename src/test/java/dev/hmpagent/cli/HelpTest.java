@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** `agent --help` and every subcommand's: Examples, Environment, Exit codes, 80 columns, nothing copyable broken. */
 class HelpTest {
     static final List<String> SUBCOMMANDS =
-            List.of("config", "note", "check", "halt", "unlock", "status", "run", "log", "mcp", "completion");
+            List.of("config", "note", "check", "halt", "unlock", "status", "run", "log", "replay", "mcp", "completion");
 
     /** "" for the root command, else a subcommand's name. */
     static Stream<String> commands() {
@@ -102,7 +102,7 @@ class HelpTest {
         assertThat(names(section(help(""), "Environment"))).containsExactly("AGENT_DB",
                 "AGENT_<TABLE>_<KEY>", "XDG_CONFIG_HOME", "OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY",
                 "OLLAMA_API_KEY", "OLLAMA_HOST", "XDG_CACHE_HOME", "NO_COLOR", "CLICOLOR_FORCE");
-        for (String command : List.of("note", "check", "halt", "unlock", "status", "log")) {
+        for (String command : List.of("note", "check", "halt", "unlock", "status", "log", "replay")) {
             assertThat(names(section(help(command), "Environment"))).as(command)
                     .containsExactly("AGENT_DB", "AGENT_<TABLE>_<KEY>", "XDG_CONFIG_HOME", "XDG_CACHE_HOME");
         }
