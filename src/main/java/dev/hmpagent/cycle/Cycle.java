@@ -128,11 +128,24 @@ public final class Cycle {
      */
     public boolean cancelInFlight() { return call.cancel(); }
 
+    /** The longest rest a drain waits out: a poll's or the reflex's; one that waits for a person ends the drain. */
+    static final Duration WAITED_REST = Duration.ofHours(1);
+
     /**
      * Draining, on the tick thread: until when ({@link TimeSource#nanoTime()}) the LLM's own idle or pause, with a time
-     * it set, holds back work still to answer (its timer, a result, a note); -1 when nothing is held so.
+     * it set, holds back work still to answer (its timer, a result, a note), or a rest that ends by itself within
+     * {@link #WAITED_REST} holds the task (issue 33: a wait that polls rests, and goes on); -1 when nothing is held so.
      */
-    long heldUntil() { return wake.heldUntil(); }
+    long heldUntil() {
+        long held = wake.heldUntil();
+        if (held >= 0) return held;
+        SafetyStatus s = control.current();
+        if (!s.resting()) return -1;
+        Duration length = Duration.between(s.since(), s.until().orElseThrow());
+        if (length.compareTo(WAITED_REST) > 0) return -1;
+        restEnd.passed(s, s.until().orElseThrow(), length);   // the same wait the rest's end is measured by
+        return restEnd.due();
+    }
 
     /** Whether a process or a delegated call the LLM started is still running: its result is work still to answer. */
     boolean awaitingResults() { return writer.processLog().runningCount() > 0; }

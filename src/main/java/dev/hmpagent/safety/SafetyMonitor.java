@@ -34,7 +34,7 @@ public final class SafetyMonitor implements OperationListener {
     /**
      * @param dailyTokenBudget tokens any rolling 24 hours may spend, all tasks together; 0 = no such limit
      * @param pollRest         the first rest of an agent polling an unchanged result (each next one in a run twice
-     *                         as long, a day at most)
+     *                         as long, an hour at most)
      */
     public record Limits(long tokenBudget, long tickCap, SafetyRules.Limits rules, long dailyTokenBudget,
                          java.time.Duration pollRest) {
@@ -234,10 +234,10 @@ public final class SafetyMonitor implements OperationListener {
         return may;
     }
 
-    /**
-     * Inside beforeCall's transaction: the rules' stop for calls without progress (a rest for polling, doubling each
-     * time in a run, or a lockout); true when the call may go ahead.
-     */
+    /** The longest rest for polling: a drain ({@code --until-idle}) waits rests this long out, the task goes on. */
+    static final java.time.Duration POLL_REST_MAX = java.time.Duration.ofHours(1);
+
+    /** In beforeCall's transaction: the stop for calls without progress (a rest for polling, doubling, or a lockout). */
     private boolean noProgressAllows(SafetyCountersDao.Row c) {
         SafetyRules rules = SafetyRules.fromJson(limits.rules(), c.rulesJson());
         SafetyRules.Verdict v = rules.beforeCall();
@@ -245,7 +245,7 @@ public final class SafetyMonitor implements OperationListener {
         counters.saveRules(rules.toJson());
         if (v.action() == SafetyRules.Action.REST) {
             long seconds = limits.pollRest().toSeconds() << Math.min(10, rules.pollRests() - 1);
-            rest(store.clock().instant().plusSeconds(Math.min(seconds, java.time.Duration.ofDays(1).toSeconds())),
+            rest(store.clock().instant().plusSeconds(Math.min(seconds, POLL_REST_MAX.toSeconds())),
                     v.reason());
         } else {
             stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + v.reason());
