@@ -290,7 +290,7 @@ class SafetyMonitorTest {
         Cycle cycle = cycle();
         llm.reply("first");
         cycle.tick();
-        sql("UPDATE safety_counters SET task_tokens = 150000");
+        sql("UPDATE safety_counters SET task_tokens = " + safety().tokenBudget());
         notes.add("x", "system", 0, null);
         assertThat(cycle.tick().worked()).isFalse();
         assertThat(state()).startsWith("STOPPED(budget)");
@@ -298,11 +298,11 @@ class SafetyMonitorTest {
         notes.add("a brand new task", "user", 0, null);
         llm.reply("task 2");
         assertThat(cycle.tick().worked()).isTrue();
-        sql("UPDATE safety_counters SET task_tokens = 150000");
+        sql("UPDATE safety_counters SET task_tokens = " + safety().tokenBudget());
         notes.add("y", "system", 0, null);
         llm.reply("should never be sent");
         cycle.tick();
-        assertThat(llm.requests).as("task 2 spent the configured 100,000: no request").hasSize(2);
+        assertThat(llm.requests).as("task 2 spent the configured budget: no request").hasSize(2);
     }
 
     @Test
