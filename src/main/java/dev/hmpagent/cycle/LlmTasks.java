@@ -107,10 +107,10 @@ public final class LlmTasks implements ExternalCommand {
         if (c.interrupted()) {
             return CommandOutcome.error(ErrorCode.EHALT, "llm_task: cancelled by a halt; what came before: "
                     + (c.text().isBlank() ? "(nothing)" : c.text())).withTokens(c.usage().promptTokens(),
-                    c.usage().completionTokens());
+                    c.usage().completionTokens(), c.usage().budgetTokens());
         }
         return CommandOutcome.ok("answer from " + c.model() + ":\n" + c.text())
-                .withTokens(c.usage().promptTokens(), c.usage().completionTokens());
+                .withTokens(c.usage().promptTokens(), c.usage().completionTokens(), c.usage().budgetTokens());
     }
 
     private static List<Message> messages(String task) {
