@@ -127,7 +127,7 @@ final class Replay {
                 if (line instanceof Trace.NextCall) {
                     // the call the agent asked for after the last step: may it be made?
                     control.endRestIfDue(s -> true);
-                    monitor.beforeLlmCall();
+                    monitor.beforeLlmCall(0);   // its size is not recorded: the budget already spent decides
                     told(step, "before step " + (step + 1));
                     break;
                 }
@@ -141,7 +141,9 @@ final class Replay {
             control.endRestIfDue(st -> true);
             step++;
             clock.set(s.at().orElse(clock.instant().plus(Duration.ofSeconds(1))));
-            if (!monitor.beforeLlmCall()) {
+            // the live agent estimated the prompt it was about to send and its longest reply; the recording has what it
+            // cost, the nearest a replay knows
+            if (!monitor.beforeLlmCall(s.tokens().prompt() + s.tokens().completion())) {
                 step--;
                 return told(step, "before step " + (step + 1));
             }

@@ -102,8 +102,8 @@ public final class CommandExecutor {
                     // an llm_task's tokens count toward the tick that asked, so every total includes them
                     if (shown != null && outcome.promptTokens() + outcome.completionTokens() > 0) {
                         agentLog.addTokens(row.get().tickId(), outcome.promptTokens(), outcome.completionTokens());
-                        // and toward the task's token budget
-                        counters.addTokens(outcome.promptTokens() + outcome.completionTokens());
+                        // and toward the task's token budget, as the provider charges (cached prompt tokens a tenth)
+                        counters.addTokens(outcome.budgetTokens());
                     }
                     // its calls were made whether or not a halt has ended the row since: each is recorded, for the tick
                     // that asked, by model

@@ -240,9 +240,9 @@ public enum ConfigKey {
             "How a failure is explained to the LLM: safety (a refusal is a violation: do not try again),"
                     + " learning (a boundary found: find another way), debugging (diagnostic data: check paths and ownership)",
             c -> c.safety().guide()),
-    SAFETY_TOKEN_BUDGET("safety.token_budget", ValueType.wholeNumber(1, 1_000_000_000), "150000",
+    SAFETY_TOKEN_BUDGET("safety.token_budget", ValueType.wholeNumber(1, 1_000_000_000), "1000000",
             List.of("AGENT_SAFETY_TOKEN_BUDGET"), false,
-            "Tokens all LLM calls of one task may spend, prompt tokens read from the provider's cache at a tenth (a task starts with a message from a person or the CLI, or an unlock); then STOPPED(budget)",
+            "Tokens all LLM calls of one task may spend, counted as the provider charges: prompt tokens read from its cache at a tenth (a task starts with a message from a person or the CLI, or an unlock); a call that would cross it is refused: STOPPED(budget)",
             c -> c.safety().tokenBudget()),
     SAFETY_DAILY_TOKEN_BUDGET("safety.daily_token_budget", ValueType.wholeNumber(0, 1_000_000_000), "0",
             List.of("AGENT_SAFETY_DAILY_TOKEN_BUDGET"), false,

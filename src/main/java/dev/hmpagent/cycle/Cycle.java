@@ -295,11 +295,12 @@ public final class Cycle {
         if (!stops.active()) return stopped();
         boolean answering = wake.personWaiting();
         boolean personMessage = wake.takeInput();
-        // the budget is spent or the tick cap reached: the state has moved, no request reaches the server
-        if (!breakers.beforeLlmCall()) return stopped();
         status.phase(Phase.ASSEMBLING_CONTEXT);
         String graphMark = review.graphMark();
         AssembledPrompt prompt = assembler.assemble(tickId, start, wake.snapshot());
+        // the budget is spent or this call would cross it, or the tick cap is reached: the state has moved, no request
+        // reaches the server
+        if (!breakers.beforeLlmCall(call.estimate(prompt))) return stopped();
         MainCall.Asked asked;
         try {
             asked = call.ask(tickId, prompt, wake.snapshot().generation(), review.chantDetector(), tickStart);

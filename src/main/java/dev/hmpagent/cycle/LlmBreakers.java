@@ -21,6 +21,14 @@ public interface LlmBreakers {
     /** False when the call must not be made (the safety state was moved: budget spent, tick cap reached). */
     boolean beforeLlmCall();
 
+    /**
+     * As {@link #beforeLlmCall()}, for a call that may cost about {@code estimate} tokens (its prompt and longest
+     * reply): false too when the call would cross the task's budget, so no reply overshoots it.
+     */
+    default boolean beforeLlmCall(long estimate) {
+        return beforeLlmCall();
+    }
+
     /** The tokens a call spent, counted in the transaction that records it; a main-cycle call is also a tick. */
     void afterLlmCall(long tokens, boolean countsAsTick);
 

@@ -12,6 +12,7 @@ import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.store.LlmCall;
 import java.time.Clock;
@@ -36,8 +37,11 @@ public final class LlmTasks implements ExternalCommand {
     private final LlmParams params;
     private final Clock clock;
     private final Map<Long, LlmClient> running = new ConcurrentHashMap<>();
-    /** Asked before every task's call: false when the token budget is spent (the safety state has moved). */
-    private volatile java.util.function.BooleanSupplier withinBudget = () -> true;
+    /**
+     * Asked before every task's call with its estimate (prompt and longest reply): false when the token budget is spent
+     * or the call would cross it (the safety state has moved).
+     */
+    private volatile java.util.function.LongPredicate withinBudget = estimate -> true;
 
     /**
      * @param clients makes a new client for every task (never the main cycle's)
@@ -65,9 +69,9 @@ public final class LlmTasks implements ExternalCommand {
     public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,
                                           Consumer<CommandOutcome> onDone) {
         String task = args.requiredText("task_description");
-        if (!withinBudget.getAsBoolean()) {
+        if (!withinBudget.test(TokenEstimator.estimate(messages(task)) + (long) params.maxTokens())) {
             return Optional.of(CommandOutcome.error(ErrorCode.EPERM, "llm_task: not run: the token budget of this task"
-                    + " is spent; a person must add budget (agent unlock --add-budget N)"));
+                    + " is spent or this call would cross it; a person must add budget (agent unlock --add-budget N)"));
         }
         MeteredLlm<LlmCall> client = new MeteredLlm<>(clients.get(), clock, CallRows.as(LlmCall.Purpose.TASK));
         Optional<String> target = args.optionalText("target_llm").filter(t -> !t.isBlank());
@@ -92,7 +96,7 @@ public final class LlmTasks implements ExternalCommand {
     private CommandOutcome call(LlmClient client, String task) {
         Completion c;
         try {
-            c = client.complete(new LlmRequest(List.of(Message.system(SYSTEM), Message.user(task)), params.temperature(),
+            c = client.complete(new LlmRequest(messages(task), params.temperature(),
                     params.maxTokens()), StreamListener.NONE);
         } catch (LlmException e) {
             return CommandOutcome.error(e.retryable() ? ErrorCode.EUNKNOWN : ErrorCode.EINVAL,
@@ -103,14 +107,21 @@ public final class LlmTasks implements ExternalCommand {
         if (c.interrupted()) {
             return CommandOutcome.error(ErrorCode.EHALT, "llm_task: cancelled by a halt; what came before: "
                     + (c.text().isBlank() ? "(nothing)" : c.text())).withTokens(c.usage().promptTokens(),
-                    c.usage().completionTokens());
+                    c.usage().completionTokens(), c.usage().budgetTokens());
         }
         return CommandOutcome.ok("answer from " + c.model() + ":\n" + c.text())
-                .withTokens(c.usage().promptTokens(), c.usage().completionTokens());
+                .withTokens(c.usage().promptTokens(), c.usage().completionTokens(), c.usage().budgetTokens());
     }
 
-    /** The budget check every task's call passes first (the SafetyMonitor's); set once by the composition root. */
-    public void checkBudgetWith(java.util.function.BooleanSupplier check) {
+    private static List<Message> messages(String task) {
+        return List.of(Message.system(SYSTEM), Message.user(task));
+    }
+
+    /**
+     * The budget check every task's call passes first with its estimate (the SafetyMonitor's); set once by the
+     * composition root.
+     */
+    public void checkBudgetWith(java.util.function.LongPredicate check) {
         this.withinBudget = Objects.requireNonNull(check, "check");
     }
 

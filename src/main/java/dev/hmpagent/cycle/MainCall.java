@@ -95,6 +95,14 @@ final class MainCall {
      * tuned them to). A call that fails throws, and its record waits for {@link #failedCalls()}. A halt heard after
      * {@code halt} and before the call started: no call at all, an empty interrupted reply.
      */
+    /**
+     * What the call for {@code prompt} may cost at most, for the budget: its prompt counted in full (the provider's
+     * cache may have dropped it since the last call) and the longest reply it may write.
+     */
+    long estimate(AssembledPrompt prompt) {
+        return (long) prompt.estimatedTokens() + params.maxTokens();
+    }
+
     Asked ask(long tickId, AssembledPrompt prompt, LiveSettings.Generation g, ChantDetector chant,
               StopSignal.Since halt) {
         meter.take();   // a call whose tick failed before it could write it is not this tick's

@@ -200,7 +200,10 @@ public final class Wiring {
     private static LlmBreakers breakers(SafetyMonitor monitor, LlmSection llm, McpServers mcp) {
         return new LlmBreakers() {
             @Override
-            public boolean beforeLlmCall() { return monitor.beforeLlmCall(); }
+            public boolean beforeLlmCall() { return monitor.beforeLlmCall(0); }
+
+            @Override
+            public boolean beforeLlmCall(long estimate) { return monitor.beforeLlmCall(estimate); }
 
             @Override
             public void afterLlmCall(long tokens, boolean countsAsTick) { monitor.afterLlmCall(tokens, countsAsTick); }

@@ -108,6 +108,25 @@ public final class SafetyControl {
     }
 
     /**
+     * {@code /budget +N}: adds {@code tokens} to the task in force, in place. STOPPED(budget) is released as by
+     * {@code agent unlock --add-budget N} (the same move and audit; the task goes on); in any other state the budget
+     * grows and the state stays, audited all the same ({@code add_budget}): raising a budget is a person's act. One
+     * transaction.
+     */
+    public Change raiseBudget(long tokens, String reason, Requester who) {
+        if (tokens < 1) throw new IllegalArgumentException("tokens must be positive: " + tokens);
+        return store.inTransaction(() -> {
+            SafetyStatus before = current();
+            if (before.reason().equals(Optional.of(StopReason.BUDGET))) return unlock(reason, who, tokens);
+            java.time.Instant now = store.clock().instant();
+            counters.addExtraBudget(tokens, now);
+            safety.audit(new SafetyDao.Audit(now, "add_budget", before.label(), before.label(), null,
+                    withBudget(tokens, reason), who.pid(), who.user(), who.host()));
+            return new Change(Result.ALREADY, before, before, tokens);
+        });
+    }
+
+    /**
      * At start: releases STOPPED(quota) when the LLMs now configured ({@code llms}, one "model at endpoint" per line)
      * are not those whose quota ran out; the config change is the release, audited. Returns the outcome.
      */

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  *       transaction): the behavioural breakers ({@link SafetyRules}: repeats, cascades, chanting (a second chanting
  *       reply in a task pauses), loops, thrashing), the Guide's meaning of a failure, alerts; a format slip of the
  *       model's ({@link Operation.Source#SLIP}) is passed through untouched and uncounted;</li>
- *   <li>{@link #beforeLlmCall} / {@link #afterLlmCall}: the token budget and the tick cap of a task;</li>
+ *   <li>{@link #beforeLlmCall} / {@link #afterLlmCall}: the token budget ({@link TaskBudget}) and the tick cap of a
+ *       task;</li>
  *   <li>{@link #newTask}: a message from a person or the CLI starts a task (so does an unlock, which resets the
  *       rules' state: {@code SafetyControl}); in a run with no person, the task runs from the start.</li>
  * </ul>
@@ -67,6 +68,8 @@ public final class SafetyMonitor implements OperationListener {
     private final SafetyCountersDao counters;
     /** The command a stop is about and its last error, named in the stop's reason. */
     private final LockoutCause causes;
+    /** The task's budget, the daily budget and their warnings. */
+    private final TaskBudget budget;
     /** The row a refusal before it ran belongs to: counted by beforeCommand already, not again when it is written. */
     private long refusedRow = -1;
     /** Moves the persisted state, audits the move, tells people once it committed. */
@@ -77,7 +80,6 @@ public final class SafetyMonitor implements OperationListener {
             + " LLM (llm.* or an llm.registry entry to fail over to), then start the agent again; agent unlock does"
             + " not release it";
 
-    private boolean budgetWarned;
     private boolean sandboxTold;
     private boolean capWarned;
 
@@ -95,6 +97,7 @@ public final class SafetyMonitor implements OperationListener {
         this.counters = store.tables().safetyCounters();
         this.causes = new LockoutCause(store.tables().processLog());
         this.moves = new StateMoves(store, alert, notices);
+        this.budget = new TaskBudget(store, limits.tokenBudget(), limits.dailyTokenBudget(), notices);
     }
 
     /**
@@ -181,34 +184,26 @@ public final class SafetyMonitor implements OperationListener {
     }
 
     /**
-     * Before every LLM call (its own transaction): false, with the state moved, when the task's budget is spent
-     * (STOPPED(budget): no request reaches the server) or its tick cap reached (SAFETY_LOCKOUT).
+     * Before every LLM call (its own transaction), for a call of about {@code estimate} tokens (its prompt and longest
+     * reply): false, with the state moved, when the task's budget is spent or the call would cross it (STOPPED(budget):
+     * no request reaches the server) or its tick cap is reached (SAFETY_LOCKOUT).
      */
-    public boolean beforeLlmCall() {
-        return beforeCall(true);
+    public boolean beforeLlmCall(long estimate) {
+        return beforeCall(true, estimate);
     }
 
-    /** Before a delegated call ({@code llm_task}): the budget only, it is no tick of the cycle. */
-    public boolean beforeDelegatedCall() {
-        return beforeCall(false);
+    /** Before a delegated call ({@code llm_task}) of about {@code estimate} tokens: the budget only, it is no tick. */
+    public boolean beforeDelegatedCall(long estimate) {
+        return beforeCall(false, estimate);
     }
 
-    private boolean beforeCall(boolean tick) {
+    private boolean beforeCall(boolean tick, long estimate) {
         boolean may = store.inTransaction(() -> {
             SafetyCountersDao.Row c = counters.current();
-            long budget = limits.tokenBudget() + c.extraBudget();
-            if (c.taskTokens() >= budget) {
-                stop(SafetyStates.Event.BUDGET, "token budget spent: " + c.taskTokens() + " of " + budget
-                        + " tokens in this task (safety.token_budget)");
+            Optional<String> refused = budget.refusal(c, estimate);
+            if (refused.isPresent()) {
+                stop(SafetyStates.Event.BUDGET, refused.get());
                 return false;
-            }
-            if (limits.dailyTokenBudget() > 0) {
-                long day = counters.tokensSince(store.clock().instant().minus(java.time.Duration.ofDays(1)));
-                if (day >= limits.dailyTokenBudget()) {
-                    stop(SafetyStates.Event.BUDGET, "daily token budget spent: " + day + " of "
-                            + limits.dailyTokenBudget() + " tokens in the last 24 hours (safety.daily_token_budget)");
-                    return false;
-                }
             }
             if (tick && c.taskTicks() >= limits.tickCap()) {
                 stop(SafetyStates.Event.LOCKOUT, "task cap: waiting for a human (" + c.taskTicks()
@@ -216,17 +211,12 @@ public final class SafetyMonitor implements OperationListener {
                 return false;
             }
             if (tick && !noProgressAllows(c)) return false;
-            if (!budgetWarned && c.taskTokens() * 5 >= budget * 4) {
-                budgetWarned = true;
-                notices.accept("80 % of the token budget is spent: " + c.taskTokens() + " of " + budget + " tokens");
-            }
             if (!capWarned && c.taskTicks() * 5 >= limits.tickCap() * 4) {
                 capWarned = true;
                 notices.accept("80 % of the tick cap is reached: " + c.taskTicks() + " of " + limits.tickCap()
                         + " LLM calls in this task");
             }
-            // below 80 % again (a new task, budget added, an unlock): the warning is due again when it is crossed
-            if (c.taskTokens() * 5 < budget * 4) budgetWarned = false;
+            // below 80 % again (a new task, an unlock): the warning is due again when it is crossed
             if (c.taskTicks() * 5 < limits.tickCap() * 4) capWarned = false;
             return true;
         });
@@ -291,7 +281,7 @@ public final class SafetyMonitor implements OperationListener {
             return true;
         });
         if (started) {
-            budgetWarned = false;
+            budget.newTask();
             capWarned = false;
         }
     }

@@ -72,7 +72,8 @@ final class StateMoves {
         }
         if (stop.reason().equals(Optional.of(StopReason.QUOTA))) return SafetyMonitor.QUOTA_RELEASE;
         if (stop.reason().equals(Optional.of(StopReason.BUDGET))) {
-            return "a person must run agent unlock --add-budget N (tokens) or raise safety.token_budget";
+            return "a person must run agent unlock --add-budget N (tokens), /budget +N in the REPL, or raise"
+                    + " safety.token_budget";
         }
         return "a person must run agent unlock";
     }

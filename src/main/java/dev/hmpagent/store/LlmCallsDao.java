@@ -70,6 +70,11 @@ public final class LlmCallsDao {
         return store.query(BY_MODEL + "WHERE at >= ? GROUP BY model ORDER BY model", LlmCallsDao::tokens, at(since));
     }
 
+    /** Main calls (the cycle's own, one a tick) sent at or after {@code since}: a task's calls, for its rate. */
+    public long mainCallsSince(Instant since) {
+        return store.queryLong("SELECT count(*) FROM llm_calls WHERE purpose = 'main' AND at >= ?", at(since));
+    }
+
     /** Every call's tokens over the file's life, by model. */
     public List<ModelTokens> byModel() {
         return store.query(BY_MODEL + "GROUP BY model ORDER BY model", LlmCallsDao::tokens);

@@ -458,7 +458,7 @@ class AgentReplEndToEndTest {
 
         assertThat(code).isZero();
         assertThat(terminal()).contains("/status").contains("safety   ACTIVE").contains("phase    waiting for event")
-                .contains("tick     0").contains("tokens   session 0 · task 0 / 150k · lifetime 0")
+                .contains("tick     0").contains("tokens   session 0 · task 0 / 1M · lifetime 0")
                 .contains(llm.baseUrl()).contains(db.toString())
                 .contains("unknown command /nonsense (/help lists them)");
         assertThat(llm.requestCount()).isZero();

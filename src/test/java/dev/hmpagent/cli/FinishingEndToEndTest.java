@@ -37,10 +37,9 @@ class FinishingEndToEndTest {
 
     @Test
     void a_task_of_eighty_one_write_replies_runs_every_edit_and_ends_with_the_answer() throws Exception {
-        // the budget and the tick cap of today stop any task at about 40-50 calls, whatever it does (issue 33's budget
-        // and calls-since-progress items); raised here so this test sees only whether the task is asked to go on
+        // with the default config: each write is a new content of draft.txt (progress), the budget is for 200 steps
         SelfControlScenario s = new SelfControlScenario("80 one-write replies", true, "81 calls, untouched", 0, 81,
-                "ACTIVE", Map.of("safety.tick_cap", "500", "safety.token_budget", "5000000"),
+                "ACTIVE", Map.of(),
                 "Edit draft.txt eighty times.", Healthy.UNTIL_IDLE, false, none(), call -> {
                     int n = call.n();
                     if (n > 80) return SelfControlRun.reply(call, reply("Done.", say("draft.txt has its 80 edits.")));

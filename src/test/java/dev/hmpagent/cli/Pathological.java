@@ -23,6 +23,8 @@ final class Pathological {
     static final String A_DAY = "86400";
     /** The task cap: every step of a runaway is new, so only the cap (or the budget) ends it. */
     static final String CAP = "safety.tick_cap";
+    /** The budget, for the one scenario it must stop (the default is for a 200-step task). */
+    static final String BUDGET = "safety.token_budget";
     /** Ten ways of saying the same attempt, as a model rewords a thought. */
     static final String[] WORDINGS = {
         "The port must be in settings.cfg, so I read it.",
@@ -126,8 +128,8 @@ final class Pathological {
                         replies(n -> reply(WORDINGS[(n - 1) % WORDINGS.length], SPELLINGS[(n - 1) % SPELLINGS.length]))),
                 new SelfControlScenario("every result answered by another command", false, "task cap: 50 (set)", 0,
                         50, "SAFETY_LOCKOUT", Map.of(CAP, "50"), "Do the steps.", LONG, false, none(), runaway(false, "")),
-                new SelfControlScenario("the same runaway, 8 KB results", false, "budget: 150,000 tokens", 0, 38,
-                        "STOPPED(budget)", Map.of(), "Do the steps.", LONG, false, files("data.txt", DATA),
+                new SelfControlScenario("the same runaway, 8 KB results", false, "budget: 150,000 tokens (set)", 0, 37,
+                        "STOPPED(budget)", Map.of(BUDGET, "150000"), "Do the steps.", LONG, false, files("data.txt", DATA),
                         runaway(false, "cat data.txt && ")),
                 new SelfControlScenario("the same, prompt cached", false, "task cap: 50 (set)", 0, 50, "SAFETY_LOCKOUT",
                         Map.of(CAP, "50"), "Do the steps.", LONG, false, files("data.txt", DATA),

@@ -28,7 +28,7 @@ class SafetyConfigTest {
     void theDefaultsAreTheIssuesNumbers() {
         SafetySection s = AgentConfig.defaults().safety();
 
-        assertThat(s).isEqualTo(new SafetySection("learning", 150_000, 0, 50, "", 3, 5, 10, 8, 3, 5, 20, 10));
+        assertThat(s).isEqualTo(new SafetySection("learning", 1_000_000, 0, 50, "", 3, 5, 10, 8, 3, 5, 20, 10));
         assertThat(s.dailyBudgetOn()).isFalse();
         assertThat(s.alertOn()).isFalse();
     }
@@ -154,7 +154,7 @@ class SafetyConfigTest {
             }
         }
         assertThat(shown).containsPattern("safety\\.guide +\\= learning +\\(default\\)")
-                .containsPattern("safety\\.token_budget += 150000 ");
+                .containsPattern("safety\\.token_budget += 1000000 ");
     }
 
     @Test

@@ -55,7 +55,7 @@ class BudgetTellsRunawayFromWorkTest {
     Cycle cycle() {
         AgentConfig config = AntiStagnationTest.config("cycle.autonomous", "true", "agent.db",
                 dir.resolve("agent.db").toString());
-        assertThat(config.safety().tokenBudget()).isEqualTo(150_000);
+        assertThat(config.safety().tokenBudget()).isEqualTo(1_000_000);
         assertThat(config.safety().tickCap()).isEqualTo(50);
         return TestWiring.cycle(config, store, llm, sink, clock);
     }
@@ -104,18 +104,25 @@ class BudgetTellsRunawayFromWorkTest {
         assertThat(state()).isEqualTo("ACTIVE");
         assertThat(llm.comparisons).as("polls after new results cost no judge call").isEmpty();
         assertThat(taskTokens()).as("cached prompt tokens count a tenth").isEqualTo(counted);
-        assertThat(counted).as(cached ? "with a cache, a fraction" : "uncached: over the old 100,000, under 150,000")
+        assertThat(counted).as(cached ? "with a cache, a fraction" : "uncached: over the old 100,000")
                 .isBetween(cached ? 10_000L : 100_001L, cached ? 20_000L : 149_999L);
     }
 
     @Test
-    void a_runaway_without_a_cache_is_stopped_by_the_budget_before_the_tick_cap() {
+    void a_runaway_without_a_cache_is_refused_before_the_call_that_would_cross_the_budget() {
         scriptRunaway(false);
-        run(cycle(), 60, 70, () -> { });
+        AgentConfig config = AntiStagnationTest.config("cycle.autonomous", "true", "agent.db",
+                dir.resolve("agent.db").toString(), "safety.token_budget", "150000");
+        run(TestWiring.cycle(config, store, llm, sink, clock), 60, 70, () -> { });
 
-        assertThat(llm.requests).as("stopped within 50 calls: 41 calls spent 154,570 tokens").hasSize(41);
+        // call n costs 2,600 + 50·n + 120: 40 calls spend 149,800 and the 41st crossed the budget (154,570) while only
+        // a spent budget stopped the agent; now a call is refused when its estimate (its prompt and longest reply)
+        // would cross the budget, so the task ends under it
+        assertThat(llm.requests).as("stopped within 50 calls, before crossing the budget").hasSize(40);
         assertThat(state()).startsWith("STOPPED(budget)");
-        assertThat(taskTokens()).isEqualTo(154_570);
+        assertThat(taskTokens()).isEqualTo(149_800);
+        assertThat(new SafetyControl(store).current().detail()).startsWith("token budget: the next call would cross it:"
+                + " 149,800 spent + about ").endsWith(" > 150,000 tokens in this task (safety.token_budget)");
     }
 
     @Test
@@ -125,7 +132,7 @@ class BudgetTellsRunawayFromWorkTest {
 
         assertThat(llm.requests).as("stopped at the cap").hasSize(50);
         assertThat(state()).startsWith("SAFETY_LOCKOUT");
-        assertThat(taskTokens()).isLessThan(150_000);
+        assertThat(taskTokens()).isLessThan(1_000_000);
     }
 
     /** Sixty replies, each writing a new file: every result is new, so only the budget or the cap can stop it. */

@@ -239,6 +239,11 @@ class LlmCallRowsTest {
         TickRecord tick1 = agentLog.latest(2).get(1);
         assertThat(tick1.promptTokens()).as("agent_log adds the task's tokens to the tick that asked")
                 .isEqualTo(calls.ofTick(1).stream().mapToInt(LlmCall::promptTokens).sum());
+        long mains = java.util.stream.Stream.of(calls.ofTick(1).get(0), calls.ofTick(2).get(0))
+                .mapToLong(c -> c.promptTokens() + c.completionTokens()).sum();
+        assertThat(store.tables().safetyCounters().current().taskTokens())
+                .as("the task's budget counts the helper's cached prompt tokens at a tenth, as the cycle's")
+                .isEqualTo(mains + (300 - 256) + 26 + 5);
     }
 
     @Test

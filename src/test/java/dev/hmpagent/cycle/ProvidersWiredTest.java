@@ -125,4 +125,73 @@ class ProvidersWiredTest {
             assertThat(r.request().getHeaders().toString()).doesNotContain("sk-openai-test");
         }
     }
+
+    // ---- the budget counts what each provider charges: cached prompt tokens at a tenth (issue 33) ----
+
+    private long taskTokens() {
+        return Long.parseLong(new SqlFile(dir.resolve("agent.db")).rows("SELECT task_tokens FROM safety_counters")
+                .get(0));
+    }
+
+    @Test
+    void openai_cached_tokens_count_a_tenth_toward_the_task_budget() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer()) {
+            server.streamed("Hello from the cache.", 2_000, 10, 1_800);
+            Cycle cycle = cycle(Map.of("AGENT_LLM_BASE_URL", server.baseUrl()));
+
+            assertThat(tickOnNote(cycle, "hello").outcome()).isEqualTo("thought");
+
+            assertThat(taskTokens()).as("200 uncached + 1,800 cached at a tenth + 10").isEqualTo(200 + 180 + 10);
+        }
+    }
+
+    @Test
+    void llama_cpp_timings_cache_n_counts_a_tenth_when_its_usage_says_nothing_of_the_cache() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer()) {
+            // an older llama-server: the prompt reused from its KV cache only in timings, beside the usage
+            server.script(request -> new mockwebserver3.MockResponse.Builder()
+                    .setHeader("Content-Type", "text/event-stream")
+                    .body("data: {\"model\":\"local\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello from"
+                            + " llama.cpp.\"},\"finish_reason\":null}]}\n\n"
+                            + "data: {\"model\":\"local\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":"
+                            + "\"stop\"}],\"usage\":{\"prompt_tokens\":2000,\"completion_tokens\":10,\"total_tokens\":2010},"
+                            + "\"timings\":{\"cache_n\":1800,\"prompt_n\":200,\"predicted_n\":10}}\n\n"
+                            + "data: [DONE]\n\n").build());
+            Cycle cycle = cycle(Map.of("AGENT_LLM_BASE_URL", server.baseUrl()));
+
+            assertThat(tickOnNote(cycle, "hello").outcome()).isEqualTo("thought");
+
+            assertThat(new SqlFile(dir.resolve("agent.db")).rows("SELECT cached_tokens FROM llm_calls"))
+                    .containsExactly("1800");
+            assertThat(taskTokens()).isEqualTo(200 + 180 + 10);
+        }
+    }
+
+    @Test
+    void anthropic_cache_reads_count_a_tenth_and_cache_writes_one_and_a_quarter() throws Exception {
+        try (FakeAnthropicServer server = new FakeAnthropicServer()) {
+            server.events(FakeAnthropicServer.messageStart(40, 400, 1800), FakeAnthropicServer.textBlockStart(0),
+                    FakeAnthropicServer.textDelta(0, "Hello from Claude."), FakeAnthropicServer.blockStop(0),
+                    FakeAnthropicServer.messageDelta("end_turn", 12), FakeAnthropicServer.messageStop());
+            Cycle cycle = cycle(Map.of("AGENT_LLM_PROVIDER", "anthropic", "ANTHROPIC_BASE_URL", server.baseUrl(),
+                    "AGENT_LLM_MODEL", "claude-test-model", "ANTHROPIC_API_KEY", "sk-ant-test-000000000001"));
+
+            assertThat(tickOnNote(cycle, "hello").outcome()).isEqualTo("thought");
+
+            assertThat(taskTokens()).as("40 plain + 400 written at 1.25 + 1,800 read at a tenth + 12")
+                    .isEqualTo(40 + 500 + 180 + 12);
+        }
+    }
+
+    @Test
+    void ollama_prompt_eval_cached_count_counts_a_tenth() throws Exception {
+        try (FakeOllamaServer server = new FakeOllamaServer()) {
+            server.stream(FakeOllamaServer.chunk("Hello from Ollama."), FakeOllamaServer.doneCached(2_000, 1_800, 10));
+            Cycle cycle = cycle(Map.of("AGENT_LLM_PROVIDER", "ollama", "AGENT_LLM_BASE_URL", server.baseUrl()));
+
+            assertThat(tickOnNote(cycle, "hello").outcome()).isEqualTo("thought");
+
+            assertThat(taskTokens()).isEqualTo(200 + 180 + 10);
+        }
+    }
 }

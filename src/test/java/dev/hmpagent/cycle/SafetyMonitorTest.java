@@ -198,22 +198,26 @@ class SafetyMonitorTest {
     }
 
     @Test
-    void the_default_budget_one_token_short_lets_the_call_through_and_spent_stops_it_before_any_request() throws Exception {
+    void the_default_budget_lets_a_call_that_fits_through_and_refuses_one_that_would_cross_it_before_any_request()
+            throws Exception {
+        long budget = safety().tokenBudget();
         notes.add("go", "user", 0, null);
         Cycle cycle = cycle();
         llm.reply("first");
         cycle.tick();   // the task starts with the note; its tokens are counted
-        sql("UPDATE safety_counters SET task_tokens = 149999");
+        sql("UPDATE safety_counters SET task_tokens = " + (budget - 20_000));
         notes.add("more", "system", 0, null);
         llm.reply("second");
-        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(cycle.tick().worked()).as("a prompt and a reply fit in 20,000 tokens").isTrue();
         assertThat(llm.requests).hasSize(2);
-        sql("UPDATE safety_counters SET task_tokens = 150000");
+        // 1,000 tokens left: the prompt alone is more, so the call would cross the budget
+        sql("UPDATE safety_counters SET task_tokens = " + (budget - 1_000));
         notes.add("again", "system", 0, null);
         llm.reply("never");
         assertThat(cycle.tick().worked()).isFalse();
         assertThat(llm.requests).as("no request reached the server").hasSize(2);
         assertThat(state()).startsWith("STOPPED(budget)");
+        assertThat(new SafetyControl(store).current().detail()).contains("the next call would cross it");
     }
 
     @Test
@@ -293,7 +297,7 @@ class SafetyMonitorTest {
         Cycle cycle = cycle();
         llm.reply("first");
         cycle.tick();
-        sql("UPDATE safety_counters SET task_tokens = 150000");
+        sql("UPDATE safety_counters SET task_tokens = " + safety().tokenBudget());
         notes.add("x", "system", 0, null);
         assertThat(cycle.tick().worked()).isFalse();
         assertThat(state()).startsWith("STOPPED(budget)");
@@ -301,11 +305,11 @@ class SafetyMonitorTest {
         notes.add("a brand new task", "user", 0, null);
         llm.reply("task 2");
         assertThat(cycle.tick().worked()).isTrue();
-        sql("UPDATE safety_counters SET task_tokens = 150000");
+        sql("UPDATE safety_counters SET task_tokens = " + safety().tokenBudget());
         notes.add("y", "system", 0, null);
         llm.reply("should never be sent");
         cycle.tick();
-        assertThat(llm.requests).as("task 2 spent the configured 100,000: no request").hasSize(2);
+        assertThat(llm.requests).as("task 2 spent the configured budget: no request").hasSize(2);
     }
 
     @Test
@@ -355,17 +359,18 @@ class SafetyMonitorTest {
     @Test
     void the_daily_budget_counts_every_task_of_the_last_24_hours() throws Exception {
         SafetySection s = safety();
-        SafetySection daily = new SafetySection(s.guide(), s.tokenBudget(), 1_000, s.tickCap(), s.alertCommand(),
+        SafetySection daily = new SafetySection(s.guide(), s.tokenBudget(), 50_000, s.tickCap(), s.alertCommand(),
                 s.repeatAlertAt(), s.repeatLockAt(), s.cascadeWindow(), s.cascadeFailures(), s.loopAlertAt(), s.loopLockAt(), s.thrashWindow(),
                 s.thrashFailures());
         Cycle cycle = TestWiring.cycle(config(daily), store, llm, sink, clock);
         notes.add("go", "user", 0, null);
         llm.reply("first");
         cycle.tick();
-        sql("UPDATE agent_log SET prompt_tokens = 990");
+        sql("UPDATE agent_log SET prompt_tokens = 40000");
         notes.add("a new task", "user", 0, null);   // a new task: its own budget is untouched
         llm.reply("second");
         cycle.tick();
+        sql("UPDATE agent_log SET prompt_tokens = 25000");   // the two tasks' ticks: 50,000 in the last 24 hours
         notes.add("and another", "user", 0, null);
         llm.reply("never");
         assertThat(cycle.tick().worked()).isFalse();

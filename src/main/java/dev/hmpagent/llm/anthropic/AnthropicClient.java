@@ -222,10 +222,12 @@ public final class AnthropicClient implements LlmClient {
         }
         int prompt = server.promptTokens();
         int cached = Math.min(server.cacheReadTokens(), prompt);
+        // a cache write costs more than the plain input (1.25): the budget counts it so
+        int written = Math.min(server.cacheCreationTokens(), prompt - cached);
         if (reply.outputFinal() && (server.outputTokens() > 0 || reply.text().isEmpty())) {
-            return new Usage(prompt, server.outputTokens(), false, cached);
+            return new Usage(prompt, server.outputTokens(), false, cached, written);
         }
         int output = Math.max(1, Math.max(server.outputTokens(), TokenEstimator.estimate(reply.text())));
-        return new Usage(prompt, output, true, cached);
+        return new Usage(prompt, output, true, cached, written);
     }
 }

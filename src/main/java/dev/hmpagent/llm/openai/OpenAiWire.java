@@ -52,7 +52,7 @@ final class OpenAiWire {
         }
         JsonNode choice = choices.get(0);
         return new Reply(text(choice.path("message").path("content")), text(root.path("model")),
-                text(choice.path("finish_reason")), usage(root.path("usage")),
+                text(choice.path("finish_reason")), usage(root),
                 toolCalls(choice.path("message").path("tool_calls")));
     }
 
@@ -62,7 +62,7 @@ final class OpenAiWire {
         throwIfError(root, ReplyException.STREAM_ERROR);
         JsonNode choice = root.path("choices").path(0);
         return new Reply(text(choice.path("delta").path("content")), text(root.path("model")),
-                text(choice.path("finish_reason")), usage(root.path("usage")),
+                text(choice.path("finish_reason")), usage(root),
                 toolCalls(choice.path("delta").path("tool_calls")));
     }
 
@@ -131,12 +131,16 @@ final class OpenAiWire {
 
     /**
      * {@code usage}: prompt and completion tokens, and the prompt tokens served from the server's cache
-     * ({@code prompt_tokens_details.cached_tokens}: OpenAI, vLLM, llama.cpp; {@code prompt_cache_hit_tokens}: DeepSeek).
+     * ({@code prompt_tokens_details.cached_tokens}: OpenAI, vLLM, newer llama.cpp; {@code prompt_cache_hit_tokens}:
+     * DeepSeek; beside the usage, {@code timings.cache_n}: llama.cpp's prompt reused from its KV cache, the only word
+     * of it older llama-server builds send).
      */
-    private static ServerUsage usage(JsonNode usage) {
+    private static ServerUsage usage(JsonNode root) {
+        JsonNode usage = root.path("usage");
         if (!usage.isObject()) return null;
         JsonNode cached = usage.path("prompt_tokens_details").path("cached_tokens");
         if (!cached.isNumber()) cached = usage.path("prompt_cache_hit_tokens");
+        if (!cached.isNumber()) cached = root.path("timings").path("cache_n");
         return new ServerUsage(Math.max(0, usage.path("prompt_tokens").asInt(0)),
                 Math.max(0, usage.path("completion_tokens").asInt(0)), Math.max(0, cached.asInt(0)));
     }

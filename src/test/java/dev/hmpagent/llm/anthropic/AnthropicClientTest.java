@@ -175,7 +175,8 @@ class AnthropicClientTest {
 
         Completion completion = client(true).complete(REQUEST, recordDeltas);
 
-        assertThat(completion.usage()).isEqualTo(new Usage(12 + 300 + 1800, 4, false, 1800));
+        assertThat(completion.usage()).isEqualTo(new Usage(12 + 300 + 1800, 4, false, 1800, 300));
+        assertThat(completion.usage().budgetTokens()).as("read at a tenth, written at 1.25").isEqualTo(12 + 180 + 375 + 4);
     }
 
     @Test
