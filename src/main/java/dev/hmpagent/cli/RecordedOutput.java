@@ -20,14 +20,16 @@ import java.util.regex.Pattern;
  * @param slip   the model's argument slip, which no rule counts
  */
 record RecordedOutput(String output, boolean slip) {
-    /** What the monitor puts after a result that stopped the agent: "[the agent is locked: …]". */
-    private static final Pattern STOP_LINE = Pattern.compile("\\n\\[the agent is [^\\n]*\\]\\z");
+    /** What the monitor puts after a result that stopped or rested the agent: "[the agent is locked: …]". */
+    private static final Pattern STOP_LINE = Pattern.compile("\\n\\[the agent (?:is|rests)[^\\n]*\\]\\z");
+    /** The poll hint the monitor puts after a result equal to the two before it. */
+    private static final Pattern HINT_LINE = Pattern.compile("\\n\\(the same result as the two times before:[^\\n]*\\)\\z");
     private static final String ALERT = "SYSTEM ALERT:";
     private static final String MARK = "\u0001";
 
     /** The world's part of {@code shown}, the text of a row of command {@code type} with status failed or not. */
     static RecordedOutput of(String type, boolean failed, String code, String shown) {
-        String text = STOP_LINE.matcher(shown).replaceFirst("");
+        String text = HINT_LINE.matcher(STOP_LINE.matcher(shown).replaceFirst("")).replaceFirst("");
         while (text.startsWith(ALERT) && text.indexOf('\n') >= 0) text = text.substring(text.indexOf('\n') + 1);
         if (!failed || code == null || ErrorCode.ESANDBOX.equals(code)) return new RecordedOutput(text, false);
         Optional<String> detail = explained(type, code, text);

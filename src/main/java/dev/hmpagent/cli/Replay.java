@@ -141,9 +141,9 @@ final class Replay {
             control.endRestIfDue(st -> true);
             step++;
             clock.set(s.at().orElse(clock.instant().plus(Duration.ofSeconds(1))));
-            // the live agent estimated the prompt it was about to send and its longest reply; the recording has what it
-            // cost, the nearest a replay knows
-            if (!monitor.beforeLlmCall(s.tokens().prompt() + s.tokens().completion())) {
+            // the live agent estimated the prompt it was about to send and its longest reply; the recording has what the
+            // call cost, the nearest a replay knows
+            if (!monitor.beforeLlmCall(s.tokens().budget())) {
                 step--;
                 return told(step, "before step " + (step + 1));
             }

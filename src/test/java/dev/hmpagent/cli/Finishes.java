@@ -34,7 +34,7 @@ final class Finishes {
 
     /** Waits that poll an unchanged result: they run to their end, a rest that ends by itself allowed on the way. */
     static List<SelfControlScenario> waits() {
-        return List.of(new SelfControlScenario("a 60-poll wait", true, "61 calls; rests that end by themselves", 0, 61,
+        return List.of(new SelfControlScenario("a 60-poll wait", true, "62 calls (60 polls, the one that sees done, the answer); rests that end by themselves", 0, 62,
                 "ACTIVE", Map.of(), "Tell me when status.txt says done.", 400_000, false,
                 files("status.txt", "running\n"), call -> {
                     int n = call.n();

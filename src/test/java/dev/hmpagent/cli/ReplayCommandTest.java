@@ -99,8 +99,9 @@ class ReplayCommandTest {
 
         assertThat(budget.out().lines().toList()).last()
                 .isEqualTo("replay: 2 steps; no alert; STOPPED(budget) after step 2");
-        assertThat(budget.out()).contains("before step 3: STOPPED(budget): token budget spent: " + 2 * step + " of "
-                + 2 * step + " tokens in this task");
+        String both = String.format(java.util.Locale.ROOT, "%,d", 2 * step);
+        assertThat(budget.out()).contains("before step 3: STOPPED(budget): token budget spent: " + both + " of " + both
+                + " tokens in this task");
         assertThat(budget.code()).isEqualTo(ExitCodes.STOPPED);
     }
 
@@ -117,7 +118,7 @@ class ReplayCommandTest {
 
         assertThat(ended.out().lines()).containsExactly("replay: 3 steps; no alert; runs to its end");
         assertThat(asked.out().lines().toList()).first().asString()
-                .startsWith("before step 4: SAFETY_LOCKOUT: loop cap: waiting for a human (3 LLM calls in this task");
+                .startsWith("before step 4: SAFETY_LOCKOUT: task cap: waiting for a human (3 LLM calls in this task");
         assertThat(asked.out().lines().toList()).last().isEqualTo("replay: 3 steps; no alert; SAFETY_LOCKOUT after step 3");
         assertThat(asked.code()).isEqualTo(ExitCodes.STOPPED);
     }

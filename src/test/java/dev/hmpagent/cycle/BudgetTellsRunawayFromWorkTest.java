@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The default budget tells a runaway from work (issue 23): through the real cycle with the default limits, a scripted
  * model whose usage is that of the measured runs (prompts of ~2.6k tokens growing by 50 a call; with a cache, the
  * previous prompt read from it) and a fake clock, 30 polls of a growing job finish, and a runaway (every result
- * answered by another command, each one new) is stopped within 50 calls by the budget or the tick cap.
+ * answered by another command, each one new) is stopped by the budget or the task cap (safety.tick_cap).
  */
 class BudgetTellsRunawayFromWorkTest {
     static final int COMPLETION = 120;
@@ -56,7 +56,7 @@ class BudgetTellsRunawayFromWorkTest {
         AgentConfig config = AntiStagnationTest.config("cycle.autonomous", "true", "agent.db",
                 dir.resolve("agent.db").toString());
         assertThat(config.safety().tokenBudget()).isEqualTo(1_000_000);
-        assertThat(config.safety().tickCap()).isEqualTo(50);
+        assertThat(config.safety().tickCap()).isEqualTo(500);
         return TestWiring.cycle(config, store, llm, sink, clock);
     }
 
@@ -126,9 +126,12 @@ class BudgetTellsRunawayFromWorkTest {
     }
 
     @Test
-    void a_runaway_the_cache_makes_cheap_is_still_stopped_by_the_tick_cap_at_50_calls() {
+    void a_runaway_the_cache_makes_cheap_is_still_stopped_by_the_task_cap() {
         scriptRunaway(true);
-        run(cycle(), 60, 70, () -> { });
+        // every step is new (progress), so the task cap is the backstop: set to 50 here, below the 60 scripted steps
+        Cycle capped = TestWiring.cycle(AntiStagnationTest.config("cycle.autonomous", "true", "agent.db",
+                dir.resolve("agent.db").toString(), "safety.tick_cap", "50"), store, llm, sink, clock);
+        run(capped, 60, 70, () -> { });
 
         assertThat(llm.requests).as("stopped at the cap").hasSize(50);
         assertThat(state()).startsWith("SAFETY_LOCKOUT");

@@ -40,7 +40,9 @@ class TaskBudgetTest {
     }
 
     private SafetyMonitor monitor(long budget, long daily) {
-        return new SafetyMonitor(store, new SafetyMonitor.Limits(budget, 10_000, SafetyRules.Limits.DEFAULTS, daily),
+        // nor are the calls without progress (these calls run no commands): a stop they cannot reach
+        SafetyRules.Limits rules = new SafetyRules.Limits(3, 5, 10, 8, 2, 3, 5, 20, 10, 10_000, 10_001, 5);
+        return new SafetyMonitor(store, new SafetyMonitor.Limits(budget, 10_000, rules, daily),
                 Guides.byName("learning"), r -> { }, notices::add);
     }
 
