@@ -22,8 +22,8 @@ import java.util.function.BooleanSupplier;
 public final class TickLoop {
     /**
      * Most ticks a drain runs before giving up: a backstop only. A model that issues commands every tick never idles,
-     * and the safety tick cap (50 calls a task by default) stops it first, with a lockout that ends the drain and says
-     * why; a bound below the cap cut healthy tasks short (`agent run --until-idle` exited 0 after 20 of a task's 40
+     * and the safety rules (calls without progress, the task cap) stop it first, with a lockout that ends the drain and
+     * says why; a bound below the cap cut healthy tasks short (`agent run --until-idle` exited 0 after 20 of a task's 40
      * steps, issue 23).
      */
     static final int MAX_DRAIN_TICKS = 1000;

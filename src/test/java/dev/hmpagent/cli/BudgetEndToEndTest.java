@@ -19,8 +19,6 @@ import java.util.function.IntFunction;
 import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -79,12 +77,15 @@ class BudgetEndToEndTest {
         return Long.parseLong(new SqlFile(dir.resolve("agent.db")).rows(sql).get(0));
     }
 
-    @ParameterizedTest(name = "prompt cache reported: {0}")
-    @ValueSource(booleans = {true, false})
-    void a_healthy_200_step_task_finishes_under_the_default_budget(boolean cached) throws Exception {
+    /**
+     * With no cache reported, the dearest case (the discount of a cached prompt is tested per provider in {@code
+     * ProvidersWiredTest}): the whole default config, the task cap and the rules on the ledger included.
+     */
+    @Test
+    void a_healthy_200_step_task_finishes_under_the_default_budget_with_no_cache_reported() throws Exception {
         SelfControlScenario s = new SelfControlScenario("200 steps", true, "201 calls", 0, 201, "ACTIVE",
-                Map.of("safety.tick_cap", "1000"), "Do the two hundred steps.", Healthy.UNTIL_IDLE, false, none(),
-                steps(200, n -> "Step " + n + " of 200.", new PromptCache(cached)));
+                Map.of(), "Do the two hundred steps.", Healthy.UNTIL_IDLE, false, none(),
+                steps(200, n -> "Step " + n + " of 200.", new PromptCache(false)));
         SelfControlRun.Outcome o = SelfControlRun.run(s, dir);
 
         long budget = AgentConfig.defaults().safety().tokenBudget();

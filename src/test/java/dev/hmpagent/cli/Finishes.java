@@ -29,7 +29,11 @@ final class Finishes {
     static final ObjectMapper JSON = new ObjectMapper();
 
     static List<SelfControlScenario> all() {
-        return List.of(buildFix(false), buildFix(true));
+        return List.of(buildFix(false), buildFix(true),
+                new SelfControlScenario("80 one-write replies", true, "81 calls, untouched", 0, 81, "ACTIVE", Map.of(),
+                        "Edit draft.txt eighty times.", UNTIL_IDLE, false, SelfControlScenario.none(),
+                        steps(false, n -> n > 80 ? new String[] {"Done.", say("draft.txt has its 80 edits.")}
+                                : new String[] {"Edit " + n + " of draft.txt.", fileWrite("draft.txt", "revision " + n)})));
     }
 
     /** Waits that poll an unchanged result: they run to their end, a rest that ends by itself allowed on the way. */

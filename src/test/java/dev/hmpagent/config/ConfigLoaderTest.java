@@ -231,6 +231,9 @@ class ConfigLoaderTest {
                 loop_lock_at = 1000
                 thrash_window = 2
                 thrash_failures = 1
+                no_progress_alert = 1
+                no_progress_stop = 100000
+                unanswered_messages = 10000
                 [stagnation]
                 method = "LLM"
                 model = "gpt-4o-mini"
@@ -291,7 +294,8 @@ class ConfigLoaderTest {
                 new FilesSection(List.of(Path.of("/srv/work"), Path.of("notes")), 1, 104_857_600),
                 new ShellSection(Duration.ofSeconds(5), Duration.ofSeconds(5), 64, 256, List.of("GOPATH", "JAVA_HOME")),
                 new CleanupSection(1),
-                new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000, 2, 1),
+                new SafetySection("safety", 1, 1_000_000_000, 1, "logger -t agent", 1, 2, 1, 1, 999, 1000, 2, 1, 1, 100_000,
+                        10_000),
                 new StagnationSection(StagnationSection.Method.LLM, "gpt-4o-mini", 16, 0.5, 0.5, 1.0, 1000, 0, 10_000,
                         0, false, 1, 0, Duration.ofSeconds(1), Duration.ofDays(7), 5, 2),
                 new SandboxSection(SandboxSection.Mode.REQUIRED, true, 4096, 8, 1_048_576, 100),

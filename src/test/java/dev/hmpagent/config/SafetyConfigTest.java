@@ -28,7 +28,7 @@ class SafetyConfigTest {
     void theDefaultsAreTheIssuesNumbers() {
         SafetySection s = AgentConfig.defaults().safety();
 
-        assertThat(s).isEqualTo(new SafetySection("learning", 1_000_000, 0, 50, "", 3, 5, 10, 8, 3, 5, 20, 10));
+        assertThat(s).isEqualTo(new SafetySection("learning", 1_000_000, 0, 500, "", 3, 5, 10, 8, 3, 5, 20, 10, 10, 20, 5));
         assertThat(s.dailyBudgetOn()).isFalse();
         assertThat(s.alertOn()).isFalse();
     }

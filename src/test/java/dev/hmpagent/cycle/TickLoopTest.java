@@ -199,15 +199,17 @@ class TickLoopTest {
     }
 
     @Test
-    void a_drain_of_a_model_that_never_idles_ends_at_the_safety_tick_cap_not_before() throws Exception {
+    void a_drain_of_a_model_that_never_idles_ends_at_the_safety_task_cap_not_before() throws Exception {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             new NotesDao(store).add("go", "user", 0, null);
             for (int i = 0; i < 60; i++) {
                 // a different search every tick: progress as far as the safety monitor can tell, so only the cap stops it
                 llm.reply("tick " + i + "\n# Commands:\n{\"type\": \"diary_search\", \"args\": {\"query\": \"q" + i + "\"}}");
             }
-            TickLoop loop = new TickLoop(TestWiring.cycle(AgentConfig.defaults(), store, llm, sink, clock),
-                    new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true, sink);
+            // the task cap (safety.tick_cap) set to 50, below the 60 scripted replies
+            TickLoop loop = new TickLoop(TestWiring.cycle(AntiStagnationTest.config("safety.tick_cap", "50"), store, llm,
+                    sink, clock), new WakeOrPollPacer(Duration.ofHours(1)), TimeSource.system(), Duration.ZERO, () -> true,
+                    sink);
             loop.stop(true);
             loop.run();
             assertThat(llm.requests).as("every call of the task up to the cap; 20 before issue 23").hasSize(50);
