@@ -30,6 +30,12 @@ final class Finishes {
 
     static List<SelfControlScenario> all() {
         return List.of(buildFix(false), buildFix(true),
+                new SelfControlScenario("15 batches, each with echo and a message", true, "16 calls, untouched", 0, 16,
+                        "ACTIVE", Map.of(), "Run the fifteen batches and tell me as you go.", UNTIL_IDLE, false,
+                        SelfControlScenario.none(), steps(false, n -> n > 15
+                                ? new String[] {"All done.", say("The fifteen batches are done.")}
+                                : new String[] {"Batch " + n + ".", shell("echo batch " + n + " done"),
+                                    say("Batch " + n + " is running.")})),
                 new SelfControlScenario("80 one-write replies", true, "81 calls, untouched", 0, 81, "ACTIVE", Map.of(),
                         "Edit draft.txt eighty times.", UNTIL_IDLE, false, SelfControlScenario.none(),
                         steps(false, n -> n > 80 ? new String[] {"Done.", say("draft.txt has its 80 edits.")}
