@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  *   <li>a file's content by hash, under its path as the agent resolved it: {@code file_write} of the content and a
  *       {@code file_read} that returns it reach the same state, and writing a file back to an earlier content returns
  *       to an earlier state;</li>
- *   <li>what a process or a delegated call printed (its runner's timing folded), not the command that printed it:
+ *   <li>what a process, a delegated call or an MCP tool returned (a runner's timing folded), not the command:
  *       {@code head -n 2} and {@code head -n 4} of a two-line file show one state; a process that printed nothing is
  *       known only by its command line and exit;</li>
  *   <li>for the agent's own commands, the command and its result with the ids it hands out, its own times, ages,
@@ -74,7 +74,7 @@ public final class ResultState {
         if (!failed && WAITING.contains(type)) return WAIT + type;
         if (!failed && BOOKKEEPING.contains(type)) return OWN + type;
         String r = FRESH_IDS.matcher(result.strip()).replaceAll("#id");
-        boolean external = EXTERNAL.contains(type);
+        boolean external = EXTERNAL.contains(type) || type.startsWith("mcp.");   // an MCP tool's words are the world's
         String folded = external ? RUNNER_HEADER.matcher(r).replaceFirst("$1# s")
                 : OWN_TIMES.matcher(IDS.matcher(r).replaceAll("$1#")).replaceAll("#t");
         String state;

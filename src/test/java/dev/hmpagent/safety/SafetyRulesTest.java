@@ -307,6 +307,8 @@ class SafetyRulesTest {
                 .as("a write and a read of the same content are one state")
                 .isEqualTo(state("file_read", "{\"path\": \"./g.txt\"}", "g.txt (2 bytes):\nHi", false));
         assertThat(state("idle", "{\"seconds\": 1}", "idle until 2026-11-29T03:12:22Z", false)).startsWith(ResultState.WAIT);
+        assertThat(state("mcp.clock.now", "{}", "2026-11-29T10:00:00Z", false)).as("an MCP tool's times are the world's")
+                .isNotEqualTo(state("mcp.clock.now", "{}", "2026-11-29T10:00:05Z", false));
     }
 
     @Test
