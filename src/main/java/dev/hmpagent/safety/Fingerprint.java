@@ -31,7 +31,7 @@ public final class Fingerprint {
     }
 
     /** Ids made afresh for every attempt: UUIDs (any version), and hex runs as long as an MD5 or longer. */
-    private static final java.util.regex.Pattern FRESH_IDS = java.util.regex.Pattern.compile(
+    static final java.util.regex.Pattern FRESH_IDS = java.util.regex.Pattern.compile(
             "(?i)(?<![0-9a-f])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})(?![0-9a-f])");
 
     /**

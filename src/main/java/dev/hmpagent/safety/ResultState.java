@@ -53,8 +53,6 @@ public final class ResultState {
     private static final Pattern WRITTEN = Pattern.compile("\\A(?:created|replaced) (.+) \\(\\d+ bytes\\)\\z");
     /** "notes/a.md (12 bytes):\n" and the text. */
     private static final Pattern READ = Pattern.compile("\\A(.+?) \\(\\d+ bytes\\):\\n", Pattern.DOTALL);
-    private static final Pattern FRESH_IDS = Pattern.compile("(?i)(?<![0-9a-f])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
-            + "-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})(?![0-9a-f])");
     /** Ids the agent hands out in its own commands' results. */
     private static final Pattern IDS = Pattern.compile("(?i)\\b((?:note|notes|id|ids|entry|entries|row|rows|tick|pid"
             + "|process|link|concept|memory entry|diary entry|goal|task|version|rating|peer|user|service|account|script"
@@ -73,7 +71,7 @@ public final class ResultState {
         if (!failed && TALKING.contains(type)) return TALK + type;
         if (!failed && WAITING.contains(type)) return WAIT + type;
         if (!failed && BOOKKEEPING.contains(type)) return OWN + type;
-        String r = FRESH_IDS.matcher(result.strip()).replaceAll("#id");
+        String r = Fingerprint.FRESH_IDS.matcher(result.strip()).replaceAll("#id");
         boolean external = EXTERNAL.contains(type) || type.startsWith("mcp.");   // an MCP tool's words are the world's
         String folded = external ? RUNNER_HEADER.matcher(r).replaceFirst("$1# s")
                 : OWN_TIMES.matcher(IDS.matcher(r).replaceAll("$1#")).replaceAll("#t");

@@ -56,18 +56,18 @@ final class Finishes {
     }
 
     /**
-     * code.txt starts with ten FIXME lines; each reply writes it with one fewer and runs the check, which fails with
+     * code.txt starts with ten BROKEN lines; each reply writes it with one fewer and runs the check, which fails with
      * the lines left (a new error each time) until it passes; then the answer.
      */
     static SelfControlScenario buildFix(boolean tools) {
         return new SelfControlScenario("a build fixed step by step" + (tools ? ", tools" : ""), true,
                 "11 calls, untouched", 0, 11, "ACTIVE", tools ? Map.of(Loops.TOOLS, "tools") : Map.of(),
-                "Make the check pass: no FIXME left in code.txt.", UNTIL_IDLE, false,
-                files("code.txt", "FIXME\n".repeat(10)), steps(tools, n -> {
-                    if (n > 10) return new String[] {"The check passes.", say("code.txt has no FIXME left.")};
-                    String code = "fixed\\n".repeat(n) + "FIXME\\n".repeat(10 - n);
+                "Make the check pass: no BROKEN left in code.txt.", UNTIL_IDLE, false,
+                files("code.txt", "BROKEN\n".repeat(10)), steps(tools, n -> {
+                    if (n > 10) return new String[] {"The check passes.", say("code.txt has no BROKEN left.")};
+                    String code = "fixed\\n".repeat(n) + "BROKEN\\n".repeat(10 - n);
                     return new String[] {"Fix " + n + " of 10, then the check.", fileWrite("code.txt", code),
-                        shell("! grep -n FIXME code.txt")};
+                        shell("! grep -n BROKEN code.txt")};
                 }));
     }
 

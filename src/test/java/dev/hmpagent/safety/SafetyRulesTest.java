@@ -313,15 +313,15 @@ class SafetyRulesTest {
 
     @Test
     void a_build_fixed_step_by_step_fails_each_time_with_a_new_error_after_an_edit_and_is_never_stopped() {
-        String build = fp("shell", "{\"command\": \"! grep -n FIXME code.txt\"}");
+        String build = fp("shell", "{\"command\": \"! grep -n BROKEN code.txt\"}");
         List<Verdict> verdicts = new ArrayList<>();
         for (int faults = 10; faults > 0; faults--) {
             rules.called();
-            String code = "line\n".repeat(10 - faults) + "FIXME\n".repeat(faults);
+            String code = "line\n".repeat(10 - faults) + "BROKEN\n".repeat(faults);
             verdicts.add(run(fp("file_write", "{\"path\": \"code.txt\", \"content\": \"" + faults + "\"}"), false,
                     state("file_write", "{\"path\": \"code.txt\", \"content\": \"" + code.replace("\n", "\\n")
                             + "\"}", "replaced code.txt (60 bytes)", false)));
-            verdicts.add(run(build, true, state("shell", "{}", "exit 1 after 0.0 s\n" + (11 - faults) + ":FIXME", true)));
+            verdicts.add(run(build, true, state("shell", "{}", "exit 1 after 0.0 s\n" + (11 - faults) + ":BROKEN", true)));
         }
         assertThat(actions(verdicts)).containsOnly(Action.NONE);
     }
