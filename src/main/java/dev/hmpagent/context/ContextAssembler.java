@@ -18,8 +18,12 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -84,6 +88,11 @@ public final class ContextAssembler {
     private String aheadBefore;
     /** The id of the oldest reply the previous prompt's context 1 showed (0: none). */
     private long firstReplyBefore;
+    /** Where the person is told their message was cut ({@link #tellPersonWith}). */
+    private volatile Consumer<String> personNotices = line -> { };
+    /** The person's messages already said to be cut, so a retried call does not say it again (oldest leave first). */
+    private final Set<Long> cutsTold = new LinkedHashSet<>();
+    private static final int MAX_CUTS_REMEMBERED = 64;
 
     /**
      * @param settings     agent.toml's settings, used by {@link #assemble(long, Instant)}
@@ -242,11 +251,12 @@ public final class ContextAssembler {
         List<ResponseRow> window = replies.window(settings.historyK(), !ahead.equals(aheadBefore), firstReplyBefore);
         Section replies1 = replies.render(settings.historyK(), window, reflexItems(snapshot, RepliesContext.INDEX));
         Section processes2 = processes.render(fence);
-        Section incoming4 = incoming.render(settings, fence);
-        UserMessage user = new UserMessage(notes6, pins3, replies1, processes2, incoming4,
-                cycleSettings.render(tickId, now, snapshot));
         ToolOffer offer = offer(settings.agentName(), own, outsideText);
         int systemTokens = systemTokens(system, offer);
+        List<IncomingContext.Cut> cuts = new ArrayList<>();
+        Section incoming4 = incoming.render(settings, fence, settings.promptBudgetTokens() - systemTokens, cuts);
+        UserMessage user = new UserMessage(notes6, pins3, replies1, processes2, incoming4,
+                cycleSettings.render(tickId, now, snapshot));
         // the window falls back to its last K replies before any of those is left out: the oldest leave together
         user.fit(Math.max(0, settings.promptBudgetTokens() - systemTokens),
                 Math.max(0, window.size() - settings.historyK()));
@@ -260,7 +270,30 @@ public final class ContextAssembler {
         AssembledPrompt prompt = new AssembledPrompt(messages, parts, settings.manualNotes() ? List.of() : noteIds,
                 incoming.watermark(settings, noteIds), processes2.rowIds(), TokenEstimator.estimate(messages),
                 user.trimmed(), shown, offer);
+        tellCuts(cuts, noteIds, settings.promptBudgetTokens());
         return new Assembled(prompt, ahead, replies1.rowIds().stream().findFirst().orElse(0L));
+    }
+
+    /**
+     * Tells the person, once per message, that the prompt shows only the start of a message of theirs, with the
+     * numbers: their message is the task, and a cut they are not told of is a task they do not know was changed.
+     */
+    private void tellCuts(List<IncomingContext.Cut> cuts, List<Long> noteIds, int budget) {
+        for (IncomingContext.Cut c : cuts) {
+            if (!noteIds.contains(c.noteId()) || !cutsTold.add(c.noteId())) continue;
+            if (cutsTold.size() > MAX_CUTS_REMEMBERED) cutsTold.remove(cutsTold.iterator().next());
+            personNotices.accept(String.format(Locale.ROOT, "your message of %,d characters is more than the prompt"
+                    + " holds at once (context.prompt_budget_tokens = %,d): the model sees the first %,d and reads the"
+                    + " other %,d with note_read", c.total(), budget, c.shown(), c.total() - c.shown()));
+        }
+    }
+
+    /**
+     * Where a line for the person goes when the prompt shows only the start of a message of theirs (by default
+     * nowhere); the runtime sends it to the screen.
+     */
+    public void tellPersonWith(Consumer<String> notices) {
+        this.personNotices = Objects.requireNonNull(notices, "notices");
     }
 
     /**

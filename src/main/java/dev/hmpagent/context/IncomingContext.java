@@ -16,6 +16,13 @@ final class IncomingContext {
     static final int INDEX = 4;
     static final int MAX_HASHTAGS_COUNTED = 10;
     private static final int MAX_NOTE_CHARS = 4_000;
+    /** The share of the tokens left for contexts 1-6 that one message from a person may take (in percent). */
+    static final int PERSON_SHARE_PERCENT = 60;
+    /** The source of a person's own messages. */
+    static final String PERSON = "user";
+
+    /** A person's message the prompt shows only the start of: {@code shown} of its {@code total} characters. */
+    record Cut(long noteId, int shown, int total) { }
 
     private final NotesDao notes;
     private final int perSourceCap;
@@ -26,13 +33,29 @@ final class IncomingContext {
         this.perSourceCap = perSourceCap;
     }
 
-    Section render(ContextSettings settings, DataFence fence) {
+    /**
+     * Context 4 with every note the filter lets through this tick. A person's message is their task: it is shown
+     * whole up to {@link #PERSON_SHARE_PERCENT} % of {@code tokensLeft} (the budget after context 0), never less than
+     * a note from elsewhere; a longer one is cut there, says how much more there is and how to read it, and is added
+     * to {@code cuts} so the person can be told.
+     */
+    Section render(ContextSettings settings, DataFence fence, int tokensLeft, List<Cut> cuts) {
         if (settings.manualNotes()) return manual(settings);
         Section s = new Section(INDEX, "incoming messages (a person's first)", "(no unread messages)", false, 1);
         List<NoteRow> shown = notes.unreadCapped(settings.autoFilter(), perSourceCap, settings.notesLimit());
+        int personChars = personChars(tokensLeft);
         for (NoteRow n : shown) {
+            String text = n.text();
+            if (PERSON.equals(n.source()) && text.length() > personChars) {
+                int at = Character.isHighSurrogate(text.charAt(personChars - 1)) ? personChars - 1 : personChars;
+                cuts.add(new Cut(n.id(), at, text.length()));
+                text = text.substring(0, at) + "… (" + (text.length() - at) + " more chars of this message: read them"
+                        + " with note_read {\"id\": " + n.id() + ", \"from\": " + at + "})";
+            } else if (!PERSON.equals(n.source())) {
+                text = Section.clip(text, MAX_NOTE_CHARS);
+            }
             s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp()
-                    + hashtags(n) + "] ", fence.wrap("note " + n.id(), Section.clip(n.text(), MAX_NOTE_CHARS)), n.id());
+                    + hashtags(n) + "] ", fence.wrap("note " + n.id(), text), n.id());
         }
         long waiting = notes.unreadCount(settings.autoFilter()) - shown.size();
         if (waiting > 0) {
@@ -40,6 +63,12 @@ final class IncomingContext {
                     + settings.notesLimit() + " in all each tick)", 0);
         }
         return s;
+    }
+
+    /** The most characters of one message from a person the prompt shows, with {@code tokensLeft} for contexts 1-6. */
+    static int personChars(int tokensLeft) {
+        long chars = (long) tokensLeft * 4 * PERSON_SHARE_PERCENT / 100;   // ~4 characters a token
+        return (int) Math.max(MAX_NOTE_CHARS, Math.min(Integer.MAX_VALUE / 2, chars));
     }
 
     /**

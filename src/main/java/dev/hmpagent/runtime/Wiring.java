@@ -361,6 +361,7 @@ public final class Wiring {
         ContextAssembler assembler = Prompting.assembler(settings, store, commands.registry(), thinking,
                 LlmChain.anyTools(config.llm()), tools.mcp());
         if (instructions != null) assembler.standingInstructions(instructions);
+        assembler.tellPersonWith(line -> events.emit(new AgentEvent.Info(line)));
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
                 config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);
         LiveSettings live = new LiveSettings(settings, commands.bounds(), store.tables().settings(),

@@ -19,6 +19,8 @@ import java.util.Optional;
  */
 public final class NotesCommands {
     static final int MAX_LIMIT = 100;
+    /** The most characters of a note one note_read returns (what context 2 shows of a result, less its header). */
+    static final int PAGE_CHARS = 800;
     private static final String WHERE_IDS = "notes_list or context 4 shows the ids";
 
     private NotesCommands() { }
@@ -56,17 +58,34 @@ public final class NotesCommands {
     }
 
     static CommandHandler read() {
-        return SimpleCommand.informing("note_read", "read an incoming note by id and mark it read",
+        return SimpleCommand.informing("note_read", "read an incoming note by id (a long one a page at a time, from"
+                        + " the character the page before ended at) and mark it read",
                 "{\"id\": 12}", (args, ctx) -> {
             long id = args.requiredLong("id");
+            long from = args.optionalLong("from").orElse(0L);
+            if (from < 0) throw args.bad("args.from is a character offset: 0 or more");
             return ctx.notes().get(id).map(note -> {
                 ctx.notes().markRead(List.of(id), ctx.tickId());
                 String tags = (note.tags() == null || note.tags().isBlank() ? "" : ", tags " + note.tags())
                         + (note.hashtags().isEmpty() ? "" : ", #" + String.join(" #", note.hashtags()));
                 return CommandOutcome.ok("note " + id + " from " + note.source() + " (priority " + note.priority()
-                        + ", " + note.timestamp() + tags + "): " + note.text());
+                        + ", " + note.timestamp() + tags + "): " + page(note.text(), id, (int) Math.min(from, Integer.MAX_VALUE)));
             }).orElseGet(() -> missing("note_read", id));
-        }).takes("id|note_id: integer");
+        }).takes("id|note_id: integer, from|offset?: integer");
+    }
+
+    /**
+     * At most {@link #PAGE_CHARS} of {@code text} from character {@code from}, and how to read the next page: a
+     * result is shown to the model cut at about a thousand characters, so a longer note is read in pages.
+     */
+    static String page(String text, long id, int from) {
+        if (from == 0 && text.length() <= PAGE_CHARS) return text;
+        if (from >= text.length()) return "(nothing from character " + from + ": the note has " + text.length() + ")";
+        int end = Math.min(text.length(), from + PAGE_CHARS);
+        if (end < text.length() && Character.isHighSurrogate(text.charAt(end - 1))) end--;
+        String head = from == 0 ? "" : "(from character " + from + " of " + text.length() + ") ";
+        return head + text.substring(from, end) + (end == text.length() ? "" : "… (" + (text.length() - end)
+                + " more chars: note_read {\"id\": " + id + ", \"from\": " + end + "})");
     }
 
     static CommandHandler tag() {

@@ -56,6 +56,26 @@ class NotesCommandsTest {
     }
 
     @Test
+    void note_read_reads_a_long_note_in_pages_each_saying_where_the_next_begins() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < 2_000; i++) text.append("line ").append(i).append('\n');
+        long id = notes.add(text.toString(), "user", 0, null);
+
+        String first = f.one(1, "note_read", "{\"id\": " + id + "}").result();
+        String second = f.one(2, "note_read", "{\"id\": " + id + ", \"from\": 800}").result();
+        String third = f.one(3, "note_read", "{\"id\": " + id + ", \"from\": 1600}").result();
+
+        assertThat(first).contains(text.substring(0, 800) + "… (" + (text.length() - 800)
+                + " more chars: note_read {\"id\": " + id + ", \"from\": 800})").hasSizeLessThan(1_000);
+        assertThat(second).contains("(from character 800 of " + text.length() + ") " + text.substring(800, 1_600) + "…")
+                .contains("\"from\": 1600}");
+        assertThat(third).endsWith(text.substring(1_600)).doesNotContain("more chars");
+        assertThat(f.one(4, "note_read", "{\"id\": " + id + ", \"from\": 9000}").result())
+                .contains("(nothing from character 9000: the note has " + text.length() + ")");
+        assertThat(f.one(5, "note_read", "{\"id\": " + id + ", \"from\": -1}").status()).isEqualTo("error");
+    }
+
+    @Test
     void note_tag_and_note_mark_read_change_the_rows_and_name_the_ids_they_could_not_find() {
         long a = notes.add("first", "cli", 0, "old");
         long b = notes.add("second", "cli", 0, null);
