@@ -7,12 +7,20 @@ import dev.hmpagent.config.Secrets;
 import dev.hmpagent.llm.FailoverLlm;
 import dev.hmpagent.repl.ModelChoice;
 import dev.hmpagent.store.LlmRegistryDao;
+import dev.hmpagent.llm.LlmClient;
+import dev.hmpagent.llm.ModelNames;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -28,6 +36,10 @@ import java.util.function.Function;
  */
 public final class ModelChoices implements ModelChoice {
     private static final String MAIN = LlmRegistryDao.MAIN_ID;
+    /** How long the endpoint's list of models may take; a slow endpoint lists nothing. */
+    private static final Duration LISTING_TIMEOUT = Duration.ofSeconds(5);
+    /** How long /model NAME waits for that list, to say whether the endpoint names the model. */
+    private static final Duration LISTING_WAIT = Duration.ofSeconds(3);
 
     private final SwitchableLlm target;
     private final LlmRegistryDao registry;
@@ -36,6 +48,11 @@ public final class ModelChoices implements ModelChoice {
     /** One client per entry, rebuilt only when the entry's route changes. */
     private final Map<String, Built> clients = new HashMap<>();
     private volatile String chosen = MAIN;
+    /** Whether {@link #chosen} is a model asked for by name at the configured endpoint (/model NAME). */
+    private volatile boolean byName;
+    /** The configured endpoint's list of models, asked for once, the first time it is wanted. */
+    private CompletableFuture<List<String>> offered;
+    private volatile String notOffered = "";
 
     private record Built(LlmRegistryDao.Route route, dev.hmpagent.llm.LlmClient client) { }
 
@@ -54,6 +71,7 @@ public final class ModelChoices implements ModelChoice {
     @Override
     public String current() {
         String where = target.model() + " at " + target.endpoint();
+        if (target.switched() && byName) return where + " (chosen by name with /model; /model main returns)";
         if (target.switched()) return where + " (llm_registry " + chosen + ", chosen with /model; /model main returns)";
         Optional<FailoverLlm> failover = target.failover();
         String id = failover.map(FailoverLlm::activeId).orElse(MAIN);
@@ -83,6 +101,7 @@ public final class ModelChoices implements ModelChoice {
         if (id.equals(MAIN)) {
             boolean was = target.useMain();
             chosen = MAIN;
+            byName = false;
             return (was ? "back to " : "already thinking with ") + "the configured LLM, " + target.model() + " at "
                     + target.endpoint();
         }
@@ -96,6 +115,7 @@ public final class ModelChoices implements ModelChoice {
         }
         target.use(built.client());
         chosen = id;
+        byName = false;
         String unset = !route.apiKeyEnv().isBlank() && variables.apply(route.apiKeyEnv()) == null
                 ? "; " + route.apiKeyEnv() + " is not set, so no key is sent" : "";
         return "thinking with " + route.model() + " at " + built.client().endpoint() + " (llm_registry " + id
@@ -111,6 +131,7 @@ public final class ModelChoices implements ModelChoice {
         }
         boolean was = target.useMain();
         chosen = id;
+        byName = false;
         if (f.activeId().equals(id)) {
             f.choose(id);   // overrides a different choice not yet taken up, and changes nothing else
             return (was ? "back to " : "already thinking with ") + (id.equals(MAIN) ? "the configured LLM, " : "")
@@ -119,5 +140,67 @@ public final class ModelChoices implements ModelChoice {
         f.choose(id);
         return "thinking with " + id + " from the next call; failover goes on from it when it fails"
                 + (id.equals(MAIN) ? "" : "; /model main returns");
+    }
+
+    @Override
+    public synchronized String useModel(String name) {
+        String model = name.strip();
+        if (model.isEmpty() || model.length() > 200 || model.chars().anyMatch(c -> Character.isWhitespace(c)
+                || Character.isISOControl(c))) {
+            throw new IllegalArgumentException("\"" + name + "\" cannot be a model's name (no spaces, at most 200"
+                    + " characters)");
+        }
+        Optional<LlmRegistryDao.Entry> entry = registry.list().stream().filter(e -> e.id().equals(model)).findFirst();
+        if (entry.isPresent()) {   // an entry of that id this agent cannot reach: not a model to ask main's endpoint for
+            throw new IllegalArgumentException("llm_registry entry " + model + " names provider \""
+                    + entry.get().provider() + "\", which this agent does not speak, or no base URL and model");
+        }
+        LlmClient client = RegistryRoutes.byName(main, model);
+        target.use(client);
+        chosen = model;
+        byName = true;
+        List<String> listed = offered(LISTING_WAIT);
+        String unlisted = listed.isEmpty() || listed.contains(model) ? ""
+                : "; the endpoint does not list it (it lists " + listed.size() + ": /model shows them)";
+        return "thinking with " + model + " at " + client.endpoint() + " from the next call" + unlisted
+                + "; /model main returns";
+    }
+
+    @Override
+    public List<String> offered(Duration wait) {
+        CompletableFuture<List<String>> list;
+        synchronized (this) {
+            if (offered == null) offered = CompletableFuture.supplyAsync(this::fetchOffered);
+            list = offered;
+        }
+        try {
+            return list.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (ExecutionException e) {
+            return List.of();
+        }
+    }
+
+    @Override
+    public String notOffered() {
+        return notOffered;
+    }
+
+    private List<String> fetchOffered() {
+        ModelNames.Api api = switch (main.provider()) {
+            case OPENAI -> ModelNames.Api.OPENAI;
+            case OLLAMA -> ModelNames.Api.OLLAMA;
+            case ANTHROPIC -> ModelNames.Api.ANTHROPIC;
+        };
+        try {
+            return ModelNames.fetch(api, main.baseUrl(), main.apiKey(), LISTING_TIMEOUT);
+        } catch (IOException | RuntimeException e) {
+            notOffered = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return List.of();
+        }
     }
 }

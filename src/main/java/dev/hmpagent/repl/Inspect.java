@@ -30,6 +30,11 @@ public final class Inspect {
     static final int MAX_NOTES = 200;
     static final int MAX_TICKS = 1_000;
     static final int MAX_QUERY = 200;
+    /** Most of the endpoint's models /model lists (Tab completes the rest). */
+    static final int MAX_LISTED = 40;
+    /** How long /model waits for the endpoint's list of models the first time; Tab waits less. */
+    private static final java.time.Duration LISTING_WAIT = java.time.Duration.ofSeconds(3);
+    private static final java.time.Duration COMPLETION_WAIT = java.time.Duration.ofSeconds(2);
 
     /**
      * What tokens are measured against.
@@ -179,38 +184,55 @@ public final class Inspect {
 
     private String model(String args) {
         List<ModelChoice.Choice> choices = models.choices();
-        if (args.isEmpty()) {
-            StringBuilder sb = new StringBuilder("in use: " + Printable.oneLine(models.current(), 200));
-            sb.append("\nconfigured (/model <id> switches):");
-            int idWidth = choices.stream().mapToInt(c -> c.id().length()).max().orElse(0);
-            int modelWidth = choices.stream().mapToInt(c -> c.model().length()).max().orElse(0);
-            int endpointWidth = choices.stream().mapToInt(c -> c.endpoint().length()).max().orElse(0);
-            for (ModelChoice.Choice c : choices) {
-                sb.append("\n  ").append(pad(c.id(), idWidth)).append("  ").append(pad(c.model(), modelWidth))
-                        .append("  ").append(c.name().isEmpty() ? c.endpoint() : pad(c.endpoint(), endpointWidth)
-                                + "  " + c.name());
-            }
-            return Printable.text(sb.toString());
-        }
+        if (args.isEmpty()) return Printable.text(modelList(choices));
         List<ModelChoice.Choice> found = ModelMatch.of(args, choices);
-        if (found.size() != 1) {
-            String list = ModelMatch.list(found.isEmpty() ? choices : found);
-            return Printable.oneLine((found.isEmpty() ? "/model: no configured entry \"" + args + "\"; choose one of: "
-                    : "/model: \"" + args + "\" names several entries; choose by id: ") + list, 400);
+        if (found.size() > 1) {
+            return Printable.oneLine("/model: \"" + args + "\" names several entries; choose by id: "
+                    + ModelMatch.list(found), 400);
         }
         try {
-            return Printable.oneLine(models.use(found.get(0).id()), 400);
+            return Printable.oneLine(found.isEmpty() ? models.useModel(args) : models.use(found.get(0).id()), 400);
         } catch (IllegalArgumentException e) {
-            return Printable.oneLine("/model: cannot use " + found.get(0).id() + ": " + e.getMessage(), 400);
+            return Printable.oneLine("/model: cannot use " + (found.isEmpty() ? args : found.get(0).id()) + ": "
+                    + e.getMessage(), 400);
         }
     }
 
-    private synchronized List<String> modelIds() {
-        try {
-            return models.choices().stream().map(ModelChoice.Choice::id).toList();
-        } catch (StoreException unreadable) {
-            return List.of();
+    /** What is in use, the configured entries, and the models the endpoint lists (any of them, or another, by name). */
+    private String modelList(List<ModelChoice.Choice> choices) {
+        StringBuilder sb = new StringBuilder("in use: " + Printable.oneLine(models.current(), 200));
+        sb.append("\nconfigured (/model <id> switches):");
+        int idWidth = choices.stream().mapToInt(c -> c.id().length()).max().orElse(0);
+        int modelWidth = choices.stream().mapToInt(c -> c.model().length()).max().orElse(0);
+        int endpointWidth = choices.stream().mapToInt(c -> c.endpoint().length()).max().orElse(0);
+        for (ModelChoice.Choice c : choices) {
+            sb.append("\n  ").append(pad(c.id(), idWidth)).append("  ").append(pad(c.model(), modelWidth))
+                    .append("  ").append(c.name().isEmpty() ? c.endpoint() : pad(c.endpoint(), endpointWidth)
+                            + "  " + c.name());
         }
+        List<String> offered = models.offered(LISTING_WAIT);
+        if (offered.isEmpty()) {
+            String why = models.notOffered();
+            sb.append("\n/model <name> asks the configured endpoint for any model by name")
+                    .append(why.isEmpty() ? "" : " (its list of models: " + Printable.oneLine(why, 120) + ")");
+        } else {
+            sb.append("\nthe endpoint lists ").append(offered.size()).append(offered.size() == 1 ? " model" : " models")
+                    .append(" (/model <name> switches; Tab completes):");
+            offered.stream().limit(MAX_LISTED).forEach(m -> sb.append("\n  ").append(Printable.oneLine(m, 120)));
+            if (offered.size() > MAX_LISTED) sb.append("\n  … and ").append(offered.size() - MAX_LISTED).append(" more");
+        }
+        return sb.toString();
+    }
+
+    private synchronized List<String> modelIds() {
+        List<String> names = new java.util.ArrayList<>();
+        try {
+            models.choices().forEach(c -> names.add(c.id()));
+        } catch (StoreException unreadable) {
+            // the configured entries cannot be read now; the endpoint's own list still completes
+        }
+        models.offered(COMPLETION_WAIT).stream().filter(m -> !names.contains(m)).forEach(names::add);
+        return names;
     }
 
     /** A command taking no argument: anything after it is refused with a line saying so. */

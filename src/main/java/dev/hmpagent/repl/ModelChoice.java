@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The LLMs a person may have the cycle think with (/model): the configured one and the registry entries it can
- * reach. Only configured entries are offered; each entry's key goes only to its own base URL.
+ * The LLMs a person may have the cycle think with (/model): the configured one, the registry entries it can reach,
+ * and any model by name at the configured endpoint (as {@code llm -m} and aider's {@code /model} take one). Each
+ * entry's key goes only to its own base URL.
  */
 public interface ModelChoice {
     /**
@@ -41,4 +42,23 @@ public interface ModelChoice {
      *                                  http(s) URL); its message is one line for the person
      */
     String use(String id);
+
+    /**
+     * Sends the cycle's next calls to model {@code name} at the configured LLM's endpoint, with its key and settings;
+     * returns the line to show (which says so when the endpoint's own list does not name it).
+     *
+     * @throws IllegalArgumentException when {@code name} cannot be a model's name; its message is one line
+     */
+    String useModel(String name);
+
+    /**
+     * The names of the models the configured endpoint lists, sorted; the list is asked for once, the first time,
+     * waiting at most {@code wait} for it. Empty when the endpoint did not (yet) say.
+     */
+    List<String> offered(java.time.Duration wait);
+
+    /** Why {@link #offered} is empty ("" when it is not, or the list was not asked for yet). */
+    default String notOffered() {
+        return "";
+    }
 }

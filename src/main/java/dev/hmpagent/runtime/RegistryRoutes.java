@@ -83,4 +83,15 @@ public final class RegistryRoutes implements OtherLlms {
         return LlmChain.commands(LlmChain.client(main.forRoute(provider, r.baseUrl(), r.model(), key, options,
                 commands)), commands, LlmChain.entrySetting(r.id()));
     }
+
+    /**
+     * A client for model {@code model} at the configured LLM's endpoint: its provider, base URL, key, options and
+     * commands mode, another model (/model with a name no entry has).
+     *
+     * @throws IllegalArgumentException when the configured base URL is not an http(s) URL
+     */
+    public static LlmClient byName(LlmSection main, String model) {
+        return LlmChain.commands(LlmChain.client(main.forRoute(main.provider(), main.baseUrl(), model, main.apiKey(),
+                main.options(), main.commands())), main.commands(), "llm.commands = \"block\"");
+    }
 }

@@ -95,5 +95,11 @@ class InspectWiringTest {
 
         @Override
         public String use(String id) { throw new IllegalArgumentException("no models here"); }
+
+        @Override
+        public String useModel(String name) { throw new IllegalArgumentException("no models here"); }
+
+        @Override
+        public List<String> offered(java.time.Duration wait) { return List.of(); }
     }
 }

@@ -141,6 +141,42 @@ class ModelChoicesTest {
     }
 
     @Test
+    void any_model_by_name_is_asked_of_the_configured_endpoint_with_its_key_and_its_list_completes() throws Exception {
+        a.modelList = "{\"object\": \"list\", \"data\": [{\"id\": \"qwen2.5:7b\"}, {\"id\": \"model-a\"},"
+                + " {\"id\": \"llama3.2:3b\"}]}";
+        a.streamed("from qwen", 10, 2).streamed("from a again", 10, 2);
+        String base = a.baseUrl().replaceAll("/$", "");
+
+        assertThat(commands.run("/model qwen2.5:7b")).isEqualTo("thinking with qwen2.5:7b at " + base
+                + " from the next call; /model main returns");
+        assertThat(chosen.complete(HELLO, StreamListener.NONE).text()).isEqualTo("from qwen");
+        assertThat(models.current()).isEqualTo("qwen2.5:7b at " + base + " (chosen by name with /model; /model main returns)");
+        assertThat(commands.run("/model")).contains("the endpoint lists 3 models (/model <name> switches; Tab completes):"
+                + "\n  llama3.2:3b\n  model-a\n  qwen2.5:7b");
+        assertThat(commands.run("/model mistral-nemo")).isEqualTo("thinking with mistral-nemo at " + base
+                + " from the next call; the endpoint does not list it (it lists 3: /model shows them); /model main returns");
+        assertThat(commands.run("/model main")).startsWith("back to the configured LLM, model-a at ");
+        assertThat(chosen.complete(HELLO, StreamListener.NONE).text()).isEqualTo("from a again");
+
+        List<FakeOpenAiServer.Received> chats = new java.util.ArrayList<>();
+        for (int i = 0; i < a.requestCount(); i++) {
+            FakeOpenAiServer.Received r = a.take();
+            assertThat(r.request().getHeaders().get("Authorization")).isEqualTo("Bearer key-a");
+            if (r.request().getMethod().equals("POST")) chats.add(r);
+        }
+        assertThat(chats).extracting(r -> r.body().path("model").asText()).containsExactly("qwen2.5:7b", "model-a");
+        assertThat(b.requestCount()).as("the key goes nowhere else").isZero();
+    }
+
+    @Test
+    void an_endpoint_without_a_list_still_takes_a_name_and_says_why_it_lists_none() {
+        assertThat(commands.run("/model")).contains("/model <name> asks the configured endpoint for any model by name"
+                + " (its list of models: ").contains("HTTP 404");
+        assertThat(commands.run("/model qwen2.5:7b")).startsWith("thinking with qwen2.5:7b at ");
+        assertThat(commands.run("/model two words")).startsWith("/model: cannot use two words: \"two words\" cannot be");
+    }
+
+    @Test
     void an_llm_agent_toml_configures_is_chosen_within_the_failover_which_goes_on_from_it() throws Exception {
         AgentConfig withSpare = config("llm.base_url", a.baseUrl(), "llm.api_key", "key-a", "llm.model", "model-a",
                 "llm.registry", "[{ id = \"spare\", base_url = \"" + b.baseUrl() + "\", model = \"model-b\","
@@ -207,8 +243,8 @@ class ModelChoicesTest {
 
     @Test
     void only_configured_entries_the_client_can_reach_are_switched_to() {
-        assertThat(commands.run("/model claude")).isEqualTo("/model: no configured entry \"claude\"; choose one of: "
-                + "main (model-a), spare (model-b), keyless (model-c)");
+        assertThat(commands.run("/model claude")).isEqualTo("/model: cannot use claude: llm_registry entry claude names"
+                + " provider \"gemini\", which this agent does not speak, or no base URL and model");
         assertThatThrownBy(() -> models.use("claude")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no llm_registry entry claude");
         assertThat(chosen.switched()).isFalse();

@@ -308,8 +308,8 @@ class InspectTest {
         assertThat(run("/config llm")).isEqualTo("/config takes no arguments; type just /config");
         assertThat(run("/memory " + "w".repeat(201)))
                 .isEqualTo("/memory takes at most 200 characters to look for; shorten it");
-        assertThat(run("/model nope")).isEqualTo("/model: no configured entry \"nope\"; choose one of: "
-                + "main (gpt-main), spare (model-b), twin (gpt-main)");
+        assertThat(run("/model two words")).isEqualTo("/model: cannot use two words: \"two words\" cannot be a"
+                + " model's name");
     }
 
     @Test
@@ -319,7 +319,20 @@ class InspectTest {
                 configured (/model <id> switches):
                   main   gpt-main  https://api.example.com/v1  the LLM agent.toml configures
                   spare  model-b   http://localhost:8081/v1    spare model
-                  twin   gpt-main  http://localhost:8082/v1""");
+                  twin   gpt-main  http://localhost:8082/v1
+                /model <name> asks the configured endpoint for any model by name (its list of models: HTTP 404)""");
+        models.offered = List.of("llama3.2:3b", "qwen2.5:7b");
+        assertThat(run("/model")).endsWith("""
+                the endpoint lists 2 models (/model <name> switches; Tab completes):
+                  llama3.2:3b
+                  qwen2.5:7b""");
+    }
+
+    @Test
+    void model_takes_any_name_no_entry_has_as_a_model_at_the_configured_endpoint() {
+        assertThat(run("/model qwen2.5:7b")).isEqualTo("now qwen2.5:7b by name");
+        assertThat(run("/model spare")).as("an entry's id still means the entry").isEqualTo("now spare");
+        assertThat(models.used).containsExactly("name qwen2.5:7b", "spare");
     }
 
     @Test
@@ -340,6 +353,9 @@ class InspectTest {
         inspect(0, 100_000, 0);
         SlashCommand model = inspect.commands().stream().filter(c -> c.name().equals("/model")).findFirst().orElseThrow();
         assertThat(model.choices().get()).containsExactly("main", "spare", "twin");
+        models.offered = List.of("gpt-main", "llama3.2:3b");
+        assertThat(model.choices().get()).as("and the names the endpoint lists")
+                .containsExactly("main", "spare", "twin", "gpt-main", "llama3.2:3b");
     }
 
     @Test
@@ -403,6 +419,25 @@ class InspectTest {
             if (refuse != null) throw new IllegalArgumentException(refuse);
             used.add(id);
             return "now " + id;
+        }
+
+        List<String> offered = List.of();
+
+        @Override
+        public String useModel(String name) {
+            if (name.contains(" ")) throw new IllegalArgumentException("\"" + name + "\" cannot be a model's name");
+            used.add("name " + name);
+            return "now " + name + " by name";
+        }
+
+        @Override
+        public List<String> offered(java.time.Duration wait) {
+            return offered;
+        }
+
+        @Override
+        public String notOffered() {
+            return offered.isEmpty() ? "HTTP 404" : "";
         }
     }
 }

@@ -30,10 +30,18 @@ public final class FakeOpenAiServer implements AutoCloseable {
     public volatile String judgement = "{\"new_thoughts\": \"yes\", \"novelty\": 0.9, \"new_ideas\": [],"
             + " \"refined_ideas\": [], \"discarded_ideas\": []}";
 
+    /** The body {@code GET /models} answers (an OpenAI model list), or null for 404; never a queued reply. */
+    public volatile String modelList;
+
     public FakeOpenAiServer() throws IOException {
         server.setDispatcher(new Dispatcher() {
             @Override
             public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+                if ("GET".equals(request.getMethod()) && request.getUrl().encodedPath().endsWith("/models")) {
+                    String list = modelList;
+                    return list == null ? statusResponse(404, "{\"error\": \"not found\"}")
+                            : new MockResponse.Builder().setHeader("Content-Type", "application/json").body(list).build();
+                }
                 if (isComparison(request)) {
                     comparisons.incrementAndGet();
                     return comparisonAnswer();
@@ -372,7 +380,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
         while (true) {
             RecordedRequest r = server.takeRequest(10, TimeUnit.SECONDS);
             if (r == null) throw new AssertionError("the fake LLM server received no request");
-            if (!isComparison(r)) return new Received(r, JSON.readTree(r.getBody().utf8()));
+            if (!isComparison(r)) return new Received(r, r.getBody() == null ? JSON.createObjectNode() : JSON.readTree(r.getBody().utf8()));
         }
     }
 
