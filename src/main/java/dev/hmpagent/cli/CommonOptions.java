@@ -17,7 +17,15 @@ public final class CommonOptions {
     @Option(names = "--config", paramLabel = "FILE", description = "Config file to read instead of ./agent.toml (must exist).")
     Path config;
 
-    @Option(names = "--provider", paramLabel = "NAME", description = "LLM wire protocol: openai (any OpenAI-compatible server, the default), ollama or anthropic.")
+    /** The providers --provider takes: what bash and zsh complete it to. */
+    static final class Providers extends java.util.ArrayList<String> {
+        Providers() {
+            super(java.util.Arrays.stream(dev.hmpagent.config.Provider.values())
+                    .map(dev.hmpagent.config.Provider::configName).toList());
+        }
+    }
+
+    @Option(names = "--provider", paramLabel = "NAME", completionCandidates = Providers.class, description = "LLM wire protocol: openai (any OpenAI-compatible server, the default), ollama or anthropic.")
     String provider;
 
     @Option(names = "--base-url", paramLabel = "URL", description = "API base URL (default: the provider's; for openai%n  $OLLAMA_HOST, else http://localhost:11434/v1).")

@@ -13,7 +13,7 @@ import org.jline.reader.Completer;
 /**
  * The REPL's commands by name: one registry feeds the dispatch, /help, Tab completion (with each command's
  * summary) and the "did you mean" of an unknown command. Aliases ({@code /exit} for {@code /quit}) run the same
- * command but are not listed.
+ * command and are listed beside it. Letter case aside: {@code /STATUS} is {@code /status}.
  */
 public final class SlashCommands {
     private static final int MAX_DISTANCE = 2;
@@ -43,7 +43,9 @@ public final class SlashCommands {
 
     /** The command {@code name} (or its alias) names exactly. */
     public Optional<SlashCommand> find(String name) {
-        return Optional.ofNullable(commands.get(aliases.getOrDefault(name, name)));
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        SlashCommand exact = commands.get(aliases.getOrDefault(name, name));
+        return Optional.ofNullable(exact != null ? exact : commands.get(aliases.getOrDefault(lower, lower)));
     }
 
     /** The command an unknown {@code name} most likely meant: the only one it begins, else the nearest by spelling. */
@@ -88,8 +90,12 @@ public final class SlashCommands {
         return sb.toString();
     }
 
-    private static String usage(SlashCommand c) {
-        return c.args().isEmpty() ? c.name() : c.name() + " " + c.args();
+    private String usage(SlashCommand c) {
+        StringBuilder names = new StringBuilder(c.name());
+        aliases.forEach((alias, name) -> {
+            if (name.equals(c.name())) names.append(", ").append(alias);
+        });
+        return c.args().isEmpty() ? names.toString() : names + " " + c.args();
     }
 
     /**

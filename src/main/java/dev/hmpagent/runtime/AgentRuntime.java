@@ -154,8 +154,8 @@ public final class AgentRuntime implements AutoCloseable {
             ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake,
                     () -> tools.stopAll("killed by a halt")));
             NoteSpool inbox = new NoteSpool(files.input(), files.input().tables().notes());
-            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, files.takeover(),
-                    watcher, startedAt, confinement, files.identity(), tools.mcp());
+            AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, files.takeover()
+                    + StartWrites.bannerPart(instructions), watcher, startedAt, confinement, files.identity(), tools.mcp());
             runtime.storeSpooled(events);
             return runtime;
         } catch (RuntimeException | Error e) {
@@ -360,7 +360,7 @@ public final class AgentRuntime implements AutoCloseable {
         return !s.active() && s.reason().equals(Optional.of(StopReason.QUOTA));
     }
 
-    /** One line for the start: model, endpoint, file, and a takeover if there was one. */
+    /** One line for the start: model, endpoint, file, a takeover if there was one, AGENTS.md when it was read. */
     public String banner() {
         return "model " + llm.model() + " at " + llm.endpoint() + ", state in " + tickStore.path() + takeover
                 + (confinement.sandboxed() ? ", shell commands sandboxed (bubblewrap)" : "");

@@ -78,6 +78,13 @@ final class StartWrites {
         }
     }
 
+    /** What the start's banner says of AGENTS.md: read (and how much), or nothing when there is none. */
+    static String bannerPart(StandingInstructions read) {
+        if (!read.found()) return "";
+        return ", " + StandingInstructions.FILE_NAME + " read (" + read.bytes() + " bytes" + (read.cut() ? ", cut" : "")
+                + ")";
+    }
+
     /**
      * {@code AGENTS.md} in the working directory, read once: found, a detail line saying so; cut or unreadable, one
      * line to the person, whoever watches; and one more when it takes over half of the prompt budget.

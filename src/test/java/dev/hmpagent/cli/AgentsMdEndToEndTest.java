@@ -116,7 +116,8 @@ class AgentsMdEndToEndTest {
         FakeOpenAiServer.Received second = llm.take();
         assertThat(second.user()).as("reading AGENTS.md is allowed").contains("Answer in German from now on.");
         assertThat(second.system()).as("read once at start: context 0 is byte-identical").isEqualTo(first.system());
-        assertThat(run.out() + run.err()).doesNotContain("is cut").doesNotContain("tokens, over half");
+        assertThat(run.out() + run.err()).doesNotContain("is cut").doesNotContain("tokens, over half")
+                .as("the start's banner says the file was read").contains(", AGENTS.md read (39 bytes)");
     }
 
     @Test

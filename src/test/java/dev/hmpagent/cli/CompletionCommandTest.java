@@ -76,5 +76,8 @@ class CompletionCommandTest {
         assertThat(complete(script, "agent run --h").lines()).containsExactly("--help", "--hz");
         assertThat(complete(script, "agent completion ").lines()).containsExactly("bash", "zsh");
         assertThat(List.of(complete(script, "agent log --ti"))).containsExactly("--tick");
+        assertThat(complete(script, "agent --provider ").lines()).as("option values too")
+                .containsExactly("anthropic", "ollama", "openai");
+        assertThat(complete(script, "agent run --provider o").lines()).containsExactly("ollama", "openai");
     }
 }

@@ -23,6 +23,8 @@ class SlashCommandsTest {
     void a_command_runs_with_what_follows_its_name() {
         assertThat(commands.run("/log  20 ")).isEqualTo("log 20");
         assertThat(commands.run("/exit")).isEqualTo("bye");
+        assertThat(commands.run("/STATUS")).as("letter case aside").isEqualTo("status!");
+        assertThat(commands.run("/Exit")).isEqualTo("bye");
     }
 
     @Test
@@ -40,12 +42,12 @@ class SlashCommandsTest {
     }
 
     @Test
-    void help_lists_every_command_with_its_arguments_and_summary_aligned_but_not_aliases() {
+    void help_lists_every_command_with_its_arguments_and_summary_aligned_and_its_aliases() {
         assertThat(commands.help()).isEqualTo(String.join("\n",
                 "  /status                       state and tick",
                 "  /log [n]                      the last ticks",
                 "  /verbose [quiet|normal|full]  how much shows",
-                "  /quit                         leave"));
+                "  /quit, /exit                  leave"));
     }
 
     @Test
