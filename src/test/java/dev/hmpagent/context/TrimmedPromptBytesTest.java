@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * running token counts (it rendered the whole prompt again after every dropped item), on a file whose every context is
  * full ({@link FullContext}). The digest covers everything {@link AssembledPrompt} holds: the messages with their
  * stable prefix and seams, the parts, the ids shown, the watermark, the token estimate, the trimmed counts and the
- * text shown as data. Pinned again when context 0's words change (issue 33: how the model ends its turn).
+ * text shown as data. Pinned again when context 0's words change (issue 33: how the model ends its turn), and when a person's
+ * message was no longer cut at 4,000 characters (issue 34: up to 60 % of the budget left, the way to read the rest).
  */
 class TrimmedPromptBytesTest {
     @TempDir Path dir;
@@ -64,14 +65,14 @@ class TrimmedPromptBytesTest {
     }
 
     private static final java.util.Map<String, String> EXPECTED = java.util.Map.of(
-            "500 false", "d30383e0de10b536 d30383e0de10b536",
-            "1500 false", "d30383e0de10b536 d30383e0de10b536",
-            "2200 false", "a53d5614d1298d71 b3eb8c6f3b5c5a28",
-            "3000 false", "a53d5614d1298d71 b3eb8c6f3b5c5a28",
+            "500 false", "365112099c3d4db9 365112099c3d4db9",
+            "1500 false", "365112099c3d4db9 365112099c3d4db9",
+            "2200 false", "adf306769cfa60aa e518ca9f104c27ef",
+            "3000 false", "0be07f8e90520ef7 56133a589a4dc5cf",
             "4000 true", "06d3f3157ded6d18 6c501bb8ac0189a4",
-            "6000 false", "37187c4aea0f9691 a0d4777469a33cfa",
-            "20000 false", "176a864d1a9b285c 929009e172d69cdf",
-            "200000 false", "347e89b5796a4cac ef910e2764e4cda4",
+            "6000 false", "6ab604797d72b209 fa0a5217e96599c2",
+            "20000 false", "163cb361ac00936d 0eff44d8a167fc28",
+            "200000 false", "b1afdaea7a885d40 f7a85867e69ca6eb",
             "1500 true", "404a9333ae3172a2 718ccd762bfcd6eb",
             "6000 true", "24530744c93db7ac 7fa9d7db764a8bb4");
 
