@@ -39,10 +39,9 @@ import picocli.CommandLine.Mixin;
         footerHeading = "%nExamples:%n",
         footer = {
                 "  agent                                  # the REPL on ./agent.db, Ollama here",
-                "  agent --db ~/agents/ops.db --model qwen2.5:7b",
                 "  agent --base-url https://api.openai.com/v1 --model gpt-4o-mini",
                 "  printf 'What is in README.md?\\n' | agent -q  # answer on stdout, then exit",
-                "  printf 'What is 2+2?\\n' | agent --json       # one JSON object per answer"})
+                "  printf 'What is 2+2?\\n' | agent --json  # JSON lines, for scripts"})
 public final class AgentCommand implements Callable<Integer> {
     @Mixin CommonOptions options;
 
