@@ -8,6 +8,7 @@ import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.event.AgentEvent;
+import dev.hmpagent.event.EventSink;
 import dev.hmpagent.repl.Costs;
 import dev.hmpagent.repl.EventRenderer;
 import dev.hmpagent.repl.Repl;
@@ -38,9 +39,9 @@ import picocli.CommandLine.Mixin;
         footerHeading = "%nExamples:%n",
         footer = {
                 "  agent                                  # the REPL on ./agent.db, Ollama here",
-                "  agent --db ~/agents/ops.db --model qwen2.5:7b",
                 "  agent --base-url https://api.openai.com/v1 --model gpt-4o-mini",
-                "  printf 'What is in README.md?\\n' | agent -q  # answer on stdout, then exit"})
+                "  printf 'What is in README.md?\\n' | agent -q  # answer on stdout, then exit",
+                "  printf 'What is 2+2?\\n' | agent --json  # JSON lines, for scripts"})
 public final class AgentCommand implements Callable<Integer> {
     @Mixin CommonOptions options;
 
@@ -52,8 +53,13 @@ public final class AgentCommand implements Callable<Integer> {
     String verbose;
 
     @Option(names = {"-q", "--quiet"}, description = "No line of figures (tokens, time, cost) after each LLM call;"
-            + " answers, problems and notices stay. Piped, answers go to stdout and the rest to stderr.")
+            + " answers, problems and notices stay. Piped, the bare answers go to stdout and, with -q, only problems"
+            + " to stderr.")
     boolean quiet;
+
+    @Option(names = "--json", description = "For scripts: one JSON object per answer on stdout (text, model, tokens,"
+            + " cost, the tick's outcome) and a last one with the exit code and why; problems on stderr.")
+    boolean json;
 
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -70,12 +76,11 @@ public final class AgentCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LoadedConfig loaded = options.load(launch.env());
         AgentConfig config = loaded.config();
-        Verbosity verbosity = verbose == null ? Verbosity.QUIET : Verbosity.parse(verbose).orElseThrow(() ->
-                new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                        "--verbose takes quiet, normal or full, not '" + verbose + "'"));
+        Verbosity verbosity = verbosity();
         Path db = config.agent().db().toAbsolutePath();
         Path history = historyFile(db);
-        boolean interactive = launch.interactive();
+        // a script's --json reads its lines as from a pipe, even at a terminal: no line editor, no transcript
+        boolean interactive = launch.interactive() && !json;
         try (Terminal terminal = launch.terminals().create()) {
             boolean colour = ColorChoice.colour(launch.env(), noColor, interactive && JLineScreen.capable(terminal));
             LineReader reader = ReplReader.build(terminal, interactive ? history : null, colour);
@@ -90,20 +95,34 @@ public final class AgentCommand implements Callable<Integer> {
             Costs costs = new Costs(config.llm().prices());
             EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts, costs);
             if (quiet) renderer.hideFigures();
-            try (AgentRuntime runtime = AgentRuntime.start(config, launch, renderer,
+            // piped, a script reads the bare answers (or JSON) alone; the renderer's lines go to stderr
+            OneShotPrinter oneShot = interactive ? null : new OneShotPrinter(screen, renderer,
+                    new OneShotPrinter.Mode(json, quiet), costs, launch.clock());
+            EventSink events = oneShot == null ? renderer : oneShot;
+            try (AgentRuntime runtime = AgentRuntime.start(config, launch, events,
                     new WakeOrPollPacer(config.cycle().pollInterval()), false, approver, protectedFiles);
                  Store inspectStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
                  Store factsStore = runtime.connectAgain(INSPECT_BUSY_TIMEOUT);
                  screen) {
-                return session(new Session(loaded, db, interactive, reader, screen, approver, facts, costs, renderer),
-                        runtime, inspectStore, factsStore);
+                Session session = new Session(loaded, db, interactive, reader, screen, approver, facts, costs, renderer,
+                        events);
+                int code = session(session, runtime, inspectStore, factsStore);
+                if (oneShot != null) oneShot.exited(code, ExitCodes.MEANINGS.get(code), runtime.safety().label());
+                return code;
             }
         }
     }
 
+    private Verbosity verbosity() {
+        return verbose == null ? Verbosity.QUIET : Verbosity.parse(verbose).orElseThrow(() ->
+                new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                        "--verbose takes quiet, normal or full, not '" + verbose + "'"));
+    }
+
     /** What the REPL is made of before the runtime starts: the terminal's side of a session. */
     private record Session(LoadedConfig loaded, Path db, boolean interactive, LineReader reader, JLineScreen screen,
-                           ReplApprover approver, DeferredFacts facts, Costs costs, EventRenderer renderer) {
+                           ReplApprover approver, DeferredFacts facts, Costs costs, EventRenderer renderer,
+                           EventSink events) {
     }
 
     /**
@@ -141,13 +160,13 @@ public final class AgentCommand implements Callable<Integer> {
                 config.llm().giveUp(), controls(runtime, replFacts, inspect), s.approver(), s.renderer(),
                 slashCommands(inspect, runtime, config.safety().tokenBudget()), launch.clock().withZone(java.time.ZoneId.systemDefault()));
         ReplReader.complete(s.reader(), repl.commands());
-        runtime.startThinking(s.renderer());
+        runtime.startThinking(s.events());
         try (ReplClock ticker = ReplClock.start(screen.hasLiveRegion(), () -> {
             replFacts.refresh();
             s.renderer().refresh();
         })) {
             TickLoop.End end = repl.run();
-            runtime.farewell(end).ifPresent(line -> s.renderer().emit(new AgentEvent.Problem(line)));
+            runtime.farewell(end).ifPresent(line -> s.events().emit(new AgentEvent.Problem(line)));
             return exitCode(end, runtime, s.interactive());
         } finally {
             ReplReader.saveHistory(s.reader());

@@ -46,7 +46,8 @@ final class HaltCommand extends Subcommand {
                 return flag(db, e);
             }
             if (o.result() == SafetyControl.Result.ALREADY) {
-                say(db.getFileName() + " was already " + SafetyGate.describe(o.after()));
+                say(db.getFileName() + " was already " + SafetyGate.describe(o.after(),
+                        launch().clock().withZone(StatusCommand.zone(launch().env()))));
             } else {
                 say("halted: " + db.getFileName() + " is " + o.after().label() + " (was " + o.before().label()
                         + "); a running agent cancels its LLM call within "

@@ -6,31 +6,48 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
 import java.io.PrintWriter;
+import dev.hmpagent.store.ProcessStatus;
 import java.time.Clock;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
  * What `agent run` prints: one line per event on stdout, human-readable by default or JSON lines
- * ({@code --json}) with a timestamp and tick id on each (the latest tick, for lines not about one). Thoughts and no-op frames only with
- * {@code --verbose}. Text from the model has its control characters removed. Thread-safe.
+ * ({@code --json}) with a timestamp and tick id on each (the latest tick, for lines not about one). A text line starts
+ * with the person's local time ({@code 14:03:07}); JSON keeps UTC, as the file does. By default a line says what a
+ * person needs: what the agent did and said, what failed in plain words (the world's error, without the words the
+ * safety monitor writes for the model), state changes. With {@code --verbose} also thoughts, no-op frames, the
+ * machinery's details (the reflex, a frame overrun) and each result as the model read it. Text from the model has its
+ * control characters removed. Thread-safe.
  */
 final class HeadlessPrinter implements EventSink {
     private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}&&[^\\t]]");
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
+    /** The first line the monitor puts before a result when the same action keeps failing. */
+    private static final String ALERT = "SYSTEM ALERT:";
     /** Longest message printed whole on a text line (JSON lines carry every message whole). */
     static final int MAX_MESSAGE_CHARS = 4_096;
 
     private final PrintWriter out;
     private final Clock clock;
+    private final ZoneId zone;
     private final boolean json;
     private final boolean verbose;
     private final String dbPath;
     /** The newest tick id printed: lines not about one tick (problems, state changes) carry it. */
     private long lastTick;
 
-    /** @param dbPath the database file, named in the command that prints a clipped message whole */
-    HeadlessPrinter(PrintWriter out, Clock clock, boolean json, boolean verbose, String dbPath) {
+    /**
+     * @param dbPath the database file, named in the command that prints a clipped message whole
+     * @param zone   the person's time zone, for the time at the start of a text line
+     */
+    HeadlessPrinter(PrintWriter out, Clock clock, ZoneId zone, boolean json, boolean verbose, String dbPath) {
+        this.zone = Objects.requireNonNull(zone, "zone");
         this.dbPath = Objects.requireNonNull(dbPath, "dbPath");
         this.out = Objects.requireNonNull(out, "out");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -47,7 +64,7 @@ final class HeadlessPrinter implements EventSink {
     }
 
     private String human(AgentEvent event) {
-        String ts = clock.instant().toString();
+        String ts = TIME.format(clock.instant().atZone(zone));
         if (event instanceof AgentEvent.MessageToUser m) {
             return ts + " tick " + m.tickId() + " agent> " + clipped(m.text(), "SELECT text FROM notes WHERE "
                     + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId()));
@@ -64,9 +81,10 @@ final class HeadlessPrinter implements EventSink {
         if (event instanceof AgentEvent.Problem p) return ts + " ! " + oneLine(p.text());
         // the first failed try says all of it; later ones would repeat it every back-off step (JSON keeps each)
         if (event instanceof AgentEvent.Retrying r) return r.attempt() > 1 ? null : ts + " ! " + oneLine(r.text());
-        if (event instanceof AgentEvent.Info i) return ts + " · " + oneLine(i.text());
+        if (event instanceof AgentEvent.Info i) return i.detail() && !verbose ? null : ts + " · " + oneLine(i.text());
         if (event instanceof AgentEvent.CommandDone c) {
-            return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + oneLine(c.result());
+            return ts + " tick " + c.tickId() + " [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": "
+                    + oneLine(verbose ? c.result() : plain(c));
         }
         if (!verbose) return null;
         if (event instanceof AgentEvent.Thought t) {
@@ -123,6 +141,18 @@ final class HeadlessPrinter implements EventSink {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write an event as JSON", e);
         }
+    }
+
+    /**
+     * A command's result without the safety monitor's words for the model (the pain and its meaning, an alert, the
+     * line saying the agent stopped, which the state change says to people once): what the world returned.
+     */
+    private static String plain(AgentEvent.CommandDone c) {
+        ProcessStatus status = ProcessStatus.fromColumn(c.status());
+        boolean failed = status != ProcessStatus.OK && status != ProcessStatus.CLOSE;
+        Matcher code = Pattern.compile("^PAIN [a-z]+ \\([0-9.]+\\) from [a-z]+ " + Pattern.quote(c.type()) + ": (\\S+): ")
+                .matcher(c.result().startsWith(ALERT) ? c.result().substring(c.result().indexOf('\n') + 1) : c.result());
+        return RecordedOutput.of(c.type(), failed, code.find() ? code.group(1) : null, c.result()).output();
     }
 
     private static String oneLine(String s) {

@@ -7,6 +7,7 @@ import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.cycle.FixedRatePacer;
 import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.event.AgentEvent;
+import java.time.ZoneId;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,10 +47,12 @@ final class RunCommand extends Subcommand {
             + "instead of waiting for `agent unlock`; not for the reflex's rest, which ends by itself.")
     boolean exitOnLockout;
 
-    @Option(names = "--json", description = "JSON lines (with timestamp and tick id) instead of text.")
+    @Option(names = "--json", description = "JSON lines (with a UTC timestamp and tick id) instead of text lines"
+            + " (which start with the local time).")
     boolean json;
 
-    @Option(names = {"-v", "--verbose"}, description = "Also print thoughts and a line for each frame with nothing to do.")
+    @Option(names = {"-v", "--verbose"}, description = "Also print thoughts, a line for each frame with nothing to do,"
+            + " the machinery's notices and each command's result as the model read it.")
     boolean verbose;
 
     RunCommand(AgentCommand root, Launch launch) {
@@ -68,7 +71,7 @@ final class RunCommand extends Subcommand {
         if (maxTicks != null && maxTicks <= 0) {
             throw new ParameterException(spec.commandLine(), "--max-ticks " + maxTicks + " must be at least 1");
         }
-        HeadlessPrinter printer = new HeadlessPrinter(out(), launch().clock(), json, verbose,
+        HeadlessPrinter printer = new HeadlessPrinter(out(), launch().clock(), ZoneId.systemDefault(), json, verbose,
                 config.agent().db().toAbsolutePath().toString());
         FixedRatePacer pacer = new FixedRatePacer(rate,
                 catchUp ? FixedRatePacer.Overrun.CATCH_UP : FixedRatePacer.Overrun.SKIP, config.run().maxCatchUp());

@@ -23,6 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import dev.hmpagent.text.ShortTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -158,10 +160,11 @@ final class StatusCommand extends Subcommand {
 
     private void lines(Seen s) {
         SafetyStatus safety = s.safety();
-        say(s.db().getFileName() + ": " + safety.labelUntil() + " since " + safety.since()
+        say(s.db().getFileName() + ": " + safety.label() + safety.until().map(u -> " until " + local(u, s)).orElse("")
+                + " since " + local(safety.since(), s)
                 + (safety.detail().isEmpty() ? "" : " (" + safety.detail() + ")"));
         if (safety.resting()) {
-            say("resting: the agent thinks again at " + safety.until().orElseThrow() + (safety.until().get()
+            say("resting: the agent thinks again at " + local(safety.until().orElseThrow(), s) + (safety.until().get()
                     .isAfter(s.now()) ? "" : " (past: when the agent next looks)") + ", or sooner at a message from"
                     + " a person or `agent unlock`");
         }
@@ -175,7 +178,7 @@ final class StatusCommand extends Subcommand {
                     : "runner: none in this file; " + deletedUnder(s.db(), holders);
         }));
         say(s.last().isEmpty() ? "last tick: none yet" : "last tick: " + s.last().get(0).tickId() + " at "
-                + s.last().get(0).endedAt() + " (" + s.last().get(0).outcome() + "); tokens used " + s.tokens());
+                + local(s.last().get(0).endedAt(), s) + " (" + s.last().get(0).outcome() + "); tokens used " + s.tokens());
         Costs costs = s.costs();
         s.session().ifPresent(m -> ModelFigures.lines(m, costs).forEach(l -> say("session: " + l)));
         ModelFigures.lines(s.lifetime(), costs).forEach(l -> say("lifetime: " + l));
@@ -231,9 +234,25 @@ final class StatusCommand extends Subcommand {
                 + " within a second of that, exit 5; what it wrote since is lost). The next start uses " + db;
     }
 
-    private static String runnerLine(RunnerLock.Seen s, boolean alive, Instant now) {
+    /** A time for the text lines: local and short (the JSON keeps UTC). */
+    private String local(Instant t, Seen s) {
+        return ShortTime.of(t, s.now(), zone(launch().env()));
+    }
+
+    /** The person's time zone: {@code TZ} of the environment when it names one, else the system's. */
+    static ZoneId zone(java.util.Map<String, String> env) {
+        String tz = env.get("TZ");
+        try {
+            return tz == null || tz.isBlank() ? ZoneId.systemDefault() : ZoneId.of(tz.startsWith(":") ? tz.substring(1) : tz);
+        } catch (java.time.DateTimeException e) {
+            return ZoneId.systemDefault();   // a TZ Java does not know (a POSIX rule): the system's zone
+        }
+    }
+
+    private String runnerLine(RunnerLock.Seen s, boolean alive, Instant now) {
         double age = seconds(Duration.between(s.holder().heartbeatAt(), now));
-        String who = "runner: pid " + s.holder().pid() + " on " + s.holder().host() + " since " + s.holder().startedAt()
+        String who = "runner: pid " + s.holder().pid() + " on " + s.holder().host() + " since "
+                + ShortTime.of(s.holder().startedAt(), now, zone(launch().env()))
                 + ", heartbeat " + age + " s ago" + RunnerState.of(s.holder(), alive).words(s.holder(), age);
         if (s.publishedAt() == null || s.published().phase() == null) return who;
         return who + "; " + s.published().phase() + (s.published().hz() > 0

@@ -95,7 +95,8 @@ final class UnlockCommand extends Subcommand {
                 }
             }
             case REFUSED -> {
-                err().println("agent: " + refusal(db, o.before()));
+                err().println("agent: " + refusal(db, o.before(), dev.hmpagent.text.ShortTime.of(o.before().since(),
+                        launch().clock().instant(), StatusCommand.zone(launch().env()))));
                 err().flush();
                 return ExitCodes.STOPPED;
             }
@@ -122,13 +123,13 @@ final class UnlockCommand extends Subcommand {
         return Optional.empty();
     }
 
-    /** One line: the state, since when, its reason, and what releases it instead. */
-    private static String refusal(Path db, SafetyStatus before) {
+    /** One line: the state, since when (local, short: {@code since}), its reason, and what releases it instead. */
+    private static String refusal(Path db, SafetyStatus before, String since) {
         boolean budget = before.reason().equals(Optional.of(StopReason.BUDGET));
         String why = before.detail().isBlank()
                 ? (budget ? "the token budget is spent" : "the quota is spent")
                 : before.detail().strip().replaceAll("\\s*\\R\\s*", " ");
-        String stop = db.getFileName() + " is " + before.label() + " since " + before.since() + ": " + why;
+        String stop = db.getFileName() + " is " + before.label() + " since " + since + ": " + why;
         if (budget) {
             return stop + "; run agent unlock --add-budget N (tokens) or raise safety.token_budget in agent.toml";
         }

@@ -177,7 +177,8 @@ public final class TickLoop {
             counter.skipped(pace.skipped());
             String line = overruns.line(pace, result.worked() ? "tick " + result.tickId() : "an idle frame",
                     now - began, hz, now);
-            if (line != null) events.emit(new AgentEvent.Info(line));
+            // a detail: an ordinary slow tick is no news to a person (agent run --verbose shows it)
+            if (line != null) events.emit(new AgentEvent.Info(line, true));
         }
         switch (pace.waiting()) {
             case NONE -> { }

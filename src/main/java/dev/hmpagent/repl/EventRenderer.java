@@ -193,7 +193,7 @@ public final class EventRenderer implements EventSink {
         if (!screen.hasLiveRegion()) return;
         screen.live(liveLines());
         String status = facts.statusLine();
-        screen.status(status.isEmpty() ? List.of() : List.of(line(DIM, status)));
+        screen.status(status.isEmpty() ? List.of() : List.of(StateColour.statusLine(status)));
     }
 
     private List<AttributedString> liveLines() {

@@ -191,7 +191,8 @@ public final class AgentRuntime implements AutoCloseable {
         AtomicReference<TickLoop> loopRef = new AtomicReference<>();
         RunnerGuard guard = push(resources, new RunnerGuard(files.lock(), files.lock().on(files.tick()), events,
                 files.identity(), () -> published(cycle, loopRef.get())));
-        SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(config.agent().db()), events, cycle::endRestIfDue);
+        SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(config.agent().db()), events, cycle::endRestIfDue,
+                () -> files.tick().tables().safety().latestAudit(1).stream().findFirst());
         TickLoop loop = new TickLoop(cycle, pacer, time, config.llm().giveUp(), () -> {
             if (!guard.mayTick()) return false;
             if (gate.mayThink()) return true;
@@ -349,7 +350,9 @@ public final class AgentRuntime implements AutoCloseable {
             case DATABASE -> Optional.of("stopped: " + tickStore.path().getFileName()
                     + " cannot be used (see above)" + (waiting > 0 ? "; " + waiting + " typed line(s) wait in "
                     + inbox.file().getFileName() : ""));
-            case SAFETY_STOP -> Optional.of("exiting: " + SafetyGate.describe(safety()));
+            // the stop was said when it came, with why: the exit line does not repeat it
+            case SAFETY_STOP -> Optional.of("exiting: the agent " + (safety().resting() ? "rests" : "is stopped or locked")
+                    + " (said above); `agent unlock` lets it think again");
             case STOPPED, FAILED, LOST_FILE, FILE_GONE -> Optional.empty();   // the guard said why, once
         };
     }

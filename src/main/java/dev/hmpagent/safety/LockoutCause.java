@@ -1,5 +1,8 @@
 package dev.hmpagent.safety;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.text.Text;
 import java.util.LinkedHashMap;
@@ -8,8 +11,8 @@ import java.util.Objects;
 
 /**
  * What a stop of the breakers is about, named for the people who read it (the terminal line, {@code agent status},
- * the audit, the alert command) and for the LLM after the unlock: the command that kept failing, as it was written,
- * and its last error. The last error of each recent action is kept in memory on the tick thread; after a restart a
+ * the audit, the alert command) and for the LLM after the unlock: the command that kept failing, as a person would
+ * type it, and its last error. The last error of each recent action is kept in memory on the tick thread; after a restart a
  * stop names the command alone until it fails again.
  */
 final class LockoutCause {
@@ -17,6 +20,7 @@ final class LockoutCause {
     private static final int KEPT = 64;
     private static final int COMMAND_CHARS = 200;
     private static final int ERROR_CHARS = 240;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ProcessLogDao processLog;
     private final Map<String, String> lastError = new LinkedHashMap<>(16, 0.75f, true) {
@@ -42,11 +46,36 @@ final class LockoutCause {
      */
     String of(long processLogId, String fingerprint) {
         String command = processLog.get(processLogId)
-                .map(r -> Text.oneLine(r.value() == null || r.value().isBlank() ? r.name()
-                        : r.value().replaceFirst("^\\{\"cmd_id\":\"[^\"]*\",", "{"), COMMAND_CHARS))
+                .map(r -> Text.oneLine(typed(r.name(), r.value()), COMMAND_CHARS))
                 .orElse("");
         if (command.isEmpty()) return "";
         String error = fingerprint == null ? null : lastError.get(fingerprint);
         return "; the command: " + command + (error == null ? "" : "; its last error: " + error);
+    }
+
+    /**
+     * The command as a person would type it: a shell command as its command line, anything else as its name and its
+     * arguments ({@code file_read notes.txt}); the stored JSON as it is when it cannot be read.
+     */
+    static String typed(String name, String json) {
+        if (json == null || json.isBlank()) return name;
+        JsonNode command;
+        try {
+            command = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            return json;
+        }
+        JsonNode args = command.path("args");
+        if (args.path("command").isTextual()) return args.path("command").asText();
+        StringBuilder line = new StringBuilder(command.path("type").asText(name));
+        args.fields().forEachRemaining(arg -> line.append(' ').append(word(arg.getValue())));
+        return line.toString();
+    }
+
+    /** One argument: a plain word bare, text with spaces or quotes in single quotes, anything else as JSON. */
+    private static String word(JsonNode value) {
+        if (!value.isTextual()) return value.toString();
+        String text = value.asText();
+        return !text.isEmpty() && text.matches("[\\w@%+=:,./~-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
     }
 }

@@ -127,7 +127,7 @@ class AgentReplEndToEndTest {
         // every command of the answer only had an effect: nothing wakes the LLM again (one question, one call)
         assertThat(llm.requestCount()).as("a plain question costs one call").isEqualTo(1);
 
-        assertThat(terminal()).contains("agent> Hello, human! Nice to meet you.");
+        assertThat(terminal()).contains("Hello, human! Nice to meet you.");
 
         try (Store store = Store.open(db, Clock.systemUTC())) {
             List<NoteRow> notes = new NotesDao(store).after(0, 10);
@@ -178,7 +178,7 @@ class AgentReplEndToEndTest {
         FakeOpenAiServer.Received first = llm.take();
         assertThat(first.body().path("stream").asBoolean()).isFalse();
         assertThat(first.user()).contains("hi");
-        assertThat(terminal()).contains("agent> Hello, human! Nice to meet you.");
+        assertThat(terminal()).contains("Hello, human! Nice to meet you.");
         assertThat(count("SELECT sum(prompt_tokens) FROM agent_log")).isEqualTo(500);
         assertThat(llm.requestCount()).isEqualTo(1);
     }
@@ -209,7 +209,7 @@ class AgentReplEndToEndTest {
         assertThat(agent("", "--base-url", llm.baseUrl())).isZero();
         assertThat(llm.take().user()).contains("are you there?").as("the server's trouble is not the LLM's failure")
                 .doesNotContain("not reachable");
-        assertThat(terminal()).contains("agent> I am back.");
+        assertThat(terminal()).contains("I am back.");
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'are you there?' AND read = 1")).isEqualTo(1);
     }
 
@@ -275,7 +275,7 @@ class AgentReplEndToEndTest {
 
         assertThat(code).as(terminal()).isZero();
         assertThat(llm.requestCount()).as("the failed try, then the answer; its send_message wakes nothing").isEqualTo(2);
-        assertThat(terminal()).contains("retrying in 1 s").contains("agent> Answered.");
+        assertThat(terminal()).contains("retrying in 1 s").contains("Answered.");
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'still there?' AND read = 1")).isEqualTo(1);
     }
 
@@ -288,7 +288,7 @@ class AgentReplEndToEndTest {
         int code = agent("hello\n", "--base-url", llm.baseUrl(), "--set", "llm.give_up_s=30");
 
         assertThat(code).isZero();
-        assertThat(terminal()).contains("text/html").contains("retrying in").contains("agent> Answered.");
+        assertThat(terminal()).contains("text/html").contains("retrying in").contains("Answered.");
         assertThat(count("SELECT count(*) FROM agent_log WHERE state = 'llm_error'")).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = ''"))
                 .as("the page is not stored as an empty reply").isZero();
@@ -307,7 +307,7 @@ class AgentReplEndToEndTest {
                 .isEqualTo(1);
         assertThat(count("SELECT count(*) FROM notes WHERE text = 'what is it?' AND read = 1 AND tick_id = 2"))
                 .as("read by the retry that answered, not by the cut-off reply").isEqualTo(1);
-        assertThat(terminal()).contains("agent> Answered.");
+        assertThat(terminal()).contains("Answered.");
     }
 
     @Test
@@ -317,7 +317,7 @@ class AgentReplEndToEndTest {
         int code = agent("hi\n", "--base-url", llm.baseUrl(), "--set", "llm.call_deadline_s=1", "--set", "llm.give_up_s=30");
 
         assertThat(code).isZero();
-        assertThat(terminal()).contains("llm.call_deadline_s").contains("agent> Answered.");
+        assertThat(terminal()).contains("llm.call_deadline_s").contains("Answered.");
         assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = 'Let me' AND interrupted = 1"))
                 .isEqualTo(1);
     }
@@ -335,7 +335,7 @@ class AgentReplEndToEndTest {
 
         llm.streamed(ANSWER, 10, 5).streamed("Done.", 10, 1);
         assertThat(agent("second question\n", "--base-url", llm.baseUrl())).isZero();
-        assertThat(terminal()).contains("agent> Answered.");
+        assertThat(terminal()).contains("Answered.");
     }
 
     @Test

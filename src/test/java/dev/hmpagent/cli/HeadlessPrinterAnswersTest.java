@@ -6,6 +6,7 @@ import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.testing.MutableClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.ZoneId;
 import org.junit.jupiter.api.Test;
 
 /** agent run shows a reply's prose as the answer when it sent no message, marked apart from a message. */
@@ -14,7 +15,8 @@ class HeadlessPrinterAnswersTest {
 
     private String print(boolean json, AgentEvent... events) {
         StringWriter out = new StringWriter();
-        HeadlessPrinter printer = new HeadlessPrinter(new PrintWriter(out, true), clock, json, false, "agent.db");
+        HeadlessPrinter printer = new HeadlessPrinter(new PrintWriter(out, true), clock, ZoneId.of("Europe/Berlin"), json, false,
+                "agent.db");
         for (AgentEvent e : events) printer.emit(e);
         return out.toString();
     }
@@ -22,8 +24,8 @@ class HeadlessPrinterAnswersTest {
     @Test
     void text_marks_the_prose_apart_from_a_message() {
         assertThat(print(false, new AgentEvent.MessageToUser(1, 4, "pong"), new AgentEvent.ProseAnswer(2, "2 + 2\n= 4.")))
-                .isEqualTo("2026-11-27T08:00:00Z tick 1 agent> pong\n"
-                        + "2026-11-27T08:00:00Z tick 2 agent (thought)> 2 + 2 = 4.\n");
+                .as("the local time (Berlin), short; JSON keeps UTC").isEqualTo("09:00:00 tick 1 agent> pong\n"
+                        + "09:00:00 tick 2 agent (thought)> 2 + 2 = 4.\n");
     }
 
     @Test

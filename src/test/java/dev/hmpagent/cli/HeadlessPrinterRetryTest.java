@@ -6,6 +6,7 @@ import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.testing.MutableClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.ZoneId;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,8 @@ class HeadlessPrinterRetryTest {
 
     private String print(boolean json) {
         StringWriter out = new StringWriter();
-        HeadlessPrinter printer = new HeadlessPrinter(new PrintWriter(out, true), clock, json, false, "agent.db");
+        HeadlessPrinter printer = new HeadlessPrinter(new PrintWriter(out, true), clock, ZoneId.of("Europe/Berlin"), json, false,
+                "agent.db");
         for (int attempt = 1; attempt <= 5; attempt++) {
             printer.emit(new AgentEvent.Retrying("LLM endpoint http://x is not reachable — retrying in 2 s", attempt,
                     Instant.parse("2026-11-24T10:01:00Z")));

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.testing.FakeOpenAiServer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -90,9 +92,9 @@ class PipeAnswersEndToEndTest {
 
         assertThat(code.get()).as(stderr.toString()).isZero();
         assertThat(llm.requestCount()).isEqualTo(2);
-        assertThat(out()).isEqualTo("agent> pong\nagent> pong\n");
+        assertThat(out()).as("the bare answers").isEqualTo("pong\npong\n");
         assertThat(stderr.toString()).contains("100 in · 10 out").contains("120 in · 10 out")
-                .doesNotContain("agent>");
+                .doesNotContain("pong");
     }
 
     @Test
@@ -101,8 +103,8 @@ class PipeAnswersEndToEndTest {
 
         assertThat(agent("ping\n", "-q")).as(stderr.toString()).isZero();
 
-        assertThat(out()).isEqualTo("agent> pong\n");
-        assertThat(stderr.toString()).doesNotContain(" in · ").doesNotContain(" out · ");
+        assertThat(out()).isEqualTo("pong\n");
+        assertThat(stderr.toString()).isEmpty();
     }
 
     @Test
@@ -115,17 +117,17 @@ class PipeAnswersEndToEndTest {
         assertThat(agent("what time is it?\n", "--quiet")).as(stderr.toString()).isZero();
 
         assertThat(llm.requestCount()).as("the result woke the model once more").isEqualTo(2);
-        assertThat(out()).isEqualTo("agent> it is half past ten\n");
-        assertThat(stderr.toString()).doesNotContain("stopped because the agent exited");
+        assertThat(out()).isEqualTo("it is half past ten\n");
+        assertThat(stderr.toString()).as("quiet: problems alone, no dim line of what the tick did").isEmpty();
     }
 
     @Test
-    void a_reply_without_a_message_prints_its_prose_marked_on_stdout_and_exits_0() {
+    void a_reply_without_a_message_prints_its_prose_bare_on_stdout_and_exits_0() {
         llm.streamed("2 + 2 = 4.", 100, 5);
 
         assertThat(agent("what is 2+2?\n", "--quiet")).as(stderr.toString()).isZero();
 
-        assertThat(out()).isEqualTo("agent (thought)> 2 + 2 = 4.\n");
+        assertThat(out()).isEqualTo("2 + 2 = 4.\n");
         assertThat(stderr.toString()).isEmpty();
     }
 
@@ -167,6 +169,55 @@ class PipeAnswersEndToEndTest {
         assertThat(code).isEqualTo(ExitCodes.STOPPED);
         assertThat(out()).isEmpty();
         assertThat(stderr.toString()).contains("STOPPED(halt)").contains("agent unlock");
+        assertThat(llm.requestCount()).isZero();
+    }
+
+    @Test
+    void json_prints_one_object_per_answer_with_its_model_tokens_cost_and_outcome_then_why_it_exited()
+            throws Exception {
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\n"
+                + "prices = [{ model = \"test-model\", input = 2.0, cached_input = 0.5, output = 8.0 }]\n");
+        llm.streamed("Two things.\n# Commands:\n[{\"type\": \"send_message\", \"args\": {\"text\": \"first\"}},"
+                + " {\"type\": \"send_message\", \"args\": {\"text\": \"second\\nline\"}}]", 1000, 100, 400);
+
+        assertThat(agent("two answers?\n", "--json")).as(stderr.toString()).isZero();
+
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : out().split("\n")) lines.add(new ObjectMapper().readTree(line));
+        assertThat(lines).hasSize(3);
+        JsonNode first = lines.get(0);
+        assertThat(first.path("event").asText()).isEqualTo("answer");
+        assertThat(first.path("text").asText()).isEqualTo("first");
+        assertThat(first.path("tick").asLong()).isEqualTo(1);
+        assertThat(first.path("model").asText()).isEqualTo("test-model");
+        assertThat(first.path("prompt_tokens").asInt()).isEqualTo(1000);
+        assertThat(first.path("cached_tokens").asInt()).isEqualTo(400);
+        assertThat(first.path("completion_tokens").asInt()).isEqualTo(100);
+        assertThat(first.path("cost_usd").asDouble()).isCloseTo((600 * 2.0 + 400 * 0.5 + 100 * 8.0) / 1e6,
+                org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(first.path("outcome").asText()).isEqualTo("thought");
+        assertThat(lines.get(1).path("text").asText()).isEqualTo("second\nline");
+        assertThat(lines.get(1).path("prompt_tokens").asInt()).as("one call's tokens are counted once").isZero();
+        JsonNode exit = lines.get(2);
+        assertThat(exit.path("event").asText()).isEqualTo("exit");
+        assertThat(exit.path("exit_code").asInt()).isZero();
+        assertThat(exit.path("reason").asText()).isEqualTo("ok");
+        assertThat(exit.path("safety_state").asText()).isEqualTo("ACTIVE");
+    }
+
+    @Test
+    void json_of_a_halted_agent_ends_with_exit_7_and_its_state() throws Exception {
+        assertThat(agent("")).as("the file is made").isZero();
+        assertThat(agent("", "halt")).as(stderr.toString()).isZero();
+        stdout.reset();
+
+        int code = agent("hello\n", "--json");
+
+        assertThat(code).isEqualTo(ExitCodes.STOPPED);
+        JsonNode exit = new ObjectMapper().readTree(out().strip());
+        assertThat(exit.path("exit_code").asInt()).isEqualTo(ExitCodes.STOPPED);
+        assertThat(exit.path("reason").asText()).isEqualTo("stopped or locked");
+        assertThat(exit.path("safety_state").asText()).isEqualTo("STOPPED(halt)");
         assertThat(llm.requestCount()).isZero();
     }
 }

@@ -70,7 +70,7 @@ class PlainPipeEndToEndTest {
         assertThat(run.code()).as("exit code; output:\n" + all).isZero();
         assertThat(reply.awaitRequest().toString()).contains("hello");
         // a script reads the answer alone on stdout; the figures line goes to stderr
-        assertThat(run.out()).isEqualTo("agent> Hello, pipe!\n");
+        assertThat(run.out()).isEqualTo("Hello, pipe!\n");
         assertThat(run.err()).contains(" in · ").contains(" out · ");
         assertThat(all.indexOf('\u001b')).as("no ESC byte anywhere in the output:\n" + all.replace("\u001b", "<ESC>"))
                 .isEqualTo(-1);

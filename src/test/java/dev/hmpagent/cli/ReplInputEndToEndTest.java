@@ -137,7 +137,7 @@ class ReplInputEndToEndTest {
         assertThat(Files.exists(dir.resolve("agent.db.history"))).isFalse();
         assertThat(terminal()).doesNotContain("hmp-agent:").doesNotContain("\u001b")
                 .as("no prompt and no echo of what was piped in").doesNotContain("you>").doesNotContain("hello\n")
-                .startsWith("agent> Hello, human! Nice to meet you.");
+                .as("the bare answer").startsWith("Hello, human! Nice to meet you.");
     }
 
     @Test

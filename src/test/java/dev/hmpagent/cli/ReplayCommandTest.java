@@ -53,7 +53,7 @@ class ReplayCommandTest {
         assertThat(out.get(0)).isEqualTo("step 3: alert (file_read): " + dev.hmpagent.safety.SafetyRules.REPEAT_ALERT);
         // the reason in the monitor's words: the rule, the command and its last error, and what releases it
         assertThat(out.get(1)).startsWith("step 5: SAFETY_LOCKOUT: the same command failed 4 times in a row;")
-                .contains("the command: {\"type\":\"file_read\",\"args\":{\"path\":\"settings.cfg\"}}; its last"
+                .contains("the command: file_read settings.cfg; its last"
                         + " error: ENOENT: no such file: settings.cfg").endsWith("a person must run agent unlock");
         // steps 6 and 7 are never reached: a lockout waits for a person
         assertThat(out.get(out.size() - 1)).isEqualTo("replay: 5 steps; first alert at step 3; SAFETY_LOCKOUT after step 5");

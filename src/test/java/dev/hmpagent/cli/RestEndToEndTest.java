@@ -80,7 +80,7 @@ class RestEndToEndTest {
     Run cli(String input, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Launch launch = new Launch(Map.of("HOME", dir.toString()),
+        Launch launch = new Launch(Map.of("HOME", dir.toString(), "TZ", "America/New_York"),
                 () -> new DumbTerminal(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), stdout),
                 clock, false);
         CommandLine cl = Cli.commandLine(launch);
@@ -100,8 +100,11 @@ class RestEndToEndTest {
         Run status = cli("", "status");
 
         assertThat(status.code()).as(status.err()).isEqualTo(ExitCodes.STOPPED);
-        assertThat(status.out()).contains("RESTING until " + until).contains(WHY)
-                .contains("the agent thinks again at " + until);
+        // a person's lines: local (New York) and short; the JSON keeps UTC
+        String local = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
+                .format(until.atZone(java.time.ZoneId.of("America/New_York")));
+        assertThat(status.out()).contains("RESTING until " + local).contains(WHY)
+                .contains("the agent thinks again at " + local);
         Run json = cli("", "status", "--json");
         assertThat(json.code()).isEqualTo(ExitCodes.STOPPED);
         assertThat(json.out()).contains("\"safety_state\":\"RESTING\"").contains("\"until\":\"" + until + "\"");

@@ -324,7 +324,10 @@ class RunEndToEndTest {
         assertThat(llm.requestCount()).as("every request the server received was one the agent recorded")
                 .isEqualTo(count("SELECT count(*) FROM llm_calls WHERE purpose = 'main'"));
         assertThat((run.out() + run.err()).lines().filter(l -> l.contains("SAFETY_LOCKOUT")))
-                .as("the lockout line names the command and its error").isNotEmpty()
-                .allSatisfy(l -> assertThat(l).contains("ls /no/such/dir").contains("No such file or directory"));
+                .as("the lockout is said once, naming the command as typed and its error").singleElement().asString()
+                .contains("the command: ls /no/such/dir;").contains("No such file or directory");
+        assertThat(run.out()).as("a person's lines: no words written for the model, no nanosecond UTC stamps")
+                .doesNotContain("PAIN ").doesNotContain("SYSTEM ALERT").doesNotContain("[the agent is locked")
+                .doesNotContainPattern("\\d{2}:\\d{2}:\\d{2}\\.\\d+Z");
     }
 }

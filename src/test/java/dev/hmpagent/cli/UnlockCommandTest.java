@@ -42,7 +42,7 @@ class UnlockCommandTest {
     record Run(int code, String out, String err) { }
 
     Run cli(String... args) {
-        return cli(Map.of("HOME", dir.toString()), args);
+        return cli(Map.of("HOME", dir.toString(), "TZ", "Asia/Tokyo"), args);   // a person's lines show local times
     }
 
     Run cli(Map<String, String> env, String... args) {
@@ -80,13 +80,28 @@ class UnlockCommandTest {
     }
 
     @Test
+    void a_second_halt_and_status_say_since_when_in_the_persons_time_and_json_keeps_utc() throws Exception {
+        sql("UPDATE safety_state SET state = 'STOPPED', reason = 'halt', detail = 'lunch',"
+                + " since = '2026-11-22T09:00:00.257895446Z'");
+
+        Run again = cli("halt");
+
+        assertThat(again.code()).isZero();
+        assertThat(again.out()).startsWith("agent.db was already STOPPED(halt) since Nov 22 18:00 (lunch): ");
+        Run status = cli("status");
+        assertThat(status.out().lines().findFirst()).hasValue("agent.db: STOPPED(halt) since Nov 22 18:00 (lunch)");
+        assertThat(cli("status", "--json").out()).as("machine formats keep UTC")
+                .contains("\"since\":\"2026-11-22T09:00:00.257895446Z\"");
+    }
+
+    @Test
     void a_budget_stop_without_add_budget_is_refused_with_its_reason_and_what_to_do() throws Exception {
         budgetStop();
 
         Run refused = cli("unlock");
 
         assertThat(refused.code()).isEqualTo(ExitCodes.STOPPED).isEqualTo(7);
-        assertThat(refused.err()).isEqualTo("agent: agent.db is STOPPED(budget) since 2026-11-22T09:00:00Z:"
+        assertThat(refused.err()).isEqualTo("agent: agent.db is STOPPED(budget) since Nov 22 18:00:"
                 + " task used 100412 of 100000 tokens; run agent unlock --add-budget N (tokens)"
                 + " or raise safety.token_budget in agent.toml" + System.lineSeparator());
         assertThat(one("SELECT state FROM safety_state")).isEqualTo("STOPPED");
@@ -149,7 +164,7 @@ class UnlockCommandTest {
         Run refused = cli("unlock", "--add-budget", "1000");
 
         assertThat(refused.code()).isEqualTo(ExitCodes.STOPPED);
-        assertThat(refused.err()).startsWith("agent: agent.db is STOPPED(quota) since 2026-11-22T09:00:00Z:")
+        assertThat(refused.err()).startsWith("agent: agent.db is STOPPED(quota) since Nov 22 18:00:")
                 .contains("unlock does not release a quota stop: it needs a config change (agent.toml)");
         assertThat(refused.err().strip()).doesNotContain("\n");
         assertThat(one("SELECT extra_budget FROM safety_counters")).isEqualTo("0");

@@ -343,6 +343,8 @@ class TickLoopTest {
             assertThat(began).isEqualTo(ms(0, 3_500, 4_000, 4_500));
             assertThat(sink.of(AgentEvent.Info.class)).extracting(AgentEvent.Info::text)
                     .containsExactly("tick 1 took 3.4 s: skipped 6 frames at 2 Hz");
+            assertThat(sink.of(AgentEvent.Info.class)).extracting(AgentEvent.Info::detail)
+                    .as("a detail: agent run --verbose shows it").containsExactly(true);
             LoopStats stats = loop.stats();
             assertThat(stats.framesSkipped()).isEqualTo(6);
             assertThat(stats.framesCaughtUp()).isZero();

@@ -68,7 +68,7 @@ class UnlockTellsTheLlmTest {
         SafetyStatus locked = new SafetyControl(store).current();
         assertThat(locked.label()).startsWith("SAFETY_LOCKOUT");
         assertThat(SafetyGate.describe(locked)).as("the line a person sees, and agent status")
-                .contains("{\"type\":\"memory_delete\",\"args\":{\"id\":99}}").contains("no memory entry with id 99");
+                .contains("the command: memory_delete 99;").contains("no memory entry with id 99");
 
         new SafetyControl(store.connectAgain()).unlock(REASON, new Requester(4242, "ann", "box"));
         llm.reply("I see: I will write a new entry.").reply("Done.");
