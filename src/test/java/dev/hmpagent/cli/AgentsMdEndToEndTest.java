@@ -186,7 +186,7 @@ class AgentsMdEndToEndTest {
         Run run = cli("run", "--hz", "50", "--until-idle");
 
         assertThat(run.code()).as(run.err()).isZero();
-        assertThat(run.out() + run.err()).contains("sandbox: bubblewrap");
+        assertThat(run.out() + run.err()).contains("shell commands sandboxed (bubblewrap)");
         assertThat(Files.readString(agentsMd)).isEqualTo("Be careful.\n");
         for (String id : List.of("v", "x", "m", "r")) {
             assertThat(text("SELECT status || ' ' || result FROM process_log WHERE cmd_id = '" + id + "'"))
