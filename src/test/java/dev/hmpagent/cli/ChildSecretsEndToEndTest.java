@@ -155,7 +155,7 @@ class ChildSecretsEndToEndTest {
             Process note = agent("note", "show me the key");
             assertThat(note.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(note.exitValue()).as(read(note)).isZero();
-            Process run = agent("run", "--until-idle", "--hz", "20");
+            Process run = agent("run", "--until-idle", "--hz", "20", "--verbose");
             assertThat(run.waitFor(150, TimeUnit.SECONDS)).as("the agent finished").isTrue();
             exitCode = run.exitValue();
             output = read(run);

@@ -60,6 +60,8 @@ class RootContainmentEndToEndTest {
                 api_key = "sk-root-containment-0123456789"
                 [policy]
                 shell_allow = ["*"]
+                [shell]
+                max_processes = 8
                 [files]
                 roots = ["%s"]
                 [stagnation]
@@ -73,7 +75,7 @@ class RootContainmentEndToEndTest {
         Process note = jvm.start("note", "go");
         assertThat(note.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(note.exitValue()).as(AgentJvm.read(note)).isZero();
-        Process run = jvm.start("run", "--until-idle", "--hz", "20");
+        Process run = jvm.start("run", "--until-idle", "--hz", "20", "--verbose");
         assertThat(run.waitFor(150, TimeUnit.SECONDS)).as("the agent finished").isTrue();
         exitCode = run.exitValue();
         output = AgentJvm.read(run);

@@ -150,7 +150,7 @@ class SandboxAttacksEndToEndTest {
             Process note = agent("note", "go");
             assertThat(note.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(note.exitValue()).as(read(note)).isZero();
-            Process run = agent("run", "--until-idle", "--hz", "20");
+            Process run = agent("run", "--until-idle", "--hz", "20", "--verbose");
             assertThat(run.waitFor(150, TimeUnit.SECONDS)).as("the agent finished").isTrue();
             exitCode = run.exitValue();
             output = read(run);
