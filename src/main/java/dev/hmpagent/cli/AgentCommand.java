@@ -48,8 +48,15 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "Plain output: no colour or dim text (also NO_COLOR=1; CLICOLOR_FORCE=1 forces colour).")
     boolean noColor;
 
+    /** The levels --verbose takes: what bash and zsh complete it to. */
+    static final class Levels extends java.util.ArrayList<String> {
+        Levels() {
+            super(java.util.List.of("quiet", "normal", "full"));
+        }
+    }
+
     @Option(names = "--verbose", arity = "0..1", fallbackValue = "normal", paramLabel = "LEVEL",
-            description = "How much of the machinery the REPL shows: quiet (default), normal (thoughts and command results) or full.")
+            completionCandidates = Levels.class, description = "How much of the machinery the REPL shows: quiet (default), normal (thoughts and command results) or full.")
     String verbose;
 
     @Option(names = {"-q", "--quiet"}, description = "No line of figures (tokens, time, cost) after each LLM call;"

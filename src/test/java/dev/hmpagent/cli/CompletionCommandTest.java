@@ -79,5 +79,6 @@ class CompletionCommandTest {
         assertThat(complete(script, "agent --provider ").lines()).as("option values too")
                 .containsExactly("anthropic", "ollama", "openai");
         assertThat(complete(script, "agent run --provider o").lines()).containsExactly("ollama", "openai");
+        assertThat(complete(script, "agent --verbose ").lines()).containsExactly("full", "normal", "quiet");
     }
 }
