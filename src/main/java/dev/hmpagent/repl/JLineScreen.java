@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.jline.reader.LineReader;
 import org.jline.reader.impl.LineReaderImpl;
 import org.jline.terminal.Terminal;
+import org.jline.utils.AttributedCharSequence;
 import org.jline.utils.AttributedString;
 
 /**
@@ -83,14 +84,23 @@ public final class JLineScreen implements Screen, AutoCloseable {
             answer(line);
             return;
         }
-        notices.println(colour ? line.toAnsi(terminal) : line.toString());
+        notices.println(text(line));
         notices.flush();
     }
 
     @Override
     public void answer(AttributedString line) {
-        reader.printAbove(colour ? line.toAnsi(terminal) : line.toString());
+        reader.printAbove(text(line));
         terminal.writer().flush();
+    }
+
+    /**
+     * What is sent for {@code line}: with colour, its escape sequences; also where the terminal is dumb (a pipe
+     * with CLICOLOR_FORCE), which JLine's own {@code toAnsi(terminal)} would leave plain.
+     */
+    private String text(AttributedString line) {
+        if (!colour) return line.toString();
+        return capable(terminal) ? line.toAnsi(terminal) : line.toAnsi(256, AttributedCharSequence.ForceMode.None);
     }
 
     @Override
@@ -130,7 +140,7 @@ public final class JLineScreen implements Screen, AutoCloseable {
         List<AttributedString> lines = new ArrayList<>(liveLines);
         lines.addAll(statusLines);
         for (AttributedString line : lines) {
-            sb.append(escape(colour ? line.toAnsi(terminal) : line.toString())).append('\n');
+            sb.append(escape(text(line))).append('\n');
         }
         return sb.append(base).toString();
     }
