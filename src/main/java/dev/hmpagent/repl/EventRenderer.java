@@ -70,6 +70,9 @@ public final class EventRenderer implements EventSink {
 
     // the call in flight (guarded by this)
     private long callTick = -1;
+    /** The tick of the last call started, and of the last one the person cancelled (its "cut short" line is not said). */
+    private long lastCallTick = -1;
+    private long cancelledTick = -1;
     private Instant callStarted;
     private final StringBuilder streamed = new StringBuilder();
     private AgentEvent.CallEnded lastCall;
@@ -108,6 +111,7 @@ public final class EventRenderer implements EventSink {
     public synchronized void emit(AgentEvent event) {
         if (event instanceof AgentEvent.CallStarted c) {
             callTick = c.tickId();
+            lastCallTick = c.tickId();
             callStarted = clock.instant();
             streamed.setLength(0);
         } else if (event instanceof AgentEvent.ReplyDelta d) {
@@ -115,9 +119,7 @@ public final class EventRenderer implements EventSink {
         } else if (event instanceof AgentEvent.CallEnded e) {
             callEnded(e);
         } else if (event instanceof AgentEvent.Retrying r) {
-            // the first failure says all of it, once; later ones only move the line that counts down
-            if (retrying == null || !screen.hasLiveRegion()) show(line(ERROR, "! " + printable(r.text())));
-            retrying = r;
+            retrying(r);
         } else if (event instanceof AgentEvent.MessageToUser m) {
             screen.answer(render(m, dbPath));
         } else if (event instanceof AgentEvent.ProseAnswer p) {
@@ -125,7 +127,7 @@ public final class EventRenderer implements EventSink {
         } else if (event instanceof AgentEvent.Thought t) {
             if (verbosity != Verbosity.QUIET) {
                 show(thought(t, verbosity));
-            } else if (t.interrupted()) {
+            } else if (t.interrupted() && t.tickId() != cancelledTick) {
                 show(line(DIM, "· the reply of tick " + t.tickId() + " was cut short; what arrived is kept"
                         + " (/verbose normal shows it)"));
             }
@@ -137,9 +139,43 @@ public final class EventRenderer implements EventSink {
         } else if (event instanceof AgentEvent.Problem p) {
             show(render(p, dbPath));
         } else if (event instanceof AgentEvent.Info i) {
-            if (!i.detail() || verbosity != Verbosity.QUIET) show(render(i, dbPath));
+            if (shown(i)) show(render(i, dbPath));
         }
         drawLive();
+    }
+
+    /**
+     * The LLM failing: with a live region, one line there that counts down, and only /verbose full prints the LLM
+     * layer's whole sentence (once); without one (a pipe, a dumb terminal: a log), that sentence a try.
+     */
+    private void retrying(AgentEvent.Retrying r) {
+        if (!screen.hasLiveRegion() || verbosity == Verbosity.FULL && retrying == null) {
+            show(line(ERROR, "! " + printable(r.text())));
+        }
+        retrying = r;
+    }
+
+    /**
+     * Whether an info line is for this verbosity: details are not quiet, and the LLM layer's outage paragraph is
+     * for /verbose full where the live line already says what failed, the try, the wait and the fix.
+     */
+    private boolean shown(AgentEvent.Info i) {
+        if (i.text().startsWith(OutageLine.PARAGRAPH) && screen.hasLiveRegion()) return verbosity == Verbosity.FULL;
+        return !i.detail() || verbosity != Verbosity.QUIET;
+    }
+
+    /** Characters of the reply in flight received so far (0: none yet, or no call in flight). */
+    public synchronized int received() {
+        return callTick >= 0 ? streamed.length() : 0;
+    }
+
+    /**
+     * The person cancelled the call in flight (Ctrl-C) after {@code received} characters had arrived: the one line
+     * that says so; the tick's own "cut short" line is then not said again.
+     */
+    public synchronized String cancelled(int received) {
+        cancelledTick = lastCallTick;
+        return received == 0 ? "cancelled before any reply" : String.format("cancelled; %,d chars kept", received);
     }
 
     private void callEnded(AgentEvent.CallEnded e) {
@@ -209,21 +245,9 @@ public final class EventRenderer implements EventSink {
                 for (String l : tail(printable(end), LIVE_LINES, width)) lines.add(line(DIM, l));
             }
         } else if (retrying != null) {
-            lines.add(line(WARN, Text.fit(retryLine(retrying, clock.instant(), facts.queued()), width)));
+            lines.add(line(WARN, OutageLine.line(retrying, clock.instant(), facts.queued(), width)));
         }
         return lines;
-    }
-
-    /** "LLM endpoint … is not reachable · try 4 · next in 16 s · 1 message queued". */
-    static String retryLine(AgentEvent.Retrying r, Instant now, int queued) {
-        String what = r.text();
-        int dash = what.indexOf(" — ");
-        if (dash > 0) what = what.substring(0, dash);
-        long next = Math.max(0, (Duration.between(now, r.nextTry()).toMillis() + 999) / 1000);
-        String line = printable(what).replace('\n', ' ') + " · try " + r.attempt() + " · "
-                + (next > 0 ? "next in " + next + " s" : "trying now");
-        if (queued > 0) line += " · " + queued + (queued == 1 ? " message" : " messages") + " queued";
-        return line;
     }
 
     /** The last {@code max} lines of {@code text} as the screen shows them, each at most {@code width} columns. */

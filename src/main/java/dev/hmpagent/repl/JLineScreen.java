@@ -65,6 +65,7 @@ public final class JLineScreen implements Screen, AutoCloseable {
             if (live) {
                 // until the next line is read, the prompt has no live region: the accepted line leaves none behind
                 accepting = true;
+                reader.unsetOpt(LineReader.Option.ERASE_LINE_ON_FINISH);   // the accepted line stays, as typed
                 redraw();
             }
             reader.callWidget(LineReader.ACCEPT_LINE);
@@ -151,6 +152,9 @@ public final class JLineScreen implements Screen, AutoCloseable {
     public String reading(String base) {
         currentBase = base;
         accepting = false;
+        // a read ended otherwise than by Enter (Ctrl-C, the loop's end) takes the live region, the status line and
+        // the typed line with it: JLine would leave them on screen, frozen, above the next prompt
+        if (live) reader.setOpt(LineReader.Option.ERASE_LINE_ON_FINISH);
         return prompt(base);
     }
 
