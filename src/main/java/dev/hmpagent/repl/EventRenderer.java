@@ -229,7 +229,7 @@ public final class EventRenderer implements EventSink {
         if (!screen.hasLiveRegion()) return;
         screen.live(liveLines());
         String status = facts.statusLine();
-        screen.status(status.isEmpty() ? List.of() : List.of(line(DIM, status)));
+        screen.status(status.isEmpty() ? List.of() : List.of(line(DIM, StatusFit.fit(status, screen.width() - 1))));
     }
 
     private List<AttributedString> liveLines() {
@@ -240,30 +240,13 @@ public final class EventRenderer implements EventSink {
                 long s = Duration.between(callStarted, clock.instant()).toSeconds();
                 lines.add(line(DIM, "thinking… " + s + " s"));
             } else {
-                // only the end of a long reply can show: never re-read all of it at every token
-                String end = streamed.substring(Math.max(0, streamed.length() - LIVE_LINES * (width + 1) * 4));
-                for (String l : tail(printable(end), LIVE_LINES, width)) lines.add(line(DIM, l));
+                for (String l : LiveReply.rows(streamed.toString(), LIVE_LINES, width)) lines.add(line(DIM, l));
             }
         } else if (retrying != null) {
             lines.add(line(WARN, OutageLine.line(retrying, clock.instant(), facts.queued(), width)));
         }
         return lines;
     }
-
-    /** The last {@code max} lines of {@code text} as the screen shows them, each at most {@code width} columns. */
-    static List<String> tail(String text, int max, int width) {
-        List<String> rows = new ArrayList<>();
-        for (String l : text.split("\n", -1)) {
-            String expanded = l.replace("\t", "    ");
-            if (expanded.isEmpty()) rows.add("");
-            for (int i = 0; i < expanded.length(); i += width) {
-                rows.add(expanded.substring(i, Math.min(expanded.length(), i + width)));
-            }
-        }
-        while (!rows.isEmpty() && rows.get(rows.size() - 1).isBlank() && rows.size() > 1) rows.remove(rows.size() - 1);
-        return List.copyOf(rows.subList(Math.max(0, rows.size() - max), rows.size()));
-    }
-
 
     private void show(AttributedString s) {
         screen.above(s);

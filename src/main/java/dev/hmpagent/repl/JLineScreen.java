@@ -91,8 +91,16 @@ public final class JLineScreen implements Screen, AutoCloseable {
 
     @Override
     public void answer(AttributedString line) {
-        reader.printAbove(text(line));
+        reader.printAbove(text(wrapped(line)));
         terminal.writer().flush();
+    }
+
+    /**
+     * {@code line} broken at word boundaries on a terminal that shows rows (the terminal would break it mid-word);
+     * as it is for a pipe or a dumb terminal, where a script or the terminal decides.
+     */
+    private AttributedString wrapped(AttributedString line) {
+        return live ? Wrap.lines(line, width() - 1) : line;
     }
 
     /**

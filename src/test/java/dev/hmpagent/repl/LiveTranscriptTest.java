@@ -32,7 +32,7 @@ class LiveTranscriptTest {
         assertThat(screen.status).containsExactly("ACTIVE · tick 7 · m");
 
         renderer.emit(new AgentEvent.ReplyDelta(7, "The person "));
-        assertThat(screen.live).containsExactly("The person ");
+        assertThat(screen.live).as("a row's trailing space is not drawn").containsExactly("The person");
         renderer.emit(new AgentEvent.ReplyDelta(7, "greets me.\nI answer."));
         assertThat(screen.live).containsExactly("The person greets me.", "I answer.");
         assertThat(screen.above).as("nothing is printed for good while it streams").isEmpty();
@@ -197,6 +197,17 @@ class LiveTranscriptTest {
         renderer.emit(new AgentEvent.Thought(9, "a loop", true));
         assertThat(screen.above).as("a reply cut short by anything else still says so").containsExactly(
                 "· the reply of tick 9 was cut short; what arrived is kept (/verbose normal shows it)");
+    }
+
+    @Test
+    void the_status_line_keeps_to_one_row_of_a_narrow_screen() {
+        EventRenderer.Facts busy = new EventRenderer.Facts() {
+            @Override public TokenFigures tokens() { return facts.tokens(); }
+            @Override public int queued() { return 1; }
+            @Override public String statusLine() { return StatusFitTest.FULL; }
+        };
+        new EventRenderer(screen, "agent.db", clock, Verbosity.QUIET, busy, costs).refresh();
+        assertThat(screen.status).containsExactly("ACTIVE · backing off · task 1.2k/1M · 1 msg · 2 proc");
     }
 
     @Test
