@@ -27,10 +27,7 @@ public final class EventRenderer implements EventSink {
     static final int MAX_THOUGHT_CHARS = 600;
     /** Lines of a streaming reply the live region shows (its end). */
     static final int LIVE_LINES = 6;
-    static final String INDENT = "       ";   // under "agent> "
     private static final AttributedStyle DIM = AttributedStyle.DEFAULT.faint();
-    private static final AttributedStyle AGENT = AttributedStyle.BOLD.foreground(AttributedStyle.CYAN);
-    private static final AttributedStyle PROSE = AttributedStyle.DEFAULT.italic().foreground(AttributedStyle.CYAN);
     /** Marks a reply's prose shown as the answer (the reply sent no message), apart from "agent> ". */
     static final String PROSE_PREFIX = "agent (thought)> ";
     private static final AttributedStyle ERROR = AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
@@ -121,9 +118,9 @@ public final class EventRenderer implements EventSink {
         } else if (event instanceof AgentEvent.Retrying r) {
             retrying(r);
         } else if (event instanceof AgentEvent.MessageToUser m) {
-            screen.answer(render(m, dbPath));
+            screen.answer(render(m, dbPath, screen.styled()));
         } else if (event instanceof AgentEvent.ProseAnswer p) {
-            screen.answer(render(p, dbPath));
+            screen.answer(render(p, dbPath, screen.styled()));
         } else if (event instanceof AgentEvent.Thought t) {
             if (verbosity != Verbosity.QUIET) {
                 show(thought(t, verbosity));
@@ -257,13 +254,16 @@ public final class EventRenderer implements EventSink {
     }
 
     static AttributedString render(AgentEvent event, String dbPath) {
+        return render(event, dbPath, false);
+    }
+
+    /** {@code event} as the transcript shows it; answers with their markdown rendered when {@code markdown}. */
+    static AttributedString render(AgentEvent event, String dbPath, boolean markdown) {
         AttributedStringBuilder sb = new AttributedStringBuilder();
         if (event instanceof AgentEvent.MessageToUser m) {
-            sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m, dbPath).replace("\n", "\n" + INDENT));
+            return AnswerText.of(m, dbPath, markdown);
         } else if (event instanceof AgentEvent.ProseAnswer p) {
-            String query = "SELECT content FROM llm_recent_responses WHERE tick_id = " + p.tickId();
-            sb.styled(PROSE, PROSE_PREFIX).append(clipped(printable(p.text()), query, dbPath)
-                    .replace("\n", "\n" + " ".repeat(PROSE_PREFIX.length())));
+            return AnswerText.of(p, dbPath, markdown);
         } else if (event instanceof AgentEvent.Thought t) {
             return thought(t, Verbosity.NORMAL);
         } else if (event instanceof AgentEvent.CommandDone c) {
@@ -289,31 +289,6 @@ public final class EventRenderer implements EventSink {
         };
         String result = v == Verbosity.FULL ? printable(c.result()).strip() : clip(c.result());
         return line(style, "  [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + result);
-    }
-
-    /**
-     * A message whole up to {@value #MAX_MESSAGE_CHARS} characters and {@value #MAX_MESSAGE_LINES}
-     * lines; beyond, the start of it and the exact command that prints all of it.
-     */
-    static String message(String text, AgentEvent.MessageToUser m, String dbPath) {
-        return clipped(text, "SELECT text FROM notes WHERE "
-                + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId()), dbPath);
-    }
-
-    /** {@code text} clipped as a message is; {@code query} prints all of it from the file. */
-    private static String clipped(String text, String query, String dbPath) {
-        int cut = Math.min(text.length(), MAX_MESSAGE_CHARS);
-        int lines = 0;
-        for (int i = 0; i < cut; i++) {
-            if (text.charAt(i) == '\n' && ++lines >= MAX_MESSAGE_LINES) {
-                cut = i;
-                break;
-            }
-        }
-        if (cut >= text.length()) return text;
-        if (cut > 0 && Character.isHighSurrogate(text.charAt(cut - 1))) cut--;
-        return text.substring(0, cut) + "\n… (" + (text.length() - cut) + " more characters; all of it: sqlite3 '"
-                + dbPath.replace("'", "'\\''") + "' \"" + query + "\")";
     }
 
     private static String clip(String s) {

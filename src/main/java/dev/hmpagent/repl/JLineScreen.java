@@ -132,6 +132,11 @@ public final class JLineScreen implements Screen, AutoCloseable {
     }
 
     @Override
+    public boolean styled() {
+        return colour;
+    }
+
+    @Override
     public int width() {
         int w = terminal.getWidth();
         return w > 0 ? w : 80;
