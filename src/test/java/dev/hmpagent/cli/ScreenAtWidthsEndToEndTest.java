@@ -3,6 +3,7 @@ package dev.hmpagent.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.testing.AgentProgram;
+import dev.hmpagent.testing.FakeOpenAiServer;
 import dev.hmpagent.testing.SlowOpenAiServer;
 import dev.hmpagent.testing.TmuxPane;
 import dev.hmpagent.testing.TmuxPane.Screen;
@@ -61,6 +62,22 @@ class ScreenAtWidthsEndToEndTest {
                 x -> oneRow(x, "no LLM", "try ", "next in ", "llm.base_url"));
         assertThat(s.text()).doesNotContain("No LLM answers").doesNotContain("The agent goes on without thinking");
         if (columns >= 120) assertThat(s.text()).contains("(connection refused)");
+    }
+
+    @ParameterizedTest(name = "{0} columns")
+    @ValueSource(ints = {60, 120, 200})
+    void a_rate_limit_is_one_line_with_the_servers_wait(int columns) throws Exception {
+        try (FakeOpenAiServer limited = new FakeOpenAiServer()) {
+            limited.script(r -> FakeOpenAiServer.statusResponse(429, "{\"error\": {\"message\": \"slow down\"}}",
+                    "Retry-After", "30"));
+            open(limited.baseUrl(), columns);
+
+            pane.type("hello?").press("Enter");
+
+            Screen s = pane.await("the rate limit line: try, next in (the server's 30 s) and the fix on one row",
+                    x -> x.rows().stream().anyMatch(r -> r.matches(".*rate limited.* · try 1 · next in (30|2\\d) s.*/model.*")));
+            assertThat(s.text()).doesNotContain("will retry later");
+        }
     }
 
     @ParameterizedTest(name = "{0} columns")
