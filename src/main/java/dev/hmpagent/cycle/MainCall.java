@@ -150,14 +150,17 @@ final class MainCall {
         }
     }
 
-    /** The client threw: rethrown, unless a cancel came first (then an interrupted reply, counted as estimated). */
+    /**
+     * The client threw: rethrown, unless a cancel came first (then an interrupted reply, its prompt counted as
+     * estimated and nothing out: no text arrived).
+     */
     private Asked failed(long tickId, AssembledPrompt prompt, Instant began, LlmException e) {
         heardFromLlm();
         boolean cancelledFirst = leave();
         events.emit(new AgentEvent.CallEnded(tickId, llm.model(), 0, 0, 0,
                 Duration.between(began, clock.instant()).toMillis(), cancelledFirst, !cancelledFirst));
         if (!cancelledFirst) throw e;
-        Usage estimate = new Usage(prompt.estimatedTokens(), 1, true);
+        Usage estimate = new Usage(prompt.estimatedTokens(), 0, true);
         return new Asked(new Completion("", estimate, llm.model(), "", true), meter.take().stream()
                 .map(call -> call.interrupted(estimate.promptTokens(), estimate.completionTokens(), true)).toList());
     }

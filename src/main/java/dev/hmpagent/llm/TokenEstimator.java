@@ -20,6 +20,21 @@ public final class TokenEstimator {
         return codePoints == 0 ? 0 : Math.max(1, (codePoints + 3) / 4);
     }
 
+    /**
+     * The completion tokens of a reply the server did not count: at least 1 for a reply that ended (even an empty
+     * one cost its end token), but 0 for one cancelled before any of it arrived: nothing was generated for us, and a
+     * person who pressed Ctrl-C at "thinking… 2 s" must not see "1 out".
+     */
+    public static int reply(String text, boolean interrupted) {
+        int n = estimate(text);
+        return interrupted && n == 0 ? 0 : Math.max(1, n);
+    }
+
+    /** Counts for a call whose server sent none: the request's estimate in, {@link #reply} out. */
+    public static Usage usage(LlmRequest request, String reply, boolean interrupted) {
+        return new Usage(Math.max(1, estimate(request)), reply(reply, interrupted), true);
+    }
+
     /** A whole request: its messages and the tools it offers (their names, descriptions and schemas are sent too). */
     public static int estimate(LlmRequest request) {
         int tools = 0;

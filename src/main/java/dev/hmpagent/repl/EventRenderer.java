@@ -27,10 +27,7 @@ public final class EventRenderer implements EventSink {
     static final int MAX_THOUGHT_CHARS = 600;
     /** Lines of a streaming reply the live region shows (its end). */
     static final int LIVE_LINES = 6;
-    static final String INDENT = "       ";   // under "agent> "
     private static final AttributedStyle DIM = AttributedStyle.DEFAULT.faint();
-    private static final AttributedStyle AGENT = AttributedStyle.BOLD.foreground(AttributedStyle.CYAN);
-    private static final AttributedStyle PROSE = AttributedStyle.DEFAULT.italic().foreground(AttributedStyle.CYAN);
     /** Marks a reply's prose shown as the answer (the reply sent no message), apart from "agent> ". */
     static final String PROSE_PREFIX = "agent (thought)> ";
     private static final AttributedStyle ERROR = AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
@@ -70,6 +67,9 @@ public final class EventRenderer implements EventSink {
 
     // the call in flight (guarded by this)
     private long callTick = -1;
+    /** The tick of the last call started, and of the last one the person cancelled (its "cut short" line is not said). */
+    private long lastCallTick = -1;
+    private long cancelledTick = -1;
     private Instant callStarted;
     private final StringBuilder streamed = new StringBuilder();
     private AgentEvent.CallEnded lastCall;
@@ -108,6 +108,7 @@ public final class EventRenderer implements EventSink {
     public synchronized void emit(AgentEvent event) {
         if (event instanceof AgentEvent.CallStarted c) {
             callTick = c.tickId();
+            lastCallTick = c.tickId();
             callStarted = clock.instant();
             streamed.setLength(0);
         } else if (event instanceof AgentEvent.ReplyDelta d) {
@@ -115,17 +116,15 @@ public final class EventRenderer implements EventSink {
         } else if (event instanceof AgentEvent.CallEnded e) {
             callEnded(e);
         } else if (event instanceof AgentEvent.Retrying r) {
-            // the first failure says all of it, once; later ones only move the line that counts down
-            if (retrying == null || !screen.hasLiveRegion()) show(line(ERROR, "! " + printable(r.text())));
-            retrying = r;
+            retrying(r);
         } else if (event instanceof AgentEvent.MessageToUser m) {
-            screen.answer(render(m, dbPath));
+            screen.answer(render(m, dbPath, screen.styled()));
         } else if (event instanceof AgentEvent.ProseAnswer p) {
-            screen.answer(render(p, dbPath));
+            screen.answer(render(p, dbPath, screen.styled()));
         } else if (event instanceof AgentEvent.Thought t) {
             if (verbosity != Verbosity.QUIET) {
                 show(thought(t, verbosity));
-            } else if (t.interrupted()) {
+            } else if (t.interrupted() && t.tickId() != cancelledTick) {
                 show(line(DIM, "· the reply of tick " + t.tickId() + " was cut short; what arrived is kept"
                         + " (/verbose normal shows it)"));
             }
@@ -137,9 +136,43 @@ public final class EventRenderer implements EventSink {
         } else if (event instanceof AgentEvent.Problem p) {
             show(render(p, dbPath));
         } else if (event instanceof AgentEvent.Info i) {
-            if (!i.detail() || verbosity != Verbosity.QUIET) show(render(i, dbPath));
+            if (shown(i)) show(render(i, dbPath));
         }
         drawLive();
+    }
+
+    /**
+     * The LLM failing: with a live region, one line there that counts down, and only /verbose full prints the LLM
+     * layer's whole sentence (once); without one (a pipe, a dumb terminal: a log), that sentence a try.
+     */
+    private void retrying(AgentEvent.Retrying r) {
+        if (!screen.hasLiveRegion() || verbosity == Verbosity.FULL && retrying == null) {
+            show(line(ERROR, "! " + printable(r.text())));
+        }
+        retrying = r;
+    }
+
+    /**
+     * Whether an info line is for this verbosity: details are not quiet, and the LLM layer's outage paragraph is
+     * for /verbose full where the live line already says what failed, the try, the wait and the fix.
+     */
+    private boolean shown(AgentEvent.Info i) {
+        if (i.text().startsWith(OutageLine.PARAGRAPH) && screen.hasLiveRegion()) return verbosity == Verbosity.FULL;
+        return !i.detail() || verbosity != Verbosity.QUIET;
+    }
+
+    /** Characters of the reply in flight received so far (0: none yet, or no call in flight). */
+    public synchronized int received() {
+        return callTick >= 0 ? streamed.length() : 0;
+    }
+
+    /**
+     * The person cancelled the call in flight (Ctrl-C) after {@code received} characters had arrived: the one line
+     * that says so; the tick's own "cut short" line is then not said again.
+     */
+    public synchronized String cancelled(int received) {
+        cancelledTick = lastCallTick;
+        return received == 0 ? "cancelled before any reply" : String.format("cancelled; %,d chars kept", received);
     }
 
     private void callEnded(AgentEvent.CallEnded e) {
@@ -193,7 +226,8 @@ public final class EventRenderer implements EventSink {
         if (!screen.hasLiveRegion()) return;
         screen.live(liveLines());
         String status = facts.statusLine();
-        screen.status(status.isEmpty() ? List.of() : List.of(StateColour.statusLine(status)));
+        screen.status(status.isEmpty() ? List.of()
+                : List.of(StateColour.statusLine(StatusFit.fit(status, screen.width() - 1))));
     }
 
     private List<AttributedString> liveLines() {
@@ -204,42 +238,13 @@ public final class EventRenderer implements EventSink {
                 long s = Duration.between(callStarted, clock.instant()).toSeconds();
                 lines.add(line(DIM, "thinking… " + s + " s"));
             } else {
-                // only the end of a long reply can show: never re-read all of it at every token
-                String end = streamed.substring(Math.max(0, streamed.length() - LIVE_LINES * (width + 1) * 4));
-                for (String l : tail(printable(end), LIVE_LINES, width)) lines.add(line(DIM, l));
+                for (String l : LiveReply.rows(streamed.toString(), LIVE_LINES, width)) lines.add(line(DIM, l));
             }
         } else if (retrying != null) {
-            lines.add(line(WARN, Text.fit(retryLine(retrying, clock.instant(), facts.queued()), width)));
+            lines.add(line(WARN, OutageLine.line(retrying, clock.instant(), facts.queued(), width)));
         }
         return lines;
     }
-
-    /** "LLM endpoint … is not reachable · try 4 · next in 16 s · 1 message queued". */
-    static String retryLine(AgentEvent.Retrying r, Instant now, int queued) {
-        String what = r.text();
-        int dash = what.indexOf(" — ");
-        if (dash > 0) what = what.substring(0, dash);
-        long next = Math.max(0, (Duration.between(now, r.nextTry()).toMillis() + 999) / 1000);
-        String line = printable(what).replace('\n', ' ') + " · try " + r.attempt() + " · "
-                + (next > 0 ? "next in " + next + " s" : "trying now");
-        if (queued > 0) line += " · " + queued + (queued == 1 ? " message" : " messages") + " queued";
-        return line;
-    }
-
-    /** The last {@code max} lines of {@code text} as the screen shows them, each at most {@code width} columns. */
-    static List<String> tail(String text, int max, int width) {
-        List<String> rows = new ArrayList<>();
-        for (String l : text.split("\n", -1)) {
-            String expanded = l.replace("\t", "    ");
-            if (expanded.isEmpty()) rows.add("");
-            for (int i = 0; i < expanded.length(); i += width) {
-                rows.add(expanded.substring(i, Math.min(expanded.length(), i + width)));
-            }
-        }
-        while (!rows.isEmpty() && rows.get(rows.size() - 1).isBlank() && rows.size() > 1) rows.remove(rows.size() - 1);
-        return List.copyOf(rows.subList(Math.max(0, rows.size() - max), rows.size()));
-    }
-
 
     private void show(AttributedString s) {
         screen.above(s);
@@ -250,13 +255,16 @@ public final class EventRenderer implements EventSink {
     }
 
     static AttributedString render(AgentEvent event, String dbPath) {
+        return render(event, dbPath, false);
+    }
+
+    /** {@code event} as the transcript shows it; answers with their markdown rendered when {@code markdown}. */
+    static AttributedString render(AgentEvent event, String dbPath, boolean markdown) {
         AttributedStringBuilder sb = new AttributedStringBuilder();
         if (event instanceof AgentEvent.MessageToUser m) {
-            sb.styled(AGENT, "agent> ").append(message(printable(m.text()), m, dbPath).replace("\n", "\n" + INDENT));
+            return AnswerText.of(m, dbPath, markdown);
         } else if (event instanceof AgentEvent.ProseAnswer p) {
-            String query = "SELECT content FROM llm_recent_responses WHERE tick_id = " + p.tickId();
-            sb.styled(PROSE, PROSE_PREFIX).append(clipped(printable(p.text()), query, dbPath)
-                    .replace("\n", "\n" + " ".repeat(PROSE_PREFIX.length())));
+            return AnswerText.of(p, dbPath, markdown);
         } else if (event instanceof AgentEvent.Thought t) {
             return thought(t, Verbosity.NORMAL);
         } else if (event instanceof AgentEvent.CommandDone c) {
@@ -282,31 +290,6 @@ public final class EventRenderer implements EventSink {
         };
         String result = v == Verbosity.FULL ? printable(c.result()).strip() : clip(c.result());
         return line(style, "  [" + c.type() + " " + c.cmdId() + "] " + c.status() + ": " + result);
-    }
-
-    /**
-     * A message whole up to {@value #MAX_MESSAGE_CHARS} characters and {@value #MAX_MESSAGE_LINES}
-     * lines; beyond, the start of it and the exact command that prints all of it.
-     */
-    static String message(String text, AgentEvent.MessageToUser m, String dbPath) {
-        return clipped(text, "SELECT text FROM notes WHERE "
-                + (m.noteId() > 0 ? "id = " + m.noteId() : "source = 'llm' AND tick_id = " + m.tickId()), dbPath);
-    }
-
-    /** {@code text} clipped as a message is; {@code query} prints all of it from the file. */
-    private static String clipped(String text, String query, String dbPath) {
-        int cut = Math.min(text.length(), MAX_MESSAGE_CHARS);
-        int lines = 0;
-        for (int i = 0; i < cut; i++) {
-            if (text.charAt(i) == '\n' && ++lines >= MAX_MESSAGE_LINES) {
-                cut = i;
-                break;
-            }
-        }
-        if (cut >= text.length()) return text;
-        if (cut > 0 && Character.isHighSurrogate(text.charAt(cut - 1))) cut--;
-        return text.substring(0, cut) + "\n… (" + (text.length() - cut) + " more characters; all of it: sqlite3 '"
-                + dbPath.replace("'", "'\\''") + "' \"" + query + "\")";
     }
 
     private static String clip(String s) {

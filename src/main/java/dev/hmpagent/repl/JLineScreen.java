@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.jline.reader.LineReader;
 import org.jline.reader.impl.LineReaderImpl;
 import org.jline.terminal.Terminal;
+import org.jline.utils.AttributedCharSequence;
 import org.jline.utils.AttributedString;
 
 /**
@@ -64,6 +65,7 @@ public final class JLineScreen implements Screen, AutoCloseable {
             if (live) {
                 // until the next line is read, the prompt has no live region: the accepted line leaves none behind
                 accepting = true;
+                reader.unsetOpt(LineReader.Option.ERASE_LINE_ON_FINISH);   // the accepted line stays, as typed
                 redraw();
             }
             reader.callWidget(LineReader.ACCEPT_LINE);
@@ -83,14 +85,31 @@ public final class JLineScreen implements Screen, AutoCloseable {
             answer(line);
             return;
         }
-        notices.println(colour ? line.toAnsi(terminal) : line.toString());
+        notices.println(text(line));
         notices.flush();
     }
 
     @Override
     public void answer(AttributedString line) {
-        reader.printAbove(colour ? line.toAnsi(terminal) : line.toString());
+        reader.printAbove(text(wrapped(line)));
         terminal.writer().flush();
+    }
+
+    /**
+     * {@code line} broken at word boundaries on a terminal that shows rows (the terminal would break it mid-word);
+     * as it is for a pipe or a dumb terminal, where a script or the terminal decides.
+     */
+    private AttributedString wrapped(AttributedString line) {
+        return live ? Wrap.lines(line, width() - 1) : line;
+    }
+
+    /**
+     * What is sent for {@code line}: with colour, its escape sequences; also where the terminal is dumb (a pipe
+     * with CLICOLOR_FORCE), which JLine's own {@code toAnsi(terminal)} would leave plain.
+     */
+    private String text(AttributedString line) {
+        if (!colour) return line.toString();
+        return capable(terminal) ? line.toAnsi(terminal) : line.toAnsi(256, AttributedCharSequence.ForceMode.None);
     }
 
     @Override
@@ -113,6 +132,11 @@ public final class JLineScreen implements Screen, AutoCloseable {
     }
 
     @Override
+    public boolean styled() {
+        return colour;
+    }
+
+    @Override
     public int width() {
         int w = terminal.getWidth();
         return w > 0 ? w : 80;
@@ -130,7 +154,7 @@ public final class JLineScreen implements Screen, AutoCloseable {
         List<AttributedString> lines = new ArrayList<>(liveLines);
         lines.addAll(statusLines);
         for (AttributedString line : lines) {
-            sb.append(escape(colour ? line.toAnsi(terminal) : line.toString())).append('\n');
+            sb.append(escape(text(line))).append('\n');
         }
         return sb.append(base).toString();
     }
@@ -141,6 +165,9 @@ public final class JLineScreen implements Screen, AutoCloseable {
     public String reading(String base) {
         currentBase = base;
         accepting = false;
+        // a read ended otherwise than by Enter (Ctrl-C, the loop's end) takes the live region, the status line and
+        // the typed line with it: JLine would leave them on screen, frozen, above the next prompt
+        if (live) reader.setOpt(LineReader.Option.ERASE_LINE_ON_FINISH);
         return prompt(base);
     }
 

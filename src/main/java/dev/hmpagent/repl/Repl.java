@@ -265,9 +265,9 @@ public final class Repl {
      * and at an empty prompt a second one within 2 s leaves (returns true).
      */
     private boolean ctrlC() {
+        int received = renderer.received();   // read before the call ends and the count goes
         if (loop.cycle().cancelInFlight()) {
-            say("cancelled the reply in flight; what arrived so far is kept, your message stays unread"
-                    + " (/drop forgets it)");
+            say(renderer.cancelled(received) + "; your message stays unread (/drop forgets it)");
             return false;
         }
         Instant now = clock.instant();

@@ -31,4 +31,9 @@ public interface Screen {
 
     /** Columns available for a line. */
     int width();
+
+    /** Whether styles reach the person (colour on): then the agent's markdown is rendered, else shown as written. */
+    default boolean styled() {
+        return false;
+    }
 }

@@ -157,8 +157,29 @@ class AgentInTerminalEndToEndTest {
         pane.press("C-c");
 
         assertThat(reply.awaitHangUp(Duration.ofSeconds(20))).as("the fake server sees the connection closed").isTrue();
-        pane.await("the cancel notice above the prompt", s -> s.textAbove().contains("cancelled the reply in flight"));
-        pane.await("the typed text still on the prompt line after Ctrl-C", s -> typedLineIs(s, "half typed"));
+        // no debris: the frozen stream, the old status line and a copy of the prompt line are gone
+        pane.await("one line for the cancel, the typed text still on the prompt line, nothing left of the stream",
+                s -> s.textAbove().contains("cancelled; 16 chars kept") && typedLineIs(s, "half typed")
+                        && !s.contains("Once upon a time")
+                        && s.rows().stream().filter(r -> r.startsWith(PROMPT.stripTrailing())).count() == 2
+                        && s.rows().stream().filter(r -> r.startsWith("ACTIVE")).count() <= 1);
+    }
+
+    @Test
+    void ctrl_c_before_any_token_says_so_and_bills_nothing_out() throws Exception {
+        open();
+        SlowOpenAiServer.Reply reply = llm.nextReply();
+        pane.type("are you there?").press("Enter");
+        reply.awaitRequest();
+        pane.await("the thinking line", s -> thinkingSeconds(s).isPresent());
+
+        pane.press("C-c");
+
+        assertThat(reply.awaitHangUp(Duration.ofSeconds(20))).isTrue();
+        pane.await("one line for the cancel and a clean prompt", s -> s.textAbove().contains("cancelled before any reply")
+                && !s.contains("what arrived") && thinkingSeconds(s).isEmpty() && atPrompt(s)
+                && s.rows().stream().filter(r -> r.startsWith(PROMPT.stripTrailing())).count() == 2);
+        pane.await("the call's figures: nothing out", s -> s.contains(" in · 0 out"));
     }
 
     @Test

@@ -32,7 +32,7 @@ class LiveTranscriptTest {
         assertThat(screen.status).containsExactly("ACTIVE · tick 7 · m");
 
         renderer.emit(new AgentEvent.ReplyDelta(7, "The person "));
-        assertThat(screen.live).containsExactly("The person ");
+        assertThat(screen.live).as("a row's trailing space is not drawn").containsExactly("The person");
         renderer.emit(new AgentEvent.ReplyDelta(7, "greets me.\nI answer."));
         assertThat(screen.live).containsExactly("The person greets me.", "I answer.");
         assertThat(screen.above).as("nothing is printed for good while it streams").isEmpty();
@@ -161,17 +161,18 @@ class LiveTranscriptTest {
             renderer.emit(new AgentEvent.CallEnded(attempt, "m", 0, 0, 0, 5, false, true));
             renderer.emit(new AgentEvent.Retrying(text.replace("1 s", "16 s"), attempt, clock.instant().plusSeconds(16)));
         }
-        assertThat(screen.above).as("the whole problem once, not a line per try").containsExactly("! " + text);
+        renderer.emit(new AgentEvent.Info("No LLM answers: m at http://h/v1 (main) failed 3 times in a row. The agent"
+                + " goes on without thinking: ticks are logged, messages queue and processes are tracked"));
+        assertThat(screen.above).as("the live line says it all: no paragraph, no sentence a try").isEmpty();
         clock.advance(Duration.ofSeconds(4));
         renderer.refresh();
-        assertThat(screen.live).containsExactly(
-                "LLM endpoint http://h/v1 is not reachable (Connection refu…");
+        assertThat(screen.live).containsExactly("no LLM · try 4 · next in 12 s · 1 queued · set llm.base_url");
         queued = 0;
         RecordingScreen wide = new RecordingScreen(true, 200);
         EventRenderer r = new EventRenderer(wide, "agent.db", clock, Verbosity.QUIET, facts, costs);
         r.emit(new AgentEvent.Retrying(text, 4, clock.instant().plusSeconds(12)));
-        assertThat(wide.live).containsExactly(
-                "LLM endpoint http://h/v1 is not reachable (Connection refused) · try 4 · next in 12 s");
+        assertThat(wide.live).containsExactly("no LLM at http://h/v1 (Connection refused) · try 4 · next in 12 s"
+                + " · start the LLM server or set llm.base_url; /model to switch");
 
         renderer.emit(new AgentEvent.CallStarted(5, "m"));
         renderer.emit(new AgentEvent.CallEnded(5, "m", 10, 0, 2, 300, false, false));
@@ -180,12 +181,53 @@ class LiveTranscriptTest {
     }
 
     @Test
+    void a_cancel_is_one_line_saying_how_much_arrived_and_the_cut_short_line_is_not_said_again() {
+        renderer.emit(new AgentEvent.CallStarted(7, "m"));
+        assertThat(renderer.cancelled(renderer.received())).isEqualTo("cancelled before any reply");
+        renderer.emit(new AgentEvent.CallEnded(7, "m", 900, 0, 0, 2_000, true, false));
+        renderer.emit(new AgentEvent.Thought(7, "", true));
+        assertThat(screen.above).as("the cancel line (said by the REPL) is all").isEmpty();
+        assertThat(screen.live).isEmpty();
+
+        renderer.emit(new AgentEvent.CallStarted(8, "m"));
+        renderer.emit(new AgentEvent.ReplyDelta(8, "Once upon a time"));
+        assertThat(renderer.cancelled(renderer.received())).isEqualTo("cancelled; 16 chars kept");
+        renderer.emit(new AgentEvent.CallEnded(8, "m", 900, 0, 4, 2_000, true, false));
+        renderer.emit(new AgentEvent.Thought(8, "Once upon a time", true));
+        renderer.emit(new AgentEvent.Thought(9, "a loop", true));
+        assertThat(screen.above).as("a reply cut short by anything else still says so").containsExactly(
+                "· the reply of tick 9 was cut short; what arrived is kept (/verbose normal shows it)");
+    }
+
+    @Test
+    void the_status_line_keeps_to_one_row_of_a_narrow_screen() {
+        EventRenderer.Facts busy = new EventRenderer.Facts() {
+            @Override public TokenFigures tokens() { return facts.tokens(); }
+            @Override public int queued() { return 1; }
+            @Override public String statusLine() { return StatusFitTest.FULL; }
+        };
+        new EventRenderer(screen, "agent.db", clock, Verbosity.QUIET, busy, costs).refresh();
+        assertThat(screen.status).containsExactly("ACTIVE · backing off · task 1.2k/1M · 1 msg · 2 proc");
+    }
+
+    @Test
+    void verbose_full_prints_the_llm_layers_own_sentences_once() {
+        String text = "LLM endpoint http://h/v1 is not reachable (Connection refused): start the server — retrying in 1 s";
+        EventRenderer r = new EventRenderer(screen, "agent.db", clock, Verbosity.FULL, facts, costs);
+        r.emit(new AgentEvent.Retrying(text, 1, clock.instant().plusSeconds(1)));
+        r.emit(new AgentEvent.Retrying(text, 2, clock.instant().plusSeconds(2)));
+        r.emit(new AgentEvent.Info("No LLM answers: m at http://h/v1 (main) failed 3 times in a row."));
+        assertThat(screen.above).containsExactly("! " + text,
+                "· No LLM answers: m at http://h/v1 (main) failed 3 times in a row.");
+    }
+
+    @Test
     void the_retry_line_names_the_try_the_wait_and_the_messages_queued() {
         AgentEvent.Retrying r = new AgentEvent.Retrying("LLM at http://h/v1 answered 503 — retrying in 16 s; your messages"
                 + " stay queued", 4, clock.instant().plusSeconds(16));
-        assertThat(EventRenderer.retryLine(r, clock.instant(), 1))
+        assertThat(OutageLine.line(r, clock.instant(), 1, 200))
                 .isEqualTo("LLM at http://h/v1 answered 503 · try 4 · next in 16 s · 1 message queued");
-        assertThat(EventRenderer.retryLine(r, clock.instant().plusSeconds(20), 2))
+        assertThat(OutageLine.line(r, clock.instant().plusSeconds(20), 2, 200))
                 .isEqualTo("LLM at http://h/v1 answered 503 · try 4 · trying now · 2 messages queued");
     }
 
@@ -198,6 +240,7 @@ class LiveTranscriptTest {
         r.emit(new AgentEvent.Retrying("down — retrying in 1 s", 1, clock.instant()));
         r.emit(new AgentEvent.Retrying("down — retrying in 2 s", 2, clock.instant()));
         assertThat(dumb.live).isEmpty();
-        assertThat(dumb.above).containsExactly("! down — retrying in 1 s", "! down — retrying in 2 s");
+        assertThat(dumb.above).as("a log: every try, whole").containsExactly("! down — retrying in 1 s",
+                "! down — retrying in 2 s");
     }
 }

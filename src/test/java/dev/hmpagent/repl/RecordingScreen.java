@@ -11,22 +11,37 @@ final class RecordingScreen implements Screen {
     final List<String> above = new CopyOnWriteArrayList<>();
     /** The answers among {@link #above}: what a pipe prints on stdout. */
     final List<String> answers = new CopyOnWriteArrayList<>();
+    /** {@link #above} with its styles. */
+    final List<AttributedString> styledAbove = new CopyOnWriteArrayList<>();
     volatile List<String> live = List.of();
     volatile List<String> status = List.of();
     private final boolean hasLive;
+    private final boolean styled;
 
     RecordingScreen(boolean hasLive) {
         this(hasLive, 60);
     }
 
     RecordingScreen(boolean hasLive, int width) {
+        this(hasLive, width, false);
+    }
+
+    /** @param styled whether styles reach the person (colour on) */
+    RecordingScreen(boolean hasLive, int width, boolean styled) {
         this.hasLive = hasLive;
         this.width = width;
+        this.styled = styled;
     }
 
     @Override
     public void above(AttributedString line) {
         above.add(line.toString());
+        styledAbove.add(line);
+    }
+
+    @Override
+    public boolean styled() {
+        return styled;
     }
 
     @Override

@@ -205,20 +205,19 @@ public final class AnthropicClient implements LlmClient {
 
     private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
         String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted,
+        return new Completion(reply.text(), usage(request, reply, interrupted), model, reply.finishReason(), interrupted,
                 ToolCallParts.assemble(reply.toolCalls()));
     }
 
     /**
      * The server's usage when it is plausible and final; its prompt count with an estimated reply count when the
      * reply's count is not final (cancelled, cut, or message_delta never came); otherwise an estimate. Never 0 for
-     * a real call: even an empty reply cost a token.
+     * a reply that ended: even an empty one cost a token; 0 out for one cancelled before anything arrived.
      */
-    private static Usage usage(LlmRequest request, Reply reply) {
+    private static Usage usage(LlmRequest request, Reply reply, boolean interrupted) {
         ServerUsage server = reply.usage();
         if (server == null || server.promptTokens() <= 0) {
-            return new Usage(Math.max(1, TokenEstimator.estimate(request)),
-                    Math.max(1, TokenEstimator.estimate(reply.text())), true);
+            return TokenEstimator.usage(request, reply.text(), interrupted);
         }
         int prompt = server.promptTokens();
         int cached = Math.min(server.cacheReadTokens(), prompt);
@@ -227,7 +226,7 @@ public final class AnthropicClient implements LlmClient {
         if (reply.outputFinal() && (server.outputTokens() > 0 || reply.text().isEmpty())) {
             return new Usage(prompt, server.outputTokens(), false, cached, written);
         }
-        int output = Math.max(1, Math.max(server.outputTokens(), TokenEstimator.estimate(reply.text())));
+        int output = Math.max(server.outputTokens(), TokenEstimator.reply(reply.text(), interrupted));
         return new Usage(prompt, output, true, cached, written);
     }
 }

@@ -264,7 +264,8 @@ public final class OllamaClient implements LlmClient {
 
     private Completion completion(LlmRequest request, ReplyAccumulator reply, boolean interrupted) {
         String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), OllamaUsage.of(request.messages(), reply.text(), reply.counts()), model,
+        return new Completion(reply.text(), OllamaUsage.of(request.messages(), reply.text(), reply.counts(), interrupted),
+                model,
                 reply.finishReason(), interrupted, reply.toolCalls());
     }
 }

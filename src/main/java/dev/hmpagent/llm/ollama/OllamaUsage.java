@@ -36,8 +36,13 @@ final class OllamaUsage {
     private OllamaUsage() { }
 
     static Usage of(List<Message> prompt, String reply, ServerCounts counts) {
+        return of(prompt, reply, counts, false);
+    }
+
+    /** As {@link #of(List, String, ServerCounts)}; a reply {@code interrupted} before any of it arrived counts 0 out. */
+    static Usage of(List<Message> prompt, String reply, ServerCounts counts, boolean interrupted) {
         int estimate = Math.max(1, TokenEstimator.estimate(prompt));
-        int replyEstimate = Math.max(1, TokenEstimator.estimate(reply));
+        int replyEstimate = TokenEstimator.reply(reply, interrupted);
         if (counts == null || !counts.any()) return new Usage(estimate, replyEstimate, true);
         int eval = counts.evalCount();
         boolean completionSent = eval > 0 || (eval == 0 && reply.isEmpty());

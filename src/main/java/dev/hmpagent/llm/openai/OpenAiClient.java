@@ -190,19 +190,22 @@ public final class OpenAiClient implements LlmClient {
     }
 
     private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
+        Usage usage = usage(request, reply, interrupted);
         String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), usage(request, reply), model, reply.finishReason(), interrupted,
+        return new Completion(reply.text(), usage, model, reply.finishReason(), interrupted,
                 ToolCallParts.assemble(reply.toolCalls()));
     }
 
-    /** The server's usage when it is plausible, otherwise an estimate (never 0: even an empty reply cost a token). */
-    private static Usage usage(LlmRequest request, Reply reply) {
+    /**
+     * The server's usage when it is plausible, otherwise an estimate (never 0 for a reply that ended: even an empty
+     * one cost a token; 0 out for one cancelled before anything arrived).
+     */
+    private static Usage usage(LlmRequest request, Reply reply, boolean interrupted) {
         ServerUsage server = reply.usage();
         boolean plausible = server != null && server.promptTokens() > 0
                 && (server.completionTokens() > 0 || reply.text().isEmpty());
         if (plausible) return new Usage(server.promptTokens(), server.completionTokens(), false,
                 Math.min(server.cachedTokens(), server.promptTokens()));
-        return new Usage(Math.max(1, TokenEstimator.estimate(request)),
-                Math.max(1, TokenEstimator.estimate(reply.text())), true);
+        return TokenEstimator.usage(request, reply.text(), interrupted);
     }
 }

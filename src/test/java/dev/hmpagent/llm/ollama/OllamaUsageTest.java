@@ -26,6 +26,13 @@ class OllamaUsageTest {
     }
 
     @Test
+    void a_reply_cancelled_before_anything_arrived_counts_its_prompt_and_nothing_out() {
+        assertThat(OllamaUsage.of(PROMPT, "", null, true)).isEqualTo(new Usage(ESTIMATE, 0, true));
+        assertThat(OllamaUsage.of(PROMPT, "", null, false)).as("an empty reply that ended cost its end token")
+                .isEqualTo(new Usage(ESTIMATE, 1, true));
+    }
+
+    @Test
     void a_server_that_reports_its_cache_is_taken_at_its_word() {
         assertThat(usage(1012, 30, 990)).isEqualTo(new Usage(1012, 30, false, 990));
         assertThat(usage(1012, 30, 0)).isEqualTo(new Usage(1012, 30, false, 0));

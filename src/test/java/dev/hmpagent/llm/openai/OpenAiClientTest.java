@@ -795,6 +795,31 @@ class OpenAiClientTest {
     }
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void cancel_before_anything_arrived_counts_the_prompt_and_nothing_out() throws Exception {
+        server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
+                .body(blockingBody("")).build());
+        OpenAiClient client = client(true, KEY);
+        Thread canceller = new Thread(() -> {
+            try {
+                server.takeRequest();   // the request is out, no token has come back
+                client.cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "canceller");
+        canceller.start();
+
+        Completion completion = client.complete(REQUEST, deltas::add);
+        canceller.join();
+
+        assertThat(completion.interrupted()).isTrue();
+        assertThat(completion.text()).isEmpty();
+        assertThat(completion.usage().promptTokens()).isPositive();
+        assertThat(completion.usage().completionTokens()).as("nothing arrived: not \"1 out\"").isZero();
+    }
+
+    @Test
     void cancel_with_nothing_in_flight_is_harmless() {
         server.enqueue(sse(chunk("ok") + done()));
         OpenAiClient client = client(true, KEY);
