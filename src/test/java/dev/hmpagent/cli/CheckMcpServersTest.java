@@ -118,6 +118,17 @@ class CheckMcpServersTest {
     }
 
     @Test
+    void a_folder_without_a_database_yet_is_fine_the_file_is_made_at_first_start() throws Exception {
+        Files.delete(db);
+
+        assertThat(check(SandboxModeTest.systemPath(), "")).as("%s", out).isZero();
+
+        assertThat(out).endsWith(db + ": not there yet: made at first start (agent, or agent run, creates it)\n")
+                .doesNotContain("does not exist");
+        assertThat(db).as("check makes no file").doesNotExist();
+    }
+
+    @Test
     void a_url_server_shows_its_url_with_credentials_hidden_and_its_header_variables_by_name() throws Exception {
         String toml = "[[mcp.servers]]\nname = \"web\"\nurl = \"https://me:pw@mcp.example.com/mcp\"\n"
                 + "headers = { Authorization = \"MY_AUTH\" }\n";
