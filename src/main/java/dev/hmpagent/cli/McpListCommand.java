@@ -4,6 +4,8 @@ import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.runtime.Wiring;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -12,8 +14,10 @@ import picocli.CommandLine.Option;
  * prints its state and its tools (the commands the LLM would see), and stops it again. It touches no database.
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
-        description = "Start the MCP servers of agent.toml, show each one's state and tools (as the LLM would see"
+        description = {"Start the MCP servers of agent.toml, show each one's state and tools (as the LLM would see"
                 + " them), and stop them again.",
+                "Exit code 0: every server answered with its tools; 3: a server failed to start or list (each said"
+                        + " on its line, and named at the end)."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  agent mcp list",
@@ -43,8 +47,22 @@ final class McpListCommand extends Subcommand {
             say(listing(servers));
             if (!settled) say("(still starting after " + waitSeconds + " s: --wait gives them longer)");
             out().flush();
+            return failed(servers.states());
         }
-        return ExitCodes.OK;
+    }
+
+    /**
+     * Exit 0 when every server is ready; else 3 (a server is configuration, as check's sandbox is), the servers that
+     * are not named on stderr, so a script sees the failure and a person which lines to read.
+     */
+    private int failed(Map<String, McpServers.State> states) {
+        List<String> failed = states.entrySet().stream().filter(s -> s.getValue() != McpServers.State.READY)
+                .map(s -> s.getKey() + " (" + s.getValue().word() + ")").toList();
+        if (failed.isEmpty()) return ExitCodes.OK;
+        err().println("agent mcp list: " + failed.size() + " of " + states.size() + " MCP servers did not answer"
+                + " with their tools: " + String.join(", ", failed) + "; each one's line above says why");
+        err().flush();
+        return ExitCodes.CONFIG;
     }
 
     /** What {@code agent mcp list} and {@code /mcp} in the REPL show: each server, its state, then its tools. */

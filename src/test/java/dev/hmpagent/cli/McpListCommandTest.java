@@ -49,12 +49,14 @@ class McpListCommandTest {
 
         Run run = list(config);
 
-        assertThat(run.code()).as(run.out()).isZero();
+        assertThat(run.code()).as(run.out()).isEqualTo(3);
         assertThat(run.out()).containsPattern("everything \\(stdio, (sandboxed, network off|unconfined: no sandbox here): ")
                 .contains(McpReferenceServers.node() + " " + everything
                         + " stdio): ready, ",
                 "\n  mcp.everything.echo(message: string) — Echoes back the input string\n",
-                "): failed — did not start: /nonexistent/server is not an executable file\n");
+                "): failed — did not start: /nonexistent/server is not an executable file\n")
+                .endsWith("agent mcp list: 1 of 2 MCP servers did not answer with their tools: ghost (failed); each"
+                        + " one's line above says why\n");
         assertThat(ProcessHandle.current().children().filter(p -> p.info().arguments()
                 .map(a -> String.join(" ", a).contains(everything.toString())).orElse(false)).count())
                 .as("the server's process is gone").isZero();
