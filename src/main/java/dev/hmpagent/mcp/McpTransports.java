@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -31,7 +30,7 @@ final class McpTransports {
         }
     }
 
-    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr,
+    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, ServerStderr stderr,
                                  Confinement confinement, Map<String, String> children,
                                  StdioTransport.Listener listener) {
         JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());

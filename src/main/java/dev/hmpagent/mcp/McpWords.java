@@ -71,6 +71,20 @@ final class McpWords {
         return Text.oneLine("it did not complete MCP's initialize handshake (" + deep + "): " + advice(entry), 300);
     }
 
+    /**
+     * Why a start failed, whole: how the server ended during it ({@code ended}, else {@link #startFailed}), the first
+     * line it wrote that is not JSON-RPC ({@code junk}), and the line of its stderr that says why ({@code said},
+     * {@link ServerStderr}).
+     */
+    static String startFailure(McpServerEntry entry, RuntimeException e, String ended, String junk, String said) {
+        String what = !ended.isEmpty() ? "it " + ended + " before completing MCP's initialize handshake"
+                + (junk.isEmpty() ? "" : " (it wrote " + quoted(junk) + " on its stdout, which is not JSON-RPC)")
+                : startFailed(entry, e);
+        String stderr = said.isBlank() ? "" : " (it said on stderr: \"" + Text.oneLine(said.replaceAll("\\p{Cntrl}",
+                "?"), 200) + "\")";
+        return what + stderr;
+    }
+
     /** What to check when a server does not answer as an MCP server. */
     static String advice(McpServerEntry entry) {
         return entry.stdio() ? "is it an MCP server, writing nothing but JSON-RPC on its stdout?"

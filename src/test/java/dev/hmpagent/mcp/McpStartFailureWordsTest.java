@@ -35,6 +35,19 @@ class McpStartFailureWordsTest {
     }
 
     @Test
+    void a_server_that_exited_during_its_start_is_said_with_the_stderr_line_that_says_why() {
+        String said = ServerStderr.meaningful(List.of("node:internal/modules/cjs/loader:1210", "  throw err;",
+                "Error: Cannot find module '/opt/mcp/dist/index.js'", "    at Module._load (node:internal/x:1:1)",
+                "Node.js v20.20.2"));
+
+        assertThat(McpWords.startFailure(STDIO, new RuntimeException("closed"), "exited", "", said))
+                .isEqualTo("it exited before completing MCP's initialize handshake (it said on stderr: \"Error: Cannot"
+                        + " find module '/opt/mcp/dist/index.js'\")");
+        assertThat(McpWords.startFailure(STDIO, new RuntimeException("closed"), "exited", "", ""))
+                .isEqualTo("it exited before completing MCP's initialize handshake");
+    }
+
+    @Test
     void a_url_server_gets_advice_about_its_address_not_about_stdout() {
         RuntimeException sdk = new RuntimeException("Client failed to initialize by explicit API call",
                 new java.io.IOException("Connection refused"));
