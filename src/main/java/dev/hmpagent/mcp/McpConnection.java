@@ -138,7 +138,7 @@ final class McpConnection {
             tellJunk();
             if (state == McpServers.State.STOPPED) ServerProcesses.stop(c, process);   // the agent closed during the start
         } catch (RuntimeException e) {   // whatever the SDK or the server did: one line, the family unavailable
-            fail("did not start: " + McpWords.startFailure(entry, e, endedInStart, firstJunk,
+            fail("did not start: " + McpWords.startFailure(entry, confined(), e, endedInStart, firstJunk,
                     stderr.meaningful()));
         } finally {
             settled.countDown();

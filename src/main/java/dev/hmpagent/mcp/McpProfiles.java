@@ -37,6 +37,7 @@ public final class McpProfiles {
         for (McpServerEntry e : entries) {
             lines.add("  " + e.name() + ": " + transport(e) + "; " + profile(e, confinement));
             risk(e, confinement).ifPresent(risks::add);
+            runner(e, confinement).ifPresent(risks::add);
             e.env().forEach((key, variable) -> unset(e, "env", key, variable, variables).ifPresent(risks::add));
             e.headers().forEach((key, variable) -> unset(e, "headers", key, variable, variables).ifPresent(risks::add));
         }
@@ -87,6 +88,16 @@ public final class McpProfiles {
             case REFUSED -> Optional.of(server + "will not start: sandbox.mode = \"required\" and no sandbox"
                     + " works here; set sandbox = false on this entry to run it unconfined");
         };
+    }
+
+    /**
+     * A package runner ({@code npx}, {@code uvx}…): what it needs, and where it will not start as it is (in the
+     * sandbox, without the network) the fix in agent.toml's words.
+     */
+    private static Optional<String> runner(McpServerEntry e, Confinement confinement) {
+        boolean confined = e.sandbox() && confinement.kind() == Confinement.Kind.SANDBOXED;
+        return PackageRunners.of(e).map(r -> "mcp server " + e.name() + ": " + (confined && !e.network()
+                ? "will not start as it is: " : "") + r.advice(e, confined));
     }
 
     /** A variable an entry names that is not set: the server will not start (its name said, never a value). */

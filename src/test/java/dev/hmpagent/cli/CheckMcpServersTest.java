@@ -118,6 +118,29 @@ class CheckMcpServersTest {
     }
 
     @Test
+    void the_copied_npx_line_is_named_before_anything_starts_with_what_it_needs_and_both_fixes() throws Exception {
+        Bwrap.required();
+        String toml = "[[mcp.servers]]\nname = \"fs\"\ncommand = \"npx\"\nargs = [\"-y\","
+                + " \"@modelcontextprotocol/server-filesystem\", \"" + dir + "\"]\n"
+                + "[[mcp.servers]]\nname = \"git\"\ncommand = \"uvx\"\nargs = [\"mcp-server-git\"]\nnetwork = true\n";
+
+        assertThat(check(SandboxModeTest.systemPath(), toml)).as("%s", out).isZero();
+
+        assertThat(out).contains("\nmcp server fs: will not start as it is: npx fetches"
+                + " @modelcontextprotocol/server-filesystem from the npm registry when it starts, so it needs the"
+                + " network and a writable cache (~/.npm), and this server's sandbox has no network (network = false),"
+                + " so npx is run offline (npm_config_offline) and fails at once: set network = true on [[mcp.servers]]"
+                + " fs (the package is then fetched into the sandbox's own HOME at each start), or install it once"
+                + " (npm install --prefix DIR @modelcontextprotocol/server-filesystem), set command ="
+                + " \"DIR/node_modules/.bin/<its program>\" and add DIR to read_only (as absolute paths); network can"
+                + " then stay off\n")
+                .contains("\nmcp server git: uvx fetches mcp-server-git from PyPI when it starts, so it needs the"
+                        + " network and a writable cache (~/.cache/uv); in its sandbox HOME is its own /tmp, so the"
+                        + " cache is fetched anew at each start: to start faster, install it once (uv tool install"
+                        + " mcp-server-git)");
+    }
+
+    @Test
     void a_folder_without_a_database_yet_is_fine_the_file_is_made_at_first_start() throws Exception {
         Files.delete(db);
 
