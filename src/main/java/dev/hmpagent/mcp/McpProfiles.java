@@ -3,6 +3,7 @@ package dev.hmpagent.mcp;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.process.Confinement;
+import dev.hmpagent.process.ServerSandbox;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class McpProfiles {
             lines.add("  " + e.name() + ": " + transport(e) + "; " + profile(e, confinement));
             risk(e, confinement).ifPresent(risks::add);
             runner(e, confinement).ifPresent(risks::add);
+            unseen(e, confinement).ifPresent(risks::add);
             e.env().forEach((key, variable) -> unset(e, "env", key, variable, variables).ifPresent(risks::add));
             e.headers().forEach((key, variable) -> unset(e, "headers", key, variable, variables).ifPresent(risks::add));
         }
@@ -98,6 +100,16 @@ public final class McpProfiles {
         boolean confined = e.sandbox() && confinement.kind() == Confinement.Kind.SANDBOXED;
         return PackageRunners.of(e).map(r -> "mcp server " + e.name() + ": " + (confined && !e.network()
                 ? "will not start as it is: " : "") + r.advice(e, confined));
+    }
+
+    /** The paths its arguments name that its sandbox does not show it, and the key that would. */
+    private static Optional<String> unseen(McpServerEntry e, Confinement confinement) {
+        if (!e.stdio() || !e.sandbox() || confinement.kind() != Confinement.Kind.SANDBOXED) return Optional.empty();
+        List<String> unseen = ServerSandbox.unseen(e.args(), e.readOnly(), e.readWrite());
+        if (unseen.isEmpty()) return Optional.empty();
+        return Optional.of("mcp server " + e.name() + ": its arguments name " + String.join(", ", unseen) + ", which its"
+                + " sandbox does not show it: add " + (unseen.size() == 1 ? "it" : "them") + " to read_write (or"
+                + " read_only) on this entry");
     }
 
     /** A variable an entry names that is not set: the server will not start (its name said, never a value). */

@@ -141,6 +141,23 @@ class CheckMcpServersTest {
     }
 
     @Test
+    void a_folder_an_argument_names_that_the_sandbox_does_not_show_is_said_with_the_key_that_shows_it()
+            throws Exception {
+        Bwrap.required();
+        java.nio.file.Path project = Files.createDirectories(dir.resolve("project"));
+        java.nio.file.Path listed = Files.createDirectories(dir.resolve("listed"));
+        String toml = starter("fs", "").replace("args = [", "args = [\"" + project + "\", \"" + listed
+                + "\", \"/usr/share\", \"/nonexistent/x\", ") + "read_only = [\"" + listed + "\"]\n";
+
+        assertThat(check(SandboxModeTest.systemPath(), toml)).as("%s", out).isZero();
+
+        assertThat(out).contains("\nmcp server fs: its arguments name " + project + ", which its sandbox does not"
+                + " show it: add it to read_write (or read_only) on this entry\n");
+        assertThat(out.lines().filter(l -> l.startsWith("mcp server fs: its arguments"))).hasSize(1);
+        assertThat(dir.resolve("fs.started")).doesNotExist();
+    }
+
+    @Test
     void a_folder_without_a_database_yet_is_fine_the_file_is_made_at_first_start() throws Exception {
         Files.delete(db);
 
