@@ -3,6 +3,7 @@ package dev.hmpagent.cli;
 import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.runtime.Wiring;
+import dev.hmpagent.text.Text;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ final class McpListCommand extends Subcommand {
             // each failure is in the listing itself: not said twice
             servers.startInBackground(event -> { });
             boolean settled = servers.awaitSettled(Duration.ofSeconds(waitSeconds));
-            say(listing(servers));
+            say(listing(servers, width()));
             if (!settled) say("(still starting after " + waitSeconds + " s: --wait gives them longer)");
             out().flush();
             return failed(servers.states());
@@ -67,6 +68,26 @@ final class McpListCommand extends Subcommand {
 
     /** What {@code agent mcp list} and {@code /mcp} in the REPL show: each server, its state, then its tools. */
     static String listing(McpServers servers) {
-        return servers.describe().stripTrailing();
+        return listing(servers, 0);
+    }
+
+    /**
+     * The listing with each tool's line also within {@code width} columns, when it is known (above 0): a tool is
+     * one row of the terminal, never wrapped. A server's line is not cut: a failure's reason and its fix are read whole.
+     */
+    static String listing(McpServers servers, int width) {
+        String all = servers.describe().stripTrailing();
+        if (width <= 0) return all;
+        return String.join("\n", all.lines().map(l -> l.startsWith("  ") ? Text.fit(l, width) : l).toList());
+    }
+
+    /** The terminal's width when a person reads the listing there, else 0 (a pipe gets the listing's own cap). */
+    private int width() {
+        if (!launch().interactive()) return 0;
+        try (org.jline.terminal.Terminal terminal = launch().terminals().create()) {
+            return terminal.getWidth();
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;   // no terminal to ask: the listing's own cap holds
+        }
     }
 }

@@ -44,6 +44,12 @@ public final class TmuxPane implements AutoCloseable {
      * pane stays on screen after the program exits.
      */
     public static TmuxPane start(Path dir, Map<String, String> env, List<String> argv) throws IOException, InterruptedException {
+        return start(dir, env, argv, 100);
+    }
+
+    /** As {@link #start(Path, Map, List)}, in a pane {@code columns} wide (the screen tests compare 60, 120 and 200). */
+    public static TmuxPane start(Path dir, Map<String, String> env, List<String> argv, int columns)
+            throws IOException, InterruptedException {
         requireTmux();
         Path conf = dir.resolve("tmux.conf");
         Files.writeString(conf, String.join("\n",
@@ -57,7 +63,7 @@ public final class TmuxPane implements AutoCloseable {
         String tmp = quote(exit + ".tmp");
         String shell = "trap : INT; \"$@\"; echo $? > " + tmp + " && mv " + tmp + " " + quote(exit.toString());
         List<String> command = new ArrayList<>(List.of("-f", conf.toString(),
-                "new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30", "sh", "-c", shell, "sh", "env", "-i"));
+                "new-session", "-d", "-s", SESSION, "-x", String.valueOf(columns), "-y", "30", "sh", "-c", shell, "sh", "env", "-i"));
         env.forEach((k, v) -> command.add(k + "=" + v));
         command.addAll(argv);
         run(socket, dir, command);
