@@ -102,14 +102,16 @@ public final class McpProfiles {
                 ? "will not start as it is: " : "") + r.advice(e, confined));
     }
 
-    /** The paths its arguments name that its sandbox does not show it, and the key that would. */
+    /** The paths its command and arguments name that its sandbox does not show it, and the keys that would. */
     private static Optional<String> unseen(McpServerEntry e, Confinement confinement) {
         if (!e.stdio() || !e.sandbox() || confinement.kind() != Confinement.Kind.SANDBOXED) return Optional.empty();
-        List<String> unseen = ServerSandbox.unseen(e.args(), e.readOnly(), e.readWrite());
+        List<String> line = new ArrayList<>(List.of(e.command()));
+        line.addAll(e.args());
+        List<String> unseen = ServerSandbox.unseen(line, e.readOnly(), e.readWrite());
         if (unseen.isEmpty()) return Optional.empty();
-        return Optional.of("mcp server " + e.name() + ": its arguments name " + String.join(", ", unseen) + ", which its"
-                + " sandbox does not show it: add " + (unseen.size() == 1 ? "it" : "them") + " to read_write (or"
-                + " read_only) on this entry");
+        return Optional.of("mcp server " + e.name() + ": its command line names " + String.join(", ", unseen)
+                + ", which its sandbox does not show it: add " + (unseen.size() == 1 ? "it" : "them") + " (or a folder"
+                + " above) to read_only, or read_write if it writes there, on this entry");
     }
 
     /** A variable an entry names that is not set: the server will not start (its name said, never a value). */

@@ -151,9 +151,15 @@ class CheckMcpServersTest {
 
         assertThat(check(SandboxModeTest.systemPath(), toml)).as("%s", out).isZero();
 
-        assertThat(out).contains("\nmcp server fs: its arguments name " + project + ", which its sandbox does not"
-                + " show it: add it to read_write (or read_only) on this entry\n");
-        assertThat(out.lines().filter(l -> l.startsWith("mcp server fs: its arguments"))).hasSize(1);
+        assertThat(out).contains("\nmcp server fs: its command line names " + project + ", which its sandbox does"
+                + " not show it: add it (or a folder above) to read_only, or read_write if it writes there, on this"
+                + " entry\n");
+        assertThat(out.lines().filter(l -> l.startsWith("mcp server fs: its command line"))).hasSize(1);
+        String installed = starter("own", "").replace("command = \"/bin/sh\"", "command = \"" + project.resolve("srv")
+                + "\"");
+        Files.writeString(project.resolve("srv"), "#!/bin/sh\n");
+        assertThat(check(SandboxModeTest.systemPath(), installed)).as("%s", out).isZero();
+        assertThat(out).contains("\nmcp server own: its command line names " + project.resolve("srv") + ", which");
         assertThat(dir.resolve("fs.started")).doesNotExist();
     }
 
