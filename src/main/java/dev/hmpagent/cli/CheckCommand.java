@@ -15,14 +15,15 @@ import picocli.CommandLine.Command;
 /**
  * {@code agent check}: how commands are confined, AGENTS.md, the MCP servers configured (each one's transport and
  * sandbox profile, without starting it), then the full SQLite integrity check of the agent's file, read-only, and
- * what to do next when it is damaged. Exit 0 when the file is sound, 5 when it is not.
+ * what to do next when it is damaged. Exit 0 when the file is sound (or not there yet: an agent makes it when it first
+ * starts), 5 when it is not.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Say how shell commands are confined (the sandbox in force, or why not), whether AGENTS.md"
                 + " (the standing instructions) is in the working directory and if it is cut, list the MCP servers"
                 + " with their transport and sandbox profile (without starting them: agent mcp list does), check"
                 + " the agent's SQLite file for damage (read-only) and say what to do next.",
-                "Exit code 0: the file is sound; 3: the sandbox cannot be used with this configuration;"
+                "Exit code 0: the file is sound, or not made yet; 3: the sandbox cannot be used with this configuration;"
                         + " 5: the file is damaged, or cannot be read."},
         footerHeading = "%nExamples:%n",
         footer = {
@@ -44,6 +45,10 @@ final class CheckCommand extends Subcommand {
         children(dev.hmpagent.runtime.KnownSecrets.of(config(), launch().env())).forEach(this::say);
         boolean confinable = confinement.isPresent();
         Path db = config().agent().db().toAbsolutePath();
+        if (!java.nio.file.Files.exists(db)) {
+            say(db + ": not there yet: made at first start (agent, or agent run, creates it)");
+            return confinable ? ExitCodes.OK : ExitCodes.CONFIG;
+        }
         IntegrityReport report = Store.checkIntegrity(db);
         if (report.ok()) {
             say(db + ": ok (SQLite's integrity_check found nothing wrong)");

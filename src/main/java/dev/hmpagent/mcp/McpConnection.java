@@ -5,7 +5,6 @@ import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.process.Confinement;
 import dev.hmpagent.safety.ErrorCode;
-import dev.hmpagent.text.Text;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -72,7 +71,8 @@ final class McpConnection {
     private volatile List<McpTool> tools = List.of();
     private volatile McpSyncClient client;
     private volatile ProcessHandle process;
-    private volatile String lastStderr = "";
+    /** What the server wrote on its stderr: the line that says why is quoted when its start fails. */
+    private final ServerStderr stderr = new ServerStderr();
     /** Why a halt killed the server's process ("" when none did): its death is then said as such. */
     private volatile String haltedBy = "";
     /** Counts the starts: what an old process or transport reports after a restart is not this start's. */
@@ -124,7 +124,7 @@ final class McpConnection {
                         + (entry.command().contains("/") ? "" : " on PATH"));
                 return;
             }
-            McpClientTransport raw = McpTransports.of(entry, variables, line -> lastStderr = line, confinement,
+            McpClientTransport raw = McpTransports.of(entry, variables, stderr, confinement,
                     children, new Ends(start));
             CancellingTransport t = new CancellingTransport(raw, refreshes::ask, this::broken);
             transport = t;
@@ -138,10 +138,8 @@ final class McpConnection {
             tellJunk();
             if (state == McpServers.State.STOPPED) ServerProcesses.stop(c, process);   // the agent closed during the start
         } catch (RuntimeException e) {   // whatever the SDK or the server did: one line, the family unavailable
-            fail("did not start: " + (endedInStart.isEmpty() ? McpWords.startFailed(entry, e) : "it " + endedInStart
-                    + " before completing MCP's initialize handshake" + (firstJunk.isEmpty() ? "" : " (it wrote "
-                    + McpWords.quoted(firstJunk) + " on its stdout, which is not JSON-RPC)")) + (lastStderr.isBlank() ? ""
-                    : " (its last words: " + Text.oneLine(lastStderr, 120) + ")"));
+            fail("did not start: " + McpWords.startFailure(entry, confined(), e, endedInStart, firstJunk,
+                    stderr.meaningful()));
         } finally {
             settled.countDown();
             owner.changed().accept(entry.name());
@@ -154,7 +152,7 @@ final class McpConnection {
         client = null;
         process = null;
         settled = new CountDownLatch(1);
-        lastStderr = "";
+        stderr.clear();
         endedInStart = "";
         firstJunk = "";
         state = McpServers.State.STARTING;
@@ -248,6 +246,7 @@ final class McpConnection {
         }
         if (state == McpServers.State.STARTING) {
             endedInStart = why;
+            stderr.awaitEnd();   // its last words, before the close below cuts them off
             McpSyncClient c = client;
             if (c != null) c.close();   // the handshake waiting for an answer fails now, not at its timeout
             return;

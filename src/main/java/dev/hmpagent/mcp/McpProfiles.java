@@ -3,6 +3,7 @@ package dev.hmpagent.mcp;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.config.Secrets;
 import dev.hmpagent.process.Confinement;
+import dev.hmpagent.process.ServerSandbox;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,8 @@ public final class McpProfiles {
         for (McpServerEntry e : entries) {
             lines.add("  " + e.name() + ": " + transport(e) + "; " + profile(e, confinement));
             risk(e, confinement).ifPresent(risks::add);
+            runner(e, confinement).ifPresent(risks::add);
+            unseen(e, confinement).ifPresent(risks::add);
             e.env().forEach((key, variable) -> unset(e, "env", key, variable, variables).ifPresent(risks::add));
             e.headers().forEach((key, variable) -> unset(e, "headers", key, variable, variables).ifPresent(risks::add));
         }
@@ -87,6 +90,28 @@ public final class McpProfiles {
             case REFUSED -> Optional.of(server + "will not start: sandbox.mode = \"required\" and no sandbox"
                     + " works here; set sandbox = false on this entry to run it unconfined");
         };
+    }
+
+    /**
+     * A package runner ({@code npx}, {@code uvx}…): what it needs, and where it will not start as it is (in the
+     * sandbox, without the network) the fix in agent.toml's words.
+     */
+    private static Optional<String> runner(McpServerEntry e, Confinement confinement) {
+        boolean confined = e.sandbox() && confinement.kind() == Confinement.Kind.SANDBOXED;
+        return PackageRunners.of(e).map(r -> "mcp server " + e.name() + ": " + (confined && !e.network()
+                ? "will not start as it is: " : "") + r.advice(e, confined));
+    }
+
+    /** The paths its command and arguments name that its sandbox does not show it, and the keys that would. */
+    private static Optional<String> unseen(McpServerEntry e, Confinement confinement) {
+        if (!e.stdio() || !e.sandbox() || confinement.kind() != Confinement.Kind.SANDBOXED) return Optional.empty();
+        List<String> line = new ArrayList<>(List.of(e.command()));
+        line.addAll(e.args());
+        List<String> unseen = ServerSandbox.unseen(line, e.readOnly(), e.readWrite());
+        if (unseen.isEmpty()) return Optional.empty();
+        return Optional.of("mcp server " + e.name() + ": its command line names " + String.join(", ", unseen)
+                + ", which its sandbox does not show it: add " + (unseen.size() == 1 ? "it" : "them") + " (or a folder"
+                + " above) to read_only, or read_write if it writes there, on this entry");
     }
 
     /** A variable an entry names that is not set: the server will not start (its name said, never a value). */

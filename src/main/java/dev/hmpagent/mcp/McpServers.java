@@ -47,6 +47,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         }
     }
 
+    /** The widest a tool's line in {@link #describe} is, its indent included (each tool's first sentence). */
+    static final int LISTING_WIDTH = 100;
     /** The longest wait before a failed server is started again. */
     static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
 
@@ -323,7 +325,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         this.onShown = Objects.requireNonNull(listener, "listener");
     }
 
-    /** What {@code agent mcp list} and {@code /mcp} show: one line per server, then its tools. */
+    /** What {@code agent mcp list} and {@code /mcp} show: one line per server, then its tools, a line each. */
     public String describe() {
         if (servers.isEmpty()) return "no MCP server is configured ([[mcp.servers]] in agent.toml)\n";
         StringBuilder sb = new StringBuilder();
@@ -336,7 +338,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
             if (c.state() == State.READY) sb.append(", ").append(c.tools().size()).append(c.tools().size() == 1
                     ? " tool" : " tools");
             sb.append('\n');
-            c.tools().forEach(t -> sb.append("  ").append(t.line()).append(CommandRegistry.reservedWord(t.type())
+            c.tools().forEach(t -> sb.append("  ").append(t.shortLine(LISTING_WIDTH - 2)).append(CommandRegistry.reservedWord(t.type())
                     .map(w -> "  [not offered to the LLM: " + reserved(w) + "]").orElse("")).append('\n'));
         }
         return sb.toString();

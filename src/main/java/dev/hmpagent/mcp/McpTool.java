@@ -95,6 +95,28 @@ public record McpTool(String server, String name, String description, ObjectNode
         return cut(signature().line(type()), MAX_SIGNATURE) + (what.isEmpty() ? "" : " — " + what);
     }
 
+    /**
+     * A listing's line ({@code agent mcp list}, {@code /mcp}): the signature and the first sentence (or line) of the
+     * description, within {@code width} characters, "…" where cut. A description is often a paragraph or a page: a
+     * listing is for finding a tool, the whole text is what the LLM reads ({@link #line}).
+     */
+    public String shortLine(int width) {
+        String first = firstSentence(description);
+        String signature = signature().line(type());
+        return Text.fit(first.isEmpty() ? signature : signature + " — " + first, width);
+    }
+
+    /** A sentence ends at . ! or ? after a small letter, a digit or a bracket, before a capital or the line's end. */
+    private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile(
+            "(?<=[a-z0-9)\\]\"'`])[.!?](?=\\s+[A-Z]|\\s*$)");
+
+    /** The first sentence of {@code s}'s first line, white space collapsed. */
+    static String firstSentence(String s) {
+        String line = Text.collapse(Text.firstLine(s));
+        java.util.regex.Matcher end = SENTENCE_END.matcher(line);
+        return end.find() ? line.substring(0, end.end()) : line;
+    }
+
     /** Whether the name is one MCP allows (letters, digits, {@code _ - .}, 1 to 128): others are not offered. */
     public boolean validName() {
         return NAME.matcher(name).matches();

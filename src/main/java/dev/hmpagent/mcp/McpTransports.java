@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -31,7 +30,7 @@ final class McpTransports {
         }
     }
 
-    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, Consumer<String> stderr,
+    static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, ServerStderr stderr,
                                  Confinement confinement, Map<String, String> children,
                                  StdioTransport.Listener listener) {
         JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
@@ -47,10 +46,13 @@ final class McpTransports {
         }
         List<String> command = new ArrayList<>(List.of(entry.command()));
         command.addAll(entry.args());
+        List<String> given = command;
         if (entry.sandbox()) command = confined(entry, confinement, command);
         // the server gets only the allow-list and its entry's env, never the agent's own variables
         Map<String, String> env = new TreeMap<>(children);
         env.putAll(values(entry, "env", entry.env(), variables));
+        // a package runner without the network fails at once, saying why, rather than retrying for a minute
+        env.putAll(PackageRunners.offline(entry, !command.equals(given)));
         return new StdioTransport(entry.name(), command, env, json, stderr, listener);
     }
 

@@ -62,13 +62,37 @@ final class McpWords {
      * check: a stdio server's stdout, or a url server's address and status.
      */
     static String startFailed(McpServerEntry entry, Throwable e) {
+        return startFailed(entry, e, advice(entry));
+    }
+
+    /**
+     * Why a start failed, whole: how the server ended during it ({@code ended}, else {@link #startFailed}), the first
+     * line it wrote that is not JSON-RPC ({@code junk}), the line of its stderr that says why ({@code said}, {@link
+     * ServerStderr}), and for a package runner what it needs and the fix in agent.toml's words ({@link PackageRunners}).
+     *
+     * @param confined whether the server runs inside this run's sandbox
+     */
+    static String startFailure(McpServerEntry entry, boolean confined, RuntimeException e, String ended, String junk,
+                               String said) {
+        java.util.Optional<String> runner = PackageRunners.of(entry).map(r -> r.advice(entry, confined));
+        String what = !ended.isEmpty() ? "it " + ended + " before completing MCP's initialize handshake"
+                + (junk.isEmpty() ? "" : " (it wrote " + quoted(junk) + " on its stdout, which is not JSON-RPC)")
+                : startFailed(entry, e, runner.isPresent() ? "" : advice(entry));
+        String stderr = said.isBlank() ? "" : " (it said on stderr: \"" + Text.oneLine(said.replaceAll("\\p{Cntrl}",
+                "?"), 200) + "\")";
+        return what + stderr + runner.map(r -> "; " + r).orElse("");
+    }
+
+    /** As {@link #startFailed(McpServerEntry, Throwable)}, with {@code advice} ("" for none) after the cause. */
+    private static String startFailed(McpServerEntry entry, Throwable e, String advice) {
         String top = message(e);
         if (!top.startsWith("Client failed to initialize")) {
             return Text.oneLine(timedOut(e) ? "no answer within " + Text.duration(McpConnection.START_TIMEOUT) : top,
                     200);
         }
         String deep = timedOut(e) ? "no answer in time" : deepest(e);
-        return Text.oneLine("it did not complete MCP's initialize handshake (" + deep + "): " + advice(entry), 300);
+        return Text.oneLine("it did not complete MCP's initialize handshake (" + deep + ")"
+                + (advice.isEmpty() ? "" : ": " + advice), 300);
     }
 
     /** What to check when a server does not answer as an MCP server. */

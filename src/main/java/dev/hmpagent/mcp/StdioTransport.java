@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -58,7 +57,7 @@ final class StdioTransport implements McpClientTransport {
     private final List<String> command;
     private final Map<String, String> env;
     private final McpJsonMapper json;
-    private final Consumer<String> stderr;
+    private final ServerStderr stderr;
     private final Listener listener;
     private final String server;
     /** Writes to the server's stdin, one message at a time, off the callers' threads. */
@@ -68,7 +67,7 @@ final class StdioTransport implements McpClientTransport {
     private volatile boolean closing;
 
     StdioTransport(String server, List<String> command, Map<String, String> env, McpJsonMapper json,
-                   Consumer<String> stderr, Listener listener) {
+                   ServerStderr stderr, Listener listener) {
         this.server = Objects.requireNonNull(server, "server");
         this.command = List.copyOf(command);
         this.env = Map.copyOf(env);
@@ -190,10 +189,12 @@ final class StdioTransport implements McpClientTransport {
         CappedLines lines = new CappedLines(p.getErrorStream(), STDERR_CAP);
         try {
             for (Optional<CappedLines.Line> line = lines.next(); line.isPresent(); line = lines.next()) {
-                if (!line.get().refused() && !line.get().text().isBlank()) stderr.accept(line.get().text());
+                if (!line.get().refused() && !line.get().text().isBlank()) stderr.add(line.get().text());
             }
         } catch (IOException e) {
             // its stderr closed: nothing more to keep
+        } finally {
+            stderr.ended();
         }
     }
 

@@ -40,4 +40,18 @@ public final class ServerSandbox {
         argv.addAll(command);
         return Optional.of(List.copyOf(argv));
     }
+
+    /**
+     * The arguments of a server's command that name a path of this machine its sandbox does not show it: an absolute
+     * path that exists, outside the system and outside {@code readOnly} and {@code readWrite}. The folder a filesystem
+     * server is given ({@code args = [..., "/home/me/project"]}) is the usual one: it was never listed to be seen.
+     */
+    public static List<String> unseen(List<String> args, List<Path> readOnly, List<Path> readWrite) {
+        List<Path> seen = new ArrayList<>(Sandbox.SYSTEM);
+        seen.addAll(readOnly);
+        seen.addAll(readWrite);
+        List<Path> shown = seen.stream().map(p -> p.toAbsolutePath().normalize()).toList();
+        return args.stream().filter(a -> a.startsWith("/") && java.nio.file.Files.exists(Path.of(a)))
+                .filter(a -> shown.stream().noneMatch(Path.of(a).normalize()::startsWith)).toList();
+    }
 }

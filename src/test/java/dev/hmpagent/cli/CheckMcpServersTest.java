@@ -118,6 +118,63 @@ class CheckMcpServersTest {
     }
 
     @Test
+    void the_copied_npx_line_is_named_before_anything_starts_with_what_it_needs_and_both_fixes() throws Exception {
+        Bwrap.required();
+        String toml = "[[mcp.servers]]\nname = \"fs\"\ncommand = \"npx\"\nargs = [\"-y\","
+                + " \"@modelcontextprotocol/server-filesystem\", \"" + dir + "\"]\n"
+                + "[[mcp.servers]]\nname = \"git\"\ncommand = \"uvx\"\nargs = [\"mcp-server-git\"]\nnetwork = true\n";
+
+        assertThat(check(SandboxModeTest.systemPath(), toml)).as("%s", out).isZero();
+
+        assertThat(out).contains("\nmcp server fs: will not start as it is: npx fetches"
+                + " @modelcontextprotocol/server-filesystem from the npm registry when it starts, so it needs the"
+                + " network and a writable cache (~/.npm), and this server's sandbox has no network (network = false),"
+                + " so npx is run offline (npm_config_offline) and fails at once: set network = true on [[mcp.servers]]"
+                + " fs (the package is then fetched into the sandbox's own HOME at each start), or install it once"
+                + " (npm install --prefix DIR @modelcontextprotocol/server-filesystem), set command ="
+                + " \"DIR/node_modules/.bin/<its program>\" and add DIR to read_only (as absolute paths); network can"
+                + " then stay off\n")
+                .contains("\nmcp server git: uvx fetches mcp-server-git from PyPI when it starts, so it needs the"
+                        + " network and a writable cache (~/.cache/uv); in its sandbox HOME is its own /tmp, so the"
+                        + " cache is fetched anew at each start: to start faster, install it once (uv tool install"
+                        + " mcp-server-git)");
+    }
+
+    @Test
+    void a_folder_an_argument_names_that_the_sandbox_does_not_show_is_said_with_the_key_that_shows_it()
+            throws Exception {
+        Bwrap.required();
+        java.nio.file.Path project = Files.createDirectories(dir.resolve("project"));
+        java.nio.file.Path listed = Files.createDirectories(dir.resolve("listed"));
+        String toml = starter("fs", "").replace("args = [", "args = [\"" + project + "\", \"" + listed
+                + "\", \"/usr/share\", \"/nonexistent/x\", ") + "read_only = [\"" + listed + "\"]\n";
+
+        assertThat(check(SandboxModeTest.systemPath(), toml)).as("%s", out).isZero();
+
+        assertThat(out).contains("\nmcp server fs: its command line names " + project + ", which its sandbox does"
+                + " not show it: add it (or a folder above) to read_only, or read_write if it writes there, on this"
+                + " entry\n");
+        assertThat(out.lines().filter(l -> l.startsWith("mcp server fs: its command line"))).hasSize(1);
+        String installed = starter("own", "").replace("command = \"/bin/sh\"", "command = \"" + project.resolve("srv")
+                + "\"");
+        Files.writeString(project.resolve("srv"), "#!/bin/sh\n");
+        assertThat(check(SandboxModeTest.systemPath(), installed)).as("%s", out).isZero();
+        assertThat(out).contains("\nmcp server own: its command line names " + project.resolve("srv") + ", which");
+        assertThat(dir.resolve("fs.started")).doesNotExist();
+    }
+
+    @Test
+    void a_folder_without_a_database_yet_is_fine_the_file_is_made_at_first_start() throws Exception {
+        Files.delete(db);
+
+        assertThat(check(SandboxModeTest.systemPath(), "")).as("%s", out).isZero();
+
+        assertThat(out).endsWith(db + ": not there yet: made at first start (agent, or agent run, creates it)\n")
+                .doesNotContain("does not exist");
+        assertThat(db).as("check makes no file").doesNotExist();
+    }
+
+    @Test
     void a_url_server_shows_its_url_with_credentials_hidden_and_its_header_variables_by_name() throws Exception {
         String toml = "[[mcp.servers]]\nname = \"web\"\nurl = \"https://me:pw@mcp.example.com/mcp\"\n"
                 + "headers = { Authorization = \"MY_AUTH\" }\n";

@@ -89,9 +89,10 @@ class DamagedFileEndToEndTest {
     }
 
     @Test
-    void agent_check_on_a_missing_file_says_so_and_creates_nothing() {
-        assertThat(agent("check")).isEqualTo(ExitCodes.DATABASE);
-        assertThat(err.toString()).contains("does not exist");
+    void agent_check_on_a_missing_file_says_it_is_made_at_first_start_exits_0_and_creates_nothing() {
+        assertThat(agent("check")).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString()).contains("agent.db: not there yet: made at first start");
+        assertThat(err.toString()).doesNotContain("does not exist");
         assertThat(dir.resolve("agent.db")).doesNotExist();
     }
 }

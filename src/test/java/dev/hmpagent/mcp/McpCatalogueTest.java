@@ -44,6 +44,24 @@ class McpCatalogueTest {
     }
 
     @Test
+    void a_listing_shows_a_tool_s_first_sentence_on_one_line_within_its_width_while_the_llm_reads_it_whole() {
+        McpTool tool = new McpTool("fs", "read_text_file", "Read the complete contents of a file from the file system"
+                + " as text. Handles various text encodings.\n\nUse this tool when you need to examine a file.",
+                schema("path"));
+
+        assertThat(tool.shortLine(200)).isEqualTo("mcp.fs.read_text_file(path?: string) — Read the complete contents"
+                + " of a file from the file system as text.");
+        assertThat(tool.shortLine(60)).isEqualTo("mcp.fs.read_text_file(path?: string) — Read the complete co…")
+                .hasSize(60);
+        assertThat(tool.line()).contains("Handles various text encodings. Use this tool");
+        assertThat(McpTool.firstSentence("Fetches a URL (e.g. a page).\nMore.")).isEqualTo("Fetches a URL (e.g. a"
+                + " page).");
+        assertThat(McpTool.firstSentence("Searches v1.2 of the docs! Then more.")).isEqualTo("Searches v1.2 of the"
+                + " docs!");
+        assertThat(new McpTool("s", "t", "", schema()).shortLine(100)).isEqualTo("mcp.s.t()");
+    }
+
+    @Test
     void a_long_description_and_a_long_signature_are_cut_at_200_characters_each_saying_how_much_was_left_out() {
         String description = NOTICE + "Run anything.\n".repeat(400);
         McpTool tool = new McpTool("evil", "notice", description, schema(IntStream.range(0, 40)

@@ -35,6 +35,39 @@ class McpStartFailureWordsTest {
     }
 
     @Test
+    void a_package_runner_that_exited_is_said_with_its_meaningful_stderr_line_and_the_fix_not_the_stdout_question() {
+        McpServerEntry npx = new McpServerEntry("fs", "npx", List.of("-y", "@modelcontextprotocol/server-filesystem",
+                "/srv"), Map.of(), "", Map.of(), Duration.ofSeconds(60), true, false, List.of(), List.of());
+        String said = ServerStderr.meaningful(List.of("npm error code ENOTCACHED", "npm error request to"
+                + " https://registry.npmjs.org/x failed: cache mode is 'only-if-cached' but no cached response is"
+                + " available.", "npm error A complete log of this run can be found in: /tmp/.npm/_logs/x.log"));
+
+        String line = McpWords.startFailure(npx, true, new RuntimeException("closed"), "exited", "", said);
+
+        assertThat(line).startsWith("it exited before completing MCP's initialize handshake (it said on stderr: \"npm"
+                + " error request to https://registry.npmjs.org/x failed: cache mode is 'only-if-cached' but no cached"
+                + " response is available.\"); npx fetches @modelcontextprotocol/server-filesystem from the npm"
+                + " registry when it starts").contains("set network = true on [[mcp.servers]] fs")
+                .doesNotContain("is it an MCP server");
+        assertThat(McpWords.startFailure(npx, true, new RuntimeException("Client failed to initialize by explicit API"
+                + " call", REACTOR_TIMEOUT), "", "", "")).startsWith("it did not complete MCP's initialize handshake"
+                + " (no answer in time); npx fetches").doesNotContain("is it an MCP server");
+    }
+
+    @Test
+    void a_server_that_exited_during_its_start_is_said_with_the_stderr_line_that_says_why() {
+        String said = ServerStderr.meaningful(List.of("node:internal/modules/cjs/loader:1210", "  throw err;",
+                "Error: Cannot find module '/opt/mcp/dist/index.js'", "    at Module._load (node:internal/x:1:1)",
+                "Node.js v20.20.2"));
+
+        assertThat(McpWords.startFailure(STDIO, true, new RuntimeException("closed"), "exited", "", said))
+                .isEqualTo("it exited before completing MCP's initialize handshake (it said on stderr: \"Error: Cannot"
+                        + " find module '/opt/mcp/dist/index.js'\")");
+        assertThat(McpWords.startFailure(STDIO, true, new RuntimeException("closed"), "exited", "", ""))
+                .isEqualTo("it exited before completing MCP's initialize handshake");
+    }
+
+    @Test
     void a_url_server_gets_advice_about_its_address_not_about_stdout() {
         RuntimeException sdk = new RuntimeException("Client failed to initialize by explicit API call",
                 new java.io.IOException("Connection refused"));
