@@ -136,10 +136,11 @@ public final class AgentCommand implements Callable<Integer> {
      * The inspecting slash commands, {@code /mcp}: the MCP servers, their state and tools, and {@code /budget}: the
      * task's budget, shown and raised.
      */
-    private static List<SlashCommand> slashCommands(Inspect inspect, AgentRuntime runtime, long tokenBudget) {
+    private static List<SlashCommand> slashCommands(Inspect inspect, AgentRuntime runtime, long tokenBudget,
+                                                    JLineScreen screen) {
         List<SlashCommand> all = new java.util.ArrayList<>(inspect.commands());
         all.add(new SlashCommand("/mcp", "", "the MCP servers of agent.toml, their state and their tools",
-                args -> McpListCommand.listing(runtime.mcp())));
+                args -> McpListCommand.listing(runtime.mcp(), screen.hasLiveRegion() ? screen.width() - 1 : 0)));
         all.add(new ReplBudget(runtime::connectAgain, tokenBudget).command());
         return all;
     }
@@ -165,7 +166,7 @@ public final class AgentCommand implements Callable<Integer> {
                 new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), s.db().toString(),
                         s.costs()),
                 config.llm().giveUp(), controls(runtime, replFacts, inspect), s.approver(), s.renderer(),
-                slashCommands(inspect, runtime, config.safety().tokenBudget()), launch.clock().withZone(java.time.ZoneId.systemDefault()));
+                slashCommands(inspect, runtime, config.safety().tokenBudget(), screen), launch.clock().withZone(java.time.ZoneId.systemDefault()));
         ReplReader.complete(s.reader(), repl.commands());
         runtime.startThinking(s.events());
         try (ReplClock ticker = ReplClock.start(screen.hasLiveRegion(), () -> {
