@@ -58,8 +58,8 @@ public final class NotesCommands {
     }
 
     static CommandHandler read() {
-        return SimpleCommand.informing("note_read", "read an incoming note by id (a long one a page at a time, from"
-                        + " the character the page before ended at) and mark it read",
+        return SimpleCommand.informing("note_read", "read an incoming note by id and mark it read (a long one in pages:"
+                        + " from = where one ended)",
                 "{\"id\": 12}", (args, ctx) -> {
             long id = args.requiredLong("id");
             long from = args.optionalLong("from").orElse(0L);
