@@ -246,7 +246,7 @@ final class McpConnection {
         }
         if (state == McpServers.State.STARTING) {
             endedInStart = why;
-            stderr.awaitEnd();   // its last words, before the close below cuts them off
+            stderr.awaitEnd(process);   // its last words, before the close below cuts them off
             McpSyncClient c = client;
             if (c != null) c.close();   // the handshake waiting for an answer fails now, not at its timeout
             return;

@@ -54,6 +54,9 @@ final class ServerStderr {
         ended = new java.util.concurrent.CountDownLatch(1);
     }
 
+    /** How long a server that ended its stdout is given to exit before its stderr is waited for. */
+    static final long EXIT_GRACE_MS = 300;
+
     /**
      * Waits (a while at most) for the end of the stderr of a server that exited, before its client is closed: closing
      * it destroys the process, which closes the pipe, and the lines not yet read would be lost.
@@ -64,6 +67,25 @@ final class ServerStderr {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * As {@link #awaitEnd()} when {@code server} has exited or does within a moment (it closed its stdout to exit).
+     * A server that lives on (it broke the protocol, its stdout still open) is not waited for: its stderr would not
+     * end, and its start's failure would be said seconds late.
+     */
+    void awaitEnd(ProcessHandle server) {
+        if (server != null) {
+            try {
+                server.onExit().get(EXIT_GRACE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        awaitEnd();
     }
 
     /** The line that says why, as the class says it is chosen; "" when the server wrote nothing. */
