@@ -68,6 +68,10 @@ public final class AgentCommand implements Callable<Integer> {
             + " cost, the tick's outcome) and a last one with the exit code and why; problems on stderr.")
     boolean json;
 
+    @Option(names = {"-p", "--prompt"}, paramLabel = "TEXT", description = "Ask once, as piped input does, and exit:"
+            + " TEXT (several lines too) is one message; the bare answer goes to stdout (with --json, JSON lines).")
+    String prompt;
+
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
     /** How long the REPL's readers wait for the tick thread's write lock before they answer with what they have. */
@@ -86,8 +90,7 @@ public final class AgentCommand implements Callable<Integer> {
         Verbosity verbosity = verbosity();
         Path db = config.agent().db().toAbsolutePath();
         Path history = historyFile(db);
-        // a script's --json reads its lines as from a pipe, even at a terminal: no line editor, no transcript
-        boolean interactive = launch.interactive() && !json;
+        boolean interactive = interactive();
         try (Terminal terminal = launch.terminals().create()) {
             boolean colour = ColorChoice.colour(launch.env(), noColor, interactive && JLineScreen.capable(terminal));
             LineReader reader = ReplReader.build(terminal, interactive ? history : null, colour);
@@ -97,11 +100,9 @@ public final class AgentCommand implements Callable<Integer> {
             List<Path> protectedFiles = new ArrayList<>(options.configFiles(launch.env()));
             protectedFiles.add(history);
             ReplApprover approver = new ReplApprover(text -> screen.above(new AttributedString(text)), interactive);
-            // the renderer exists before the runtime (it shows what starting does); its facts come once the file is open
             DeferredFacts facts = new DeferredFacts();
             Costs costs = new Costs(config.llm().prices());
-            EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts, costs);
-            if (quiet) renderer.hideFigures();
+            EventRenderer renderer = renderer(screen, db, verbosity, facts, costs);
             // piped, a script reads the bare answers (or JSON) alone; the renderer's lines go to stderr
             OneShotPrinter oneShot = interactive ? null : new OneShotPrinter(screen, renderer,
                     new OneShotPrinter.Mode(json, quiet), costs, launch.clock());
@@ -118,6 +119,29 @@ public final class AgentCommand implements Callable<Integer> {
                 return code;
             }
         }
+    }
+
+    /** Whether a person types at a terminal (not a pipe, --json or -p); a blank -p is refused. */
+    private boolean interactive() {
+        if (prompt != null && prompt.isBlank()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "-p takes the message to send, e.g. agent -p 'what is 2+2?'");
+        }
+        // a script's --json reads its lines as from a pipe, even at a terminal: no line editor, no transcript
+        return launch.interactive() && !json && prompt == null;
+    }
+
+    /** The renderer exists before the runtime (it shows what starting does); its facts come once the file is open. */
+    private EventRenderer renderer(JLineScreen screen, Path db, Verbosity verbosity, DeferredFacts facts, Costs costs) {
+        EventRenderer renderer = new EventRenderer(screen, db.toString(), launch.clock(), verbosity, facts, costs);
+        if (quiet) renderer.hideFigures();
+        return renderer;
+    }
+
+    /** {@code -p TEXT} as piped input: one line, or a {@code """} block when it has several (one message either way). */
+    static java.io.Reader promptLines(String text) {
+        String block = Repl.BLOCK;
+        return new java.io.StringReader(text.contains("\n") ? block + "\n" + text + "\n" + block + "\n" : text + "\n");
     }
 
     private Verbosity verbosity() {
@@ -161,7 +185,8 @@ public final class AgentCommand implements Callable<Integer> {
             screen.above(new AttributedString("hmp-agent: " + runtime.banner() + ". Type a message, /help for commands."));
             Resumed.lines(runtime.connectAgain(), screen.width()).forEach(l -> screen.above(new AttributedString(l)));
         }
-        Repl repl = new Repl(s.reader(), s.interactive() ? null : launch.terminals().piped(s.reader().getTerminal()),
+        Repl repl = new Repl(s.reader(), s.interactive() ? null : prompt != null ? promptLines(prompt)
+                        : launch.terminals().piped(s.reader().getTerminal()),
                 screen, runtime.loop(), runtime.inbox(),
                 new Repl.Describe(() -> runtime.llm().endpoint(), () -> runtime.llm().model(), s.db().toString(),
                         s.costs()),

@@ -77,7 +77,7 @@ final class OneShotPrinter implements EventSink {
     private void answer(long tick, String kind, String text) {
         String bare = Printable.text(text).strip();
         if (!mode.json()) {
-            screen.answer(new AttributedString(bare));
+            screen.bareAnswer(bare);
             return;
         }
         ObjectNode o = JSON.createObjectNode();

@@ -22,7 +22,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
 
     static String line(ParameterException ex) {
         CommandLine where = ex.getCommandLine();
-        String hint = ex instanceof UnmatchedArgumentException unmatched ? didYouMean(unmatched.getSuggestions()) : "";
+        String hint = ex instanceof UnmatchedArgumentException unmatched ? hint(unmatched) : "";
         return "agent: " + what(ex) + hint + "; see " + where.getCommandSpec().qualifiedName() + " --help";
     }
 
@@ -43,6 +43,21 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
         boolean word = message.length() > 1 && Character.isUpperCase(message.charAt(0))
                 && Character.isLowerCase(message.charAt(1));
         return word ? Character.toLowerCase(message.charAt(0)) + message.substring(1) : message;
+    }
+
+    /**
+     * What the person may have meant: a word a letter or two from a command ("nte", "cofnig") is that command
+     * misspelt; other words given to {@code agent} itself ("what is 2+2?") are a question to ask once with -p.
+     */
+    private static String hint(UnmatchedArgumentException unmatched) {
+        List<String> words = unmatched.getUnmatched();
+        String first = words.get(0);
+        boolean misspelt = unmatched.getSuggestions().stream()
+                .anyMatch(s -> dev.hmpagent.text.EditDistance.between(s, first) <= Math.max(1, first.length() / 3));
+        if (unmatched.getCommandLine().getParent() == null && !unmatched.isUnknownOption() && !misspelt) {
+            return "; to ask the agent once: agent -p '" + String.join(" ", words).replace("'", "'\\''") + "'";
+        }
+        return didYouMean(unmatched.getSuggestions());
     }
 
     /** " (did you mean log?)", " (did you mean -h or --help?)", or "" when picocli has no suggestion. */

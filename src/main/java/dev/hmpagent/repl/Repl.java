@@ -28,7 +28,7 @@ import org.jline.utils.InfoCmp;
 public final class Repl {
     public static final String PROMPT = "you> ";
     static final String MORE = "...> ";
-    static final String BLOCK = "\"\"\"";
+    public static final String BLOCK = "\"\"\"";
     static final Duration DOUBLE_CTRL_C = Duration.ofSeconds(2);
     private static final long SPOOL_RETRY_NANOS = 1_000_000_000L;
 

@@ -20,6 +20,14 @@ public interface Screen {
         above(line);
     }
 
+    /**
+     * A bare answer (a one-shot's, without "agent> "): its markdown rendered when styles reach the person (a terminal,
+     * or CLICOLOR_FORCE), else the text as the model wrote it.
+     */
+    default void bareAnswer(String text) {
+        answer(styled() ? Markdown.render(text) : new AttributedString(text));
+    }
+
     /** Replaces the live region with {@code lines} (empty: no region). */
     void live(List<AttributedString> lines);
 

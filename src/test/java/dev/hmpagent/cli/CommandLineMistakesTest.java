@@ -20,6 +20,8 @@ class CommandLineMistakesTest {
             "log --prompt         | agent: --prompt needs --tick N: agent log --tick 12 --prompt; see agent log --help",
             "completion fish      | agent: no completion for shell 'fish': use bash or zsh; see agent completion --help",
             "completion           | agent: missing required parameter: 'SHELL'; see agent completion --help",
+            "what is 2+2?         | agent: unknown command 'what'; to ask the agent once: agent -p 'what is 2+2?'; see agent --help",
+            "-p                   | agent: missing required parameter for option '--prompt' (TEXT); see agent --help",
     })
     void one_line_naming_the_mistake_and_the_help_to_read_and_exit_2(String args, String line) {
         CliRun run = CliRun.agent(args.split(" "));
@@ -37,7 +39,7 @@ class CommandLineMistakesTest {
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err().lines()).singleElement().satisfies(line -> assertThat(line)
                 .matches("agent: (unknown command|unexpected argument) 'frobnicate'( \\(did you mean [a-z, ]+\\?\\))?"
-                        + "; see " + command + " --help"));
+                        + "(; to ask the agent once: agent -p 'frobnicate')?; see " + command + " --help"));
         assertThat(run.err()).doesNotContain("Usage:");
     }
 }

@@ -47,7 +47,7 @@ class LockoutInTerminalEndToEndTest {
         pane.type("look around").press("Enter");
 
         Screen locked = pane.await("the lockout and the state in the status line",
-                s -> s.text().contains("No such file") && s.rows().stream().anyMatch(r -> r.startsWith("SAFETY_LOCKOUT ")));
+                s -> String.join("", s.rows()).replace(" ", "").contains("Nosuchfile") && s.rows().stream().anyMatch(r -> r.startsWith("SAFETY_LOCKOUT ")));
         // a long line wraps over rows (a space at a row's end is trimmed): read it as one, without spaces
         String joined = String.join("", locked.rows()).replace(" ", "");
         assertThat(joined).as("the command as typed, at %d columns:%n%s", columns, locked)

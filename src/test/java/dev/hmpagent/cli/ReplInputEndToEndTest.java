@@ -177,15 +177,16 @@ class ReplInputEndToEndTest {
 
     @Test
     void clicolor_force_colours_output_that_is_not_a_terminal_and_without_it_there_is_none() {
-        llm.streamed("Forced colour.", 10, 2).streamed("Plain text.", 10, 2);
+        llm.streamed("**Forced** colour.", 10, 2).streamed("**Plain** text.", 10, 2);
 
         assertThat(agent(false, Map.of("CLICOLOR_FORCE", "1"), "hello\n")).isZero();
         String forced = terminalOut.toString(StandardCharsets.UTF_8);
         assertThat(agent(false, Map.of(), "again\n")).isZero();
         String plain = terminalOut.toString(StandardCharsets.UTF_8);
 
-        assertThat(forced).contains("Forced colour.").contains("\u001b[");
-        assertThat(plain).contains("Plain text.").doesNotContain("\u001b[");
+        assertThat(forced).as("the bare answer's markdown rendered: bold, not asterisks").contains("Forced")
+                .contains(" colour.").contains("\u001b[").doesNotContain("**");
+        assertThat(plain).as("as the model wrote it").contains("**Plain** text.").doesNotContain("\u001b[");
     }
 
     @Test
