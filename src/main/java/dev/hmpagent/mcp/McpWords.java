@@ -75,13 +75,19 @@ final class McpWords {
     static String startFailure(McpServerEntry entry, boolean confined, RuntimeException e, String ended, String junk,
                                String said) {
         java.util.Optional<String> runner = PackageRunners.of(entry).map(r -> r.advice(entry, confined));
-        String what = !ended.isEmpty() ? "it " + ended + " before completing MCP's initialize handshake"
+        // writing the handshake to a server that is gone fails ("Broken pipe") before its exit is seen: it exited
+        String end = !ended.isEmpty() ? ended : GONE.matcher(deepest(e)).find() ? "exited" : "";
+        String what = !end.isEmpty() ? "it " + end + " before completing MCP's initialize handshake"
                 + (junk.isEmpty() ? "" : " (it wrote " + quoted(junk) + " on its stdout, which is not JSON-RPC)")
                 : startFailed(entry, e, runner.isPresent() ? "" : advice(entry));
         String stderr = said.isBlank() ? "" : " (it said on stderr: \"" + Text.oneLine(said.replaceAll("\\p{Cntrl}",
                 "?"), 200) + "\")";
         return what + stderr + runner.map(r -> "; " + r).orElse("");
     }
+
+    /** What writing to a server whose process is gone fails with. */
+    private static final java.util.regex.Pattern GONE = java.util.regex.Pattern.compile(
+            "(?i)broken pipe|stream closed");
 
     /** As {@link #startFailed(McpServerEntry, Throwable)}, with {@code advice} ("" for none) after the cause. */
     private static String startFailed(McpServerEntry entry, Throwable e, String advice) {

@@ -55,6 +55,18 @@ class McpStartFailureWordsTest {
     }
 
     @Test
+    void a_handshake_written_to_a_server_already_gone_is_said_as_its_exit_however_the_race_went() {
+        RuntimeException brokenPipe = new RuntimeException("Client failed to initialize by explicit API call",
+                new java.io.UncheckedIOException(new java.io.IOException("Broken pipe")));
+
+        assertThat(McpWords.startFailure(STDIO, true, brokenPipe, "", "", "Error: Cannot find module 'x'"))
+                .as("the write failed before its exit was seen: the same words as when the exit came first")
+                .isEqualTo(McpWords.startFailure(STDIO, true, new RuntimeException("closed"), "exited", "",
+                        "Error: Cannot find module 'x'"))
+                .startsWith("it exited before completing MCP's initialize handshake (it said on stderr:");
+    }
+
+    @Test
     void a_server_that_exited_during_its_start_is_said_with_the_stderr_line_that_says_why() {
         String said = ServerStderr.meaningful(List.of("node:internal/modules/cjs/loader:1210", "  throw err;",
                 "Error: Cannot find module '/opt/mcp/dist/index.js'", "    at Module._load (node:internal/x:1:1)",
