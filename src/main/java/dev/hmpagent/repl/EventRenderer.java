@@ -72,6 +72,8 @@ public final class EventRenderer implements EventSink {
     private long cancelledTick = -1;
     private Instant callStarted;
     private final StringBuilder streamed = new StringBuilder();
+    /** What the live region read of {@link #streamed} so far: a new one for each reply. */
+    private LiveReply live = new LiveReply();
     private AgentEvent.CallEnded lastCall;
     // the LLM failing, until a call succeeds
     private AgentEvent.Retrying retrying;
@@ -111,6 +113,7 @@ public final class EventRenderer implements EventSink {
             lastCallTick = c.tickId();
             callStarted = clock.instant();
             streamed.setLength(0);
+            live = new LiveReply();
         } else if (event instanceof AgentEvent.ReplyDelta d) {
             if (d.tickId() == callTick) streamed.append(d.text());
         } else if (event instanceof AgentEvent.CallEnded e) {
@@ -178,6 +181,7 @@ public final class EventRenderer implements EventSink {
     private void callEnded(AgentEvent.CallEnded e) {
         callTick = -1;
         streamed.setLength(0);
+        live = new LiveReply();
         if (e.failed()) return;
         if (retrying != null) {
             show(line(DIM, "· the LLM answers again (after " + retrying.attempt() + " failed "
@@ -238,7 +242,7 @@ public final class EventRenderer implements EventSink {
                 long s = Duration.between(callStarted, clock.instant()).toSeconds();
                 lines.add(line(DIM, "thinking… " + s + " s"));
             } else {
-                for (String l : LiveReply.rows(streamed.toString(), LIVE_LINES, width)) lines.add(line(DIM, l));
+                for (String l : live.rows(streamed, LIVE_LINES, width)) lines.add(line(DIM, l));
             }
         } else if (retrying != null) {
             lines.add(line(WARN, OutageLine.line(retrying, clock.instant(), facts.queued(), width)));

@@ -2,6 +2,7 @@ package dev.hmpagent.repl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A reply while it streams: its words wrapped, its command block shown as one line a command, never as JSON. */
@@ -41,5 +42,32 @@ class LiveReplyTest {
     void a_marker_inside_a_sentence_is_prose() {
         assertThat(LiveReply.rows("I will write # Commands: below, then the JSON", 6, 80))
                 .containsExactly("I will write # Commands: below, then the JSON");
+    }
+
+    @Test
+    void drawn_at_every_delta_it_shows_what_a_draw_of_the_whole_reply_shows() {
+        StringBuilder many = new StringBuilder("# Commands:\n[");
+        for (int i = 1; i <= 5; i++) many.append("{\"type\": \"file_read\", \"args\": {\"path\": \"f").append(i).append("\"}},");
+        List<String> replies = List.of(
+                THOUGHT + "# Commands:\n```json\n[{\"cmd_id\": \"c-1\", \"type\": \"shell\", \"args\": {\"command\":"
+                        + " \"curl -s wttr.in/Paris\"}},\n {\"type\": \"send_message\", \"args\": {\"text\": \"" + "x".repeat(900),
+                "I will write\n# Commands: below, then the JSON\n# Commands:\n[{\"type\": \"idle\"}]",
+                "Reading.\n" + many,
+                "prose with \"type\": \"not_a_command\" before the block\n## Commands\n[{\"type\": \"help\"}]");
+        java.util.Random random = new java.util.Random(7);
+        for (String reply : replies) {
+            for (int width : new int[] {40, 80}) {
+                LiveReply live = new LiveReply();
+                StringBuilder streamed = new StringBuilder();
+                int at = 0;
+                while (at < reply.length()) {
+                    int next = Math.min(reply.length(), at + 1 + random.nextInt(7));
+                    streamed.append(reply, at, next);
+                    at = next;
+                    assertThat(live.rows(streamed, 6, width)).as("after %d chars of %s", at, reply)
+                            .isEqualTo(LiveReply.rows(streamed.toString(), 6, width));
+                }
+            }
+        }
     }
 }
