@@ -18,8 +18,6 @@ final class IncomingContext {
     private static final int MAX_NOTE_CHARS = 4_000;
     /** The share of the tokens left for contexts 1-6 that one message from a person may take (in percent). */
     static final int PERSON_SHARE_PERCENT = 60;
-    /** The source of a person's own messages. */
-    static final String PERSON = "user";
 
     /** A person's message the prompt shows only the start of: {@code shown} of its {@code total} characters. */
     record Cut(long noteId, int shown, int total) { }
@@ -34,7 +32,7 @@ final class IncomingContext {
     }
 
     /**
-     * Context 4 with every note the filter lets through this tick. A person's message is their task: it is shown
+     * Context 4 with every note the filter lets through this tick. A person's message (typed, or sent with {@code agent note}) is their task: it is shown
      * whole up to {@link #PERSON_SHARE_PERCENT} % of {@code tokensLeft} (the budget after context 0), never less than
      * a note from elsewhere; a longer one is cut there, says how much more there is and how to read it, and is added
      * to {@code cuts} so the person can be told.
@@ -46,12 +44,13 @@ final class IncomingContext {
         int personChars = personChars(tokensLeft);
         for (NoteRow n : shown) {
             String text = n.text();
-            if (PERSON.equals(n.source()) && text.length() > personChars) {
+            boolean person = NoteFilter.PERSON_OR_CLI.sources().contains(n.source());
+            if (person && text.length() > personChars) {
                 int at = Character.isHighSurrogate(text.charAt(personChars - 1)) ? personChars - 1 : personChars;
                 cuts.add(new Cut(n.id(), at, text.length()));
                 text = text.substring(0, at) + "… (" + (text.length() - at) + " more chars of this message: read them"
                         + " with note_read {\"id\": " + n.id() + ", \"from\": " + at + "})";
-            } else if (!PERSON.equals(n.source())) {
+            } else if (!person) {
                 text = Section.clip(text, MAX_NOTE_CHARS);
             }
             s.add("[note " + n.id() + " from " + n.source() + ", priority " + n.priority() + ", " + n.timestamp()

@@ -86,6 +86,13 @@ class PersonMessageTest {
     }
 
     @Test
+    void a_message_sent_with_agent_note_is_a_persons_too() {
+        String paste = pastedLog();
+        notes.add(paste, "cli", 0, null);
+        assertThat(assembler(6_000).assemble(1, clock.instant()).messages().get(1).content()).contains(paste);
+    }
+
+    @Test
     void a_note_from_elsewhere_keeps_its_old_cap() {
         notes.add("y".repeat(6_000), "peer-7", 0, null);
         String user = assembler(6_000).assemble(1, clock.instant()).messages().get(1).content();

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * full ({@link FullContext}). The digest covers everything {@link AssembledPrompt} holds: the messages with their
  * stable prefix and seams, the parts, the ids shown, the watermark, the token estimate, the trimmed counts and the
  * text shown as data. Pinned again when context 0's words change (issue 33: how the model ends its turn), and when a person's
- * message was no longer cut at 4,000 characters (issue 34: up to 60 % of the budget left, the way to read the rest).
+ * message (typed, or sent with agent note) was no longer cut at 4,000 characters (issue 34: up to 60 % of the
+ * budget left, the way to read the rest).
  */
 class TrimmedPromptBytesTest {
     @TempDir Path dir;
@@ -71,8 +72,8 @@ class TrimmedPromptBytesTest {
             "3000 false", "0be07f8e90520ef7 56133a589a4dc5cf",
             "4000 true", "06d3f3157ded6d18 6c501bb8ac0189a4",
             "6000 false", "6ab604797d72b209 fa0a5217e96599c2",
-            "20000 false", "163cb361ac00936d 0eff44d8a167fc28",
-            "200000 false", "b1afdaea7a885d40 f7a85867e69ca6eb",
+            "20000 false", "85794312fae0ff48 46a84f3368f39df9",
+            "200000 false", "5b216500d5bfed32 2a0068fe4b809a67",
             "1500 true", "404a9333ae3172a2 718ccd762bfcd6eb",
             "6000 true", "24530744c93db7ac 7fa9d7db764a8bb4");
 
