@@ -312,11 +312,13 @@ public enum ConfigKey {
             c -> c.stagnation().method().configName()),
     STAGNATION_MODEL("stagnation.model", ValueType.text(false), "",
             List.of("AGENT_STAGNATION_MODEL"), false,
-            "Model for the comparison mini-request, on the same endpoint and key as llm.*; empty uses llm.model",
+            "Model for the comparison mini-request, on the same endpoint and key as llm.*; empty uses llm.model (then,"
+                    + " on a server on this machine or network, the question follows the main request, so the server's"
+                    + " prompt cache survives it)",
             c -> c.stagnation().model()),
-    STAGNATION_MAX_TOKENS("stagnation.max_tokens", ValueType.wholeNumber(16, 8192), "400",
+    STAGNATION_MAX_TOKENS("stagnation.max_tokens", ValueType.wholeNumber(16, 8192), "200",
             List.of("AGENT_STAGNATION_MAX_TOKENS"), false,
-            "Most tokens of a comparison reply",
+            "Most tokens of a comparison reply (its JSON needs about 150)",
             c -> c.stagnation().maxTokens()),
     STAGNATION_NEAR_IDENTICAL("stagnation.near_identical", ValueType.decimal(0, 1), "0.15",
             List.of("AGENT_STAGNATION_NEAR_IDENTICAL"), false,

@@ -12,7 +12,8 @@ import java.util.Objects;
 
 /**
  * What follows a reply's commit, on the tick thread: the wake rule and the back-off learn of it, the person is told,
- * the reply's commands run (step 4) and the anti-stagnation reflex looks at it (step 5). Holds no state of its own.
+ * the reply's commands run (step 4), step 5's model compares it with the one before if it must, and the
+ * anti-stagnation reflex looks at it. Holds no state of its own.
  */
 final class AfterWrite {
     private final Clock clock;
@@ -24,9 +25,11 @@ final class AfterWrite {
     private final ReplyReview review;
     private final EventSink events;
     private final Answers answers;
+    private final LateJudge judge;
 
     AfterWrite(Clock clock, StatusCell status, WakeRule wake, Retries retries, CommandStep commands,
-               ReplyNotices notices, ReplyReview review, EventSink events, Answers answers) {
+               ReplyNotices notices, ReplyReview review, EventSink events, Answers answers, LateJudge judge) {
+        this.judge = Objects.requireNonNull(judge, "judge");
         this.answers = Objects.requireNonNull(answers, "answers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.status = Objects.requireNonNull(status, "status");
@@ -55,8 +58,10 @@ final class AfterWrite {
                     && !MainCall.CHANT.equals(thought.completion().finishReason())
                     && !notices.correcting(thought.tickId()));
         }
-        notices.afterCommands(thought.tickId());
-        if (written.replied()) reflex(thought, written);
+        notices.afterCommands(thought);
+        // step 5's model, if the comparison needs one, once the person has the answer and the commands ran
+        TickWriter.Thought judged = written.replied() ? judge.judged(thought, halt) : thought;
+        if (written.replied()) reflex(judged, written);
         Usage usage = thought.completion().usage();
         events.emit(new AgentEvent.TickDone(thought.tickId(), written.outcome(), usage.promptTokens(),
                 usage.completionTokens(), Duration.between(thought.start(), clock.instant()).toMillis()));

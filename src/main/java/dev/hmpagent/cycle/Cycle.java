@@ -96,7 +96,8 @@ public final class Cycle {
         this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers,
                 new TurnEnd(writer.processLog(), writer.slips()));
         this.after = new AfterWrite(clock, status, wake, retries, commands,
-                new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events, answers);
+                new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events, answers,
+                new LateJudge(review, writer, status, events));
         this.writing = new ReplyWrite(writer, retries, after, call, events);
         this.seen = stops.since();
         this.tickStart = seen;

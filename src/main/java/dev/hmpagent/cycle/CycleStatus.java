@@ -16,7 +16,7 @@ public record CycleStatus(Phase phase, long lastTickId, long tokensUsed, Optiona
                           Trouble trouble, Optional<Instant> troubleSince) {
 
     /** What the tick thread is doing. */
-    public enum Phase { WAITING_FOR_EVENT, ASSEMBLING_CONTEXT, AWAITING_LLM, EXECUTING, IDLE, BACKING_OFF }
+    public enum Phase { WAITING_FOR_EVENT, ASSEMBLING_CONTEXT, AWAITING_LLM, EXECUTING, COMPARING_REPLIES, IDLE, BACKING_OFF }
 
     /** What keeps the cycle from thinking normally. */
     public enum Trouble {

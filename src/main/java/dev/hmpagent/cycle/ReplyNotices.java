@@ -36,14 +36,6 @@ final class ReplyNotices {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " started repeating itself and was cut there"
                     + " (the rest of its tokens saved); none of its commands ran, and the model is told", true));
         }
-        if ("length".equals(completion.finishReason())) {
-            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " reached its length limit (llm.max_tokens,"
-                    + " or 4 Mi characters) and was cut there"));
-        }
-        if (Completion.EVENT_CUT.equals(completion.finishReason())) {
-            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " sent one stream event over 1 MB: what fit"
-                    + " was kept and the reply was cut there (the server answered; this is not an outage)"));
-        }
         // a reply to a person with nothing to show says so once the agent goes quiet (Answers)
         if (completion.text().isBlank() && !completion.interrupted() && !thought.answersPerson()) {
             events.emit(new AgentEvent.Problem("the model sent an empty reply (tick " + tickId
@@ -62,11 +54,22 @@ final class ReplyNotices {
     }
 
     /**
-     * After the reply's commands ran: when its block slipped once more than the agent corrects, no call follows for
+     * After the reply's commands ran and its answer was shown: how the reply was cut, if it was; when its block slipped once more than the agent corrects, no call follows for
      * it; the person is told that the agent waits for them (a new message or result wakes it as usual). The reply's
      * text, if any, is shown as its answer (or as its thought, when it answers nobody).
      */
-    void afterCommands(long tickId) {
+    void afterCommands(TickWriter.Thought thought) {
+        long tickId = thought.tickId();
+        // said under the answer it is about, once that is shown
+        String finish = thought.completion().finishReason();
+        if ("length".equals(finish)) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " reached its length limit (llm.max_tokens,"
+                    + " or 4 Mi characters) and was cut there"));
+        }
+        if (Completion.EVENT_CUT.equals(finish)) {
+            events.emit(new AgentEvent.Info("the reply of tick " + tickId + " sent one stream event over 1 MB: what fit"
+                    + " was kept and the reply was cut there (the server answered; this is not an outage)"));
+        }
         if (!slips.gaveUp(tickId)) return;
         events.emit(new AgentEvent.Info("the model's command block could not be read " + (FormatSlips.MAX_CORRECTIONS
                 + 1) + " times in a row, so it is not asked to correct it again; waiting for your next message"));

@@ -44,14 +44,24 @@ public final class ReplyReview {
      * @param progress      the reply came after news from the world: a command's new result ({@link WorldProgress}),
      *                      or a new note from anyone but a person (a peer's, the system's: a person's message is
      *                      judged as before)
+     * @param judgeDue      the comparison is the local one for now: a model is asked once the reply was shown and its
+     *                      commands ran ({@link #judge})
+     * @param newCommands   the reply asks for a command the previous one did not
      */
     record Reviewed(Comparison comparison, boolean repeated, long repeatOfTick, String contentHash, boolean stimulus,
-                    boolean personMessage, String graphMark, List<LlmCall> calls, boolean progress) {
+                    boolean personMessage, String graphMark, List<LlmCall> calls, boolean progress, boolean judgeDue,
+                    boolean newCommands) {
         Reviewed {
             Objects.requireNonNull(comparison, "comparison");
             calls = List.copyOf(calls);
             Objects.requireNonNull(contentHash, "contentHash");
             Objects.requireNonNull(graphMark, "graphMark");
+        }
+
+        /** What the model's comparison found, and its calls: nothing is left to ask. */
+        Reviewed judged(Comparison judged, List<LlmCall> judgeCalls) {
+            return new Reviewed(judged, repeated, repeatOfTick, contentHash, stimulus, personMessage, graphMark,
+                    judgeCalls, progress, false, newCommands);
         }
     }
 
@@ -107,9 +117,12 @@ public final class ReplyReview {
     }
 
     /**
-     * Compares the reply with the previous one. A reply cut short (interrupted) is compared locally only: no tokens
-     * are spent on a reply that answers nothing. A reply after news from the world (a command's new result since the
-     * last reply, or a new note that is not a person's) is progress: no judge call is made for it.
+     * Compares the reply with the previous one, without asking a model: a comparison that needs a model's call gets
+     * the local one for now and {@link Reviewed#judgeDue()}, and is asked by {@link #judge} once the reply was shown
+     * and its commands ran (issue 35: the answer waited 15.5 s for it). A reply cut short (interrupted) is compared
+     * locally only: no tokens are spent on a reply that answers nothing. A reply after news from the world (a
+     * command's new result since the last reply, or a new note that is not a person's) is progress: no judge call is
+     * made for it.
      */
     Reviewed review(Optional<ResponseRow> previous, Completion reply, ParsedReply parsed, boolean stimulus,
                     boolean newNote, boolean personMessage, String graphMark) {
@@ -118,6 +131,8 @@ public final class ReplyReview {
         // the answer is what the next ticks are measured against: it is judged as before
         boolean progress = world.take() | (newNote && !personMessage);
         Comparison c;
+        boolean fresh = false;
+        Optional<Comparison> decided = Optional.empty();
         if (previous.isEmpty()) {
             c = Comparison.first();
         } else if (reply.interrupted()) {
@@ -125,8 +140,11 @@ public final class ReplyReview {
         } else if (progress) {
             c = comparator.compareAfterProgress(previous.get().content(), reply.text());
         } else {
-            c = comparator.compare(previous.get().content(), reply.text(), newCommands(previous.get(), parsed));
+            fresh = newCommands(previous.get(), parsed);
+            decided = comparator.withoutCall(previous.get().content(), reply.text(), fresh);
+            c = decided.orElseGet(() -> local.compare(previous.get().content(), reply.text()));
         }
+        boolean judgeDue = previous.isPresent() && !reply.interrupted() && !progress && decided.isEmpty();
         String hash = Words.contentHash(reply.text());
         // a reply to a new message from a person answers it, whatever it repeats: no sign, and it is shown
         long repeatOf = reply.interrupted() || personMessage ? 0
@@ -135,7 +153,20 @@ public final class ReplyReview {
         boolean repeated = !stimulus && !personMessage && c.identical() && !reply.interrupted()
                 && commandBlock(previous.get().content()).equals(commandBlock(reply.text()));
         return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark, comparisonCalls.get(),
-                progress);
+                progress, judgeDue, fresh);
+    }
+
+    /**
+     * The model's comparison of a reply whose {@link Reviewed#judgeDue()}, asked after the reply was shown and its
+     * commands ran; {@code request} is the main request it answered (a comparison may share its prefix). Empty when
+     * nothing was due.
+     */
+    Optional<Reviewed> judge(Reviewed reviewed, String previous, String reply, List<dev.hmpagent.llm.Message> request) {
+        if (!reviewed.judgeDue()) return Optional.empty();
+        comparisonCalls.get();   // a call of a judge that failed before its tick could write it is not this tick's
+        comparator.answered(request, reply);
+        Comparison c = comparator.compare(previous, reply, reviewed.newCommands());
+        return Optional.of(reviewed.judged(c, comparisonCalls.get()));
     }
 
     /** Whether the reply asks for a command (by type and arguments) the previous reply did not. */

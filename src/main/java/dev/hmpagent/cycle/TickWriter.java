@@ -64,6 +64,11 @@ public final class TickWriter {
         Comparison comparison() {
             return reviewed.comparison();
         }
+
+        /** The same thought with what step 5's model found about it. */
+        Thought judged(ReplyReview.Reviewed judged) {
+            return new Thought(tickId, start, reason, prompt, completion, parsed, judged, previous, calls, answersPerson);
+        }
     }
 
     /**
@@ -166,13 +171,37 @@ public final class TickWriter {
         });
     }
 
+    /**
+     * What step 5's model found about a reply already written ({@link ReplyReview#judge}), in one short transaction:
+     * the comparison's columns of the reply's row and of its metrics row, its tokens in the tick's row and the
+     * budget, its calls.
+     */
+    void writeJudgement(Thought t) {
+        Comparison cmp = t.comparison();
+        int tokens = cmp.usage().total();
+        boolean repeated = t.reviewed().repeated();
+        double novelty = repeated ? 0.0 : cmp.novelty();
+        String verdict = cmp.verdict().name().toLowerCase(Locale.ROOT);
+        store.inTransaction(() -> {
+            if (tokens > 0) breakers.afterLlmCall(cmp.usage().budgetTokens(), false);
+            if (!repeated) responses.judged(t.tickId(), compared(t), cmp.novelty(), reflection(t));
+            stagnation.judged(t.tickId(), novelty, cmp.method(), verdict, tokens);
+            agentLog.addComparisonTokens(t.tickId(), tokens);
+            t.reviewed().calls().forEach(call -> llmCalls.insert(t.tickId(), call));
+        });
+    }
+
+    private static ResponsesDao.Compared compared(Thought t) {
+        Comparison cmp = t.comparison();
+        return new ResponsesDao.Compared(cmp.newIdeas(), cmp.refinedIdeas(), cmp.discardedIdeas(), cmp.method(),
+                cmp.verdict().name().toLowerCase(Locale.ROOT), cmp.usage().total(), t.reviewed().contentHash());
+    }
+
     /** Inside the tick's transaction: the reply's row (a short one when it repeated the last) and its metrics row. */
     private void saveReply(Thought t, Completion c, boolean repeated) {
         Comparison cmp = t.comparison();
         int comparisonTokens = cmp.usage().total();
-        ResponsesDao.Compared compared = new ResponsesDao.Compared(cmp.newIdeas(), cmp.refinedIdeas(),
-                cmp.discardedIdeas(), cmp.method(), cmp.verdict().name().toLowerCase(Locale.ROOT), comparisonTokens,
-                t.reviewed().contentHash());
+        ResponsesDao.Compared compared = compared(t);
         if (repeated) {
             // not stored again, its commands not run again: a short row says the reflex fired and why
             ResponseRow prev = t.previous().get();

@@ -18,6 +18,8 @@ import dev.hmpagent.llm.ollama.OllamaClient;
 import dev.hmpagent.llm.ollama.OllamaSettings;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
+import dev.hmpagent.llm.wire.BaseUrl;
+import dev.hmpagent.stagnation.LlmComparator;
 import dev.hmpagent.store.LlmRegistryDao;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,6 +116,22 @@ public final class LlmChain {
         if (s.model().isBlank() || s.model().equals(config.llm().model())) return main;
         LlmSection llm = config.llm();
         return client(llm.forRoute(llm.provider(), llm.baseUrl(), s.model(), llm.apiKey(), llm.options()));
+    }
+
+    /**
+     * How step 5 puts its question: after the main request, when it asks the main model on a server of the person's
+     * own (loopback or the local network), whose one prompt cache a short question would evict (issue 35); alone
+     * otherwise, where a hosted API's prefix cache is not one slot and the whole prompt again would cost its tokens.
+     */
+    static LlmComparator.Form judgeForm(AgentConfig config) {
+        String judge = config.stagnation().model();
+        boolean mainModel = judge.isBlank() || judge.equals(config.llm().model());
+        try {
+            return mainModel && BaseUrl.parse(config.llm().baseUrl()).local()
+                    ? LlmComparator.Form.SHARED : LlmComparator.Form.SHORT;
+        } catch (IllegalArgumentException e) {
+            return LlmComparator.Form.SHORT;   // not a URL: the main call says so
+        }
     }
 
     /**

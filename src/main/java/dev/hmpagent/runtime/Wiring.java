@@ -259,9 +259,9 @@ public final class Wiring {
         MeteredLlm<LlmCall> metered = new MeteredLlm<>(comparisonLlm, clock, CallRows.as(LlmCall.Purpose.COMPARISON));
         ReplyComparator comparator = switch (s.method()) {
             case LOCAL -> local;
-            case LLM -> new LlmComparator(metered, s.maxTokens(), s.noveltyThreshold(), local);
+            case LLM -> new LlmComparator(metered, s.maxTokens(), s.noveltyThreshold(), local, LlmChain.judgeForm(config));
             case HYBRID -> new HybridComparator(local, new LlmComparator(metered, s.maxTokens(),
-                    s.noveltyThreshold(), local), s.nearIdentical(), s.ambiguousHigh());
+                    s.noveltyThreshold(), local, LlmChain.judgeForm(config)), s.nearIdentical(), s.ambiguousHigh());
         };
         SignSettings signs = new SignSettings(s.noveltyThreshold(), s.lowNoveltyTicks(), s.repeatWindow() > 0,
                 s.noGrowthTicks(), s.noStimulusTicks(), SignSettings.DEFAULTS.overheatTicks());

@@ -1,7 +1,10 @@
 package dev.hmpagent.stagnation;
 
 import dev.hmpagent.stagnation.Comparison.Verdict;
+import dev.hmpagent.llm.Message;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Local first, a model only where the local score cannot tell: a reply that is identical or nearly so
@@ -47,17 +50,32 @@ public final class HybridComparator implements ReplyComparator {
     @Override
     public Comparison compare(String previous, String current, boolean newCommands) {
         Comparison here = local.compare(previous, current);
-        if (decidedLocally(here)) return here.withMethod(Comparison.HYBRID_LOCAL, Comparison.NO_CALL);
-        if (newCommands) {
-            return new Comparison(Verdict.NEW, here.novelty(), here.newIdeas(), here.refinedIdeas(),
-                    here.discardedIdeas(), Comparison.HYBRID_LOCAL, Comparison.NO_CALL, false);
-        }
+        Optional<Comparison> decided = decided(here, newCommands);
+        if (decided.isPresent()) return decided.get();
         Comparison asked = llm.ask(previous, current, here);
         boolean known = asked.verdict() != Verdict.UNKNOWN;
         Comparison ideas = asked.hasIdeas() ? asked : here;
         return new Comparison(known ? asked.verdict() : here.verdict(), known ? asked.novelty() : here.novelty(),
                 ideas.newIdeas(), ideas.refinedIdeas(), ideas.discardedIdeas(), Comparison.HYBRID_LLM, asked.usage(),
                 false);
+    }
+
+    @Override
+    public Optional<Comparison> withoutCall(String previous, String current, boolean newCommands) {
+        return decided(local.compare(previous, current), newCommands);
+    }
+
+    /** What the local score decides alone: identical, nearly so, clearly new, or new commands; empty for the band. */
+    private Optional<Comparison> decided(Comparison here, boolean newCommands) {
+        if (decidedLocally(here)) return Optional.of(here.withMethod(Comparison.HYBRID_LOCAL, Comparison.NO_CALL));
+        if (!newCommands) return Optional.empty();
+        return Optional.of(new Comparison(Verdict.NEW, here.novelty(), here.newIdeas(), here.refinedIdeas(),
+                here.discardedIdeas(), Comparison.HYBRID_LOCAL, Comparison.NO_CALL, false));
+    }
+
+    @Override
+    public void answered(List<Message> request, String reply) {
+        llm.answered(request, reply);
     }
 
     /** After news from the world: the local score where it decides alone, else new without a call (hybrid:local). */

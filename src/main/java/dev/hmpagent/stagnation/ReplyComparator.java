@@ -1,5 +1,9 @@
 package dev.hmpagent.stagnation;
 
+import dev.hmpagent.llm.Message;
+import java.util.List;
+import java.util.Optional;
+
 /**
  * Step 5 of the HMP cycle: compares the new reply with the previous one. Implementations never throw for a
  * failed or cancelled model call; they answer with what the local part knows (verdict UNKNOWN).
@@ -17,6 +21,21 @@ public interface ReplyComparator {
     default Comparison compare(String previous, String current, boolean newCommands) {
         return compare(previous, current);
     }
+
+    /**
+     * The comparison of two consecutive replies when it needs no call to a model (as {@link #compare(String, String,
+     * boolean)} would judge them), or empty when a model is to be asked: the cycle shows the answer and runs its
+     * commands first, and asks the model after (issue 35). Empty by default: asked through compare.
+     */
+    default Optional<Comparison> withoutCall(String previous, String current, boolean newCommands) {
+        return Optional.empty();
+    }
+
+    /**
+     * The main request the compared reply answered, and the reply as it came: a comparison that asks a model may send
+     * its question after them, so a one-slot server keeps its prompt cache (issue 35). Ignored by default.
+     */
+    default void answered(List<Message> request, String reply) { }
 
     /**
      * Compares two consecutive replies when the new one came after news from the world (a command's new result): no

@@ -41,6 +41,12 @@ public final class AgentLogDao {
                 t.comparisonTokens());
     }
 
+    /** The tokens of a comparison made after the tick's row was written (issue 35). */
+    public void addComparisonTokens(long tickId, int tokens) {
+        if (tokens == 0) return;
+        store.update("UPDATE agent_log SET comparison_tokens = comparison_tokens + ? WHERE tick_id = ?", tokens, tickId);
+    }
+
     /** One more command of {@code tickId} finished (run by the executor after the tick's own row was written). */
     public void countCommand(long tickId, boolean failed) {
         store.update(failed ? "UPDATE agent_log SET commands_failed = commands_failed + 1 WHERE tick_id = ?"

@@ -56,6 +56,16 @@ public final class ResponsesDao {
                 compared.verdict(), compared.tokens(), compared.contentHash());
     }
 
+    /** The comparison a model made of the reply of {@code tickId} after it was written (issue 35). */
+    public void judged(long tickId, Compared compared, double noveltyScore, String reflection) {
+        store.update("UPDATE llm_recent_responses SET novelty_score = ?, new_ideas = ?, refined_ideas = ?, "
+                        + "discarded_ideas = ?, comparison_method = ?, comparison_verdict = ?, comparison_tokens = ?, "
+                        + "reflection = ? WHERE tick_id = ? AND role = 'assistant'",
+                noveltyScore, NoteTags.toJson(compared.newIdeas()), NoteTags.toJson(compared.refinedIdeas()),
+                NoteTags.toJson(compared.discardedIdeas()), compared.method(), compared.verdict(), compared.tokens(),
+                reflection, tickId);
+    }
+
     /**
      * The tick of the newest of the last {@code window} full replies whose normalised text has this hash (an exact
      * repeat), if any.

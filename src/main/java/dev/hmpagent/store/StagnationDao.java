@@ -54,6 +54,12 @@ public final class StagnationDao {
                 m.strategy().isEmpty() ? null : m.strategy(), m.progress());
     }
 
+    /** The comparison a model made of the reply of {@code tickId} after its row was written (issue 35). */
+    public void judged(long tickId, double novelty, String method, String verdict, int tokens) {
+        store.update("UPDATE anti_stagnation_metrics SET novelty_score = ?, method = ?, verdict = ?, "
+                + "comparison_tokens = ? WHERE tick_id = ?", novelty, method, verdict, tokens, tickId);
+    }
+
     /** Marks the tick's row stagnant with the signs that held (and the strategies fired, "" when none). */
     public void markStagnant(long tickId, String signs, String strategies) {
         store.update("UPDATE anti_stagnation_metrics SET stagnant = 1, signs = ?, strategy = coalesce(?, strategy) "

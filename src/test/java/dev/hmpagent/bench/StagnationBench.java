@@ -197,7 +197,7 @@ public final class StagnationBench {
 
         @Override
         public Completion complete(LlmRequest request, StreamListener listener) {
-            if (request.messages().get(0).content().startsWith(LlmComparator.SYSTEM_PROMPT)) return judge(request);
+            if (LlmComparator.isComparison(request.messages())) return judge(request);
             Step step = script.get(next++);
             String text = step.text();
             listener.onDelta(text);

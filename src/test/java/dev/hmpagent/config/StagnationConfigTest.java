@@ -31,7 +31,7 @@ class StagnationConfigTest {
     void theDefaultsAreTheIssuesNumbers() {
         StagnationSection s = AgentConfig.defaults().stagnation();
 
-        assertThat(s).isEqualTo(new StagnationSection(StagnationSection.Method.HYBRID, "", 400, 0.15, 0.9, 0.3, 2,
+        assertThat(s).isEqualTo(new StagnationSection(StagnationSection.Method.HYBRID, "", 200, 0.15, 0.9, 0.3, 2,
                 20, 8, 8, true, 3, 2, Duration.ofMinutes(10), Duration.ofHours(1), 20, 10));
         assertThat(s.modelOr("llama3.2")).as("empty model: the main one").isEqualTo("llama3.2");
     }

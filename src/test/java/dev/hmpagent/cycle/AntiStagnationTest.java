@@ -132,7 +132,8 @@ class AntiStagnationTest {
         llm.judge = r -> "Sure! ```json\n{\"new_thoughts\": \"yes\", \"novelty\": 0.7, \"new_ideas\": [\"test restores\"],"
                 + " \"refined_ideas\": [\"the ticket\"], \"discarded_ideas\": []}\n``` Hope that helps.";
         llm.reply(A).reply(B);
-        Cycle cycle = cycle(config("stagnation.method", "llm"));
+        // a hosted API: the short form (on a server of one's own the question follows the main request instead)
+        Cycle cycle = cycle(config("stagnation.method", "llm", "llm.base_url", "https://api.example.com/v1"));
         notes.add("one", "user", 0, null);
         cycle.tick();
         notes.add("two", "user", 0, null);

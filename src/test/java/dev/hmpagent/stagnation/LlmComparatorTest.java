@@ -50,6 +50,40 @@ class LlmComparatorTest {
     }
 
     @Test
+    void the_shared_form_asks_after_the_main_request_and_its_reply_so_the_servers_prompt_cache_is_kept() {
+        LlmComparator shared = new LlmComparator(fake, 300, 0.3, local, LlmComparator.Form.SHARED);
+        java.util.List<Message> main = java.util.List.of(Message.system("Context 0: who you are"),
+                Message.user("Context 1 and the rest"));
+        fake.reply(ANSWER).reply(ANSWER);
+        shared.answered(main, Replies.BACKUP_PARAPHRASED);
+        Comparison c = shared.compare(Replies.BACKUP, Replies.BACKUP_PARAPHRASED);
+
+        java.util.List<Message> sent = fake.requests.get(0).messages();
+        assertThat(sent.subList(0, 2)).as("the main request first, unchanged").isEqualTo(main);
+        assertThat(sent.get(2)).isEqualTo(Message.assistant(Replies.BACKUP_PARAPHRASED));
+        assertThat(sent.get(3).role()).isEqualTo(Message.Role.USER);
+        assertThat(sent.get(3).content()).startsWith(LlmComparator.SYSTEM_PROMPT).contains(Replies.BACKUP)
+                .contains("\"novelty\"");
+        assertThat(LlmComparator.isComparison(sent)).isTrue();
+        assertThat(LlmComparator.isComparison(main)).isFalse();
+        assertThat(c.novelty()).isEqualTo(0.15);
+
+        // a reply the main request did not get is asked about alone
+        shared.compare(Replies.BACKUP, Replies.UNRELATED);
+        assertThat(fake.requests.get(1).messages()).extracting(Message::role)
+                .containsExactly(Message.Role.SYSTEM, Message.Role.USER);
+    }
+
+    @Test
+    void the_short_form_ignores_the_main_request() {
+        fake.reply(ANSWER);
+        comparator.answered(java.util.List.of(Message.system("Context 0")), Replies.BACKUP_PARAPHRASED);
+        comparator.compare(Replies.BACKUP, Replies.BACKUP_PARAPHRASED);
+        assertThat(fake.requests.get(0).messages()).hasSize(2);
+        assertThat(fake.systemPrompt(0)).startsWith(LlmComparator.SYSTEM_PROMPT);
+    }
+
+    @Test
     void the_answer_gives_the_verdict_novelty_and_lists_and_the_call_its_usage() {
         fake.reply(ANSWER);
         Comparison c = comparator.compare(Replies.BACKUP, Replies.BACKUP_PARAPHRASED);

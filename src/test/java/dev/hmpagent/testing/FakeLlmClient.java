@@ -75,6 +75,12 @@ public final class FakeLlmClient implements LlmClient {
         return this;
     }
 
+    /** Replies {@code text} cut at its length limit (finish reason "length"), as a server does at max_tokens. */
+    public FakeLlmClient replyCut(String text) {
+        script.add(() -> completion(text, false).with(text, "length", false));
+        return this;
+    }
+
     public FakeLlmClient interruptedReply(String partial) {
         script.add(() -> completion(partial, true));
         return this;
@@ -117,7 +123,7 @@ public final class FakeLlmClient implements LlmClient {
 
     /** Whether {@code request} is step 5's comparison mini-request. */
     public static boolean isComparison(LlmRequest request) {
-        return request.messages().get(0).content().startsWith(dev.hmpagent.stagnation.LlmComparator.SYSTEM_PROMPT);
+        return dev.hmpagent.stagnation.LlmComparator.isComparison(request.messages());
     }
 
     @Override

@@ -56,11 +56,18 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private static boolean isComparison(RecordedRequest r) {
         try {
             JsonNode body = JSON.readTree(r.getBody() == null ? "" : r.getBody().utf8());
-            return body != null && body.path("messages").path(0).path("content").asText("")
-                    .startsWith(dev.hmpagent.stagnation.LlmComparator.SYSTEM_PROMPT);
+            return body != null && isComparisonBody(body);
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** Whether a chat request's body is step 5's comparison, in either form (its first or its last message says so). */
+    public static boolean isComparisonBody(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        String judge = dev.hmpagent.stagnation.LlmComparator.SYSTEM_PROMPT;
+        return messages.path(0).path("content").asText("").startsWith(judge)
+                || messages.path(messages.size() - 1).path("content").asText("").startsWith(judge);
     }
 
     private MockResponse comparisonAnswer() {

@@ -2,7 +2,6 @@ package dev.hmpagent.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hmpagent.stagnation.LlmComparator;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -45,6 +44,9 @@ public final class SlowOpenAiServer implements AutoCloseable {
         return t;
     });
     private volatile boolean closed;
+    /** Holds step 5's comparison answers while set ({@link #holdJudgements()}). */
+    private volatile CountDownLatch judgeGate;
+    private final CountDownLatch judgeAsked = new CountDownLatch(1);
 
     public SlowOpenAiServer() throws IOException {
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -53,6 +55,25 @@ public final class SlowOpenAiServer implements AutoCloseable {
 
     public String baseUrl() {
         return "http://127.0.0.1:" + socket.getLocalPort() + "/v1";
+    }
+
+    /** From now on a comparison request waits for {@link #releaseJudgements()} before it is answered. */
+    public void holdJudgements() {
+        judgeGate = new CountDownLatch(1);
+    }
+
+    /** Waits until the agent sent a comparison request (the first one). */
+    public void awaitJudgement() throws InterruptedException {
+        if (!judgeAsked.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+            throw new AssertionError("the fake LLM server received no comparison request in " + PATIENCE.toSeconds() + " s");
+        }
+    }
+
+    /** Answers the comparison requests held, and every later one at once. */
+    public void releaseJudgements() {
+        CountDownLatch gate = judgeGate;
+        judgeGate = null;
+        if (gate != null) gate.countDown();
     }
 
     /** Scripts the next reply: the test streams it with {@link Reply#send} and {@link Reply#finish}. */
@@ -186,7 +207,11 @@ public final class SlowOpenAiServer implements AutoCloseable {
             String body = readRequest(in);
             if (body == null) return;
             JsonNode request = JSON.readTree(body);
-            if (request.path("messages").path(0).path("content").asText("").startsWith(LlmComparator.SYSTEM_PROMPT)) {
+            if (FakeOpenAiServer.isComparisonBody(request)) {
+                judgeAsked.countDown();
+                CountDownLatch gate = judgeGate;
+                // longer than a test waits for a screen: an answer that waits for the judge is not seen in time
+                if (gate != null && !gate.await(3 * PATIENCE.toSeconds(), TimeUnit.SECONDS)) return;
                 out.write(comparisonAnswer());
                 out.flush();
                 return;
@@ -200,6 +225,8 @@ public final class SlowOpenAiServer implements AutoCloseable {
             reply.asked.countDown();
             threads.execute(() -> reply.watch(in));
             reply.streamTo(out, this);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (IOException e) {
             // the client went away while we read its request: nothing to answer
         }

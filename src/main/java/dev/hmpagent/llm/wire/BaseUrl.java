@@ -35,6 +35,25 @@ public final class BaseUrl {
 
     public String host() { return parsed.host(); }
 
+    /**
+     * Whether the server is on this machine or the local network (loopback, a private or link-local address,
+     * {@code localhost}, a {@code .local} or {@code .localhost} name): a server a person runs themselves, often with one
+     * slot for its prompt cache. Names are not looked up.
+     */
+    public boolean local() {
+        String host = parsed.host().toLowerCase(java.util.Locale.ROOT);
+        if (host.equals("localhost") || host.endsWith(".localhost") || host.endsWith(".local")) return true;
+        // HttpUrl gives an address in canonical form: dotted IPv4, or IPv6 without brackets
+        if (!host.contains(":") && !host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) return false;
+        try {
+            java.net.InetAddress a = java.net.InetAddress.getByName(host);   // a literal: no lookup
+            return a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
+                    || (a.getAddress().length == 16 && (a.getAddress()[0] & 0xfe) == 0xfc);   // fc00::/7
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
     /** Whether the base's path ends with {@code segment} ("/v1"). */
     public boolean pathEndsWith(String segment) {
         return stripTrailingSlashes(parsed.encodedPath()).endsWith(segment);

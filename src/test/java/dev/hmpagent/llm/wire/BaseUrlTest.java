@@ -29,4 +29,17 @@ class BaseUrlTest {
         assertThatThrownBy(() -> BaseUrl.parse("localhost:11434"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("llm.base_url");
     }
+
+    @Test
+    void a_server_on_this_machine_or_network_is_local_and_a_hosted_one_is_not() {
+        for (String local : new String[] {"http://localhost:11434", "http://127.0.0.1:8080/v1", "http://[::1]:8080/v1",
+                "http://192.168.1.20:11434", "http://10.0.0.5/v1", "http://172.20.0.2:8000/v1", "http://gpu-box.local:8080",
+                "http://[fd00::5]:8080", "http://169.254.10.1:8080"}) {
+            assertThat(BaseUrl.parse(local).local()).as(local).isTrue();
+        }
+        for (String hosted : new String[] {"https://api.openai.com/v1", "https://openrouter.ai/api/v1",
+                "http://8.8.8.8/v1", "http://172.32.0.1/v1", "https://localhost.example.com/v1"}) {
+            assertThat(BaseUrl.parse(hosted).local()).as(hosted).isFalse();
+        }
+    }
 }
