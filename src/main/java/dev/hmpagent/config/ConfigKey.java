@@ -102,12 +102,14 @@ public enum ConfigKey {
             "When the LLM is unreachable, think with the next llm.registry entry after this many failures in a row"
                     + " (3) or this long (\"90s\"); the main LLM is probed cheaply and used again when it answers",
             c -> c.llm().failoverAfter()),
-    LLM_COMMANDS("llm.commands", ValueType.choice("block", "tools"), "block",
+    LLM_COMMANDS("llm.commands", ValueType.choice("block", "tools", "json"), "block",
             List.of("AGENT_LLM_COMMANDS"), false,
-            "How the LLM is asked for commands: block (a # Commands: block at the end of its reply, the HMP contract)"
-                    + " or tools (the provider's native tool calling, with JSON Schemas from the command registry;"
-                    + " a server that refuses tools gets blocks for the rest of the run); llm.registry entries take"
-                    + " their own commands",
+            "How the LLM is asked for commands: block (a # Commands: block at the end of its reply, the HMP contract),"
+                    + " tools (the provider's native tool calling, with JSON Schemas from the command registry;"
+                    + " a server that refuses tools gets blocks for the rest of the run) or json (the reply is one"
+                    + " JSON object, its thought and its commands, kept to the commands' schema by the server: for"
+                    + " small local models; openai and ollama, not anthropic; a server that refuses the schema gets"
+                    + " blocks for the rest of the run); llm.registry entries take their own commands",
             c -> c.llm().commands().configName()),
     LLM_REGISTRY("llm.registry", ValueType.tables("LLM", List.of(
             new ValueType.Field("id", ValueType.text(true), true),
@@ -118,12 +120,12 @@ public enum ConfigKey {
             new ValueType.Field("priority", ValueType.wholeNumber(1, 1000), false),
             new ValueType.Field("options", ValueType.options(), false),
             new ValueType.Field("description", ValueType.text(false), false),
-            new ValueType.Field("commands", ValueType.choice("block", "tools"), false))), "[]",
+            new ValueType.Field("commands", ValueType.choice("block", "tools", "json"), false))), "[]",
             List.of("AGENT_LLM_REGISTRY"), false,
             "Other LLMs the agent may think with, tried by priority when the main one is unreachable and offered to"
                     + " the LLM by llm_list / llm_select: id, model, provider (openai), base_url (the provider's),"
                     + " api_key_env (the provider's variable only when base_url is not given, else none), priority,"
-                    + " options, description, commands (block or tools, as llm.commands; block)",
+                    + " options, description, commands (block, tools or json, as llm.commands; block)",
             c -> c.llm().registryTables()),
     LLM_PRICES("llm.prices", ValueType.tables("price", List.of(
             new ValueType.Field("model", ValueType.text(true), true),

@@ -120,10 +120,22 @@ public final class ConfigLoader {
         }
     }
 
+    /**
+     * Why provider anthropic takes no {@code commands = "json"}: its Messages API constrains no reply to a schema, and
+     * a single forced tool standing in for one would only be tools mode with a worse context 0, so tools it is.
+     */
+    private static final String NO_JSON_FOR_ANTHROPIC = "a form provider anthropic does not offer: its Messages API"
+            + " cannot keep a reply to a JSON schema; set commands = \"tools\" (its native tool calls) or \"block\"";
+
     /** Constraints between keys, checked on the merged values. */
     private static void checkTogether(ConfigValues values) {
         checkRegistry(values);
         McpChecks.check(values);
+        if (values.text(ConfigKey.LLM_PROVIDER).equals("anthropic")
+                && values.text(ConfigKey.LLM_COMMANDS).equals("json")) {
+            throw new ConfigException(ConfigKey.LLM_COMMANDS.fullName() + " = \"json\" (from "
+                    + values.origin(ConfigKey.LLM_COMMANDS) + ") is " + NO_JSON_FOR_ANTHROPIC);
+        }
         if (!values.text(ConfigKey.LLM_PROVIDER).equals("ollama") && !values.display(ConfigKey.LLM_OPTIONS).equals("{}")) {
             throw new ConfigException(ConfigKey.LLM_OPTIONS.fullName() + " (from " + values.origin(ConfigKey.LLM_OPTIONS)
                     + ") is sent only by provider ollama, but llm.provider = " + values.text(ConfigKey.LLM_PROVIDER)
@@ -159,6 +171,9 @@ public final class ConfigLoader {
             }
             if (!ids.add(e.id())) {
                 throw new ConfigException(where + " repeats the id \"" + e.id() + "\": give each entry its own id");
+            }
+            if (e.commands() == CommandsMode.JSON && e.provider() == Provider.ANTHROPIC) {
+                throw new ConfigException(where + " has commands = \"json\", " + NO_JSON_FOR_ANTHROPIC);
             }
             if (!e.options().isEmpty() && e.provider() != Provider.OLLAMA) {
                 throw new ConfigException(where + " has options, which only provider ollama sends: set provider ="

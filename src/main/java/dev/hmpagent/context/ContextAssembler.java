@@ -2,6 +2,7 @@ package dev.hmpagent.context;
 
 import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.TokenEstimator;
+import dev.hmpagent.llm.ReplySchema;
 import dev.hmpagent.llm.ToolOffer;
 import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.store.ConceptsDao;
@@ -75,6 +76,8 @@ public final class ContextAssembler {
     private volatile List<ToolSpec> tools = List.of();
     /** What the tools cost of the prompt budget, estimated once. */
     private volatile int toolTokens;
+    /** The reply schema an LLM entry with {@code commands = "json"} is asked to keep to; none when no entry takes it. */
+    private volatile ReplySchema replySchema = ReplySchema.NONE;
     private final RepliesContext replies;
     private final ProcessesContext processes;
     private final PinnedContext pinned;
@@ -200,6 +203,14 @@ public final class ContextAssembler {
         this.tools = List.copyOf(offered);
     }
 
+    /**
+     * Asks the LLM entries that take a JSON reply for one kept to {@code schema}: each prompt then carries it with a
+     * context 0 of its own (the JSON reply in place of the command block). Set once a run, a stable prefix.
+     */
+    public void offerReplySchema(ReplySchema schema) {
+        this.replySchema = Objects.requireNonNull(schema, "schema");
+    }
+
     /** The prompt with agent.toml's settings (those given to the constructor). */
     public AssembledPrompt assemble(long tickId, Instant now) {
         return assemble(tickId, now, LiveSettings.Snapshot.of(settings));
@@ -302,6 +313,7 @@ public final class ContextAssembler {
      */
     private int systemTokens(String system, ToolOffer offer) {
         int block = TokenEstimator.estimate(List.of(Message.system(system)));
+        if (offer.anyJson()) block = Math.max(block, TokenEstimator.estimate(List.of(offer.jsonSystem())));
         if (!offer.any()) return block;
         return Math.max(block, TokenEstimator.estimate(List.of(offer.system())) + toolTokens);
     }
@@ -312,9 +324,13 @@ public final class ContextAssembler {
      */
     private ToolOffer offer(String agentName, String own, String outside) {
         List<ToolSpec> offered = tools;
-        if (offered.isEmpty()) return ToolOffer.NONE;
-        return new ToolOffer(offered, Message.system(SystemPrompt.renderForTools(agentName, instructions, own,
-                outside)));
+        ReplySchema schema = replySchema;
+        if (offered.isEmpty() && !schema.any()) return ToolOffer.NONE;
+        Message forTools = Message.system(offered.isEmpty() ? ""
+                : SystemPrompt.renderForTools(agentName, instructions, own, outside));
+        Message forJson = Message.system(schema.any()
+                ? SystemPrompt.renderForJson(agentName, instructions, catalog + own, outside) : "");
+        return new ToolOffer(offered, forTools, schema, forJson);
     }
 
     /** The reflex's items for context {@code context}, oldest first. */

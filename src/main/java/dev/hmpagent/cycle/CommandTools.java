@@ -73,6 +73,18 @@ public final class CommandTools {
         return List.copyOf(tools);
     }
 
+    /**
+     * Every command of {@code registry}, then {@code late} (an MCP server's tools, named by their command type), each
+     * with its arguments' JSON Schema: the commands a JSON reply ({@code commands = "json"}) may hold. No cap and no
+     * {@value #USE}: a reply schema names each command, the rare ones too, by its type as a block would.
+     */
+    public static List<ToolSpec> commands(CommandRegistry registry, List<ToolSpec> late) {
+        List<ToolSpec> all = new ArrayList<>();
+        registry.all().forEach(h -> all.add(new ToolSpec(h.type(), h.summary(), h.signature().jsonSchema(NODES))));
+        all.addAll(late);
+        return List.copyOf(all);
+    }
+
     /** A dotted command type as a tool's name ({@code mcp.files.read} → {@code mcp__files__read}); others as they are. */
     static String toolName(String type) {
         return type.contains(".") && !type.contains(SEPARATOR) ? type.replace(".", SEPARATOR) : type;
@@ -125,7 +137,8 @@ public final class CommandTools {
             }
             shown.set("args", given);
             if (type.isEmpty()) {
-                errors.add(new CommandParseError(position, "tool call use needs \"type\", the command to run, and"
+                String who = call.name().isEmpty() ? "a command" : "tool call use";
+                errors.add(new CommandParseError(position, who + " needs \"type\", the command to run, and"
                         + " \"args\", its arguments: {\"type\": \"help\", \"args\": {}}", call.argumentsJson()));
                 continue;
             }

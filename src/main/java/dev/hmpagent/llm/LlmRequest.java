@@ -10,16 +10,24 @@ import java.util.Objects;
  *
  * <p>{@code tools} are sent as the provider's native tools when not empty. {@code offer} is what an LLM entry that
  * takes commands as tool calls gets instead ({@link #asTools()}); an entry that takes command blocks drops it
- * ({@link #asBlock()}). Adapters read only {@code tools}.
+ * ({@link #asBlock()}); an entry that takes a JSON reply gets the offer's schema as {@code replySchema}
+ * ({@link #asJson()}). Adapters read only {@code tools} and {@code replySchema}.
  */
 public record LlmRequest(List<Message> messages, double temperature, int maxTokens, double presencePenalty,
-                         double frequencyPenalty, List<ToolSpec> tools, ToolOffer offer) {
+                         double frequencyPenalty, List<ToolSpec> tools, ToolOffer offer, ReplySchema replySchema) {
     public LlmRequest {
         messages = List.copyOf(Objects.requireNonNull(messages, "messages"));
         if (messages.isEmpty()) throw new IllegalArgumentException("messages must not be empty");
         if (maxTokens <= 0) throw new IllegalArgumentException("maxTokens must be > 0");
         tools = List.copyOf(Objects.requireNonNull(tools, "tools"));
         Objects.requireNonNull(offer, "offer");
+        Objects.requireNonNull(replySchema, "replySchema");
+    }
+
+    /** A request that asks for no JSON reply. */
+    public LlmRequest(List<Message> messages, double temperature, int maxTokens, double presencePenalty,
+                      double frequencyPenalty, List<ToolSpec> tools, ToolOffer offer) {
+        this(messages, temperature, maxTokens, presencePenalty, frequencyPenalty, tools, offer, ReplySchema.NONE);
     }
 
     /** A request offering no tools. */
@@ -35,7 +43,8 @@ public record LlmRequest(List<Message> messages, double temperature, int maxToke
 
     /** The same request with other messages (a failover renaming the model in context 5). */
     public LlmRequest withMessages(List<Message> other) {
-        return new LlmRequest(other, temperature, maxTokens, presencePenalty, frequencyPenalty, tools, offer);
+        return new LlmRequest(other, temperature, maxTokens, presencePenalty, frequencyPenalty, tools, offer,
+                replySchema);
     }
 
     /**
@@ -44,18 +53,33 @@ public record LlmRequest(List<Message> messages, double temperature, int maxToke
      */
     public LlmRequest asTools() {
         if (!offer.any()) return this;
-        List<Message> swapped = new ArrayList<>(messages);
-        int system = firstSystem();
-        if (system >= 0) swapped.set(system, offer.system());
-        else swapped.add(0, offer.system());
-        return new LlmRequest(swapped, temperature, maxTokens, presencePenalty, frequencyPenalty, offer.tools(),
-                ToolOffer.NONE);
+        return new LlmRequest(swapped(offer.system()), temperature, maxTokens, presencePenalty, frequencyPenalty,
+                offer.tools(), ToolOffer.NONE);
     }
 
-    /** The request for an entry that takes command blocks: no tools, no offer. */
+    /**
+     * The request for an entry that takes a JSON reply: the offer's JSON context 0 in place of the first system
+     * message, and its reply schema; no tools. The request for blocks when no schema is offered.
+     */
+    public LlmRequest asJson() {
+        if (!offer.anyJson()) return asBlock();
+        return new LlmRequest(swapped(offer.jsonSystem()), temperature, maxTokens, presencePenalty, frequencyPenalty,
+                List.of(), ToolOffer.NONE, offer.replySchema());
+    }
+
+    /** The request for an entry that takes command blocks: no tools, no offer, no schema. */
     public LlmRequest asBlock() {
-        if (tools.isEmpty() && !offer.any()) return this;
+        if (tools.isEmpty() && !offer.any() && !offer.anyJson() && !replySchema.any()) return this;
         return new LlmRequest(messages, temperature, maxTokens, presencePenalty, frequencyPenalty);
+    }
+
+    /** The messages with {@code system} in place of the first system message (or first, when there is none). */
+    private List<Message> swapped(Message system) {
+        List<Message> out = new ArrayList<>(messages);
+        int first = firstSystem();
+        if (first >= 0) out.set(first, system);
+        else out.add(0, system);
+        return out;
     }
 
     private int firstSystem() {

@@ -85,9 +85,13 @@ public final class LlmChain {
                         ContextAssembler.describeLlm(now.model(), now.endpoint()))));
     }
 
-    /** {@code client} asked for commands the entry's way ({@code setting} is where a person turns tools off). */
+    /** {@code client} asked for commands the entry's way ({@code setting} is where a person turns tools or JSON off). */
     static LlmClient commands(LlmClient client, CommandsMode mode, String setting) {
-        return new CommandsByTools(client, mode == CommandsMode.TOOLS, setting);
+        return new CommandsByTools(client, switch (mode) {
+            case BLOCK -> CommandsByTools.Form.BLOCK;
+            case TOOLS -> CommandsByTools.Form.TOOLS;
+            case JSON -> CommandsByTools.Form.JSON;
+        }, setting);
     }
 
     /** Where a person turns tools off for llm.registry entry {@code id}. */
@@ -97,8 +101,16 @@ public final class LlmChain {
 
     /** Whether any LLM the configuration names takes commands as native tool calls. */
     public static boolean anyTools(LlmSection llm) {
-        return llm.commands() == CommandsMode.TOOLS
-                || llm.registry().stream().anyMatch(e -> e.commands() == CommandsMode.TOOLS);
+        return any(llm, CommandsMode.TOOLS);
+    }
+
+    /** Whether any LLM the configuration names takes commands as a JSON reply. */
+    public static boolean anyJson(LlmSection llm) {
+        return any(llm, CommandsMode.JSON);
+    }
+
+    private static boolean any(LlmSection llm, CommandsMode mode) {
+        return llm.commands() == mode || llm.registry().stream().anyMatch(e -> e.commands() == mode);
     }
 
     /** The section of registry entry {@code e}: its own route, and the key of the variable it names ("" when none). */

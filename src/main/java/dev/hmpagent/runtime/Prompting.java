@@ -7,20 +7,25 @@ import dev.hmpagent.context.ContextAssembler;
 import dev.hmpagent.context.ContextSettings;
 import dev.hmpagent.context.ContextSources;
 import dev.hmpagent.cycle.CommandTools;
+import dev.hmpagent.llm.ReplySchema;
 import dev.hmpagent.llm.SwitchableLlm;
 import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.store.AgentCatalogue;
 import dev.hmpagent.store.NoteFilter;
 import dev.hmpagent.store.Store;
+import java.util.List;
 
 /** The prompt's part of the wiring: its settings from agent.toml, and the assembler that builds it each tick. */
 final class Prompting {
     private Prompting() { }
 
-    /** What the prompt is built from; context 5 names the LLM thinking now, after a switch too. */
+    /**
+     * What the prompt is built from; context 5 names the LLM thinking now, after a switch too. {@code tools} and
+     * {@code json}: whether an LLM entry takes commands as native tool calls, or as a JSON reply.
+     */
     static ContextAssembler assembler(ContextSettings settings, Store store, CommandRegistry registry,
-                                              SwitchableLlm thinking, boolean tools, McpServers mcp) {
+                                      SwitchableLlm thinking, boolean tools, boolean json, McpServers mcp) {
         ContextAssembler assembler = new ContextAssembler(settings, registry.catalog(),
                 () -> ContextAssembler.describeLlm(thinking.model(), thinking.endpoint()), ContextSources.of(store),
                 ContextAssembler.DEFAULT_PIN_CAP, ContextAssembler.DEFAULT_PER_SOURCE_CAP,
@@ -29,14 +34,18 @@ final class Prompting {
         assembler.listAgentCatalogue(own::catalogueLines);
         // the MCP servers' tools (their lines change between tasks only), fenced as data: the servers' words
         assembler.listOutsideTools(mcp.catalogueIntro(), mcp::catalogLines);
-        // an LLM entry with commands = "tools" is offered the registry as tools, fixed for the run (a stable prefix)
-        if (tools) {
-            assembler.offerTools(CommandTools.offered(registry));
-            // the MCP tools context 0 lists (in its cap), offered again when it changes; their words stay there, fenced
-            mcp.onShown(() -> assembler.offerTools(CommandTools.offered(registry, mcp.shownTools().stream()
-                    .map(t -> new ToolSpec(t.type(), "tool " + t.name() + " of MCP server " + t.server() + ": what it"
-                            + " does is listed in the system message, as the server's words", t.schema())).toList())));
-        }
+        // an LLM entry with commands = "tools" is offered the registry as tools, one with commands = "json" the
+        // schema of a reply whose commands are the registry's: fixed for the run (a stable prefix)
+        if (tools) assembler.offerTools(CommandTools.offered(registry));
+        if (json) assembler.offerReplySchema(ReplySchema.of(CommandTools.commands(registry, List.of())));
+        // the MCP tools context 0 lists (in its cap), offered again when it changes; their words stay there, fenced
+        if (tools || json) mcp.onShown(() -> {
+            List<ToolSpec> shown = mcp.shownTools().stream().map(t -> new ToolSpec(t.type(), "tool " + t.name()
+                    + " of MCP server " + t.server() + ": what it does is listed in the system message, as the"
+                    + " server's words", t.schema())).toList();
+            if (tools) assembler.offerTools(CommandTools.offered(registry, shown));
+            if (json) assembler.offerReplySchema(ReplySchema.of(CommandTools.commands(registry, shown)));
+        });
         return assembler;
     }
 

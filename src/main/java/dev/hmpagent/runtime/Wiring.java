@@ -359,7 +359,7 @@ public final class Wiring {
         SwitchableLlm thinking = LlmChain.reflexSwitch(llm);
         ContextSettings settings = Prompting.contextSettings(config);
         ContextAssembler assembler = Prompting.assembler(settings, store, commands.registry(), thinking,
-                LlmChain.anyTools(config.llm()), tools.mcp());
+                LlmChain.anyTools(config.llm()), LlmChain.anyJson(config.llm()), tools.mcp());
         if (instructions != null) assembler.standingInstructions(instructions);
         assembler.tellPersonWith(line -> events.emit(new AgentEvent.Info(line)));
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),

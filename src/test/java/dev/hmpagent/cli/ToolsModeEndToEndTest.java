@@ -132,7 +132,7 @@ class ToolsModeEndToEndTest {
     }
 
     @Test
-    void a_commands_value_that_is_neither_block_nor_tools_is_one_line_naming_the_key() {
+    void a_commands_value_that_is_neither_block_nor_tools_nor_json_is_one_line_naming_the_key_and_the_choices() {
         Run run;
         try {
             Files.writeString(config, "[llm]\nmodel = \"test-model\"\ncommands = \"native\"\n");
@@ -143,6 +143,6 @@ class ToolsModeEndToEndTest {
 
         assertThat(run.code()).isEqualTo(3);
         assertThat(run.err().strip().lines().toList()).singleElement().asString().contains("llm.commands", "native",
-                "block", "tools");
+                "use one of: block, tools, json");
     }
 }

@@ -88,6 +88,35 @@ class ConfigValidationTest {
     }
 
     @Test
+    void commandsTakeJsonForTheMainLlmAndARegistryEntryAndNothingElse() throws IOException {
+        Path file = write("[llm]\ncommands = \"json\"\nregistry = [{ id = \"box\", model = \"qwen\","
+                + " commands = \"json\" }]\n");
+
+        AgentConfig c = TestSources.none().project(file).load().config();
+
+        assertThat(c.llm().commands()).isEqualTo(CommandsMode.JSON);
+        assertThat(c.llm().registry().get(0).commands()).isEqualTo(CommandsMode.JSON);
+        assertThat(failure(TestSources.none().env("AGENT_LLM_COMMANDS", "grammar")))
+                .hasMessage("llm.commands = grammar (from env AGENT_LLM_COMMANDS)"
+                        + " is not a valid choice: use one of: block, tools, json");
+    }
+
+    @Test
+    void anthropicTakesNoJsonCommandsAndIsToldToUseTools() throws IOException {
+        Path file = write("[llm]\nprovider = \"anthropic\"\nmodel = \"claude-haiku-4-5\"\ncommands = \"json\"\n");
+
+        assertThat(failure(TestSources.none().project(file)))
+                .hasMessage("llm.commands = \"json\" (from project file " + file + ") is a form provider anthropic"
+                        + " does not offer: its Messages API cannot keep a reply to a JSON schema; set commands ="
+                        + " \"tools\" (its native tool calls) or \"block\"");
+        Path entry = write("[llm]\nregistry = [{ id = \"cloud\", provider = \"anthropic\", model = \"claude\","
+                + " commands = \"json\" }]\n");
+        assertThat(failure(TestSources.none().project(entry)).getMessage())
+                .startsWith("llm.registry entry 1 (from project file " + entry + ") has commands = \"json\", a form"
+                        + " provider anthropic does not offer").contains("set commands = \"tools\"");
+    }
+
+    @Test
     void stringWhereANumberIsExpectedInTomlIsAWrongTypeError() throws IOException {
         Path file = write("[llm]\nmax_tokens = \"many\"\n");
 

@@ -79,6 +79,15 @@ class CommandToolsTest {
     }
 
     @Test
+    void a_json_reply_s_command_without_a_type_is_said_as_a_command_not_as_the_use_tool() {
+        ParsedReply parsed = CommandTools.read("Hm.", List.of(new ToolCall("", "", "{\"text\": \"hi\"}"))).parsed();
+
+        assertThat(parsed.commands()).isEmpty();
+        assertThat(parsed.errors()).singleElement().extracting(e -> e.message()).isEqualTo("a command needs \"type\","
+                + " the command to run, and \"args\", its arguments: {\"type\": \"help\", \"args\": {}}");
+    }
+
+    @Test
     void the_same_calls_with_other_provider_ids_are_kept_as_the_same_text_so_a_repeat_is_seen() {
         String first = CommandTools.read("Hi.", List.of(new ToolCall("call_a1", "send_message", "{\"text\": \"hi\"}"))).text();
         String again = CommandTools.read("Hi.", List.of(new ToolCall("call_z9", "send_message", "{\"text\": \"hi\"}"))).text();

@@ -42,6 +42,8 @@ final class OllamaWire {
             messages.addObject().put("role", role(m.role())).put("content", m.content());
         }
         ToolsJson.putFunctions(body, request.tools());
+        // a JSON reply: Ollama keeps the reply to a schema given as "format" (0.5 and later)
+        if (request.replySchema().any()) body.set("format", request.replySchema().schema());
         body.put("stream", stream);
         ObjectNode options = body.putObject("options");
         settings.options().forEach((name, value) -> options.set(name, json.valueToTree(value)));

@@ -109,12 +109,14 @@ public final class OpenAiClient implements LlmClient {
     }
 
     /**
-     * A 400 for the tools that is no streaming trouble, so the same request without a stream would get it too; but
-     * "cannot use tools with stream" (older llama.cpp servers) is streaming trouble: asked again without a stream.
+     * A 400 for the tools or the reply schema that is no streaming trouble, so the same request without a stream
+     * would get it too; but "cannot use tools with stream" (older llama.cpp servers) is streaming trouble: asked
+     * again without a stream.
      */
     private static boolean refusesToolsAlways(LlmRequest request, FatalLlmException e) {
-        return !request.tools().isEmpty() && CommandsByTools.refusesTools(e)
-                && !e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stream");
+        boolean refused = !request.tools().isEmpty() && CommandsByTools.refusesTools(e)
+                || request.replySchema().any() && CommandsByTools.refusesSchema(e);
+        return refused && !e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stream");
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
 
 import dev.hmpagent.llm.wire.ToolCallPart;
+import dev.hmpagent.llm.ReplySchema;
 import dev.hmpagent.llm.wire.ToolsJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,7 @@ final class OpenAiWire {
         if (request.presencePenalty() != 0) body.put("presence_penalty", request.presencePenalty());
         if (request.frequencyPenalty() != 0) body.put("frequency_penalty", request.frequencyPenalty());
         ToolsJson.putFunctions(body, request.tools());
+        putReplySchema(body, request.replySchema());
         body.put("stream", stream);
         if (stream) body.putObject("stream_options").put("include_usage", true);
         try {
@@ -40,6 +42,17 @@ final class OpenAiWire {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write request JSON", e);
         }
+    }
+
+    /**
+     * {@code "response_format": {"type": "json_schema", "json_schema": {"name": "hmp_reply", "strict", "schema"}}} when
+     * the request asks for a JSON reply: the one form OpenAI, llama.cpp's server, vLLM and LM Studio all take.
+     */
+    private static void putReplySchema(ObjectNode body, ReplySchema reply) {
+        if (!reply.any()) return;
+        ObjectNode format = body.putObject("response_format").put("type", "json_schema");
+        format.putObject("json_schema").put("name", "hmp_reply").put("strict", reply.strict())
+                .set("schema", reply.schema());
     }
 
     /** A whole non-streaming reply: {@code choices[0].message.content}, finish_reason, usage, model. */
