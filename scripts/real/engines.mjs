@@ -108,13 +108,18 @@ export function fakeEngine({contextSize}) {
       if (promptTokens + sampling.maxTokens > contextSize) {
         throw new BadRequest(`the prompt is ${promptTokens} tokens and the reply may take ${sampling.maxTokens}; the context holds ${contextSize}: start the server with a larger --ctx or send a shorter prompt`, 400, "context_length_exceeded");
       }
+      // step 5's comparison (the judge): its JSON verdict, "new", as a model that follows the format would
+      const judge = /^You compare two consecutive replies/.test(history[0]?.text ?? "");
       const echo = /^## Context 4\b.*$/m.exec(promptText);
-      const answer = `fake reply ${n}: ${promptTokens} prompt tokens read${echo ? `\n${echo[0]}` : ""}`;
+      // "r1", not "1": a bare number could pass for an answer ("What is 2 + 2?" after three replies)
+      const answer = `fake reply r${n}: ${promptTokens} prompt tokens read${echo ? `\n${echo[0]}` : ""}`;
       const cachedTokens = Math.floor(commonPrefix(lastPrompt, promptText) / 4);
       lastPrompt = promptText;
       let text;
       let calls = [];
-      if (format) {
+      if (judge) {
+        text = JSON.stringify({new_thoughts: "yes", novelty: 0.9, new_ideas: [], refined_ideas: [], discarded_ideas: []});
+      } else if (format) {
         text = JSON.stringify({thought: `I answer the person (${n}).`,
           commands: [{type: "send_message", args: {text: answer}}]});
       } else if (functions && functions.send_message) {
