@@ -30,10 +30,11 @@ test("bench real --fake: modes side by side, first answer, the judge's effect on
     assert.match(out, /^json mode(, 2 tasks| skipped: this agent refuses its agent\.toml)/m);
     assert.match(out, /^side by side +block +tools( +json)? *$/m);
     assert.match(out, /^ {2}cached after a judge call +\d+ of \d+ +\d+ of \d+/m);
-    const full = /^ {2}full +time to first token \d+\.\d s +prompt (\d+) +tokens/m.exec(out);
-    const compact = /^ {2}compact +time to first token \d+\.\d s +prompt (\d+) +tokens/m.exec(out);
+    const full = /^ {2}full +time to first token \d+\.\d s +prompt (\d+) +tokens \((\d+) cached\)/m.exec(out);
+    const compact = /^ {2}compact +time to first token \d+\.\d s +prompt (\d+) +tokens \((\d+) cached\)/m.exec(out);
     assert.ok(full && compact, out);
     assert.ok(Number(compact[1]) < Number(full[1]) * 0.7, `compact ${compact[1]} against full ${full[1]} prompt tokens`);
+    assert.ok(Number(full[2]) < 5 && Number(compact[2]) < 5, "each form starts from an evicted cache, not the other's prefix");
     const run = join(dir, "runs", readdirSync(join(dir, "runs"))[0]);
     assert.match(readFileSync(join(run, "block", "task1.stamped"), "utf8"), /^\d+\.\d+\tfake reply r1: \d+ prompt tokens read$/m);
     // --report prints the same figures again from the run's files
