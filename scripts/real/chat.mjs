@@ -201,3 +201,27 @@ export function samplingOf(body, maxTokensCap) {
     stop: stop ?? [],
   };
 }
+
+/**
+ * OpenAI `response_format` → what the engine constrains the reply to: undefined (free text, also for {type: "text"}),
+ * {type: "json_object"} (any JSON object), or {type: "json_schema", name, schema} with the schema narrowed to what a
+ * grammar can enforce (as for tools). It cannot go with tools: node-llama-cpp takes a grammar or functions, not both.
+ */
+export function formatOf(responseFormat, functions) {
+  if (responseFormat == null) return undefined;
+  const type = responseFormat?.type;
+  if (type === "text") return undefined;
+  if (type !== "json_object" && type !== "json_schema") {
+    throw new BadRequest(`response_format.type ${JSON.stringify(type)} is not one of text, json_object, json_schema`);
+  }
+  if (functions) {
+    throw new BadRequest("response_format and tools together: this server constrains a reply to a schema or to tool calls, not both; send one", 400, "unsupported_response_format");
+  }
+  if (type === "json_object") return {type};
+  const spec = responseFormat.json_schema;
+  if (!spec || typeof spec !== "object" || !spec.schema || typeof spec.schema !== "object") {
+    throw new BadRequest("response_format json_schema needs json_schema: {name, schema: {...}, strict?}");
+  }
+  return {type, name: typeof spec.name === "string" ? spec.name : "reply",
+    schema: grammarSchema(spec.schema, "response_format.json_schema.schema")};
+}

@@ -1,6 +1,7 @@
 // Model engines behind server.mjs. Each has `name`, `contextSize` and
-//   generate({history, functions, sampling, signal, onText}) -> {text, calls: [{name, params}], finish,
+//   generate({history, functions, format, sampling, signal, onText}) -> {text, calls: [{name, params}], finish,
 //                                                                   promptTokens, cachedTokens, completionTokens}
+// `format` (chat.mjs formatOf) constrains the reply to JSON: a JSON-schema grammar, or any JSON object.
 // `llama` runs a GGUF file on the CPU through node-llama-cpp; `fake` answers at once, without a model, so the
 // server and the bench can be checked where nothing is installed.
 import {createRequire} from "node:module";
@@ -25,11 +26,26 @@ export async function llamaEngine({modelPath, modulesDir, threads, contextSize, 
   const sequence = context.getSequence();
   const chat = new lib.LlamaChat({contextSequence: sequence});
   const name = model.fileInfo?.metadata?.general?.name ?? modelPath.split("/").pop();
+  const grammars = new Map();  // one grammar per schema: the agent sends the same schema with every request
+  async function grammarFor(format) {
+    if (!format) return undefined;
+    const key = JSON.stringify(format);
+    if (!grammars.has(key)) {
+      try {
+        grammars.set(key, format.type === "json_schema" ? await llama.createGrammarForJsonSchema(format.schema)
+            : await llama.getGrammarFor("json"));
+      } catch (e) {
+        throw new BadRequest(`response_format: no grammar could be made of this schema (${String(e.message ?? e).split("\n")[0]}); send a simpler schema or no response_format`, 400, "unsupported_response_format");
+      }
+    }
+    return grammars.get(key);
+  }
   return {
     name,
     contextSize: context.contextSize,
     describe: `${name}, chat wrapper ${chat.chatWrapper.wrapperName}, context ${context.contextSize}, ${threads} threads`,
-    async generate({history, functions, sampling, signal, onText}) {
+    async generate({history, functions, format, sampling, signal, onText}) {
+      const grammar = await grammarFor(format);
       const state = chat.chatWrapper.generateContextState({chatHistory: history, availableFunctions: functions, documentFunctionParams: true});
       const prompt = state.contextText.tokenize(model.tokenizer);
       if (prompt.length + sampling.maxTokens > context.contextSize) {
@@ -47,6 +63,7 @@ export async function llamaEngine({modelPath, modulesDir, threads, contextSize, 
         stopOnAbortSignal: true,
         onTextChunk: onText,
         ...(functions ? {functions, documentFunctionParams: true} : {}),
+        ...(grammar ? {grammar} : {}),
       });
       const calls = (res.functionCalls ?? []).map((c) => ({name: c.functionName, params: c.params ?? {}}));
       const stop = res.metadata.stopReason;
@@ -71,26 +88,41 @@ function commonPrefix(a, b) {
 
 /**
  * No model: each reply answers with one send_message — as a tool call when the request offers a send_message tool,
- * else as an HMP command block — numbered, so no two replies are the same text.
+ * as the JSON object {thought, commands} when a response_format asks for JSON, else as an HMP command block —
+ * numbered, so no two replies are the same text. Like a small model it echoes a line of its prompt (the one that
+ * opens context 4, the person's messages) after its answer, and like llama.cpp's one slot it keeps the last prompt:
+ * the cached tokens are the prefix shared with it, so a call between two others (the judge) shows what it evicts.
  */
 export function fakeEngine({contextSize}) {
   let n = 0;
+  let lastPrompt = "";
   const tokens = (s) => Math.ceil(s.length / 4);
   return {
     name: "fake",
     contextSize,
     describe: `fake (no model), context ${contextSize}`,
-    async generate({history, functions, sampling, onText}) {
+    async generate({history, functions, format, sampling, onText}) {
       n++;
       const promptText = history.map((h) => h.text ?? JSON.stringify(h.response)).join("\n");
       const promptTokens = tokens(promptText);
       if (promptTokens + sampling.maxTokens > contextSize) {
         throw new BadRequest(`the prompt is ${promptTokens} tokens and the reply may take ${sampling.maxTokens}; the context holds ${contextSize}: start the server with a larger --ctx or send a shorter prompt`, 400, "context_length_exceeded");
       }
-      const answer = `fake reply ${n}: ${promptTokens} prompt tokens read`;
+      // step 5's comparison (the judge): its JSON verdict, "new", as a model that follows the format would
+      const judge = /^You compare two consecutive replies/.test(history[0]?.text ?? "");
+      const echo = /^## Context 4\b.*$/m.exec(promptText);
+      // "r1", not "1": a bare number could pass for an answer ("What is 2 + 2?" after three replies)
+      const answer = `fake reply r${n}: ${promptTokens} prompt tokens read${echo ? `\n${echo[0]}` : ""}`;
+      const cachedTokens = Math.floor(commonPrefix(lastPrompt, promptText) / 4);
+      lastPrompt = promptText;
       let text;
       let calls = [];
-      if (functions && functions.send_message) {
+      if (judge) {
+        text = JSON.stringify({new_thoughts: "yes", novelty: 0.9, new_ideas: [], refined_ideas: [], discarded_ideas: []});
+      } else if (format) {
+        text = JSON.stringify({thought: `I answer the person (${n}).`,
+          commands: [{type: "send_message", args: {text: answer}}]});
+      } else if (functions && functions.send_message) {
         text = `Answering with the send_message tool (${n}).`;
         calls = [{name: "send_message", params: {text: answer}}];
       } else {
@@ -111,7 +143,7 @@ export function fakeEngine({contextSize}) {
         calls: cut ? [] : calls,
         finish: cut ? "length" : calls.length ? "tool_calls" : "stop",
         promptTokens,
-        cachedTokens: 0,
+        cachedTokens: Math.min(cachedTokens, promptTokens),
         completionTokens: tokens(shown) + (cut ? 0 : tokens(JSON.stringify(calls))),
       };
     },

@@ -5,7 +5,12 @@
 //   POST /v1/chat/completions   non-streaming, or SSE with stream: true (usage in the last chunk when
 //                               stream_options.include_usage); `tools` become node-llama-cpp functions and the
 //                               calls come back as tool_calls (finish_reason "tool_calls")
+//                               `response_format` json_schema (or json_object) constrains the reply with a grammar
+//   GET  /props                 llama.cpp's server properties: default_generation_settings.n_ctx, the context size
+//                               (where the agent's context.prompt_form = "auto" reads a small window)
 //   GET  /health                {"status": "ok"}
+// After each reply one line on stdout: "call N: prompt_tokens P cached_tokens C completion_tokens X first_token_ms T
+// ms D" (T and D from the request's arrival; T is -1 when no text came).
 // Requests are served one at a time (one context sequence: the next request reuses the prompt prefix the last one
 // left). It listens on 127.0.0.1 only and prints one line when ready:
 //   listening http://127.0.0.1:PORT/v1 model NAME (...)
@@ -19,7 +24,7 @@ import {randomBytes} from "node:crypto";
 import {homedir} from "node:os";
 import {join} from "node:path";
 import {parseArgs} from "node:util";
-import {BadRequest, functionsOf, historyOf, samplingOf} from "./chat.mjs";
+import {BadRequest, formatOf, functionsOf, historyOf, samplingOf} from "./chat.mjs";
 import {fakeEngine, llamaEngine} from "./engines.mjs";
 
 const MAX_BODY = 32 * 1024 * 1024;
@@ -100,10 +105,12 @@ function usage(r) {
 /** Serves the engine's replies; one generation at a time, in arrival order. */
 function handler(engine, maxTokensCap, modelId) {
   let queue = Promise.resolve();
+  let served = 0;
   const created = Math.floor(Date.now() / 1000);
   const modelEntry = {id: modelId, object: "model", created, owned_by: "local"};
 
   async function complete(req, res) {
+    const arrived = performance.now();
     let body;
     try {
       body = JSON.parse(await readBody(req));
@@ -114,6 +121,7 @@ function handler(engine, maxTokensCap, modelId) {
     if (!body || typeof body !== "object") throw new BadRequest("the request body must be a JSON object");
     const history = historyOf(body.messages);
     const functions = functionsOf(body.tools, body.tool_choice);
+    const format = formatOf(body.response_format, functions);
     const sampling = samplingOf(body, maxTokensCap);
     const stream = body.stream === true;
     const id = `chatcmpl-${randomBytes(12).toString("hex")}`;
@@ -128,8 +136,15 @@ function handler(engine, maxTokensCap, modelId) {
         res.writeHead(200, {"content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive"});
         res.write(chunk({role: "assistant", content: ""}));
       }
-      const r = await engine.generate({history, functions, sampling, signal: abort.signal,
-        onText: stream ? (t) => { if (t) res.write(chunk({content: t})); } : undefined});
+      let first = -1;
+      const r = await engine.generate({history, functions, format, sampling, signal: abort.signal, onText: (t) => {
+        if (!t) return;
+        if (first < 0) first = performance.now() - arrived;
+        if (stream) res.write(chunk({content: t}));
+      }});
+      served++;
+      process.stdout.write(`call ${served}: prompt_tokens ${r.promptTokens} cached_tokens ${r.cachedTokens} completion_tokens`
+          + ` ${r.completionTokens} first_token_ms ${Math.round(first)} ms ${Math.round(performance.now() - arrived)}\n`);
       const calls = toolCalls(r.calls);
       if (!stream) {
         sendJson(res, 200, {id, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: modelId,
@@ -165,6 +180,8 @@ function handler(engine, maxTokensCap, modelId) {
         const asked = decodeURIComponent(path.replace(/^\/(v1\/)?models\//, ""));
         if (asked === modelId) sendJson(res, 200, modelEntry);
         else sendError(res, 404, `no model ${asked}: this server has ${modelId}`, "model_not_found");
+      } else if (req.method === "GET" && path === "/props") {
+        sendJson(res, 200, {default_generation_settings: {n_ctx: engine.contextSize, model: modelId}, total_slots: 1});
       } else if (req.method === "GET" && path === "/health") {
         sendJson(res, 200, {status: "ok"});
       } else if (path === "/v1/chat/completions" || path === "/chat/completions") {

@@ -4,7 +4,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {spawn} from "node:child_process";
 import {fileURLToPath} from "node:url";
-import {BadRequest, functionsOf, grammarSchema, historyOf, samplingOf} from "./chat.mjs";
+import {BadRequest, formatOf, functionsOf, grammarSchema, historyOf, samplingOf} from "./chat.mjs";
 
 test("messages become a chat history ending with the model turn to generate", () => {
   const h = historyOf([
@@ -69,12 +69,30 @@ test("sampling: max_tokens is capped by the server; bad values are refused", () 
   assert.throws(() => samplingOf({temperature: 3}, 256), /temperature must be a number from 0 to 2/);
 });
 
-async function withFakeServer(body) {
+test("response_format: json_schema narrowed to a grammar's subset, json_object, text; never with tools", () => {
+  const schema = {type: "object", properties: {thought: {type: "string"}, commands: {type: "array",
+    items: {anyOf: [{type: "object", properties: {type: {const: "send_message"}, args: {type: "object",
+      properties: {text: {type: "string", pattern: "."}}, required: ["text"], additionalProperties: false}},
+    required: ["type", "args"], additionalProperties: false}]}}}, required: ["thought", "commands"], additionalProperties: false};
+  const f = formatOf({type: "json_schema", json_schema: {name: "hmp_reply", strict: true, schema}});
+  assert.equal(f.type, "json_schema");
+  assert.equal(f.name, "hmp_reply");
+  assert.deepEqual(f.schema.properties.commands.items.oneOf[0].properties.args.properties.text, {type: "string"});
+  assert.deepEqual(formatOf({type: "json_object"}), {type: "json_object"});
+  assert.equal(formatOf({type: "text"}), undefined);
+  assert.equal(formatOf(undefined), undefined);
+  assert.throws(() => formatOf({type: "yaml"}), /response_format.type "yaml" is not one of text, json_object, json_schema/);
+  assert.throws(() => formatOf({type: "json_schema", json_schema: {name: "x"}}), /needs json_schema: \{name, schema/);
+  assert.throws(() => formatOf({type: "json_object"}, {send_message: {}}), /response_format and tools together/);
+});
+
+async function withFakeServer(body, log = []) {
   const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--fake", "--port", "0"],
       {stdio: ["ignore", "pipe", "inherit"]});
   try {
     const base = await new Promise((resolve, reject) => {
       server.stdout.on("data", (d) => {
+        log.push(...String(d).split("\n").filter(Boolean));
         const m = /^listening (\S+)/.exec(String(d));
         if (m) resolve(m[1]);
       });
@@ -108,7 +126,7 @@ test("over HTTP: models, a plain reply with usage, a stream with usage and [DONE
     assert.ok(chunks.at(-1).usage.prompt_tokens > 0);
     assert.equal(chunks.at(-2).choices[0].finish_reason, "tool_calls");
     const args = chunks.flatMap((c) => c.choices).flatMap((c) => c.delta.tool_calls ?? []).map((t) => t.function.arguments).join("");
-    assert.match(JSON.parse(args).text, /^fake reply 2/);
+    assert.match(JSON.parse(args).text, /^fake reply r2/);
 
     const tool = await (await post(base, {messages: [{role: "user", content: "hi"}], tools: sendTool})).json();
     assert.equal(tool.choices[0].finish_reason, "tool_calls");
@@ -127,4 +145,40 @@ test("over HTTP: models, a plain reply with usage, a stream with usage and [DONE
     const tooLong = await post(base, {messages: [{role: "user", content: "x".repeat(40000)}]});
     assert.equal((await tooLong.json()).error.code, "context_length_exceeded");
   });
+});
+
+test("over HTTP: /props says the context size; a json_schema reply is the scripted JSON object; the slot's cache", async () => {
+  const log = [];
+  await withFakeServer(async (base) => {
+    const props = await (await fetch(`${base.replace(/\/v1$/, "")}/props`)).json();
+    assert.equal(props.default_generation_settings.n_ctx, 8192);
+
+    const schema = {type: "object", properties: {thought: {type: "string"}, commands: {type: "array"}},
+      required: ["thought", "commands"], additionalProperties: false};
+    const system = {role: "system", content: "You are the agent. ".repeat(40)};
+    const asked = {messages: [system, {role: "user", content: "## Context 4 — incoming messages\nWhat is 2 + 2?"}],
+      response_format: {type: "json_schema", json_schema: {name: "hmp_reply", strict: true, schema}}};
+    const reply = await (await post(base, asked)).json();
+    const json = JSON.parse(reply.choices[0].message.content);
+    assert.match(json.thought, /^I answer the person/);
+    assert.equal(json.commands[0].type, "send_message");
+    assert.match(json.commands[0].args.text, /^fake reply r1: \d+ prompt tokens read\n## Context 4 — incoming messages$/);
+    assert.equal(reply.usage.prompt_tokens_details.cached_tokens, 0, "the first prompt finds nothing cached");
+
+    const again = await (await post(base, {...asked, response_format: {type: "json_object"}})).json();
+    assert.ok(again.usage.prompt_tokens_details.cached_tokens > 150, "the same prompt again: its prefix is cached");
+    JSON.parse(again.choices[0].message.content);
+    const judged = await (await post(base, {messages: [{role: "system", content: "You compare two consecutive replies of"
+        + " an autonomous agent that thinks in ticks."}, {role: "user", content: "a b"}]})).json();
+    assert.equal(JSON.parse(judged.choices[0].message.content).novelty, 0.9, "the judge's verdict, as JSON");
+    const after = await (await post(base, asked)).json();
+    assert.ok(after.usage.prompt_tokens_details.cached_tokens < 5, "a call with another prompt between evicts it");
+
+    const both = await post(base, {...asked, tools: sendTool});
+    assert.equal(both.status, 400);
+    assert.equal((await both.json()).error.code, "unsupported_response_format");
+  }, log);
+  const calls = log.filter((l) => l.startsWith("call "));
+  assert.equal(calls.length, 4);
+  assert.match(calls[0], /^call 1: prompt_tokens \d+ cached_tokens 0 completion_tokens \d+ first_token_ms \d+ ms \d+$/);
 });

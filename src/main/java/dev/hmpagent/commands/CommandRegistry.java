@@ -185,6 +185,31 @@ public final class CommandRegistry {
                 + "{\"type\": \"help\", \"args\": {\"type\": \"diary_search\"}}.\n").toString();
     }
 
+    /**
+     * What {@code help} without a type returns: every family, how many commands it has, and how to list one. A model
+     * sees at most 1,000 characters of a result (context 2), which the whole catalogue is ten times over; each
+     * family's list ({@link #family}) fits.
+     */
+    public String families() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        handlers.keySet().forEach(t -> counts.merge(families.get(t), 1, Integer::sum));
+        List<String> each = new ArrayList<>();
+        counts.forEach((family, n) -> each.add(family + " (" + n + ")"));
+        return "command families: " + String.join(", ", each) + ".\nhelp {\"type\": \"<family>\"} lists a family's"
+                + " commands with what each does, e.g. {\"type\": \"help\", \"args\": {\"type\": \"notes\"}}; help"
+                + " {\"type\": \"<command>\"} gives a command's arguments and an example.";
+    }
+
+    /** The commands of {@code family}, one {@code - type — summary} line each, if there is such a family. */
+    public Optional<String> family(String family) {
+        StringBuilder sb = new StringBuilder();
+        handlers.values().stream().filter(h -> family.equals(families.get(h.type())))
+                .forEach(h -> sb.append("- ").append(h.type()).append(" — ").append(h.summary()).append('\n'));
+        if (sb.length() == 0) return Optional.empty();
+        return Optional.of(family + ":\n" + sb + "help {\"type\": \"<command>\"} gives a command's arguments and an"
+                + " example.");
+    }
+
     /** One command's signature and summary, the other names its arguments are accepted under, and a whole command to copy. */
     public static String help(CommandHandler h) {
         Signature s = h.signature();

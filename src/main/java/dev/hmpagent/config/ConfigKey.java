@@ -177,6 +177,12 @@ public enum ConfigKey {
             List.of("AGENT_CONTEXT_NOTES_TAGS"), false,
             "Auto mode: comma-separated tags; when set, only notes carrying one of them are shown (empty: all)",
             c -> c.context().notesTags()),
+    CONTEXT_PROMPT_FORM("context.prompt_form", ValueType.choice("auto", "full", "compact"), "auto",
+            List.of("AGENT_CONTEXT_PROMPT_FORM"), false,
+            "How context 0 lists the commands: full (each common one with its arguments), compact (the dozen a usual"
+                    + " task needs, the rest behind help: for a small model), or auto (compact when the server says the"
+                    + " model's context window is 8192 tokens or less: llama.cpp's /props, Ollama's /api/show or num_ctx)",
+            c -> c.context().promptForm().configName()),
     RUN_HZ("run.hz", ValueType.decimal(0.1, 50), "1.0",
             List.of("AGENT_RUN_HZ"), false,
             "agent run: ticks per second of the fixed-rate loop (frames at start + n / hz, no drift)",

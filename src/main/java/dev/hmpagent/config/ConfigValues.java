@@ -97,7 +97,8 @@ final class ConfigValues {
                 NotesMode.fromConfigName(string(ConfigKey.CONTEXT_NOTES_MODE)),
                 integer(ConfigKey.CONTEXT_NOTES_LIMIT),
                 integer(ConfigKey.CONTEXT_NOTES_MIN_PRIORITY),
-                string(ConfigKey.CONTEXT_NOTES_TAGS));
+                string(ConfigKey.CONTEXT_NOTES_TAGS),
+                PromptForm.fromConfigName(string(ConfigKey.CONTEXT_PROMPT_FORM)));
     }
 
     private RunSection run() {

@@ -74,8 +74,11 @@ public final class ContextAssembler {
     private volatile String instructions = "";
     /** The tools an LLM entry with {@code commands = "tools"} is offered; none when no entry takes tool calls. */
     private volatile List<ToolSpec> tools = List.of();
-    /** What the tools cost of the prompt budget, estimated once. */
+    /** What the tools cost of the prompt budget, estimated once: all of them, and the compact form's. */
     private volatile int toolTokens;
+    private volatile int compactToolTokens;
+    /** Whether context 0 lists the commands in their compact form ({@link CompactCommands}); asked at each prompt. */
+    private volatile java.util.function.BooleanSupplier compact = () -> false;
     /** The reply schema an LLM entry with {@code commands = "json"} is asked to keep to; none when no entry takes it. */
     private volatile ReplySchema replySchema = ReplySchema.NONE;
     private final RepliesContext replies;
@@ -200,6 +203,9 @@ public final class ContextAssembler {
         StringBuilder all = new StringBuilder();
         offered.forEach(t -> all.append(t.name()).append(t.description()).append(t.schema()));
         this.toolTokens = TokenEstimator.estimate(all.toString());
+        StringBuilder core = new StringBuilder();
+        CompactCommands.tools(offered).forEach(t -> core.append(t.name()).append(t.description()).append(t.schema()));
+        this.compactToolTokens = TokenEstimator.estimate(core.toString());
         this.tools = List.copyOf(offered);
     }
 
@@ -209,6 +215,14 @@ public final class ContextAssembler {
      */
     public void offerReplySchema(ReplySchema schema) {
         this.replySchema = Objects.requireNonNull(schema, "schema");
+    }
+
+    /**
+     * Lists the commands in context 0 in their compact form (the core ones' signatures, the rest behind help; in tools
+     * mode only their tools and "use") whenever {@code compact} says so: a small model's context window.
+     */
+    public void compactWhen(java.util.function.BooleanSupplier compact) {
+        this.compact = Objects.requireNonNull(compact, "compact");
     }
 
     /** The prompt with agent.toml's settings (those given to the constructor). */
@@ -254,7 +268,9 @@ public final class ContextAssembler {
         String outsideLines = outsideTools.get();
         DataFence.Fenced outside = outsideLines.isEmpty() ? null : fence.wrap("mcp tools", outsideLines.strip());
         String outsideText = outside == null ? "" : outsideIntro + outside.text();
-        String system = SystemPrompt.render(settings.agentName(), instructions, catalog + own, outsideText);
+        boolean small = compact.getAsBoolean();
+        String system = SystemPrompt.render(settings.agentName(), instructions,
+                (small ? CompactCommands.catalog(catalog) : catalog) + own, outsideText);
         Section notes6 = notebook.render();
         Section pins3 = pinned.render(fence, reflexItems(snapshot, PinnedContext.INDEX));
         // context 1's own title names K: a new K changes the prompt there, so the window may drop then too
@@ -262,8 +278,8 @@ public final class ContextAssembler {
         List<ResponseRow> window = replies.window(settings.historyK(), !ahead.equals(aheadBefore), firstReplyBefore);
         Section replies1 = replies.render(settings.historyK(), window, reflexItems(snapshot, RepliesContext.INDEX));
         Section processes2 = processes.render(fence);
-        ToolOffer offer = offer(settings.agentName(), own, outsideText);
-        int systemTokens = systemTokens(system, offer);
+        ToolOffer offer = offer(settings.agentName(), own, outsideText, small);
+        int systemTokens = systemTokens(system, offer, small);
         List<IncomingContext.Cut> cuts = new ArrayList<>();
         Section incoming4 = incoming.render(settings, fence, settings.promptBudgetTokens() - systemTokens, cuts);
         UserMessage user = new UserMessage(notes6, pins3, replies1, processes2, incoming4,
@@ -311,25 +327,26 @@ public final class ContextAssembler {
      * What comes before the user message, in tokens, for whichever LLM entry answers: context 0 for blocks, or the
      * tools-mode context 0 and the tools (their names, descriptions and schemas), whichever is more.
      */
-    private int systemTokens(String system, ToolOffer offer) {
+    private int systemTokens(String system, ToolOffer offer, boolean small) {
         int block = TokenEstimator.estimate(List.of(Message.system(system)));
         if (offer.anyJson()) block = Math.max(block, TokenEstimator.estimate(List.of(offer.jsonSystem())));
         if (!offer.any()) return block;
-        return Math.max(block, TokenEstimator.estimate(List.of(offer.system())) + toolTokens);
+        return Math.max(block, TokenEstimator.estimate(List.of(offer.system())) + (small ? compactToolTokens : toolTokens));
     }
 
     /**
      * Context 0 for an entry that takes tool calls, with the tools; none when no tools are offered. It lists the
-     * outside tools fenced as the block-mode context 0 does ({@code outside}, "" for none), with the same nonce.
+     * outside tools fenced as the block-mode context 0 does ({@code outside}, "" for none), with the same nonce; in
+     * the compact form ({@code small}) only the core commands' tools and "use".
      */
-    private ToolOffer offer(String agentName, String own, String outside) {
-        List<ToolSpec> offered = tools;
+    private ToolOffer offer(String agentName, String own, String outside, boolean small) {
         ReplySchema schema = replySchema;
-        if (offered.isEmpty() && !schema.any()) return ToolOffer.NONE;
-        Message forTools = Message.system(offered.isEmpty() ? ""
-                : SystemPrompt.renderForTools(agentName, instructions, own, outside));
-        Message forJson = Message.system(schema.any()
-                ? SystemPrompt.renderForJson(agentName, instructions, catalog + own, outside) : "");
+        if (tools.isEmpty() && !schema.any()) return ToolOffer.NONE;
+        List<ToolSpec> offered = small ? CompactCommands.tools(tools) : tools;
+        Message forTools = Message.system(tools.isEmpty() ? "" : SystemPrompt.renderForTools(agentName, instructions,
+                small ? CompactCommands.others(catalog) + "\n" + own : own, outside));
+        Message forJson = Message.system(schema.any() ? SystemPrompt.renderForJson(agentName, instructions,
+                (small ? CompactCommands.catalog(catalog) : catalog) + own, outside) : "");
         return new ToolOffer(offered, forTools, schema, forJson);
     }
 

@@ -141,7 +141,7 @@ public final class AgentRuntime implements AutoCloseable {
             if (!refused.isEmpty()) events.emit(new AgentEvent.Problem(refused));
             StartWrites.llms(tickStore, config.llm(), events);
             Cycle cycle = Wiring.cycle(config, tickStore, llm, events, launch.clock(), launch.time(), tools,
-                    instructions);
+                    instructions, () -> launch.llms().contextWindow(config.llm()));
             // a process outliving the agent would be untracked: every tree is killed when the runtime closes, and
             // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
             // the MCP servers' processes are killed after the rows of their calls were closed (popped after these)

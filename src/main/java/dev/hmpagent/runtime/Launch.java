@@ -51,6 +51,14 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
     @FunctionalInterface
     public interface LlmFactory {
         LlmClient create(LlmSection llm);
+
+        /**
+         * The context window {@code llm}'s server says its model has, empty when it does not say: the real factory
+         * asks the server ({@link LlmChain#REAL}); a test's clients are no server's, so none by default.
+         */
+        default java.util.OptionalInt contextWindow(LlmSection llm) {
+            return java.util.OptionalInt.empty();
+        }
     }
 
     public Launch {
@@ -92,7 +100,7 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
 
     /** The real LLM client for the configuration. */
     public Launch(Map<String, String> env, TerminalFactory terminals, Clock clock, boolean interactive) {
-        this(env, terminals, clock, interactive, LlmChain::client);
+        this(env, terminals, clock, interactive, LlmChain.REAL);
     }
 
     /** The real process: system environment, system terminal (dumb when input is a pipe), UTC clock. */
@@ -109,7 +117,7 @@ public record Launch(Map<String, String> env, TerminalFactory terminals, Clock c
                         made.encoding());
             }
         };
-        return new Launch(System.getenv(), terminals, Clock.systemUTC(), interactive, LlmChain::client,
+        return new Launch(System.getenv(), terminals, Clock.systemUTC(), interactive, LlmChain.REAL,
                 (name, action) -> sun.misc.Signal.handle(new sun.misc.Signal(name), s -> action.run()));
     }
 

@@ -9,6 +9,7 @@ import dev.hmpagent.config.StagnationSection;
 import dev.hmpagent.context.ContextAssembler;
 import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.CommandsByTools;
+import dev.hmpagent.llm.ContextSize;
 import dev.hmpagent.llm.FailoverLlm;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.SwitchableLlm;
@@ -38,6 +39,31 @@ import java.util.function.Supplier;
 public final class LlmChain {
     /** The first probe of a given-up LLM comes this long after it was given up; later ones back off to 5 minutes. */
     static final Duration FIRST_PROBE = Duration.ofSeconds(15);
+
+    /** How long the model's server may take to say its context window (at the first prompt, not at start). */
+    static final Duration CONTEXT_SIZE_TIMEOUT = Duration.ofSeconds(3);
+
+    /**
+     * The real clients, and the context window their servers say: llama.cpp's {@code /props} behind an OpenAI-compatible
+     * base URL, Ollama's {@code /api/show} (or llm.options num_ctx); Anthropic's API does not say.
+     */
+    public static final Launch.LlmFactory REAL = new Launch.LlmFactory() {
+        @Override
+        public LlmClient create(LlmSection llm) {
+            return client(llm);
+        }
+
+        @Override
+        public java.util.OptionalInt contextWindow(LlmSection llm) {
+            return switch (llm.provider()) {
+                case OPENAI -> ContextSize.of(ContextSize.Api.LLAMA_CPP, llm.baseUrl(), llm.model(), llm.apiKey(),
+                        llm.options(), CONTEXT_SIZE_TIMEOUT);
+                case OLLAMA -> ContextSize.of(ContextSize.Api.OLLAMA, llm.baseUrl(), llm.model(), llm.apiKey(),
+                        llm.options(), CONTEXT_SIZE_TIMEOUT);
+                case ANTHROPIC -> java.util.OptionalInt.empty();
+            };
+        }
+    };
 
     private LlmChain() { }
 

@@ -75,6 +75,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 /** The object graph of one agent, built by constructors from a validated config. Tests build through it too. */
@@ -282,21 +283,32 @@ public final class Wiring {
      */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
                               TimeSource time, Tools tools) {
-        return build(config, store, llm, events, new Clocks(clock, time), tools, null, null);
+        return build(config, store, llm, events, new Clocks(clock, time), tools, null, null, OptionalInt::empty);
     }
 
     /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, TimeSource, Tools)}, context 0 holding {@code instructions}. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
                               TimeSource time, Tools tools, StandingInstructions instructions) {
+        return cycle(config, store, llm, events, clock, time, tools, instructions, OptionalInt::empty);
+    }
+
+    /**
+     * As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, TimeSource, Tools, StandingInstructions)}, with
+     * {@code window}: the context window the model's server says it has (asked once, at the first prompt, when
+     * context.prompt_form is auto).
+     */
+    public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
+                              TimeSource time, Tools tools, StandingInstructions instructions,
+                              Supplier<OptionalInt> window) {
         return build(config, store, llm, events, new Clocks(clock, time), tools, null,
-                Objects.requireNonNull(instructions, "instructions"));
+                Objects.requireNonNull(instructions, "instructions"), window);
     }
 
     /** As {@link #cycle(AgentConfig, Store, LlmClient, EventSink, Clock, TimeSource, Tools)}, its commands checked by {@code gate}. */
     public static Cycle cycle(AgentConfig config, Store store, LlmClient llm, EventSink events, Clock clock,
                               TimeSource time, Tools tools, CommandGate gate) {
         return build(config, store, llm, events, new Clocks(clock, time), tools, Objects.requireNonNull(gate, "gate"),
-                null);
+                null, OptionalInt::empty);
     }
 
     /** The wall clock (what is shown and stored) and the monotonic one (what every wait is measured on). */
@@ -343,7 +355,8 @@ public final class Wiring {
     }
 
     private static Cycle build(AgentConfig config, Store store, LlmClient llm, EventSink events, Clocks clocks,
-                               Tools tools, CommandGate instead, StandingInstructions instructions) {
+                               Tools tools, CommandGate instead, StandingInstructions instructions,
+                               Supplier<OptionalInt> window) {
         Clock clock = clocks.wall();
         ObjectMapper mapper = new ObjectMapper();
         Commands commands = commands(config, clock, tools);
@@ -361,6 +374,7 @@ public final class Wiring {
         ContextAssembler assembler = Prompting.assembler(settings, store, commands.registry(), thinking,
                 LlmChain.anyTools(config.llm()), LlmChain.anyJson(config.llm()), tools.mcp());
         if (instructions != null) assembler.standingInstructions(instructions);
+        assembler.compactWhen(Prompting.compact(config.context().promptForm(), window, events));
         assembler.tellPersonWith(line -> events.emit(new AgentEvent.Info(line)));
         LiveSettings.Generation generation = new LiveSettings.Generation(config.llm().temperature(),
                 config.llm().presencePenalty(), config.llm().frequencyPenalty(), false);

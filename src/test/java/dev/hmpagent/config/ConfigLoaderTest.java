@@ -198,6 +198,7 @@ class ConfigLoaderTest {
                 notes_limit = 1000
                 notes_min_priority = -3
                 notes_tags = "urgent, ops"
+                prompt_form = "compact"
                 [run]
                 hz = 0.5
                 max_catch_up = 0
@@ -288,7 +289,7 @@ class ConfigLoaderTest {
                                         "", CommandsMode.TOOLS)),
                         List.of(new ModelPrice("claude-haiku-4-5", 1.0, 1.0, 5.0)), CommandsMode.TOOLS),
                 new CycleSection(true, 0, Duration.ofMillis(10), Duration.ofDays(1), 7),
-                new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops"),
+                new ContextSection(500, NotesMode.MANUAL, 1000, -3, "urgent, ops", PromptForm.COMPACT),
                 new RunSection(0.5, 0),
                 new PolicySection(List.of("rm"), List.of("git push", "npm"), List.of("*")),
                 new FilesSection(List.of(Path.of("/srv/work"), Path.of("notes")), 1, 104_857_600),

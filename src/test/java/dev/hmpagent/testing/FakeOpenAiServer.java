@@ -32,6 +32,12 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     /** The body {@code GET /models} answers (an OpenAI model list), or null for 404; never a queued reply. */
     public volatile String modelList;
+    /**
+     * The body {@code GET /props} answers (llama.cpp's server properties, where the agent reads the context window),
+     * or null for 404 as OpenAI's API answers; never a queued reply, and not counted as a request of the cycle.
+     */
+    public volatile String props;
+    private final java.util.concurrent.atomic.AtomicInteger propsAsked = new java.util.concurrent.atomic.AtomicInteger();
 
     public FakeOpenAiServer() throws IOException {
         server.setDispatcher(new Dispatcher() {
@@ -41,6 +47,12 @@ public final class FakeOpenAiServer implements AutoCloseable {
                     String list = modelList;
                     return list == null ? statusResponse(404, "{\"error\": \"not found\"}")
                             : new MockResponse.Builder().setHeader("Content-Type", "application/json").body(list).build();
+                }
+                if ("GET".equals(request.getMethod()) && request.getUrl().encodedPath().equals("/props")) {
+                    propsAsked.incrementAndGet();
+                    String body = props;
+                    return body == null ? statusResponse(404, "{\"error\": \"not found\"}")
+                            : new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build();
                 }
                 if (isComparison(request)) {
                     comparisons.incrementAndGet();
@@ -387,13 +399,13 @@ public final class FakeOpenAiServer implements AutoCloseable {
         while (true) {
             RecordedRequest r = server.takeRequest(10, TimeUnit.SECONDS);
             if (r == null) throw new AssertionError("the fake LLM server received no request");
-            if (!isComparison(r)) return new Received(r, r.getBody() == null ? JSON.createObjectNode() : JSON.readTree(r.getBody().utf8()));
+            if (!isComparison(r) && !r.getUrl().encodedPath().equals("/props")) return new Received(r, r.getBody() == null ? JSON.createObjectNode() : JSON.readTree(r.getBody().utf8()));
         }
     }
 
     /** Requests of the main cycle received (comparison mini-requests not counted). */
     public int requestCount() {
-        return server.getRequestCount() - comparisons.get();
+        return server.getRequestCount() - comparisons.get() - propsAsked.get();
     }
 
     /** A request: its headers and its JSON body. */

@@ -206,6 +206,12 @@ public final class SlowOpenAiServer implements AutoCloseable {
             OutputStream out = s.getOutputStream();
             String body = readRequest(in);
             if (body == null) return;
+            if (body.isEmpty()) {   // a GET (llama.cpp's /props, where the agent asks the context window): not ours
+                out.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                return;
+            }
             JsonNode request = JSON.readTree(body);
             if (FakeOpenAiServer.isComparisonBody(request)) {
                 judgeAsked.countDown();

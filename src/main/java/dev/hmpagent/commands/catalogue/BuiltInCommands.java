@@ -21,14 +21,16 @@ public final class BuiltInCommands {
     }
 
     static CommandHandler help() {
+        // no type: the families (the whole catalogue is more than a result shows); a family's name: its commands
         return SimpleCommand.informing("help", "the command catalogue, or one command's arguments and an example",
                 "{\"type\": \"diary_entry\"}", (args, ctx) -> {
             Optional<String> type = args.optionalText("type").filter(s -> !s.isBlank());
-            if (type.isEmpty()) return CommandOutcome.ok("commands:\n" + ctx.registry().fullCatalog().strip());
-            return ctx.registry().find(type.get())
-                    .map(h -> CommandOutcome.ok(CommandRegistry.help(h)))
-                    .orElseGet(() -> CommandOutcome.notFound("help: no command type \"" + type.get() + "\"; known: "
-                            + String.join(", ", ctx.registry().types())));
+            if (type.isEmpty()) return CommandOutcome.ok(ctx.registry().families());
+            Optional<CommandHandler> command = ctx.registry().find(type.get());
+            if (command.isPresent()) return CommandOutcome.ok(CommandRegistry.help(command.get()));
+            return ctx.registry().family(type.get()).map(CommandOutcome::ok)
+                    .orElseGet(() -> CommandOutcome.notFound("help: no command type or family \"" + type.get()
+                            + "\"; " + ctx.registry().families()));
         }).takes("type?: string");
     }
 

@@ -46,16 +46,30 @@ class BuiltInCommandsTest extends RegistryCommandsFixture {
     }
 
     @Test
-    void help_returns_the_catalog_or_one_command_with_its_arguments_and_an_example() {
+    void help_returns_the_families_a_familys_commands_or_one_command_with_its_arguments_and_an_example() {
         List<CommandRun> runs = run(1, "[{\"type\": \"help\"}, {\"type\": \"help\", \"args\": {\"type\": \"memory_add\"}},"
-                + " {\"type\": \"help\", \"args\": {\"type\": \"nope\"}}]");
-        assertThat(runs.get(0).result()).contains("send_message").contains("process_close").contains("help <type> gives");
+                + " {\"type\": \"help\", \"args\": {\"type\": \"nope\"}},"
+                + " {\"type\": \"help\", \"args\": {\"type\": \"notebook (llm_memory)\"}}]");
+        // a result shows the model 1,000 characters (context 2): the whole catalogue is ten times that
+        assertThat(runs.get(0).result()).startsWith("command families: general (3), diary (7), notebook (llm_memory) (3),")
+                .contains("peers (5)", "help {\"type\": \"<family>\"} lists a family's commands").hasSizeLessThan(1_000);
+        assertThat(runs.get(3).result()).isEqualTo("""
+                notebook (llm_memory):
+                - memory_add — add an entry to your notebook (llm_memory, shown to you every tick)
+                - memory_list — list notebook entries, optionally only those with a tag
+                - memory_delete — delete an entry from your notebook by id
+                help {"type": "<command>"} gives a command's arguments and an example.""");
+        for (String family : List.of("general", "diary", "notes", "goals and tasks", "concepts and links", "tables",
+                "external services", "users", "peers")) {
+            assertThat(registry.family(family)).as(family).hasValueSatisfying(f -> assertThat(f).hasSizeLessThan(1_000));
+        }
         assertThat(runs.get(1).result()).isEqualTo("""
                 memory_add(title?: string, content: string, tags?: string) — add an entry to your notebook (llm_memory, shown to you every tick)
                 also accepted: text → content
                 args: {"title": "...", "content": "...", "tags": "plan,goal"}
                 example: {"cmd_id": "c-1", "type": "memory_add", "args": {"title": "...", "content": "...", "tags": "plan,goal"}}""");
         assertThat(runs.get(2).status()).isEqualTo("error");
+        assertThat(runs.get(2).result()).startsWith("help: no command type or family \"nope\"; command families: ");
         assertThat(registry.find("help").orElseThrow().informs()).isTrue();
     }
 
