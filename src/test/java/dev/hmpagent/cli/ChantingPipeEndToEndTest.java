@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A small model that chants, met in a pipe (issue 35): {@code printf 'q\n' | agent} with the real program and a
- * scripted server. What it said is shown cut at its first repeats, and the pause says why and what to do.
+ * scripted server. What it said is shown cut at its first repeats, the pause says why and what to do, and after
+ * {@code agent unlock} the next piped question gets its answer.
  */
 @Timeout(120)
 class ChantingPipeEndToEndTest {
@@ -104,5 +105,25 @@ class ChantingPipeEndToEndTest {
                 .contains("agent unlock");
         assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = 'The model sizes are 300M 300M …'"))
                 .as("kept as shown").isEqualTo(2);
+    }
+
+    @Test
+    void after_an_unlock_from_a_chanting_pause_the_next_piped_question_shows_its_answer() throws Exception {
+        CountDownLatch closed = new CountDownLatch(2);
+        llm.chanting(INTRO, LOOP, closed).chanting(INTRO, LOOP, closed);
+        Run paused = agent("which sizes are there?\n", "-q");
+        assertThat(paused.code()).as("ERROR_PAUSED exits 7; output:\n" + paused.out() + paused.err()).isEqualTo(7);
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'chanting'")).isEqualTo(2);
+
+        Run unlock = subcommand("unlock", "--reason", "try again");
+        assertThat(unlock.code()).as(unlock.out() + unlock.err()).isZero();
+
+        // the unlock's note may wake the agent before the piped line is stored: that tick answers the note alone
+        llm.streamed("The sizes are 100M, 200M and 300M.", 10, 10).streamed("The sizes are 100M, 200M and 300M.", 10, 10);
+        Run asked = agent("which sizes, once?\n", "-q");
+
+        assertThat(asked.out()).as("the answer on stdout; stderr:\n" + asked.err())
+                .contains("The sizes are 100M, 200M and 300M.");
+        assertThat(asked.code()).as(asked.err()).isZero();
     }
 }
