@@ -53,9 +53,9 @@ final class AfterWrite {
         if (written.pending() > 0) execute(thought.tickId(), thought.completion().model(), halt);
         if (written.replied()) {
             // shown after the commands ran: a send_message among them is the answer, and the prose is not; a reply
-            // whose block is about to be corrected is not an answer yet (the correction's reply may be)
+            // whose block is about to be corrected is not an answer yet (the correction's reply may be); a reply cut
+            // for chanting is shown as cut, so the person sees what the model said (issue 35)
             answers.ran(thought.tickId(), thought.parsed(), !written.stagnation()
-                    && !MainCall.CHANT.equals(thought.completion().finishReason())
                     && !notices.correcting(thought.tickId()));
         }
         notices.afterCommands(thought);

@@ -294,11 +294,11 @@ public final class Cycle {
         // the results and commands of this tick so far may have tripped a breaker (a lockout, a pause): read the state
         // after the last of them and before the request is built, so no request leaves after the audit row
         if (!stops.active()) return stopped();
-        boolean answering = wake.personWaiting();
         boolean personMessage = wake.takeInput();
         status.phase(Phase.ASSEMBLING_CONTEXT);
         String graphMark = review.graphMark();
         AssembledPrompt prompt = assembler.assemble(tickId, start, wake.snapshot());
+        boolean answering = wake.personWaiting(prompt.noteWatermark());
         // the budget is spent or this call would cross it, or the tick cap is reached: the state has moved, no request
         // reaches the server
         if (!breakers.beforeLlmCall(call.estimate(prompt))) return stopped();

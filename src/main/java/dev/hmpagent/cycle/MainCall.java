@@ -32,6 +32,8 @@ import java.util.Objects;
 final class MainCall {
     /** The finish reason of a reply cut where it started repeating itself ("chanting"). */
     static final String CHANT = "chant";
+    /** Ends the kept text of a reply cut for chanting. */
+    static final String CUT_MARK = "…";
 
     /** The reply of the call, and the call as {@code llm_calls} records it (none when no call was made). */
     record Asked(Completion completion, List<LlmCall> calls) {
@@ -174,9 +176,11 @@ final class MainCall {
                 used.cachedTokens(), used.completionTokens(), Duration.between(began, clock.instant()).toMillis(),
                 cancelled || c.interrupted() || cut, false));
         if (chant.found() != null && !cancelled) {
-            // complete but truncated: the text up to the loop and one round of it, so the model is shown what it did
+            // complete but truncated: the text up to the loop and two rounds of it, marked cut, so the person and the
+            // model see what it did ("… 300M 300M …"), never the wall it was writing (issue 35)
             ChantDetector.Found f = chant.found();
-            String kept = c.text().substring(0, Math.min(c.text().length(), f.loopStart() + f.period().length()));
+            String kept = c.text().substring(0, Math.min(c.text().length(), f.loopStart() + 2 * f.period().length()))
+                    .stripTrailing() + " " + CUT_MARK;
             // calls made after the loop began are not run: they are cut as the text is
             return new Asked(new Completion(kept, c.usage(), c.model(), CHANT, false, List.of(), c.toolsOffered()),
                     calls);

@@ -165,9 +165,14 @@ final class WakeRule {
         return personMessage;
     }
 
-    /** Whether a message from a person or the CLI waits unread: the tick thinking now answers it. */
-    boolean personWaiting() {
-        return notes.maxUnreadId(PERSON_OR_CLI) > 0;
+    /**
+     * Whether a message from a person or the CLI waits unread at or under {@code watermark}, the highest note id the
+     * prompt presented: the tick thinking now answers it. A message stored while the prompt was built (a piped line
+     * taken just after an unlock's note woke the agent) is answered by the next tick, not by this one (issue 35).
+     */
+    boolean personWaiting(long watermark) {
+        long oldest = notes.minUnreadIdExcept(PERSON_OR_CLI, java.util.List.of());
+        return oldest > 0 && oldest <= watermark;
     }
 
     /** A reply was written: its pause counts from now, and the notes it was shown wake nothing again. */

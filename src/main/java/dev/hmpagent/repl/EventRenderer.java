@@ -79,6 +79,11 @@ public final class EventRenderer implements EventSink {
     private AgentEvent.Retrying retrying;
     // what the tick did besides talking
     private final TickActivity activity = new TickActivity();
+    /**
+     * The last thought, not printed yet: a reply of prose alone is then shown as the answer (a ProseAnswer of the
+     * same tick and text), and printed once, as the answer, not a second time as a thought (issue 35).
+     */
+    private AgentEvent.Thought heldThought;
 
     /**
      * @param dbPath the database file, named in the command that shows a clipped message whole
@@ -108,6 +113,7 @@ public final class EventRenderer implements EventSink {
 
     @Override
     public synchronized void emit(AgentEvent event) {
+        releaseThought(event);
         if (event instanceof AgentEvent.CallStarted c) {
             callTick = c.tickId();
             lastCallTick = c.tickId();
@@ -126,7 +132,7 @@ public final class EventRenderer implements EventSink {
             screen.answer(render(p, dbPath, screen.styled()));
         } else if (event instanceof AgentEvent.Thought t) {
             if (verbosity != Verbosity.QUIET) {
-                show(thought(t, verbosity));
+                heldThought = t;   // printed with the next event, unless that is the same text shown as the answer
             } else if (t.interrupted() && t.tickId() != cancelledTick) {
                 show(line(DIM, "· the reply of tick " + t.tickId() + " was cut short; what arrived is kept"
                         + " (/verbose normal shows it)"));
@@ -142,6 +148,19 @@ public final class EventRenderer implements EventSink {
             if (shown(i)) show(render(i, dbPath));
         }
         drawLive();
+    }
+
+    /**
+     * Prints the thought held back, before {@code event}; not at all when {@code event} shows its text as the answer.
+     * A line said about the reply (how it was cut, a problem) may come first: the thought is still held.
+     */
+    private void releaseThought(AgentEvent event) {
+        if (heldThought == null || event instanceof AgentEvent.Info || event instanceof AgentEvent.Problem) return;
+        AgentEvent.Thought t = heldThought;
+        heldThought = null;
+        boolean answer = event instanceof AgentEvent.ProseAnswer p && p.tickId() == t.tickId()
+                && p.text().strip().equals(t.text().strip());
+        if (!answer) show(thought(t, verbosity));
     }
 
     /**

@@ -261,8 +261,10 @@ public final class SafetyRules {
 
     private Verdict chant() {
         if (taskChants >= limits.chantPauseAt()) {
-            return new Verdict(Action.ERROR_PAUSE, RULE_CHANT, "chanting: " + taskChants + " replies in this task"
-                    + " started repeating the same text over and over and were cut; paused until a human unlocks");
+            // what a person reads when the agent stops asking: why, and what to do (a small model loops; issue 35)
+            return new Verdict(Action.ERROR_PAUSE, RULE_CHANT, "chanting: this model repeats itself (" + taskChants
+                    + " replies in this task were cut where they began to loop): try a larger model, /model NAME;"
+                    + " paused until a human unlocks");
         }
         return new Verdict(Action.ALERT, RULE_CHANT, "SYSTEM ALERT: chanting. Your reply started repeating the same"
                 + " text over and over and was cut there (chanting reply " + taskChants + " of this task; at "

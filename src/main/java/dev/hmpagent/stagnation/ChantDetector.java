@@ -6,7 +6,10 @@ import java.util.Arrays;
  * Watches a reply as it streams in for "chanting": a model stuck in a loop that repeats the same sentence or
  * chunk again and again until max_tokens. It fires at the first character after which the text ends with one chunk
  * {@code u} of {@code minPeriod} to {@code maxPeriod} characters written {@code repeats} times in a row, {@code u}
- * not itself a shorter chunk repeated ("ok ok ok …", a rule of dashes: those are not chanting). Text from the
+ * not itself a shorter chunk repeated ("ok ok ok …" is "ok " said many times, not "ok ok " said half as many). A
+ * second rule catches short phrases (issue 35: a small model wrote {@code 300M} 52 times): a chunk of 2 to
+ * {@code minPeriod - 1} characters written {@code shortRepeats} times in a row (30), if it holds a letter or digit and
+ * is not digits alone, so a rule of dashes, a table's {@code |---|} row or a long number never chants. Text from the
  * command block on ({@code # Commands:} / {@code # Команды:}) is exempt: twenty similar commands are not chanting.
  * The verdict, and what is found, depend on the text only, never on how it was cut into deltas.
  *
@@ -18,15 +21,21 @@ import java.util.Arrays;
  * (a period of at most half its length, as in a run of one character) its occurrences are not walked: for
  * {@code repeats} ≥ 3 a true chant always has a chunk that is not crowded, far enough inside it to be found in time
  * (see {@code ChantDetectorPropertiesTest}, which checks against the definition). With {@code repeats} = 2, a chunk
- * that is itself crowded over its whole length and broken only where it joins its copy can go unseen.
+ * that is itself crowded over its whole length and broken only where it joins its copy can go unseen. A crowded
+ * chunk's nearest occurrence is the period of a short phrase said over and over: that one distance is tracked.
  *
  * <p>Not thread-safe: one per call, fed on the thread that streams.
  */
 public final class ChantDetector {
     private static final String[] COMMAND_MARKERS = {"# Commands:", "# Команды:"};
+    /** How many times in a row a short phrase (under {@code minPeriod}) is said before it is chanting. */
+    public static final int SHORT_REPEATS = 30;
+    /** The shortest phrase the short rule looks for: one character over and over is a rule or a number, not a phrase. */
+    private static final int SHORTEST = 2;
 
     private final int minPeriod;
     private final int repeats;
+    private final int shortRepeats;
     private final int maxPeriod;
     private final StringBuilder text = new StringBuilder();
     private final GramIndex chunks;
@@ -39,15 +48,32 @@ public final class ChantDetector {
     public record Found(int loopStart, String period, int times) { }
 
     /**
+     * With the short rule at {@link #SHORT_REPEATS} (more when {@code minPeriod} is so long that a run of the
+     * shortest phrase would not fill one chunk of it).
+     *
      * @param minPeriod the shortest repeated chunk that counts (20)
      * @param repeats   how many times in a row (10)
      * @param maxPeriod the longest chunk looked for (a few sentences)
      */
     public ChantDetector(int minPeriod, int repeats, int maxPeriod) {
+        this(minPeriod, repeats, maxPeriod, Math.max(SHORT_REPEATS, minPeriod / SHORTEST + 2));
+    }
+
+    /**
+     * @param shortRepeats how many times in a row a phrase of 2 to {@code minPeriod - 1} characters is said before it
+     *                     is chanting; 0 for no short rule. A run of the shortest phrase must fill a chunk of
+     *                     {@code minPeriod}: the detector finds periods through those chunks
+     */
+    public ChantDetector(int minPeriod, int repeats, int maxPeriod, int shortRepeats) {
         if (minPeriod < 1 || repeats < 2 || maxPeriod < minPeriod) throw new IllegalArgumentException("bad limits");
         if ((long) maxPeriod * repeats > Integer.MAX_VALUE) throw new IllegalArgumentException("bad limits");
+        if (shortRepeats != 0 && (shortRepeats < 2 || SHORTEST * (shortRepeats - 1) < minPeriod
+                || (long) minPeriod * shortRepeats > Integer.MAX_VALUE)) {
+            throw new IllegalArgumentException("bad limits");
+        }
         this.minPeriod = minPeriod;
         this.repeats = repeats;
+        this.shortRepeats = shortRepeats;
         this.maxPeriod = maxPeriod;
         this.chunks = new GramIndex(minPeriod, maxPeriod);
         this.tracked = new Tracked(maxPeriod);
@@ -109,7 +135,8 @@ public final class ChantDetector {
      * A distance q under minPeriod is tracked too, not as a chant but to skip others: when the text has repeated at
      * distance q for the last c characters, no distance p with q < p ≤ c can chant for as long as it repeats (its
      * run overlaps q's by more than p + q characters, which then have a period dividing p and keep it: a phrase
-     * shorter than minPeriod said over and over is not chanting), so those are neither walked nor tracked.
+     * shorter than minPeriod said over and over is judged at its own period, by the short rule), so those are
+     * neither walked nor tracked.
      */
     private void findPeriods(int end) {
         long hash = chunks.hash();
@@ -120,7 +147,11 @@ public final class ChantDetector {
             if (chunks.hashAt(at) != hash) continue;
             // two occurrences this close: the chunk is a shorter period repeated; walking them all would cost
             // maxPeriod per character (a run of one character), and a chant is found at another character
-            if (later - at <= minPeriod / 2) return;
+            if (later - at <= minPeriod / 2) {
+                // the nearest one is a short phrase's period: followed (the short rule), its multiples never walked
+                if (later == end && end - at >= SHORTEST && shortRepeats > 0 && !tracked.has(end - at)) track(end, end - at);
+                return;
+            }
             later = at;
             int period = end - at;
             if (period <= covered) continue;
@@ -135,7 +166,7 @@ public final class ChantDetector {
 
     /** Starts tracking a distance at which the last chunk recurs; false if it does not (two chunks sharing a hash). */
     private boolean track(int end, int period) {
-        int limit = period < minPeriod ? maxPeriod : period * (repeats - 1);
+        int limit = period < minPeriod ? Math.max(maxPeriod, period * (shortRepeats - 1)) : period * (repeats - 1);
         int run = repeatsBack(end, period, limit);
         if (run < minPeriod) return false;
         tracked.add(period, run);
@@ -147,12 +178,30 @@ public final class ChantDetector {
         int best = 0;
         for (int slot = 0; slot < tracked.size; slot++) {
             int period = tracked.period[slot];
-            if (period < minPeriod || tracked.settled[slot] || tracked.run[slot] < period * (repeats - 1)) continue;
+            int needed = period >= minPeriod ? period * (repeats - 1)
+                    : period >= SHORTEST && shortRepeats > 0 ? period * (shortRepeats - 1) : -1;
+            if (needed < 0 || tracked.settled[slot] || tracked.run[slot] < needed) continue;
             // judged once per run: a run whose chunk is a shorter one repeated stays so for as long as it lasts
             tracked.settled[slot] = true;
-            if ((best == 0 || period < best) && primitive(end - period, end)) best = period;
+            if ((best == 0 || period < best) && primitive(end - period, end)
+                    && (period >= minPeriod || phrase(end - period, end))) {
+                best = period;
+            }
         }
         return best;
+    }
+
+    /** Whether text[from, to) could be words: it holds a letter or digit and is not digits alone (a long number). */
+    private boolean phrase(int from, int to) {
+        boolean alphanumeric = false;
+        boolean digitsOnly = true;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            steps++;
+            alphanumeric |= Character.isLetterOrDigit(c);
+            digitsOnly &= Character.isDigit(c);
+        }
+        return alphanumeric && !digitsOnly;
     }
 
     /** Whether text[from, to) is not a shorter chunk repeated whole (its shortest period does not divide it). */

@@ -782,8 +782,11 @@ class CycleTest {
 
         assertThat(llm.streamedChars).as("the call was cut: most of the reply was never streamed").isLessThan(reply.length() / 10);
         ResponseRow stored = responses.latest(1).get(0);
-        assertThat(stored.content()).startsWith("Let me look at this. ").contains("I will check the file again now")
-                .hasSizeLessThan(("Let me look at this. " + loop + loop).length());
+        // the loop said twice, marked cut: what a person is shown, never the wall (issue 35)
+        assertThat(stored.content()).startsWith("Let me look at this. ").contains(loop + "I will check the file again now")
+                .endsWith(" …").hasSizeLessThan(("Let me look at this. " + loop + loop + loop).length());
+        assertThat(sink.of(AgentEvent.ProseAnswer.class)).singleElement()
+                .satisfies(e -> assertThat(e.text()).isEqualTo(stored.content().strip()));
         assertThat(processLog.byTick(1)).singleElement().satisfies(r -> {
             assertThat(r.name()).isEqualTo("chanting");
             assertThat(r.result()).contains("started repeating");

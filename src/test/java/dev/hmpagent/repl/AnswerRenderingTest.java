@@ -27,6 +27,20 @@ class AnswerRenderingTest {
     }
 
     @Test
+    void a_reply_of_prose_alone_is_printed_once_as_the_answer_not_again_as_a_thought() {
+        renderer.verbosity(Verbosity.NORMAL);
+        renderer.emit(new AgentEvent.Thought(3, "Four.\n", false));
+        renderer.emit(new AgentEvent.Info("the reply of tick 3 was cut", true));
+        renderer.emit(new AgentEvent.ProseAnswer(3, "Four."));
+        renderer.emit(new AgentEvent.Thought(4, "Working on it.", false));
+        renderer.emit(new AgentEvent.CommandDone(4, "c-1", "diary_entry", "ok", "written"));
+        renderer.emit(new AgentEvent.ProseAnswer(4, "Working on it."));
+
+        assertThat(screen.above).containsExactly("· the reply of tick 3 was cut", "agent (thought)> Four.",
+                "  (thought) Working on it.", "  [diary_entry c-1] ok: written", "agent (thought)> Working on it.");
+    }
+
+    @Test
     void a_huge_prose_answer_is_clipped_with_the_command_that_prints_the_whole_reply() {
         renderer.emit(new AgentEvent.ProseAnswer(4, "y".repeat(EventRenderer.MAX_MESSAGE_CHARS + 10)));
 

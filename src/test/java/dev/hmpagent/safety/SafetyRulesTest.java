@@ -215,7 +215,8 @@ class SafetyRulesTest {
         Verdict second = rules.after(Operation.chant("x"));
         assertThat(second.action()).isEqualTo(Action.ERROR_PAUSE);
         assertThat(second.rule()).isEqualTo("chant");
-        assertThat(second.reason()).startsWith("chanting: 2 replies in this task");
+        assertThat(second.reason()).startsWith("chanting: this model repeats itself (2 replies in this task")
+                .contains("try a larger model, /model NAME");
     }
 
     @Test

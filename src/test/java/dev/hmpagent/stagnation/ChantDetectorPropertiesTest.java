@@ -23,12 +23,22 @@ class ChantDetectorPropertiesTest {
     @Property(tries = 1000, seed = "20201")
     void what_is_found_is_the_first_place_the_definition_holds(@ForAll("replies") String text, @ForAll("cuts") List<Integer> cuts) {
         for (int repeats = 3; repeats <= 4; repeats++) {
-            ChantDetector d = new ChantDetector(5, repeats, 12);
-            boolean said = feed(d, text, cuts);
-            ChantDetector.Found expected = firstChant(text, 5, repeats, 12);
-            assertThat(d.found()).as("repeats %d in %s", repeats, text).isEqualTo(expected);
-            assertThat(said).isEqualTo(expected != null);
+            for (int shortRepeats : new int[] {0, 4, 5}) {
+                ChantDetector d = new ChantDetector(5, repeats, 12, shortRepeats);
+                boolean said = feed(d, text, cuts);
+                ChantDetector.Found expected = firstChant(text, 5, repeats, 12, shortRepeats);
+                assertThat(d.found()).as("repeats %d, short %d in %s", repeats, shortRepeats, text).isEqualTo(expected);
+                assertThat(said).isEqualTo(expected != null);
+            }
         }
+    }
+
+    @Property(tries = 300, seed = "20205")
+    void short_phrases_with_the_real_limits_are_found_where_the_definition_says(@ForAll("shortChants") String text,
+            @ForAll("cuts") List<Integer> cuts) {
+        ChantDetector d = new ChantDetector(20, 10, 400);
+        feed(d, text, cuts);
+        assertThat(d.found()).as("in %s", text).isEqualTo(firstChant(text, 20, 10, 400, ChantDetector.SHORT_REPEATS));
     }
 
     @Property(tries = 200, seed = "20202")
@@ -92,6 +102,15 @@ class ChantDetectorPropertiesTest {
                 .map(parts -> String.join("", parts));
     }
 
+    /** Prose, then a phrase of 1 to 19 characters (a number, dashes, words) said 20 to 60 times, then prose. */
+    @Provide
+    Arbitrary<String> shortChants() {
+        Arbitrary<String> prose = Arbitraries.strings().withChars("abcdefgh ,.\n").ofMaxLength(80);
+        Arbitrary<String> phrase = Arbitraries.strings().withChars("0M3 ,\n-|a").ofMinLength(1).ofMaxLength(19);
+        return Combinators.combine(prose, phrase, Arbitraries.integers().between(20, 60), prose)
+                .as((head, p, times, tail) -> head + p.repeat(times) + tail);
+    }
+
     /** Floods of up to 200,000 characters: one character, a short phrase, or a chunk of up to 400 said over and over. */
     @Provide
     Arbitrary<String> floods() {
@@ -118,18 +137,23 @@ class ChantDetectorPropertiesTest {
 
     /**
      * The definition, by brute force: the first end after which the text (before any command marker) finishes with
-     * a chunk of minPeriod..maxPeriod characters, not itself a shorter chunk repeated, written repeats times; the
-     * shortest such chunk; the loop reaching back as far as the text repeats at that distance.
+     * a chunk of minPeriod..maxPeriod characters, not itself a shorter chunk repeated, written repeats times, or a
+     * chunk of 2..minPeriod-1 characters holding a letter or digit and not digits alone, written shortRepeats times
+     * (none when 0); the shortest such chunk; the loop reaching back as far as the text repeats at that distance.
      */
-    static ChantDetector.Found firstChant(String text, int minPeriod, int repeats, int maxPeriod) {
+    static ChantDetector.Found firstChant(String text, int minPeriod, int repeats, int maxPeriod, int shortRepeats) {
         int limit = text.length();
         for (String marker : MARKERS) {
             int at = text.indexOf(marker);
             if (at >= 0) limit = Math.min(limit, at + marker.length() - 1);   // its last character is never taken
         }
         for (int end = 1; end <= limit; end++) {
-            for (int period = minPeriod; period <= maxPeriod && period * repeats <= end; period++) {
-                if (back(text, end, period) >= period * (repeats - 1) && primitive(text.substring(end - period, end))) {
+            for (int period = Math.min(2, minPeriod); period <= maxPeriod && period <= end; period++) {
+                int times = period >= minPeriod ? repeats : shortRepeats;
+                if (times == 0 || !repeatsFor(text, end, period, period * (times - 1))) continue;
+                String u = text.substring(end - period, end);
+                boolean words = u.matches("(?s).*[\\p{L}\\p{Nd}].*") && !u.matches("\\p{Nd}+");
+                if ((period >= minPeriod || words) && primitive(u)) {
                     int run = back(text, end, period);
                     int start = end - period - run;
                     return new ChantDetector.Found(start, text.substring(start, start + period), (run + period) / period);
@@ -137,6 +161,14 @@ class ChantDetectorPropertiesTest {
             }
         }
         return null;
+    }
+
+    /** Whether at least {@code needed} characters back from {@code end} each equal the one {@code period} before. */
+    private static boolean repeatsFor(String text, int end, int period, int needed) {
+        for (int i = end - 1; i > end - 1 - needed; i--) {
+            if (i - period < 0 || text.charAt(i) != text.charAt(i - period)) return false;
+        }
+        return true;
     }
 
     private static int back(String text, int end, int period) {

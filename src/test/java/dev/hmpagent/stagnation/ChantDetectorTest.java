@@ -27,11 +27,50 @@ class ChantDetectorTest {
     }
 
     @Test
-    void nine_repeats_are_not_and_a_short_phrase_is_not() {
+    void nine_repeats_are_not_and_a_short_phrase_under_thirty_times_is_not() {
         String loop = "I will check the file again. ";
         assertThat(feedInChunks(new ChantDetector(20, 10, 400), "start " + loop.repeat(9) + "then something new.", 5))
                 .isFalse();
-        assertThat(feedInChunks(new ChantDetector(20, 10, 400), "ok ok ".repeat(100), 5)).as("period under 20").isFalse();
+        assertThat(feedInChunks(new ChantDetector(20, 10, 400), "ok ".repeat(29) + "fine.", 5)).as("29 times").isFalse();
+    }
+
+    @Test
+    void a_short_phrase_said_thirty_times_is_chanting_with_or_without_separators() {
+        // issue 35: a small model wrote 300M 52 times in one reply, and it was shown as a wall
+        for (String sep : new String[] {"", " ", "\n", ", "}) {
+            ChantDetector d = new ChantDetector(20, 10, 400);
+            assertThat(feedInChunks(d, "The models are 100M, 200M and " + ("300M" + sep).repeat(52), 3)).as("[%s]", sep)
+                    .isTrue();
+            // the loop may begin one character early: "and 300M 300M" repeats " 300M" from the space on
+            assertThat(d.found().loopStart()).as("[%s]", sep).isBetween(29, 30);
+            assertThat(d.found().period() + d.found().period()).contains("300M" + sep);
+            assertThat(d.found().times()).isBetween(29, 30);
+        }
+        assertThat(feedInChunks(new ChantDetector(20, 10, 400), "ok ok ".repeat(100), 5)).as("ok ok ok …").isTrue();
+    }
+
+    @Test
+    void a_wall_of_one_line_is_cut_at_its_thirtieth_line() {
+        ChantDetector d = new ChantDetector(20, 10, 400);
+        assertThat(feedInChunks(d, "Sizes:\n" + "- 300M\n".repeat(128), 16)).isTrue();
+        assertThat(d.found().loopStart()).as("from the newline before the first line").isEqualTo("Sizes:".length());
+        assertThat(d.found().period()).isEqualTo("\n- 300M");
+        assertThat(d.found().times()).isEqualTo(30);
+    }
+
+    @Test
+    void rules_numbers_base64_and_lists_of_short_items_are_not_chanting() {
+        java.util.Random random = new java.util.Random(35);
+        byte[] bytes = new byte[3000];
+        random.nextBytes(bytes);
+        StringBuilder list = new StringBuilder();
+        for (int i = 1; i <= 60; i++) list.append(i).append(". ").append((char) ('a' + i % 26)).append('\n');
+        String[] texts = {"| a | b |\n" + "|---".repeat(200) + "|\n", "=-".repeat(300), "- ".repeat(300),
+            "2^1000 = " + java.math.BigInteger.TWO.pow(1000) + " and " + "12".repeat(100) + " and 1" + "0".repeat(300),
+            java.util.Base64.getEncoder().encodeToString(bytes), list.toString()};
+        for (String text : texts) {
+            assertThat(feedInChunks(new ChantDetector(20, 10, 400), text, 7)).as(text).isFalse();
+        }
     }
 
     @Test
