@@ -65,8 +65,8 @@ final class Answers {
 
     /**
      * The commands of a reply ran: while the turn is open (no message reached the person), the reply's prose is
-     * shown as the answer; {@code showable} is false for a reply that repeated itself and was cut, or repeated the
-     * last one word for word.
+     * shown as the answer; {@code showable} is false for a reply that repeated the last one word for word, or whose
+     * block is about to be corrected (a reply cut for chanting is shown, cut where its loop began).
      */
     synchronized void ran(long tickId, ParsedReply parsed, boolean showable) {
         if (!open) return;
