@@ -34,6 +34,7 @@ final class LateJudge {
     TickWriter.Thought judged(TickWriter.Thought thought, StopSignal.Since halt) {
         if (!thought.reviewed().judgeDue() || halt.halted() || thought.previous().isEmpty()) return thought;
         status.phase(Phase.COMPARING_REPLIES);
+        events.emit(new AgentEvent.Comparing(thought.tickId()));
         Optional<ReplyReview.Reviewed> found = review.judge(thought.reviewed(), thought.previous().get().content(),
                 thought.completion().text(), thought.prompt().messages());
         if (found.isEmpty()) return thought;

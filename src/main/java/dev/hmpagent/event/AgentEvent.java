@@ -5,6 +5,12 @@ import java.util.Objects;
 /** Everything the user may see, whoever renders it (the REPL above its prompt, a headless runner as lines). */
 public sealed interface AgentEvent {
 
+    /**
+     * Step 5's model is asked about the reply of {@code tickId}, now that what it had for the person is shown and its
+     * commands ran: what was held back for that reply is shown before the wait (issue 35).
+     */
+    record Comparing(long tickId) implements AgentEvent { }
+
     /** A {@code send_message} from the LLM to the user, and its {@code notes} row (0 when it has none). */
     record MessageToUser(long tickId, long noteId, String text) implements AgentEvent {
         public MessageToUser { Objects.requireNonNull(text, "text"); }

@@ -41,6 +41,15 @@ class AnswerRenderingTest {
     }
 
     @Test
+    void a_thought_held_back_is_printed_before_the_judge_is_asked_not_after_it() {
+        renderer.verbosity(Verbosity.NORMAL);
+        renderer.emit(new AgentEvent.Thought(5, "Nobody asked; musing.", false));
+        renderer.emit(new AgentEvent.Comparing(5));
+
+        assertThat(screen.above).containsExactly("  (thought) Nobody asked; musing.");
+    }
+
+    @Test
     void a_huge_prose_answer_is_clipped_with_the_command_that_prints_the_whole_reply() {
         renderer.emit(new AgentEvent.ProseAnswer(4, "y".repeat(EventRenderer.MAX_MESSAGE_CHARS + 10)));
 
