@@ -50,6 +50,24 @@ public record AssembledPrompt(List<Message> messages, List<Part> parts, List<Lon
                 ToolOffer.NONE);
     }
 
+    /**
+     * Context 0 as an LLM entry got it: the tools form when tools were offered ({@code tools}), the JSON form when a
+     * JSON reply was asked for ({@code json}), else the block form.
+     */
+    public String contextZeroAsSent(boolean tools, boolean json) {
+        if (tools && offer.any()) return offer.system().content();
+        if (json && offer.anyJson()) return offer.jsonSystem().content();
+        return messages.get(0).content();
+    }
+
+    /** The messages as an LLM entry got them: context 0 in the form it was sent ({@link #contextZeroAsSent}). */
+    public List<Message> messagesAsSent(boolean tools, boolean json) {
+        if (messages.get(0).role() != Message.Role.SYSTEM) return messages;
+        List<Message> sent = new java.util.ArrayList<>(messages);
+        sent.set(0, Message.system(contextZeroAsSent(tools, json)));
+        return List.copyOf(sent);
+    }
+
     private static void requireExactParts(List<Message> messages, List<Part> parts) {
         StringBuilder[] joined = new StringBuilder[messages.size()];
         int previous = 0;

@@ -341,7 +341,8 @@ public final class Cycle {
         String text = calls != null ? calls.text() : completion.text();
         // the commands run with the reply as it came; every copy kept, compared or shown again has its secrets redacted
         Completion kept = new Completion(writer.secrets().redact(text), completion.usage(), completion.model(),
-                completion.finishReason(), completion.interrupted(), java.util.List.of(), completion.toolsOffered());
+                completion.finishReason(), completion.interrupted(), java.util.List.of(), completion.toolsOffered(),
+                completion.jsonAsked());
         Optional<ResponseRow> previous = responses.lastReply();
         ReplyReview.Reviewed reviewed = review.review(previous, kept, parsed, WakeRule.stimulus(reason),
                 WakeRule.newNote(reason), personMessage, graphMark);

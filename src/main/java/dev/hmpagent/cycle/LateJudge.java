@@ -36,7 +36,8 @@ final class LateJudge {
         status.phase(Phase.COMPARING_REPLIES);
         events.emit(new AgentEvent.Comparing(thought.tickId()));
         Optional<ReplyReview.Reviewed> found = review.judge(thought.reviewed(), thought.previous().get().content(),
-                thought.completion().text(), thought.prompt().messages());
+                thought.completion().text(), thought.prompt().messagesAsSent(thought.completion().toolsOffered(),
+                        thought.completion().jsonAsked()));
         if (found.isEmpty()) return thought;
         TickWriter.Thought judged = thought.judged(found.get());
         try {

@@ -182,7 +182,8 @@ final class MainCall {
             String kept = c.text().substring(0, Math.min(c.text().length(), f.loopStart() + 2 * f.period().length()))
                     .stripTrailing() + " " + CUT_MARK;
             // calls made after the loop began are not run: they are cut as the text is
-            return new Asked(new Completion(kept, c.usage(), c.model(), CHANT, false, List.of(), c.toolsOffered()),
+            return new Asked(new Completion(kept, c.usage(), c.model(), CHANT, false, List.of(), c.toolsOffered(),
+                    c.jsonAsked()),
                     calls);
         }
         if (cancelled && !c.interrupted()) {

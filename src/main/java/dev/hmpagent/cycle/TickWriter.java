@@ -149,7 +149,7 @@ public final class TickWriter {
             if (comparisonTokens > 0) breakers.afterLlmCall(t.comparison().usage().budgetTokens(), false);
             // identical is judged locally, never from an LLM's score alone
             boolean repeated = t.reviewed().repeated() && !c.interrupted();
-            savePrompt(t.tickId(), t.prompt(), c.toolsOffered());
+            savePrompt(t.tickId(), t.prompt(), c.toolsOffered(), c.jsonAsked());
             saveReply(t, c, repeated);
             // a reply cut short did not answer: its notes stay unread (shown again at the next wake)
             if (!c.interrupted()) notes.markRead(t.prompt().noteIdsShown(), t.tickId());
@@ -262,7 +262,7 @@ public final class TickWriter {
                 ? ErrorCode.ETIMEDOUT : ErrorCode.EUNKNOWN, e.getMessage());
         String partial = e instanceof RetryableLlmException r ? queue.secrets().redact(r.partialText()) : "";
         long rowId = store.inTransaction(() -> {
-            savePrompt(tickId, prompt, false);   // which form failed is not known: the block one
+            savePrompt(tickId, prompt, false, false);   // which form failed is not known: the block one
             if (!partial.isEmpty()) {
                 responses.add(tickId, partial, "cut short: " + e.kind(), null, 0, TokenEstimator.estimate(partial),
                         true, true, false, model);
@@ -288,12 +288,12 @@ public final class TickWriter {
                 false, message)));
     }
 
-    /** The prompt as sent: with the tools-mode context 0 when the LLM that answered was offered tools. */
-    private void savePrompt(long tickId, AssembledPrompt prompt, boolean toolsOffered) {
-        boolean tools = toolsOffered && prompt.offer().any();
+    /** The prompt as sent: context 0 in the form the LLM that answered got (tools, JSON or block). */
+    private void savePrompt(long tickId, AssembledPrompt prompt, boolean toolsOffered, boolean jsonAsked) {
+        String zero = prompt.contextZeroAsSent(toolsOffered, jsonAsked);
         prompts.save(tickId, prompt.parts().stream().map(p -> new PromptPart(p.message(),
                 prompt.messages().get(p.message()).role().word(), p.context(),
-                tools && p.context() == 0 ? prompt.offer().system().content() : p.text())).toList());
+                p.context() == 0 ? zero : p.text())).toList());
     }
 
     /**

@@ -69,7 +69,7 @@ public final class CommandsByTools implements LlmClient {
     private Completion completeJson(LlmRequest request, StreamListener listener, CallCancel cancel) {
         try {
             ThoughtStream thought = new ThoughtStream(listener);
-            return JsonReply.read(client.complete(request.asJson(), thought, cancel), thought);
+            return JsonReply.read(client.complete(request.asJson(), thought, cancel), thought).toJsonAsked();
         } catch (FatalLlmException e) {
             if (!refusesSchema(e)) throw e;
             refused("refused replies kept to a JSON schema (HTTP " + e.kind().substring("http_".length()) + ")",

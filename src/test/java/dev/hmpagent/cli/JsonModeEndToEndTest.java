@@ -37,6 +37,7 @@ class JsonModeEndToEndTest {
 
     @TempDir Path dir;
     FakeOpenAiServer llm;
+    static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     Path db;
     Path config;
 
@@ -111,6 +112,29 @@ class JsonModeEndToEndTest {
         assertThat(second.path("response_format")).as("the same schema: a stable prefix").isEqualTo(format);
         assertThat(second.path("messages").get(1).path("content").asText()).as("contexts 1 and 2 show the commands")
                 .contains("hi there", "met someone");
+    }
+
+    @Test
+    void the_prompt_kept_and_the_judges_question_follow_the_json_context_0_that_was_sent() throws Exception {
+        Files.writeString(config, "[llm]\nmodel = \"test-model\"\ncommands = \"json\"\n[stagnation]\nmethod = \"llm\"\n"
+                + "[cycle]\nautonomous = true\n");
+        llm.streamed("{\"thought\": \"Apples grow on trees in the orchard.\", \"commands\": []}", 10, 5)
+                .streamed("{\"thought\": \"Rivers carry boats past the old mill.\", \"commands\": []}", 10, 5);
+
+        Run run = cli("run", "--hz", "50", "--max-ticks", "2");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        llm.take();
+        JsonNode second = llm.take().body();
+        String zero = second.path("messages").get(0).path("content").asText();
+        assertThat(zero).contains("Reply format: one JSON object");
+        assertThat(text("SELECT s.text FROM tick_prompts p JOIN prompt_sections s ON s.hash = p.hash"
+                + " WHERE p.tick_id = 2 AND p.context = 0")).as("the prompt kept is the one sent").isEqualTo(zero);
+        assertThat(llm.comparisonBodies).hasSize(1);
+        JsonNode judge = JSON.readTree(llm.comparisonBodies.get(0));
+        assertThat(judge.path("messages").get(0).path("content").asText())
+                .as("the judge's question follows the request as sent, so the server's cache holds").isEqualTo(zero);
+        assertThat(judge.has("response_format")).as("the judge's answer is not held to the reply schema").isFalse();
     }
 
     @Test

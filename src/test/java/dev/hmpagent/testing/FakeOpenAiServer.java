@@ -56,6 +56,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 }
                 if (isComparison(request)) {
                     comparisons.incrementAndGet();
+                    comparisonBodies.add(request.getBody() == null ? "" : request.getBody().utf8());
                     return comparisonAnswer();
                 }
                 java.util.function.Function<RecordedRequest, MockResponse> s = script;
@@ -88,6 +89,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 + "{\"prompt_tokens\":50,\"completion_tokens\":20}}";
         return new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build();
     }
+
+    /** The bodies of the comparison requests, in the order they came. */
+    public final java.util.List<String> comparisonBodies = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** How many comparison mini-requests arrived. */
     public int comparisons() {
