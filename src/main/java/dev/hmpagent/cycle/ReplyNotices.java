@@ -32,7 +32,11 @@ final class ReplyNotices {
         if (!parsed.thought().isBlank() || completion.interrupted()) {
             events.emit(new AgentEvent.Thought(tickId, secrets.redact(parsed.thought()), completion.interrupted()));
         }
-        if (MainCall.CHANT.equals(completion.finishReason())) {
+        if (MainCall.CHANT.equals(completion.finishReason()) && thought.answersPerson()) {
+            events.emit(new AgentEvent.Info("the model's reply started repeating itself and was cut there (tick "
+                    + tickId + "); none of its commands ran, and it is not asked again until your next message. If it"
+                    + " keeps doing this, this model repeats itself: try a larger model, /model NAME"));
+        } else if (MainCall.CHANT.equals(completion.finishReason())) {
             events.emit(new AgentEvent.Info("the reply of tick " + tickId + " started repeating itself and was cut there"
                     + " (the rest of its tokens saved); none of its commands ran, and the model is told", true));
         }

@@ -159,7 +159,9 @@ public final class TickWriter {
             slips.replyWritten(t.tickId(), t.reviewed().personMessage());
             CommandQueue.Queued queued = c.interrupted() || chanted || repeated ? new CommandQueue.Queued(List.of(), 0)
                     : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes, slips);
-            if (chanted) recordChant(t.tickId(), c);
+            // a chant that answers a person is shown to them, cut: the model is told at the next wake, not asked
+            // again now (a second chant in the task would pause the agent over a model's habit)
+            if (chanted) recordChant(t.tickId(), c, !t.answersPerson());
             String outcome = c.interrupted() ? "interrupted" : "thought";
             agentLog.insert(new TickRecord(t.tickId(), t.start(), clock.instant(), outcome, t.reason(), true,
                     c.usage().promptTokens(), c.usage().completionTokens(), 0, queued.malformed().size(), repeated, null,
@@ -229,14 +231,14 @@ public final class TickWriter {
      * SafetyMonitor counts as its own kind, and the model sees next tick (its commands did not run: a looping reply
      * decides nothing).
      */
-    private void recordChant(long tickId, Completion c) {
+    private void recordChant(long tickId, Completion c, boolean wake) {
         String tail = c.text().length() > 120 ? c.text().substring(c.text().length() - 120) : c.text();
         String message = "your reply of tick " + tickId + " started repeating the same text over and over; it was cut"
                 + " there, and none of its commands ran. Do not repeat yourself: say something new or use idle";
         FailureFact fact = FailureFact.of("reply", "chanting", ErrorCode.EINVAL, message);
         long id = processLog.record(tickId, CHANTING, null, tail, new ProcessLogDao.Finished(
                 ProcessStatus.ERROR, message, fact.code(), fact.severity().column(), fact.painLevel(),
-                fact.fingerprint(), true));
+                fact.fingerprint(), wake));
         String shown = outcomes.onOperation(tickId, new Operation(id, Operation.Source.CHANT, CHANTING,
                 fact.fingerprint(), ProcessStatus.ERROR.column(), message, "", Optional.of(fact)));
         if (!shown.equals(message)) processLog.setResult(id, shown);

@@ -33,10 +33,13 @@ class ChantingPipeEndToEndTest {
 
     @TempDir Path dir;
     FakeOpenAiServer llm;
+    /** The program on {@code dir}: agent.toml written once, so a test may change it. */
+    AgentProgram program;
 
     @BeforeEach
     void start() throws java.io.IOException {
         llm = new FakeOpenAiServer();
+        program = AgentProgram.in(dir, llm.baseUrl());
     }
 
     @AfterEach
@@ -48,14 +51,14 @@ class ChantingPipeEndToEndTest {
 
     /** The agent itself, {@code input} piped in, with {@code flags} added. */
     Run agent(String input, String... flags) throws Exception {
-        List<String> argv = new ArrayList<>(AgentProgram.in(dir, llm.baseUrl()).argv());
+        List<String> argv = new ArrayList<>(program.argv());
         argv.addAll(List.of(flags));
         return program(argv, input);
     }
 
     /** A subcommand of the real program on the same file: java … Main unlock … --config … --db …. */
     Run subcommand(String... args) throws Exception {
-        AgentProgram agent = AgentProgram.in(dir, llm.baseUrl());
+        AgentProgram agent = program;
         List<String> argv = new ArrayList<>(agent.argv().subList(0, agent.argv().indexOf(Main.class.getName()) + 1));
         argv.addAll(List.of(args));
         argv.addAll(List.of("--config", dir.resolve("agent.toml").toString(), "--db", agent.db().toString()));
@@ -63,7 +66,7 @@ class ChantingPipeEndToEndTest {
     }
 
     private Run program(List<String> argv, String input) throws Exception {
-        AgentProgram agent = AgentProgram.in(dir, llm.baseUrl());
+        AgentProgram agent = program;
         Path stdout = dir.resolve("stdout");
         Path stderr = dir.resolve("stderr");
         ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile())
@@ -90,30 +93,47 @@ class ChantingPipeEndToEndTest {
     }
 
     @Test
-    void a_model_chanting_twice_is_shown_cut_at_its_first_repeats_and_the_pause_says_why_and_what_to_do()
-            throws Exception {
+    void a_chanting_answer_is_shown_cut_at_its_first_repeats_says_what_to_do_and_is_not_asked_again() throws Exception {
         CountDownLatch closed = new CountDownLatch(2);
         llm.chanting(INTRO, LOOP, closed).chanting(INTRO, LOOP, closed);
+
+        Run answered = agent("which sizes are there?\n");
+
+        // issue 35: it used to be asked again, chant again, and pause the agent (exit 7) with nothing shown
+        assertThat(answered.code()).as("answered; output:\n" + answered.out() + answered.err()).isZero();
+        // cut where its loop began and said twice: never the wall the model was writing
+        assertThat(answered.out()).isEqualTo("The model sizes are 300M 300M …\n");
+        assertThat(answered.err()).contains("not asked again until your next message")
+                .contains("this model repeats itself: try a larger model, /model NAME");
+        assertThat(llm.requestCount()).as("one call").isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = 'The model sizes are 300M 300M …'"))
+                .as("kept as shown").isEqualTo(1);
+    }
+
+    @Test
+    void thinking_on_its_own_a_model_chanting_twice_is_paused_and_the_pause_says_why_and_what_to_do() throws Exception {
+        CountDownLatch closed = new CountDownLatch(2);
+        llm.chanting(INTRO, LOOP, closed).chanting(INTRO, LOOP, closed);
+        Files.writeString(dir.resolve("agent.toml"), "[llm]\nmodel = \"m\"\n[cycle]\nautonomous = true\n");
 
         Run paused = agent("which sizes are there?\n");
 
         assertThat(paused.code()).as("ERROR_PAUSED exits 7; output:\n" + paused.out() + paused.err()).isEqualTo(7);
-        // both replies, each cut where its loop began and said twice: never the wall the model was writing
-        assertThat(paused.out()).isEqualTo("The model sizes are 300M 300M …\n".repeat(2));
         assertThat(paused.err().lines().filter(l -> l.contains("ERROR_PAUSED"))).as(paused.err()).singleElement()
                 .asString().contains("this model repeats itself").contains("try a larger model, /model NAME")
                 .contains("agent unlock");
-        assertThat(count("SELECT count(*) FROM llm_recent_responses WHERE content = 'The model sizes are 300M 300M …'"))
-                .as("kept as shown").isEqualTo(2);
     }
 
     @Test
     void after_an_unlock_from_a_chanting_pause_the_next_piped_question_shows_its_answer() throws Exception {
         CountDownLatch closed = new CountDownLatch(2);
         llm.chanting(INTRO, LOOP, closed).chanting(INTRO, LOOP, closed);
+        // thinking on its own, the chant row wakes the model again, and the second chant pauses the agent
+        Files.writeString(dir.resolve("agent.toml"), "[llm]\nmodel = \"m\"\n[cycle]\nautonomous = true\n");
         Run paused = agent("which sizes are there?\n", "-q");
         assertThat(paused.code()).as("ERROR_PAUSED exits 7; output:\n" + paused.out() + paused.err()).isEqualTo(7);
         assertThat(count("SELECT count(*) FROM process_log WHERE name = 'chanting'")).isEqualTo(2);
+        Files.writeString(dir.resolve("agent.toml"), "[llm]\nmodel = \"m\"\n");
 
         Run unlock = subcommand("unlock", "--reason", "try again");
         assertThat(unlock.code()).as(unlock.out() + unlock.err()).isZero();

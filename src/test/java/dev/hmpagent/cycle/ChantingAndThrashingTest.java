@@ -6,6 +6,7 @@ import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.AgentSection;
 import dev.hmpagent.config.ConfigLoader;
 import dev.hmpagent.config.ConfigSources;
+import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.store.NotesDao;
@@ -89,8 +90,32 @@ class ChantingAndThrashingTest {
     // --- chanting ---
 
     @Test
-    void a_model_that_chants_every_reply_is_paused_at_its_second_chanting_reply_and_the_second_request_names_chanting() throws Exception {
+    void a_chant_that_answers_a_person_is_shown_cut_and_the_model_is_not_asked_again_until_the_next_message()
+            throws Exception {
         notes.add("what is in notes.txt?", "user", 0, null);
+        for (int i = 0; i < 3; i++) chantNext();
+        Cycle cycle = cycle();
+
+        int requests = tickWhileAsked(cycle, 5);
+
+        assertThat(requests).as("one request: the cut answer is the answer (issue 35: two, then a lockout)").isEqualTo(1);
+        assertThat(state()).isEqualTo("ACTIVE");
+        assertThat(sink.of(AgentEvent.ProseAnswer.class)).singleElement().extracting(AgentEvent.ProseAnswer::text)
+                .asString().startsWith("Let me look at the file.").endsWith("…");
+        assertThat(sink.of(AgentEvent.Info.class)).anySatisfy(i -> assertThat(i.text())
+                .contains("not asked again until your next message").contains("/model NAME"));
+        assertThat(count("SELECT count(*) FROM process_log WHERE name = 'chanting' AND wake = 0 AND seen_tick IS NULL"))
+                .as("the model is told at the next wake").isEqualTo(1);
+
+        notes.add("try again", "user", 0, null);
+        assertThat(tickWhileAsked(cycle, 1)).isEqualTo(2);
+        assertThat(llm.userPrompt(1)).as("the cut is named as chanting").contains("chanting");
+    }
+
+    @Test
+    void a_model_that_chants_every_reply_is_paused_at_its_second_chanting_reply_and_the_second_request_names_chanting() throws Exception {
+        // no person waits (a peer's or the system's note): the chant row wakes the model, and a second chant pauses
+        notes.add("what is in notes.txt?", "system", 0, null);
         for (int i = 0; i < 12; i++) chantNext();
         Cycle cycle = cycle();
 
@@ -119,13 +144,13 @@ class ChantingAndThrashingTest {
         assertThat(state()).isEqualTo("ACTIVE");
 
         chantNext();
-        assertThat(cycle.tick().worked()).as("the chant row wakes the model").isTrue();
-        assertThat(state()).as("the second chant of the second task").startsWith("ERROR_PAUSED");
+        assertThat(cycle.tick().worked()).as("a chant that answered a person wakes nothing (issue 35)").isFalse();
+        assertThat(state()).isEqualTo("ACTIVE");
     }
 
     @Test
     void a_restart_remembers_the_chant_of_the_task_and_an_unlock_starts_a_new_task() throws Exception {
-        notes.add("go", "user", 0, null);
+        notes.add("go", "system", 0, null);
         chantNext();
         assertThat(cycle().tick().worked()).isTrue();
         chantNext();

@@ -792,8 +792,10 @@ class CycleTest {
             assertThat(r.result()).contains("started repeating");
         });
         assertThat(notes.unreadCount()).as("the notes it answered are read").isZero();
-        assertThat(cycle.tick().worked()).as("the model is told next tick").isTrue();
-        assertThat(llm.userPrompt(1)).contains("started repeating");
+        assertThat(cycle.tick().worked()).as("shown to the person: not asked again by itself (issue 35)").isFalse();
+        notes.add("and now?", "user", 0, null);
+        assertThat(cycle.tick().worked()).isTrue();
+        assertThat(llm.userPrompt(1)).as("the model is told at the next wake").contains("started repeating");
         assertThat(sink.of(AgentEvent.Info.class)).anySatisfy(e -> assertThat(e.text()).contains("cut there"));
     }
 
