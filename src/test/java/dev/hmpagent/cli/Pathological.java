@@ -108,10 +108,11 @@ final class Pathological {
                         "RESTING",
                         Map.of(AUTONOMOUS, "true"), null, 600, true, none(),
                         replies(n -> PARAPHRASES[(n - 1) % PARAPHRASES.length])),
+                // thinking on its own: a chant that answers a person is their answer and asks nothing more (issue 35)
                 new SelfControlScenario("chanting, fast stream", false, "chant: alert 1, pause 2", 1, 2, "ERROR_PAUSED",
-                        Map.of(), "List the files in the workspace.", LONG, false, none(), chanting(0)),
+                        Map.of(AUTONOMOUS, "true"), "List the files in the workspace.", LONG, false, none(), chanting(0)),
                 new SelfControlScenario("chanting, slow stream", false, "chant: alert 1, pause 2", 1, 2, "ERROR_PAUSED",
-                        Map.of(), "List the files in the workspace.", LONG, false, none(), chanting(5)),
+                        Map.of(AUTONOMOUS, "true"), "List the files in the workspace.", LONG, false, none(), chanting(5)),
                 new SelfControlScenario("thinking without commands", false, "reflex: rest (before the cap at 50)", 0, 12,
                         "RESTING",
                         Map.of(AUTONOMOUS, "true"), null, 3000, false, none(),
