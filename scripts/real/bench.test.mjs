@@ -27,7 +27,7 @@ test("bench real --fake: modes side by side, first answer, the judge's effect on
     assert.match(out, /^ {2}next call after a judge call: cached \d+ of \d+ prompt tokens \(median of 1 calls; after a main call: \d+ of \d+, 1 calls\)$/m);
     assert.match(out, /^ {2}first answer shown: +median \d+\.\d s after the task began \(in 3 of 3 tasks\)$/m);
     // json mode runs once the agent takes llm.commands = "json", and is said to be skipped until then
-    assert.match(out, /^json mode(, 2 tasks| skipped: this agent refuses its agent\.toml)/m);
+    assert.match(out, /^json mode(, 3 tasks| skipped: this agent refuses its agent\.toml)/m);
     assert.match(out, /^side by side +block +tools( +json)? *$/m);
     assert.match(out, /^ {2}cached after a judge call +\d+ of \d+ +\d+ of \d+/m);
     const full = /^ {2}full +time to first token \d+\.\d s +prompt (\d+) +tokens \((\d+) cached\)/m.exec(out);
