@@ -94,8 +94,10 @@ public final class CommandsByTools implements LlmClient {
     public static boolean refusesSchema(LlmException e) {
         if (!"http_400".equals(e.kind()) && !"http_422".equals(e.kind()) || e.getMessage() == null) return false;
         String said = e.getMessage().toLowerCase(Locale.ROOT);
-        return List.of("response_format", "json_schema", "format", "schema", "grammar", "unsupported",
-                "not supported").stream().anyMatch(said::contains);
+        // words that name the schema: a 400 about something else ("messages: unsupported content", "invalid format
+        // of the tools") is not a refused schema, and must not turn the entry to blocks for the run
+        return List.of("response_format", "json_schema", "schema", "grammar", "invalid format", "format must",
+                "format is").stream().anyMatch(said::contains);
     }
 
     /** A 400 whose message names the tools: the server (or its model) does not support them. */

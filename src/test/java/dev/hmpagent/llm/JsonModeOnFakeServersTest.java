@@ -140,4 +140,19 @@ class JsonModeOnFakeServersTest {
             assertThat(llm.notices()).isEmpty();
         }
     }
+
+    @Test
+    void only_a_400_that_names_the_schema_is_a_refused_schema() {
+        for (String refused : new String[] {"response_format type json_schema is not supported",
+                "Invalid JSON schema in format", "invalid format: expected \"json\"", "grammar failed to parse"}) {
+            assertThat(CommandsByTools.refusesSchema(new FatalLlmException("http_400", "LLM endpoint x refused the"
+                    + " request (HTTP 400: " + refused + ")", null))).as(refused).isTrue();
+        }
+        for (String other : new String[] {"messages: unsupported content type image", "max_tokens is too large",
+                "model llama3 is not supported here"}) {
+            assertThat(CommandsByTools.refusesSchema(new FatalLlmException("http_400", "LLM endpoint x refused the"
+                    + " request (HTTP 400: " + other + ")", null))).as(other).isFalse();
+        }
+        assertThat(CommandsByTools.refusesSchema(new FatalLlmException("http_500", "json_schema", null))).isFalse();
+    }
 }
