@@ -52,7 +52,7 @@ class ArchitectureTest {
         t.put("stagnation", Set.of("llm", "store", "text"));
         t.put("policy", Set.of("store", "text"));
         t.put("process", Set.of("policy", "text"));
-        t.put("safety", Set.of("store", "text"));
+        t.put("safety", Set.of("store", "event", "text"));
         t.put("llm", Set.of("text"));
         t.put("store", Set.of("text"));
         t.put("config", Set.of("text"));
@@ -154,6 +154,19 @@ class ArchitectureTest {
                     }
                 });
         rule.check(main);
+    }
+
+    /**
+     * One halt road (issue 36): the composition root makes the agent's one stop signal and registers on it all a halt
+     * stops; nobody else makes one (a second signal would hear no halt).
+     */
+    @Test
+    void only_the_runtime_room_makes_a_stop_signal() {
+        String signal = ROOT + ".safety.StopSignal";
+        noClasses().that().resideOutsideOfPackage(ROOT + ".runtime..").and().doNotHaveFullyQualifiedName(signal)
+                .should().callConstructor(signal, signal + "$Persisted")
+                .orShould().callMethod(signal, "over", ROOT + ".store.Store")
+                .because("the composition root makes the one StopSignal of an agent").check(main);
     }
 
     private static boolean onlyConstants(JavaClass c) {

@@ -3,7 +3,7 @@ package dev.hmpagent.cli;
 import dev.hmpagent.runtime.Launch;
 import dev.hmpagent.runtime.AgentRuntime;
 import dev.hmpagent.config.AgentConfig;
-import dev.hmpagent.cycle.SafetyGate;
+import dev.hmpagent.safety.SafetyGate;
 import dev.hmpagent.cycle.TickLoop;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;

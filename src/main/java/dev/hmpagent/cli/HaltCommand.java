@@ -1,7 +1,7 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.runtime.Launch;
-import dev.hmpagent.cycle.SafetyGate;
+import dev.hmpagent.safety.SafetyGate;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.HaltFlag;

@@ -1,6 +1,6 @@
 package dev.hmpagent.cli;
 
-import dev.hmpagent.cycle.SafetyGate;
+import dev.hmpagent.safety.SafetyGate;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.store.NoteSpool;

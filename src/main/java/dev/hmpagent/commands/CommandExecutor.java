@@ -122,11 +122,6 @@ public final class CommandExecutor {
         return runs;
     }
 
-    /** Runs every pending command of {@code tickId} in order, stopped only by a halt from now on (tools, tests). */
-    public Executed runPending(long tickId, String llmId, Consumer<CommandRun> onEach) {
-        return runPending(tickId, llmId, StopSignal.over(store).since(), () -> false, onEach);
-    }
-
     /**
      * Runs every pending command of {@code tickId} in order. A halt heard after {@code halt} is looked for before each
      * command (and while a person is asked); the persisted safety state is read through the same signal inside each

@@ -1,10 +1,7 @@
 package dev.hmpagent.cycle;
 
 import dev.hmpagent.commands.CommandExecutor;
-import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.cycle.CycleStatus.Phase;
-import dev.hmpagent.event.AgentEvent;
-import dev.hmpagent.event.EventSink;
 import dev.hmpagent.safety.StopSignal;
 import java.util.Objects;
 
@@ -14,12 +11,11 @@ import java.util.Objects;
  * again before anything else. Once all ran, a reply that did not end its turn wakes the LLM again ({@link TurnEnd}).
  * Also hands in the results external commands reported (step 1).
  */
-final class CommandStep {
+public final class CommandStep {
     private final CommandExecutor executor;
-    private final EventSink events;
     private final StatusCell status;
     private final Retries retries;
-    private final Answers answers;
+    private final Telling telling;
     private final TurnEnd turns;
 
     // Tick thread only.
@@ -30,12 +26,10 @@ final class CommandStep {
     /** The process is ending ({@link #leaving()}): a question to a person is withdrawn, the commands left wait. */
     private volatile boolean leaving;
 
-    CommandStep(CommandExecutor executor, EventSink events, StatusCell status, Retries retries, Answers answers,
-                TurnEnd turns) {
+    public CommandStep(CommandExecutor executor, StatusCell status, Retries retries, Telling telling, TurnEnd turns) {
         this.turns = Objects.requireNonNull(turns, "turns");
-        this.answers = Objects.requireNonNull(answers, "answers");
+        this.telling = Objects.requireNonNull(telling, "telling");
         this.executor = Objects.requireNonNull(executor, "executor");
-        this.events = Objects.requireNonNull(events, "events");
         this.status = Objects.requireNonNull(status, "status");
         this.retries = Objects.requireNonNull(retries, "retries");
     }
@@ -57,7 +51,7 @@ final class CommandStep {
     void run(long tickId, String model, StopSignal.Since halt) {
         status.phase(Phase.EXECUTING);
         CommandExecutor.Executed done = executor.runPending(tickId, model, halt, () -> leaving,
-                run -> report(tickId, run));
+                run -> telling.report(tickId, run));
         if (done.stoppedBy().isPresent()) {
             unfinishedTick = tickId;
             retries.commandsWait(tickId, done.stoppedBy().get());
@@ -70,15 +64,6 @@ final class CommandStep {
 
     /** Writes the results external commands handed in; throws StoreException when the file refuses (they are kept). */
     void recordResults() {
-        executor.recordResults(run -> report(status.get().lastTickId(), run));
-    }
-
-    /** Shows one command's outcome, and its message to the person if it has one. */
-    void report(long tickId, CommandRun run) {
-        run.messageToUser().ifPresent(m -> {
-            events.emit(new AgentEvent.MessageToUser(tickId, m.noteId(), m.text()));
-            answers.messageShown();
-        });
-        events.emit(new AgentEvent.CommandDone(tickId, run.cmdId(), run.type(), run.status(), run.result()));
+        executor.recordResults(run -> telling.report(status.get().lastTickId(), run));
     }
 }

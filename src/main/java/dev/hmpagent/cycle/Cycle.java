@@ -1,69 +1,76 @@
 package dev.hmpagent.cycle;
 
-import dev.hmpagent.commands.CommandBlockParser;
-import dev.hmpagent.commands.CommandExecutor;
-import dev.hmpagent.commands.ParsedReply;
-import dev.hmpagent.commands.QuotedBlocks;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.context.ContextAssembler;
-import dev.hmpagent.context.LiveSettings;
 import dev.hmpagent.cycle.CycleStatus.Phase;
-import dev.hmpagent.event.EventSink;
-import dev.hmpagent.llm.Backoff;
 import dev.hmpagent.llm.Completion;
-import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmException;
-import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.ResponseRow;
-import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.StoreException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One HMP iteration per {@link #tick()}: refresh process_log, assemble contexts 0-6, query the LLM, parse and run the
- * commands, compare with the previous reply, log the tick. Runs on one thread (the tick thread, or a test). Every
- * failure inside a tick is caught here, recorded, and answered with a back-off; the next call goes on. This class
- * orders the steps; the parts own their state: the {@link WakeRule} (whether to ask), the {@link MainCall} (the call
- * and its cancellation), {@link Retries} (trouble and back-off), the {@link CommandStep} (a reply's commands); the
+ * One HMP iteration per {@link #tick()}: refresh process_log, assemble contexts 0-6, query the LLM, compare with the
+ * previous reply, write it, run its commands, the reflex; {@link #think} shows these steps as calls, one screen. Runs
+ * on one thread (the tick thread, or a test). Every failure inside a tick is caught here, recorded, and answered with a
+ * back-off; the next call goes on. This class orders the steps; its parts, made by the composition root, own their
+ * state: the {@link WakeRule} (whether to ask), the {@link MainCall} (the call and its cancellation), {@link Retries}
+ * (trouble and back-off), the {@link CommandStep} (a reply's commands), {@link Telling} (what a person is told); the
  * {@link StopSignal} says when a halt came.
  */
 public final class Cycle {
-    // Set at construction; safe from any thread.
+    /**
+     * The parts of one cycle, each made once by the composition root ({@code runtime.Wiring}) on the tick thread's
+     * connection.
+     *
+     * @param stops    the running agent's one stop signal (a halt heard, and the persisted state)
+     * @param status   what /status and the heartbeat read from any thread
+     * @param judge    step 5's model, asked after the answer was shown and the commands ran
+     * @param after    what the wake rule, the back-off and the reflex learn of a written reply
+     */
+    public record Parts(Clock clock, StopSignal stops, StatusCell status, WakeRule wake, MainCall call,
+                        Retries retries, ContextAssembler assembler, ReplyRead reading, ReplyReview review,
+                        ReplyWrite writing, CommandStep commands, Telling telling, LateJudge judge, AfterWrite after,
+                        Rest rest, TickWriter writer, LlmBreakers breakers) {
+        public Parts {
+            Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(stops, "stops");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(wake, "wake");
+            Objects.requireNonNull(call, "call");
+            Objects.requireNonNull(retries, "retries");
+            Objects.requireNonNull(assembler, "assembler");
+            Objects.requireNonNull(reading, "reading");
+            Objects.requireNonNull(review, "review");
+            Objects.requireNonNull(writing, "writing");
+            Objects.requireNonNull(commands, "commands");
+            Objects.requireNonNull(telling, "telling");
+            Objects.requireNonNull(judge, "judge");
+            Objects.requireNonNull(after, "after");
+            Objects.requireNonNull(rest, "rest");
+            Objects.requireNonNull(writer, "writer");
+            Objects.requireNonNull(breakers, "breakers");
+        }
+    }
+
+    // Set at construction: the parts (status, call, commands, telling and stops are safe from any thread).
+    private final Parts p;
     private final Clock clock;
     private final StopSignal stops;
     private final StatusCell status;
-    private final MainCall call;
-    private final CommandStep commands;
-    /** Whether a person's message got an answer on screen (asked from any thread once the loop has ended). */
-    private final Answers answers;
-
-    // Set at construction; used on the tick thread only.
-    private final LlmBreakers breakers;
     private final WakeRule wake;
+    private final MainCall call;
     private final Retries retries;
-    private final ReplyWrite writing;
-    private final AfterWrite after;
-    private final ContextAssembler assembler;
-    private final CommandBlockParser parser;
-    private final QuotedBlocks quoted;
-    /** Step 5: the comparison with the previous reply, the signs of stagnation and the reflex. */
-    private final ReplyReview review;
+    private final CommandStep commands;
     private final TickWriter writer;
-    private final ResponsesDao responses;
     private final AgentLogDao agentLog;
-    /** The persisted safety state on the tick thread's connection: the end of a rest. */
-    private final SafetyControl control;
-    /** The end of the reflex's rest, waited for on the monotonic clock. */
-    private final WallDeadline restEnd;
+    private final LlmBreakers breakers;
 
     // Tick thread only.
     /** The halts this thread has taken into account: after a new one, unread messages are thought about again. */
@@ -71,41 +78,20 @@ public final class Cycle {
     /** The halts when the current tick began: one more by the time its reply is in, and the reply answers nothing. */
     private StopSignal.Since tickStart;
 
-    public Cycle(Clock clock, TimeSource time, LlmClient llm, LlmParams params, LiveSettings settings, ContextAssembler assembler,
-                 CommandBlockParser parser, ReplyReview review, Backoff backoff, TickWriter writer,
-                 CommandExecutor executor, EventSink events, Duration maxIdle, LlmBreakers breakers) {
-        this.breakers = Objects.requireNonNull(breakers, "breakers");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.assembler = Objects.requireNonNull(assembler, "assembler");
-        this.parser = Objects.requireNonNull(parser, "parser");
-        this.quoted = new QuotedBlocks(parser);
-        this.review = Objects.requireNonNull(review, "review");
-        this.writer = Objects.requireNonNull(writer, "writer");
-        Objects.requireNonNull(events, "events");
-        this.responses = writer.responses();
+    public Cycle(Parts parts) {
+        this.p = Objects.requireNonNull(parts, "parts");
+        this.clock = parts.clock();
+        this.stops = parts.stops();
+        this.status = parts.status();
+        this.wake = parts.wake();
+        this.call = parts.call();
+        this.retries = parts.retries();
+        this.commands = parts.commands();
+        this.writer = parts.writer();
         this.agentLog = writer.agentLog();
-        this.stops = writer.stops();
-        this.control = writer.safetyControl();
-        this.status = new StatusCell(CycleStatus.initial(agentLog.lastTickId(), agentLog.totalTokens()));
-        this.restEnd = new WallDeadline(clock, time);
-        this.wake = new WakeRule(clock, time, settings, writer.notes(), writer.processLog(), writer.settings(),
-                review::slowDown, maxIdle, events, breakers);
-        this.call = new MainCall(llm, params, clock, events, status);
-        this.retries = new Retries(clock, time, Objects.requireNonNull(backoff, "backoff"), status, writer, events, breakers);
-        this.answers = new Answers(events, writer.processLog(), writer.secrets());
-        this.commands = new CommandStep(Objects.requireNonNull(executor, "executor"), events, status, retries, answers,
-                new TurnEnd(writer.processLog(), writer.slips()));
-        this.after = new AfterWrite(clock, status, wake, retries, commands,
-                new ReplyNotices(events, writer.secrets(), commands, writer.slips()), review, events, answers,
-                new LateJudge(review, writer, status, events));
-        this.writing = new ReplyWrite(writer, retries, after, call, events);
+        this.breakers = parts.breakers();
         this.seen = stops.since();
         this.tickStart = seen;
-        // a halt cancels the LLM call in flight at once, and a comparison call in flight: the reply answers nothing now
-        stops.onHalt(() -> {
-            call.cancel();
-            review.cancel();
-        });
     }
 
     public CycleStatus status() { return status.get(); }
@@ -114,7 +100,7 @@ public final class Cycle {
     Clock clock() { return clock; }
 
     /** Draining: what the loop does about the cycle's trouble now; tick thread. */
-    DrainWait drainWait(Duration giveUp) { return retries.drainWait(giveUp); }
+    DrainWait drainWait(java.time.Duration giveUp) { return retries.drainWait(giveUp); }
 
     /**
      * The stop signal of this agent: the control watcher raises a halt on it; a reply that was in flight or arrived
@@ -129,23 +115,23 @@ public final class Cycle {
      */
     public boolean cancelInFlight() { return call.cancel(); }
 
-    /** The longest rest a drain waits out: a poll's or the reflex's; one that waits for a person ends the drain. */
-    static final Duration WAITED_REST = Duration.ofHours(1);
+    /**
+     * A halt's part here (registered on the stop signal by the composition root): the LLM call in flight is cancelled
+     * at once, and a comparison call in flight; the reply answers nothing now.
+     */
+    public void stopCalls() {
+        call.cancel();
+        p.review().cancel();
+    }
 
     /**
      * Draining, on the tick thread: until when ({@link TimeSource#nanoTime()}) the LLM's own idle or pause, with a time
      * it set, holds back work still to answer (its timer, a result, a note), or a rest that ends by itself within
-     * {@link #WAITED_REST} holds the task (issue 33: a wait that polls rests, and goes on); -1 when nothing is held so.
+     * {@link Rest#WAITED} holds the task (issue 33: a wait that polls rests, and goes on); -1 when nothing is held so.
      */
     long heldUntil() {
         long held = wake.heldUntil();
-        if (held >= 0) return held;
-        SafetyStatus s = control.current();
-        if (!s.resting()) return -1;
-        Duration length = Duration.between(s.since(), s.until().orElseThrow());
-        if (length.compareTo(WAITED_REST) > 0) return -1;
-        restEnd.passed(s, s.until().orElseThrow(), length);   // the same wait the rest's end is measured by
-        return restEnd.due();
+        return held >= 0 ? held : p.rest().heldUntil();
     }
 
     /** Whether a process or a delegated call the LLM started is still running: its result is work still to answer. */
@@ -164,8 +150,8 @@ public final class Cycle {
      * (a pipe's input is answered): a message still waiting for its answer then ends unanswered, and says so.
      */
     public boolean leftUnanswered() {
-        answers.leaving();
-        return answers.unanswered();
+        p.telling().leaving();
+        return p.telling().unanswered();
     }
 
     /** Runs one tick if there is something to think about; otherwise returns {@link TickResult#IDLE} at once. */
@@ -243,12 +229,12 @@ public final class Cycle {
             return Optional.of(new TickResult(false, status.get().lastTickId(), "stopped"));
         }
         if (retries.backingOff()) return Optional.of(TickResult.IDLE);
-        Optional<TickResult> kept = writing.writeKept(start, tickStart);
-        if (kept.isPresent()) return kept;
+        Optional<ReplyWrite.Result> kept = p.writing().writeKept(start);
+        if (kept.isPresent()) return Optional.of(replied(kept.get()));
         long unfinished = commands.unfinishedTick();
         if (unfinished < 0) return Optional.empty();
         try {
-            after.execute(unfinished, call.model(), tickStart);
+            runCommands(unfinished, call.model());
         } catch (RuntimeException e) {   // the tick boundary for the commands an earlier tick left unfinished
             return Optional.of(retries.tickFailed(unfinished, start, "unfinished commands", e));
         }
@@ -257,7 +243,7 @@ public final class Cycle {
 
     private TickResult nothingToDo() {
         if (!wake.waitingOutRejection()) retries.settled();   // the file reads fine and nothing waits on a failed call
-        answers.quiet();
+        p.telling().quiet();
         status.phase(wake.idling() ? Phase.IDLE : Phase.WAITING_FOR_EVENT);
         return TickResult.IDLE;
     }
@@ -268,14 +254,7 @@ public final class Cycle {
      * time, the LLM is woken once. Returns the state after.
      */
     public SafetyStatus endRestIfDue(SafetyStatus now) {
-        if (!now.resting()) return now;
-        // the rest's end is stored as wall time; its length is waited out on the monotonic clock
-        Optional<String> ended = control.endRestIfDue(s -> restEnd.passed(s, s.until().orElseThrow(),
-                Duration.between(s.since(), s.until().orElseThrow())));
-        if (ended.isEmpty()) return now;
-        wake.restEnded(ended.get());
-        wake.settingsChanged();   // the reflex's items for the next prompt are read again
-        return control.current();
+        return p.rest().endIfDue(now);
     }
 
     /**
@@ -296,24 +275,50 @@ public final class Cycle {
         if (!stops.active()) return stopped();
         boolean personMessage = wake.takeInput();
         status.phase(Phase.ASSEMBLING_CONTEXT);
-        String graphMark = review.graphMark();
-        AssembledPrompt prompt = assembler.assemble(tickId, start, wake.snapshot());
+        String graphMark = p.review().graphMark();
+        AssembledPrompt prompt = p.assembler().assemble(tickId, start, wake.snapshot());           // step 2
         boolean answering = wake.personWaiting(prompt.noteWatermark());
         // the budget is spent or this call would cross it, or the tick cap is reached: the state has moved, no request
         // reaches the server
         if (!breakers.beforeLlmCall(call.estimate(prompt))) return stopped();
         MainCall.Asked asked;
         try {
-            asked = call.ask(tickId, prompt, wake.snapshot().generation(), review.chantDetector(), tickStart);
-        } catch (LlmException e) {
+            asked = call.ask(tickId, prompt, wake.snapshot().generation(), p.review().chantDetector(), tickStart);
+        } catch (LlmException e) {                                                                  // step 3
             // refused (not for quota): asking again unchanged would be refused again, so only a newer note asks
             if (!e.quotaExhausted() && !e.retryable()) wake.rejected();
             TickResult failed = retries.llmFailed(tickId, start, reason, prompt, call, call.failedCalls(), e);
             call.recordNotices(tickId, agentLog);
             return failed;
         }
-        return writing.write(reviewed(tickId, start, reason, prompt, asked, personMessage, graphMark, answering),
-                tickStart);
+        TickWriter.Thought thought = reviewed(tickId, start, reason, prompt, asked, personMessage, graphMark,
+                answering);                                                                          // step 5, locally
+        return replied(p.writing().write(thought, tickStart));                                       // the tick's rows
+    }
+
+    /**
+     * A reply written (or kept for a later tick, which ends this one): the person is told, its commands run (step 4),
+     * step 5's model judges it if it must, once the answer is shown; then the reflex looks at it.
+     */
+    private TickResult replied(ReplyWrite.Result result) {
+        if (!result.isWritten()) return result.kept();
+        TickWriter.Thought thought = result.thought();
+        TickWriter.Written written = result.written();
+        p.after().learn(thought);
+        p.telling().written(thought, written);
+        if (written.pending() > 0) runCommands(thought.tickId(), thought.completion().model());      // step 4
+        p.telling().afterCommands(thought, written);
+        TickWriter.Thought judged = written.replied() ? p.judge().judged(thought, tickStart) : thought;   // step 5
+        p.after().reflex(judged, written);
+        TickResult done = p.after().done(thought, written);
+        call.recordNotices(thought.tickId(), agentLog);
+        return done;
+    }
+
+    /** Step 4: the pending commands of {@code tickId} run; what they set applies from the next wake check. */
+    private void runCommands(long tickId, String model) {
+        wake.settingsChanged();
+        commands.run(tickId, model, tickStart);
     }
 
     /** The safety state keeps this tick from asking: nothing is sent, the loop's gate says why. */
@@ -323,7 +328,7 @@ public final class Cycle {
     }
 
     /**
-     * Step 5 on the reply, outside any transaction: screened, redacted for keeping, compared with the previous one;
+     * Step 5 on the reply, outside any transaction: read once, redacted for keeping, compared with the previous one;
      * {@code answering}: the prompt held a person's message still unread.
      */
     private TickWriter.Thought reviewed(long tickId, Instant start, String reason, AssembledPrompt prompt,
@@ -333,27 +338,12 @@ public final class Cycle {
         // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
         Completion completion = !tickStart.halted() || answered.interrupted() ? answered
                 : answered.with(answered.text(), answered.finishReason(), true);
-        // native tool calls are the reply's commands, kept as a rendered block after its text (the thought)
-        CommandTools.Read calls = completion.toolCalls().isEmpty() ? null
-                : CommandTools.read(completion.text(), completion.toolCalls());
-        ParsedReply parsed = calls != null ? calls.parsed()
-                : quoted.screen(parser.parse(completion.text()), shownAsData(prompt));
-        String text = calls != null ? calls.text() : completion.text();
-        // the commands run with the reply as it came; every copy kept, compared or shown again has its secrets redacted
-        Completion kept = new Completion(writer.secrets().redact(text), completion.usage(), completion.model(),
-                completion.finishReason(), completion.interrupted(), java.util.List.of(), completion.toolsOffered(),
-                completion.jsonAsked());
-        Optional<ResponseRow> previous = responses.lastReply();
-        ReplyReview.Reviewed reviewed = review.review(previous, kept, parsed, WakeRule.stimulus(reason),
-                WakeRule.newNote(reason), personMessage, graphMark);
-        return new TickWriter.Thought(tickId, start, reason, prompt, kept, parsed, reviewed, previous, asked.calls(),
-                answering);
-    }
-
-    private static Map<String, String> shownAsData(AssembledPrompt prompt) {
-        Map<String, String> shown = new LinkedHashMap<>();
-        prompt.dataShown().forEach(d -> shown.putIfAbsent(d.source(), d.text()));
-        return shown;
+        ReplyRead.Read read = p.reading().read(completion, prompt);
+        Optional<ResponseRow> previous = writer.responses().lastReply();
+        ReplyReview.Reviewed reviewed = p.review().review(previous, read.kept(), read.parsed(),
+                WakeRule.stimulus(reason), WakeRule.newNote(reason), personMessage, graphMark);
+        return new TickWriter.Thought(tickId, start, reason, prompt, read.kept(), read.parsed(), reviewed, previous,
+                asked.calls(), answering);
     }
 
     /**

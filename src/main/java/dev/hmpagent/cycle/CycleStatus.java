@@ -38,7 +38,7 @@ public record CycleStatus(Phase phase, long lastTickId, long tokensUsed, Optiona
         Objects.requireNonNull(troubleSince, "troubleSince");
     }
 
-    static CycleStatus initial(long lastTickId, long tokensUsed) {
+    public static CycleStatus initial(long lastTickId, long tokensUsed) {
         return new CycleStatus(Phase.WAITING_FOR_EVENT, lastTickId, tokensUsed, Optional.empty(), "", Trouble.NONE,
                 Optional.empty());
     }

@@ -14,13 +14,13 @@ import java.util.Optional;
  * comparison; what the model finds is written over it in one short transaction, before the reflex reads it. Tick
  * thread only.
  */
-final class LateJudge {
+public final class LateJudge {
     private final ReplyReview review;
     private final TickWriter writer;
     private final StatusCell status;
     private final EventSink events;
 
-    LateJudge(ReplyReview review, TickWriter writer, StatusCell status, EventSink events) {
+    public LateJudge(ReplyReview review, TickWriter writer, StatusCell status, EventSink events) {
         this.review = Objects.requireNonNull(review, "review");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.status = Objects.requireNonNull(status, "status");

@@ -29,7 +29,7 @@ import java.util.Objects;
  * in flight, or just before the client started or just after it finished, makes the reply interrupted whatever the
  * client did; a reply that starts repeating itself is cut there.
  */
-final class MainCall {
+public final class MainCall {
     /** The finish reason of a reply cut where it started repeating itself ("chanting"). */
     static final String CHANT = "chant";
     /** Ends the kept text of a reply cut for chanting. */
@@ -60,7 +60,7 @@ final class MainCall {
     /** The cancel of the call being made: remembered down the client chain, so it aborts a call attached after it. */
     private CallCancel callCancel = new CallCancel();
 
-    MainCall(LlmClient llm, LlmParams params, Clock clock, EventSink events, StatusCell status) {
+    public MainCall(LlmClient llm, LlmParams params, Clock clock, EventSink events, StatusCell status) {
         this.llm = Objects.requireNonNull(llm, "llm");
         this.meter = new MeteredLlm<>(llm, clock, CallRows.as(LlmCall.Purpose.MAIN));
         this.params = Objects.requireNonNull(params, "params");

@@ -83,6 +83,14 @@ public final class ReplyReview {
     private final Supplier<List<LlmCall>> comparisonCalls;
     private final WorldProgress world;
 
+    /** The commands of a reply, by fingerprint, as it was read when it came: the next reply is compared with it. */
+    private record Asked(String text, Set<String> commands) {
+        static final Asked NONE = new Asked(null, Set.of());
+    }
+
+    /** The last reply reviewed and its commands, read once (tick thread only). */
+    private Asked last = Asked.NONE;
+
     /**
      * @param comparator      the configured comparison (local, llm or hybrid)
      * @param local           the local one, for replies cut short
@@ -127,6 +135,7 @@ public final class ReplyReview {
     Reviewed review(Optional<ResponseRow> previous, Completion reply, ParsedReply parsed, boolean stimulus,
                     boolean newNote, boolean personMessage, String graphMark) {
         comparisonCalls.get();   // a call of a review that failed before its tick could write it is not this tick's
+        Set<String> commands = fingerprints(parsed);
         // a person's message is news too, but it opens a new window of the signs already, and the judge's score of
         // the answer is what the next ticks are measured against: it is judged as before
         boolean progress = world.take() | (newNote && !personMessage);
@@ -140,7 +149,7 @@ public final class ReplyReview {
         } else if (progress) {
             c = comparator.compareAfterProgress(previous.get().content(), reply.text());
         } else {
-            fresh = newCommands(previous.get(), parsed);
+            fresh = newCommands(previous.get(), commands);
             decided = comparator.withoutCall(previous.get().content(), reply.text(), fresh);
             c = decided.orElseGet(() -> local.compare(previous.get().content(), reply.text()));
         }
@@ -152,6 +161,7 @@ public final class ReplyReview {
         // a repeat is stagnation only when nothing new arrived since the reply it repeats
         boolean repeated = !stimulus && !personMessage && c.identical() && !reply.interrupted()
                 && commandBlock(previous.get().content()).equals(commandBlock(reply.text()));
+        last = new Asked(reply.text(), commands);
         return new Reviewed(c, repeated, repeatOf, hash, stimulus, personMessage, graphMark, comparisonCalls.get(),
                 progress, judgeDue, fresh);
     }
@@ -169,12 +179,22 @@ public final class ReplyReview {
         return Optional.of(reviewed.judged(c, comparisonCalls.get()));
     }
 
-    /** Whether the reply asks for a command (by type and arguments) the previous reply did not. */
-    private boolean newCommands(ResponseRow previous, ParsedReply parsed) {
-        if (parsed.commands().isEmpty()) return false;
-        Set<String> before = new HashSet<>();
-        parser.parse(previous.content()).commands().forEach(c -> before.add(Fingerprint.ofCommand(c.type(), c.args())));
-        return parsed.commands().stream().anyMatch(c -> !before.contains(Fingerprint.ofCommand(c.type(), c.args())));
+    /**
+     * Whether the reply asks for a command (by type and arguments) the previous reply did not. The previous reply's
+     * commands are those read when it came, kept; only a previous reply this run did not review (the one before a
+     * restart, or one kept from a failed write) is parsed again from its row.
+     */
+    private boolean newCommands(ResponseRow previous, Set<String> commands) {
+        if (commands.isEmpty()) return false;
+        Set<String> before = previous.content().equals(last.text()) ? last.commands()
+                : fingerprints(parser.parse(previous.content()));
+        return commands.stream().anyMatch(c -> !before.contains(c));
+    }
+
+    private static Set<String> fingerprints(ParsedReply parsed) {
+        Set<String> out = new HashSet<>();
+        parsed.commands().forEach(c -> out.add(Fingerprint.ofCommand(c.type(), c.args())));
+        return out;
     }
 
     /**
@@ -196,7 +216,7 @@ public final class ReplyReview {
     }
 
     /** The pause between thoughts the reflex imposes while nobody answers its questions. */
-    java.time.Duration slowDown() {
+    public java.time.Duration slowDown() {
         return reflex.slowDown();
     }
 }

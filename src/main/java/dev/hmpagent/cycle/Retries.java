@@ -21,7 +21,7 @@ import java.util.Optional;
  * Trouble, retry and back-off: how a failed tick is recorded and said, how many failures came in a row, and when the
  * next try is due. Tick thread only; the trouble it puts in the cycle's status is read from anywhere.
  */
-final class Retries {
+public final class Retries {
     private final Clock clock;
     /** Where the back-off is measured: the monotonic clock (the wall clock only dates what is shown and stored). */
     private final TimeSource time;
@@ -32,14 +32,15 @@ final class Retries {
     private final LlmBreakers breakers;
 
     private int consecutiveFailures;
-    /** When the next try is due while backing off, as shown; null when none is. */
-    private Instant retryAt;
-    /** The same, on {@link TimeSource#nanoTime()}: what the wait is measured on. */
-    private long retryDue;
+    /** When the next try is due while backing off; null when none is. */
+    private Retry retry;
     /** When ({@link TimeSource#nanoTime()}) the trouble in the status began: the give-up time counts from there. */
     private long troubleSince;
 
-    Retries(Clock clock, TimeSource time, Backoff backoff, StatusCell status, TickWriter writer, EventSink events,
+    /** The next try: {@code at} as shown, {@code due} on {@link TimeSource#nanoTime()} (what the wait is measured on). */
+    private record Retry(Instant at, long due) { }
+
+    public Retries(Clock clock, TimeSource time, Backoff backoff, StatusCell status, TickWriter writer, EventSink events,
             LlmBreakers breakers) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.time = Objects.requireNonNull(time, "time");
@@ -52,21 +53,21 @@ final class Retries {
 
     /** Whether a back-off is still running. */
     boolean backingOff() {
-        return retryAt != null && time.nanoTime() - retryDue < 0;
+        return retry != null && time.nanoTime() - retry.due() < 0;
     }
 
     /** Draining: what the loop does about the trouble now (nothing, wait for the next try, or end). */
     DrainWait drainWait(Duration giveUp) {
         long now = time.nanoTime();
         Trouble trouble = status.get().trouble();
-        return DrainWait.of(trouble, now, retryAt == null ? now : retryDue, trouble == Trouble.NONE ? now : troubleSince,
+        return DrainWait.of(trouble, now, retry == null ? now : retry.due(), trouble == Trouble.NONE ? now : troubleSince,
                 giveUp);
     }
 
     /** A reply was written: the failures in a row are over (the status says so with the tick). */
     void succeeded() {
         consecutiveFailures = 0;
-        retryAt = null;
+        retry = null;
     }
 
     /** Nothing to think about and no failed call waiting: the file reads fine, the trouble is over. */
@@ -82,7 +83,7 @@ final class Retries {
 
     /** What the failures were about is gone (a halt dropped the reply that waited): no back-off, no trouble. */
     void forget() {
-        retryAt = null;
+        retry = null;
         consecutiveFailures = 0;
         status.update(CycleStatus::untroubled);
     }
@@ -101,8 +102,7 @@ final class Retries {
         consecutiveFailures++;
         Duration delay = backoff.delay(consecutiveFailures, retryAfter);
         Instant at = now.plus(delay);
-        retryAt = at;
-        retryDue = nanos + delay.toNanos();
+        retry = new Retry(at, nanos + delay.toNanos());
         status.update(s -> s.failing(trouble, now, tickId, Optional.of(at), error));
         return delay;
     }
@@ -122,7 +122,7 @@ final class Retries {
         if (e.quotaExhausted() || !e.retryable()) {
             // no LLM left with credit (another would have taken over): stop until a start with another configuration;
             // or asking again unchanged would be refused again: wait for the person (a new message) or a restart
-            retryAt = null;
+            retry = null;
             status.update(s -> s.failing(Trouble.LLM_REJECTED, start, tickId, Optional.empty(), e.getMessage()));
             writer.writeLlmFailure(tickId, start, reason, prompt, call.endpoint(), call.model(), calls, e);
             if (e.quotaExhausted()) {
@@ -140,7 +140,7 @@ final class Retries {
         Duration delay = schedule(Trouble.LLM_UNAVAILABLE, tickId, retryAfter, e.getMessage());
         writer.writeLlmFailure(tickId, start, reason, prompt, call.endpoint(), call.model(), calls, e);
         events.emit(new AgentEvent.Retrying(e.getMessage() + " — retrying in " + Text.duration(delay)
-                + "; your messages stay queued", consecutiveFailures, retryAt));
+                + "; your messages stay queued", consecutiveFailures, retry == null ? null : retry.at()));
         return new TickResult(true, tickId, "llm_error");
     }
 

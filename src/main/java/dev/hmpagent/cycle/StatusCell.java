@@ -7,10 +7,10 @@ import java.util.function.UnaryOperator;
  * The cycle's {@link CycleStatus}, one volatile value: written by the tick thread only (the cycle and its parts),
  * read from any thread (/status, the heartbeat, a Ctrl-C that asks whether a call is in flight).
  */
-final class StatusCell {
+public final class StatusCell {
     private volatile CycleStatus status;
 
-    StatusCell(CycleStatus initial) {
+    public StatusCell(CycleStatus initial) {
         this.status = initial;
     }
 

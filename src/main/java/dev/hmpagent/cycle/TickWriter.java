@@ -4,7 +4,6 @@ import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.CommandRun;
 import dev.hmpagent.commands.FormatSlips;
 import dev.hmpagent.commands.ParsedReply;
-import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.context.AssembledPrompt;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmException;
@@ -26,7 +25,6 @@ import dev.hmpagent.store.PromptPart;
 import dev.hmpagent.store.PromptsDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
-import dev.hmpagent.store.SettingsDao;
 import dev.hmpagent.store.StagnationDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.TickRecord;
@@ -97,9 +95,10 @@ public final class TickWriter {
     /**
      * @param breakers told of every call's tokens in the tick's transaction (the budget and tick cap count them)
      * @param slips    counts the replies whose block could not be read, in the tick's transaction
+     * @param stops    the running agent's one stop signal, over {@code store}
      */
     public TickWriter(Store store, CommandQueue queue, OperationListener outcomes, LlmBreakers breakers,
-                      FormatSlips slips) {
+                      FormatSlips slips, StopSignal stops) {
         this.slips = Objects.requireNonNull(slips, "slips");
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.store = Objects.requireNonNull(store, "store");
@@ -111,31 +110,16 @@ public final class TickWriter {
         this.responses = store.tables().responses();
         this.agentLog = store.tables().agentLog();
         this.stagnation = store.tables().stagnation();
-        this.stops = StopSignal.over(store);
+        this.stops = Objects.requireNonNull(stops, "stops");
         this.prompts = store.tables().prompts();
         this.llmCalls = store.tables().llmCalls();
     }
 
-    NotesDao notes() { return notes; }
-
-    /** The stop signal over this writer's connection: the cycle and the executor ask the same one. */
-    StopSignal stops() { return stops; }
-
-    /** What of a reply may be stored: the cycle keeps, compares and shows the reply through it. */
-    ReplySecrets secrets() { return queue.secrets(); }
-
     ProcessLogDao processLog() { return processLog; }
-
-    FormatSlips slips() { return slips; }
 
     ResponsesDao responses() { return responses; }
 
     AgentLogDao agentLog() { return agentLog; }
-
-    SettingsDao settings() { return store.tables().settings(); }
-
-    /** Halt, unlock and the end of a rest on this writer's connection (the tick thread's). */
-    dev.hmpagent.safety.SafetyControl safetyControl() { return new dev.hmpagent.safety.SafetyControl(store); }
 
     Written writeThought(Thought t) {
         return store.inTransaction(() -> {

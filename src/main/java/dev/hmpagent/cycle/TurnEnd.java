@@ -15,14 +15,14 @@ import java.util.Set;
  * {@code file_write} a reply was never asked for its second edit. A model that never ends its turn is bounded like any
  * run of calls, by the safety rules and the budget, not by a cap of its own. Tick thread only.
  */
-final class TurnEnd {
+public final class TurnEnd {
     /** The commands that end a turn when they succeed: a message to a person, the answer to a note, an idle. */
     static final Set<String> ENDING = Set.of("send_message", "note_reply", "idle");
 
     private final ProcessLogDao processLog;
     private final FormatSlips slips;
 
-    TurnEnd(ProcessLogDao processLog, FormatSlips slips) {
+    public TurnEnd(ProcessLogDao processLog, FormatSlips slips) {
         this.processLog = Objects.requireNonNull(processLog, "processLog");
         this.slips = Objects.requireNonNull(slips, "slips");
     }

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * refusal that would only be repeated keep it asleep. Owns what it needs to decide, all of it read and written on
  * the tick thread only.
  */
-final class WakeRule {
+public final class WakeRule {
     /** The wake reason of a new note. */
     static final String NEW_MESSAGE = "new message";
 
@@ -60,10 +60,11 @@ final class WakeRule {
     private boolean idling;
     /** Set by the last wake check: the LLM's own pause held it back until then ({@link TimeSource#nanoTime()}), or -1. */
     private long pauseEnds = -1;
-    /** When ({@link TimeSource#nanoTime()}) the last LLM call ended: the LLM's pause counts from there. */
-    private long lastThoughtAt;
-    /** Whether a reply was written in this run: before one, no pause holds. */
-    private boolean thoughtYet;
+    /**
+     * When ({@link TimeSource#nanoTime()}) the last reply was written: the LLM's pause counts from there; empty before
+     * the first of this run, when no pause holds.
+     */
+    private java.util.OptionalLong lastThought = java.util.OptionalLong.empty();
     /**
      * The LLM's settings as last read. Only its own commands (run on this thread) write them, so they are read again
      * only after commands ran, not on every idle poll of a loop that may run 50 times a second.
@@ -76,7 +77,7 @@ final class WakeRule {
     /** Set when the reflex's rest ran out: the next wake check thinks once, as at the end of the LLM's own idle. */
     private String restEnded;
 
-    WakeRule(Clock clock, TimeSource time, LiveSettings settings, NotesDao notes, ProcessLogDao processLog, SettingsDao runtimeSettings,
+    public WakeRule(Clock clock, TimeSource time, LiveSettings settings, NotesDao notes, ProcessLogDao processLog, SettingsDao runtimeSettings,
              Supplier<Duration> slowDown, Duration maxIdle, EventSink events, LlmBreakers breakers) {
         this.time = Objects.requireNonNull(time, "time");
         this.idleEnd = new WallDeadline(clock, time);
@@ -109,9 +110,9 @@ final class WakeRule {
         if (idle != null) return idleEnded();
         // the LLM's own pause between its turns; a person's message does not wait (asked only while a pause runs:
         // an idle poll of a loop that may run 50 times a second costs no query for it)
-        if (thoughtYet && time.nanoTime() - lastThoughtAt < pause.toNanos()
+        if (lastThought.isPresent() && time.nanoTime() - lastThought.getAsLong() < pause.toNanos()
                 && notes.maxUnreadId(PERSON) <= noteWatermark) {
-            pauseEnds = lastThoughtAt + pause.toNanos();
+            pauseEnds = lastThought.getAsLong() + pause.toNanos();
             return null;
         }
         if (notes.maxUnreadId(snapshot.settings().noteFilter()) > noteWatermark) return NEW_MESSAGE;
@@ -177,8 +178,7 @@ final class WakeRule {
 
     /** A reply was written: its pause counts from now, and the notes it was shown wake nothing again. */
     void thought(long shownUpTo) {
-        lastThoughtAt = time.nanoTime();
-        thoughtYet = true;
+        lastThought = java.util.OptionalLong.of(time.nanoTime());
         noteWatermark = Math.max(noteWatermark, shownUpTo);
     }
 

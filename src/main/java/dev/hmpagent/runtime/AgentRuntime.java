@@ -8,7 +8,8 @@ import dev.hmpagent.process.Confinement;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LoopStats;
 import dev.hmpagent.cycle.Pacer;
-import dev.hmpagent.cycle.SafetyGate;
+import dev.hmpagent.safety.SafetyGate;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopReason;
@@ -20,7 +21,6 @@ import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.store.FileIdentity;
-import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.NoteSpool;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.RunnerLock;
@@ -151,8 +151,8 @@ public final class AgentRuntime implements AutoCloseable {
             tools.completions().onArrival(loop::wake);
             // off the prompt's path: each server starts on a thread of its own, its tools appear when it answers
             tools.mcp().startInBackground(events);
-            ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake,
-                    () -> tools.stopAll("killed by a halt")));
+            // a halt stops what Wiring registered on the cycle's stop signal: calls, process trees, delegated and MCP calls
+            ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake));
             NoteSpool inbox = new NoteSpool(files.input(), files.input().tables().notes());
             AgentRuntime runtime = new AgentRuntime(resources, config, tickStore, llm, loop, inbox, files.takeover()
                     + StartWrites.bannerPart(instructions), watcher, startedAt, confinement, files.identity(), tools.mcp());
@@ -191,7 +191,7 @@ public final class AgentRuntime implements AutoCloseable {
         AtomicReference<TickLoop> loopRef = new AtomicReference<>();
         RunnerGuard guard = push(resources, new RunnerGuard(files.lock(), files.lock().on(files.tick()), events,
                 files.identity(), () -> published(cycle, loopRef.get())));
-        SafetyGate gate = new SafetyGate(cycle.stops(), new HaltFlag(config.agent().db()), events, cycle::endRestIfDue,
+        SafetyGate gate = new SafetyGate(cycle.stops(), events, cycle::endRestIfDue,
                 () -> files.tick().tables().safety().latestAudit(1).stream().findFirst());
         TickLoop loop = new TickLoop(cycle, pacer, time, config.llm().giveUp(), () -> {
             if (!guard.mayTick()) return false;
@@ -278,10 +278,9 @@ public final class AgentRuntime implements AutoCloseable {
      * loop ended was left unanswered).
      */
     public boolean stopped() {
-        if (new HaltFlag(tickStore.path()).raised()) return true;
-        SafetyStatus s = safety();
-        if (!s.resting()) return !s.active();
         try (Store store = tickStore.connectAgain()) {
+            SafetyStatus s = StopSignal.persisted(store).current();   // the halt flag too, as the loop's gate reads it
+            if (!s.resting()) return !s.active();
             return store.tables().notes().maxUnreadId(dev.hmpagent.store.NoteFilter.PERSON_OR_CLI) > 0;
         }
     }

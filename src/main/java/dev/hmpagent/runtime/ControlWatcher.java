@@ -30,16 +30,13 @@ final class ControlWatcher implements AutoCloseable {
     private long version = Long.MIN_VALUE;
     private final HaltFlag flag;
     private boolean flagObeyed;
-    private final Runnable onHalt;
 
     /**
      * @param store  a connection only this watcher uses (it is closed with the runtime, not here)
-     * @param stops  where a halt is raised
+     * @param stops  where a halt is raised: what it stops was registered on it by the composition root
      * @param wake   wakes the tick loop
-     * @param onHalt also run on every halt, on this thread, after the signal was raised (kills running processes)
      */
-    ControlWatcher(Store store, StopSignal stops, Runnable wake, Runnable onHalt) {
-        this.onHalt = Objects.requireNonNull(onHalt, "onHalt");
+    ControlWatcher(Store store, StopSignal stops, Runnable wake) {
         this.store = Objects.requireNonNull(store, "store");
         this.requests = store.tables().controlRequests();
         this.stops = Objects.requireNonNull(stops, "stops");
@@ -65,10 +62,7 @@ final class ControlWatcher implements AutoCloseable {
             long now = store.dataVersion();
             if (now == version) return;   // nobody committed anything since the last look: no new request either
             for (ControlRequestsDao.Request r : requests.after(seen)) {
-                if (r.kind().equals("halt")) {
-                    stops.halt();
-                    onHalt.run();
-                }
+                if (r.kind().equals("halt")) halt();
                 wake.run();
                 seen = r.id();
                 requests.markHandled(r.id(), pid);
@@ -90,8 +84,7 @@ final class ControlWatcher implements AutoCloseable {
             return;
         }
         if (!flagObeyed) {
-            stops.halt();
-            onHalt.run();
+            halt();
             wake.run();
             flagObeyed = true;
         }
@@ -100,6 +93,15 @@ final class ControlWatcher implements AutoCloseable {
             flag.lower();
         } catch (RuntimeException e) {
             // still unwritable: the flag stays, and the tick thread keeps obeying it
+        }
+    }
+
+    /** Raises the halt: every stopper ran, also when one of them failed (which must not make this halt heard twice). */
+    private void halt() {
+        try {
+            stops.halt();
+        } catch (RuntimeException e) {
+            // every other stopper ran: the request counts as handled, so the next look does not halt a second time
         }
     }
 

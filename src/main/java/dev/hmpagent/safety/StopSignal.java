@@ -1,17 +1,25 @@
 package dev.hmpagent.safety;
 
+import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Store;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The one place the running agent learns that it must stop: a halt heard by the control watcher (in memory, at
- * once, from any thread), and the persisted safety state (a halt from another process, a lockout, a pause), read
- * through one port inside the caller's transaction. The cycle, the executor and the tick writer ask it; only the
- * control watcher (and a test standing in for it) raises a halt.
+ * once, from any thread), and the persisted safety state (a halt from another process, a lockout, a pause, and a halt
+ * the file could not take, in its flag beside it), read through one port inside the caller's transaction. The cycle,
+ * the executor, the tick writer and the loop's gate ask it; only the control watcher (and a test standing in for it)
+ * raises a halt. One is made per running agent, by the composition root, which registers on it everything a halt
+ * stops.
  */
 public final class StopSignal {
     /** How often the control watcher looks for a halt, in milliseconds; what {@code agent halt} promises. */
@@ -35,21 +43,59 @@ public final class StopSignal {
         this.persisted = Objects.requireNonNull(persisted, "persisted");
     }
 
-    /** A signal over {@code store}'s {@code safety_state} row. */
+    /** A signal over {@code store}'s persisted state: see {@link #persisted(Store)}. */
     public static StopSignal over(Store store) {
-        SafetyControl control = new SafetyControl(store);
-        return new StopSignal(control::current);
+        return new StopSignal(persisted(store));
     }
 
-    /** A human halt, heard now (from the control thread): every canceller runs at once on this thread. */
+    /**
+     * The persisted state on {@code store}: STOPPED(halt) while the halt flag beside the file is raised (a halt the
+     * file could not take, obeyed all the same until the control watcher records it there), else the
+     * {@code safety_state} row.
+     */
+    public static Persisted persisted(Store store) {
+        SafetyControl control = new SafetyControl(store);
+        HaltFlag flag = new HaltFlag(store.path());
+        return () -> flag.raised() ? flagged(flag) : control.current();
+    }
+
+    /** What a raised flag stands for: a person's halt, since the flag was written, its reason the flag's. */
+    private static SafetyStatus flagged(HaltFlag flag) {
+        Instant since;
+        try {
+            since = Files.getLastModifiedTime(flag.file()).toInstant();
+        } catch (IOException e) {
+            since = Instant.now();   // lowered since it was seen: the halt is recorded in the file by now
+        }
+        String why = flag.reason().filter(r -> !r.isBlank()).map(r -> r + "; ").orElse("");
+        return new SafetyStatus(SafetyState.STOPPED, Optional.of(StopReason.HALT), why + flag.file().getFileName()
+                + ": the file could not take the halt", since);
+    }
+
+    /**
+     * A human halt, heard now (from the control thread): every stopper runs at once on this thread, each whatever
+     * the others did (one that throws does not keep the process trees alive); the first failure is thrown after all
+     * ran.
+     */
     public void halt() {
         halts.incrementAndGet();
-        onHalt.forEach(Runnable::run);
+        List<RuntimeException> failed = new ArrayList<>();
+        for (Runnable stop : onHalt) {
+            try {
+                stop.run();
+            } catch (RuntimeException e) {
+                failed.add(e);
+            }
+        }
+        if (failed.isEmpty()) return;
+        RuntimeException first = failed.get(0);
+        failed.subList(1, failed.size()).forEach(first::addSuppressed);
+        throw first;
     }
 
-    /** Adds what cancels the work in flight on a halt. */
-    public void onHalt(Runnable cancel) {
-        onHalt.add(Objects.requireNonNull(cancel, "cancel"));
+    /** Adds what a halt stops (an LLM call, the process trees, delegated calls, MCP calls): run on every halt. */
+    public void onHalt(Runnable stop) {
+        onHalt.add(Objects.requireNonNull(stop, "stop"));
     }
 
     /** A mark of now: {@link Since#halted()} says whether a halt came after it. */

@@ -34,7 +34,8 @@ public final class CommandRunner {
                         new FormatSlips(ctx.registry(), ctx.tables().settings())));
         List<CommandRun> runs = new ArrayList<>(queued.malformed());
         runs.addAll(new CommandExecutor(ctx.store(), registry, mapper, CommandGate.ALLOW_ALL, Approver.NOBODY, listener)
-                .runPending(ctx.tickId(), ctx.llmId(), r -> { }).runs());
+                .runPending(ctx.tickId(), ctx.llmId(), dev.hmpagent.safety.StopSignal.over(ctx.store()).since(), () -> false,
+                        r -> { }).runs());
         return runs;
     }
 }

@@ -89,7 +89,7 @@ class ExecutorEdgeCasesTest {
             ProcessLogDao log = new ProcessLogDao(store);
             long id = log.enqueue(1, "ext", "c-1", "{\"cmd_id\":\"c-1\",\"type\":\"ext\",\"args\":{}}", "fp");
 
-            executor.runPending(1, "m", r -> { });
+            executor.runPending(1, "m", dev.hmpagent.safety.StopSignal.over(store).since(), () -> false, r -> { });
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> executor.recordResults(r -> { }))
                     .isInstanceOf(StoreException.class);   // the file refuses the write: the result is kept
             holder[0].createStatement().execute("ROLLBACK");
@@ -135,7 +135,7 @@ class ExecutorEdgeCasesTest {
                     new ObjectMapper(), CommandGate.ALLOW_ALL, Approver.NOBODY, OperationListener.NONE);
             ProcessLogDao log = new ProcessLogDao(store);
             long id = log.enqueue(1, "ext", "c-1", "{\"cmd_id\":\"c-1\",\"type\":\"ext\",\"args\":{}}", "fp");
-            executor.runPending(1, "m", r -> { });
+            executor.runPending(1, "m", dev.hmpagent.safety.StopSignal.over(store).since(), () -> false, r -> { });
             log.markSeen(java.util.List.of(id), 2);          // tick 2's prompt showed it (running)
             log.close("c-1");                                // tick 2: process_close {"ids":["c-1"]} (an older c-1 meant)
             done[0].accept(CommandOutcome.ok("exit 0 after 5.0 s\nimportant output"));

@@ -1,5 +1,6 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.safety.SafetyGate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.config.AgentConfig;
@@ -52,7 +53,7 @@ class ReflexRestTest {
         AgentConfig config = AntiStagnationTest.config("cycle.autonomous", "true", "stagnation.method", "local",
                 "stagnation.sleep_s", Long.toString(SLEEP.toSeconds()));
         cycle = TestWiring.cycle(config, store, llm, sink, clock);
-        gate = new SafetyGate(cycle.stops(), new HaltFlag(dir.resolve("agent.db")), sink, cycle::endRestIfDue);
+        gate = new SafetyGate(cycle.stops(), sink, cycle::endRestIfDue);
     }
 
     @AfterEach

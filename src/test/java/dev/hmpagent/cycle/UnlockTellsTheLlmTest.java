@@ -1,5 +1,6 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.safety.SafetyGate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hmpagent.config.AgentConfig;

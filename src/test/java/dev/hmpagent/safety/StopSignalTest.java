@@ -50,6 +50,41 @@ class StopSignalTest {
     }
 
     @Test
+    void a_stopper_that_throws_keeps_none_of_the_others_from_running_and_its_failure_is_thrown_after() {
+        StopSignal stops = new StopSignal(() -> ACTIVE);
+        List<String> ran = new ArrayList<>();
+        stops.onHalt(() -> ran.add("llm call"));
+        stops.onHalt(() -> {
+            throw new IllegalStateException("mcp server gone");
+        });
+        stops.onHalt(() -> ran.add("process trees"));
+        stops.onHalt(() -> {
+            throw new IllegalStateException("second failure");
+        });
+        org.assertj.core.api.Assertions.assertThatThrownBy(stops::halt).hasMessage("mcp server gone")
+                .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage)
+                        .containsExactly("second failure"));
+        assertThat(ran).as("every stopper ran").containsExactly("llm call", "process trees");
+        assertThat(stops.since().halted()).isFalse();
+    }
+
+    @Test
+    void a_raised_halt_flag_is_a_persisted_halt_until_it_is_lowered_whatever_the_file_says() {
+        MutableClock clock = MutableClock.at("2026-11-27T10:00:00Z");
+        try (Store agent = Store.open(dir.resolve("agent.db"), clock)) {
+            StopSignal stops = StopSignal.over(agent);
+            dev.hmpagent.store.HaltFlag flag = new dev.hmpagent.store.HaltFlag(agent.path());
+            flag.raise("disk full", Requester.thisProcess());
+            assertThat(stops.active()).isFalse();
+            assertThat(stops.persisted().label()).isEqualTo("STOPPED(halt)");
+            assertThat(stops.persisted().detail()).isEqualTo("disk full; agent.db.halt: the file could not take the halt");
+            assertThat(StopSignal.persisted(agent).current().active()).as("the same port for any reader").isFalse();
+            flag.lower();
+            assertThat(stops.active()).as("the file's own state again").isTrue();
+        }
+    }
+
+    @Test
     void the_persisted_state_is_read_through_the_port_at_every_ask_never_cached() {
         AtomicInteger reads = new AtomicInteger();
         SafetyStatus[] now = {ACTIVE};

@@ -96,7 +96,7 @@ class ArgumentAliasesTest {
             return CommandGate.Decision.allow();
         };
         List<CommandRun> runs = new CommandExecutor(store, registry, mapper, gate, Approver.NOBODY,
-                OperationListener.NONE).runPending(1, "m", r -> { }).runs();
+                OperationListener.NONE).runPending(1, "m", dev.hmpagent.safety.StopSignal.over(store).since(), () -> false, r -> { }).runs();
 
         assertThat(checked).as("the policy sees the path that is written").containsExactly("{\"path\":\"d.txt\",\"content\":\"y\"}");
         assertThat(runs.get(0).status()).isEqualTo("ok");

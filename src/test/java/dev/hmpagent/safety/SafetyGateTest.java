@@ -1,4 +1,4 @@
-package dev.hmpagent.cycle;
+package dev.hmpagent.safety;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,6 @@ import dev.hmpagent.safety.SafetyState;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopReason;
 import dev.hmpagent.safety.StopSignal;
-import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.testing.RecordingSink;
 import java.nio.file.Path;
@@ -32,7 +31,7 @@ class SafetyGateTest {
     final AtomicReference<Optional<SafetyDao.Audit>> audit = new AtomicReference<>(Optional.empty());
 
     SafetyGate gate() {
-        return new SafetyGate(new StopSignal(state::get), new HaltFlag(dir.resolve("agent.db")), sink,
+        return new SafetyGate(new StopSignal(state::get), sink,
                 UnaryOperator.<SafetyStatus>identity(), audit::get);
     }
 

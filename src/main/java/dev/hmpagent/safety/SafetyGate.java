@@ -1,15 +1,10 @@
-package dev.hmpagent.cycle;
+package dev.hmpagent.safety;
 
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
-import dev.hmpagent.safety.SafetyState;
-import dev.hmpagent.safety.SafetyStatus;
-import dev.hmpagent.safety.StopReason;
 import dev.hmpagent.text.ShortTime;
 import java.time.Clock;
 import java.util.Optional;
-import dev.hmpagent.safety.StopSignal;
-import dev.hmpagent.store.HaltFlag;
 import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -17,52 +12,39 @@ import dev.hmpagent.store.SafetyDao;
 
 /**
  * Asked first thing in every loop iteration, on the tick thread: may the agent think? Only when the
- * persisted safety state, read through the {@link StopSignal}, is ACTIVE. Says once when the state changes: a halt, a
- * stop found at the start, active again (with the unlock's reason); the monitor's own stops it said itself.
+ * persisted safety state, read through the {@link StopSignal} (the file's, and a halt the file could not take), is
+ * ACTIVE. Says once when the state changes: a halt, a stop found at the start, active again (with the unlock's reason);
+ * the monitor's own stops it said itself.
  */
 public final class SafetyGate {
     private final StopSignal stops;
     private final EventSink events;
     private SafetyStatus last;   // tick thread only
 
-    private final HaltFlag flag;
-    private boolean flagSaid;
-
     /** Given the state read, ends the reflex's rest when it is due and returns the state after (the cycle's). */
     private final UnaryOperator<SafetyStatus> restEnd;
     private final Supplier<Optional<SafetyDao.Audit>> lastMove;
 
-    /** @param flag a halt that could not be written to the file, obeyed all the same */
-    public SafetyGate(StopSignal stops, HaltFlag flag, EventSink events) {
-        this(stops, flag, events, UnaryOperator.identity());
+    public SafetyGate(StopSignal stops, EventSink events) {
+        this(stops, events, UnaryOperator.identity());
     }
 
-    /** @param restEnd {@link Cycle#endRestIfDue}: a rest whose time is up, or that a person's message ends, ends here */
-    public SafetyGate(StopSignal stops, HaltFlag flag, EventSink events, UnaryOperator<SafetyStatus> restEnd) {
-        this(stops, flag, events, restEnd, Optional::empty);
+    /** @param restEnd the cycle's end of a rest: a rest whose time is up, or that a person's message ends, ends here */
+    public SafetyGate(StopSignal stops, EventSink events, UnaryOperator<SafetyStatus> restEnd) {
+        this(stops, events, restEnd, Optional::empty);
     }
 
     /** @param lastMove the newest audit row of the safety state: who unlocked, from which process, and why */
-    public SafetyGate(StopSignal stops, HaltFlag flag, EventSink events, UnaryOperator<SafetyStatus> restEnd,
+    public SafetyGate(StopSignal stops, EventSink events, UnaryOperator<SafetyStatus> restEnd,
                       Supplier<Optional<SafetyDao.Audit>> lastMove) {
         this.lastMove = Objects.requireNonNull(lastMove, "lastMove");
         this.restEnd = Objects.requireNonNull(restEnd, "restEnd");
         this.stops = Objects.requireNonNull(stops, "stops");
-        this.flag = Objects.requireNonNull(flag, "flag");
         this.events = Objects.requireNonNull(events, "events");
     }
 
-    /** Reads the state (one indexed row); true when the agent may think. */
+    /** Reads the state (the halt flag's file, then one indexed row); true when the agent may think. */
     public boolean mayThink() {
-        if (flag.raised()) {
-            if (!flagSaid) {
-                events.emit(new AgentEvent.Problem("halted (" + flag.file().getFileName() + ": the file could not take"
-                        + " the halt): the agent does not think until a person runs `agent unlock`"));
-                flagSaid = true;
-            }
-            return false;
-        }
-        flagSaid = false;
         SafetyStatus now = restEnd.apply(stops.persisted());
         SafetyStatus before = last;
         last = now;
@@ -92,7 +74,7 @@ public final class SafetyGate {
 
     /** Whether the last read found the reflex's rest (which ends by itself: no reason to end a run on it). */
     public boolean resting() {
-        return !flagSaid && last != null && last.resting();
+        return last != null && last.resting();
     }
 
     /**

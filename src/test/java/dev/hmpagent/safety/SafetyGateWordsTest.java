@@ -1,4 +1,4 @@
-package dev.hmpagent.cycle;
+package dev.hmpagent.safety;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
