@@ -8,6 +8,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -165,5 +166,17 @@ class ArchitectureTest {
         JavaClass t = c;
         while (t.getEnclosingClass().isPresent()) t = t.getEnclosingClass().get();
         return t;
+    }
+
+    @Test
+    void only_the_process_room_starts_processes() {
+        noClasses().that().resideOutsideOfPackage(ROOT + ".process..")
+                .should().dependOnClassesThat().belongToAnyOf(ProcessBuilder.class)
+                .orShould().callMethodWhere(DescribedPredicate.describe("Runtime.exec",
+                        (JavaMethodCall call) -> call.getTargetOwner().isEquivalentTo(Runtime.class)
+                                && call.getName().equals("exec")))
+                .because("a child of the agent gets the allow-listed environment, the sandbox and a tree kill from the"
+                        + " process room; the other rooms ask it (the alert command, an MCP server)")
+                .check(main);
     }
 }

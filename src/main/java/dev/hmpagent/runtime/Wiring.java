@@ -21,7 +21,6 @@ import dev.hmpagent.config.McpSection;
 import dev.hmpagent.mcp.McpGate;
 import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.AgentEvent;
-import dev.hmpagent.safety.AlertCommand;
 import dev.hmpagent.safety.Guides;
 import dev.hmpagent.safety.SafetyMonitor;
 import dev.hmpagent.safety.SafetyRules;
@@ -32,6 +31,7 @@ import dev.hmpagent.policy.ControlSurface;
 import dev.hmpagent.policy.FileRoots;
 import dev.hmpagent.policy.ShellPolicy;
 import dev.hmpagent.policy.ShellRules;
+import dev.hmpagent.process.AlertCommand;
 import dev.hmpagent.process.Confinement;
 import dev.hmpagent.process.ProcessRunner;
 import dev.hmpagent.process.WriteQuota;
@@ -181,10 +181,7 @@ public final class Wiring {
     static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, KnownSecrets secrets) {
         SafetySection c = config.safety();
         AlertCommand alert = new AlertCommand(c.alertCommand(), secrets.children().variables());
-        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()),
-                reason -> {
-                    if (alert.configured()) alert.run(reason);
-                },
+        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()), alert::alert,
                 line -> events.emit(new AgentEvent.Problem(line)));
     }
 
