@@ -41,11 +41,12 @@ class ArchitectureTest {
 
     private static Map<String, Set<String>> table() {
         Map<String, Set<String>> t = new LinkedHashMap<>();
-        t.put("cli", Set.of("runtime", "repl", "mcp", "cycle", "context", "llm", "commands", "policy", "process",
+        t.put("cli", Set.of("runtime", "repl", "mcp", "delegation", "cycle", "context", "llm", "commands", "policy",
+                "process", "safety", "stagnation", "store", "config", "event", "text"));
+        t.put("runtime", Set.of("mcp", "delegation", "cycle", "context", "llm", "commands", "policy", "process",
                 "safety", "stagnation", "store", "config", "event", "text"));
-        t.put("runtime", Set.of("mcp", "cycle", "context", "llm", "commands", "policy", "process", "safety",
-                "stagnation", "store", "config", "event", "text"));
         t.put("mcp", Set.of("commands", "policy", "process", "safety", "store", "config", "event", "text"));
+        t.put("delegation", Set.of("commands", "llm", "safety", "store", "text"));
         t.put("repl", Set.of("cycle", "store", "config", "event", "text"));
         t.put("cycle", Set.of("context", "llm", "commands", "safety", "stagnation", "store", "event", "text"));
         t.put("commands", Set.of("context", "policy", "process", "safety", "store", "text"));

@@ -4,6 +4,7 @@ import dev.hmpagent.commands.CommandHandler;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.catalogue.CatalogueTools;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
@@ -31,7 +32,7 @@ import java.util.function.Function;
  * #catalogLines}, and stopped (their process trees killed) by {@link #close}. With no server configured it starts
  * nothing and never loads the SDK.
  */
-public final class McpServers implements CommandRegistry.LateCommands, AutoCloseable {
+public final class McpServers implements CatalogueTools.ToolServers, AutoCloseable {
     /** What every MCP command type starts with. */
     public static final String PREFIX = "mcp.";
     /** The command that finds the servers' tools. */
@@ -260,6 +261,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
      * The command {@code mcp_search}: finds the ready servers' tools offered to the LLM by words of their name or
      * description, those context 0 leaves out too, each as context 0 lists it. Registered when a server is configured.
      */
+    @Override
     public CommandHandler searchCommand() {
         return SimpleCommand.informing(SEARCH, "find MCP servers' tools by words of their name or description,"
                 + " also those context 0 does not list", "{\"query\": \"read file\"}", (args, ctx) -> {

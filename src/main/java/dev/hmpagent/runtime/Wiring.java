@@ -14,7 +14,7 @@ import dev.hmpagent.commands.CommandQueue;
 import dev.hmpagent.commands.FormatSlips;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.commands.Completions;
-import dev.hmpagent.commands.catalogue.FileCommands;
+import dev.hmpagent.commands.catalogue.CatalogueTools;
 import dev.hmpagent.commands.MonitorGate;
 import dev.hmpagent.config.SafetySection;
 import dev.hmpagent.config.McpSection;
@@ -24,7 +24,7 @@ import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.safety.Guides;
 import dev.hmpagent.safety.SafetyMonitor;
 import dev.hmpagent.safety.SafetyRules;
-import dev.hmpagent.commands.catalogue.IdleCommands;
+import dev.hmpagent.delegation.LlmTasks;
 import dev.hmpagent.commands.PolicyGate;
 import dev.hmpagent.commands.catalogue.ShellCommands;
 import dev.hmpagent.policy.ControlSurface;
@@ -45,7 +45,6 @@ import dev.hmpagent.context.StandingInstructions;
 import dev.hmpagent.cycle.Cycle;
 import dev.hmpagent.cycle.LlmBreakers;
 import dev.hmpagent.cycle.LlmParams;
-import dev.hmpagent.cycle.LlmTasks;
 import dev.hmpagent.cycle.CallRows;
 import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.cycle.TickWriter;
@@ -131,7 +130,8 @@ public final class Wiring {
         KnownSecrets secrets = KnownSecrets.of(config, env);
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
                 secrets.children(), confinement.launcher());
-        LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()), clock);
+        LlmTasks tasks = new LlmTasks(() -> new MeteredLlm<>(taskLlms.get(), clock, CallRows.as(LlmCall.Purpose.TASK)),
+                config.llm().temperature(), config.llm().maxTokens());
         Map<String, String> environment = Map.copyOf(env);
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
         // the MCP servers' variables are read the same way; the servers start only when the runtime says
@@ -318,19 +318,14 @@ public final class Wiring {
         int k = config.cycle().historyK();
         SettingsBounds bounds = new SettingsBounds(Math.min(SettingsBounds.DEFAULTS.historyKMin(), Math.max(k, 0)),
                 Math.max(SettingsBounds.DEFAULTS.historyKMax(), k));
-        ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
-                config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks(),
-                scriptsDir(config)), clock, tools.confinement().forModel(), new WriteQuota(tools.roots().roots(),
-                config.sandbox().taskMaxBytes(), config.sandbox().taskMaxFiles()));
-        CommandRegistry registry = Catalogue.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
-                .register("processes", shell.all())
-                .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
-                        config.files().maxWriteBytes()).all())
-                .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
-                .register("delegation", List.of(tools.llmTasks()))
-                .attach(tools.mcp());
-        if (tools.mcp().any()) registry.register("mcp", List.of(tools.mcp().searchCommand()));
-        return new Commands(registry, shell, bounds);
+        CatalogueTools.Limits limits = new CatalogueTools.Limits(new ShellCommands.Limits(config.shell().timeout(),
+                config.shell().maxTimeout(), config.cleanup().minAgeTicks(), scriptsDir(config)),
+                config.files().maxReadBytes(), config.files().maxWriteBytes(), config.cycle().maxIdle());
+        Catalogue.Families families = Catalogue.all(new CommandOptions(config.cleanup().minAgeTicks(), bounds),
+                new CatalogueTools(tools.processes(), tools.roots(), tools.confinement().forModel(),
+                        new WriteQuota(tools.roots().roots(), config.sandbox().taskMaxBytes(),
+                                config.sandbox().taskMaxFiles()), clock, limits, tools.mcp(), List.of(tools.llmTasks())));
+        return new Commands(families.registry(), families.processes(), bounds);
     }
 
     /** {@code instead} when given (a test's), else the policy; then the sandbox's refusals and the monitor. */
