@@ -8,6 +8,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -40,11 +41,12 @@ class ArchitectureTest {
 
     private static Map<String, Set<String>> table() {
         Map<String, Set<String>> t = new LinkedHashMap<>();
-        t.put("cli", Set.of("runtime", "repl", "mcp", "cycle", "context", "llm", "commands", "policy", "process",
+        t.put("cli", Set.of("runtime", "repl", "mcp", "delegation", "cycle", "context", "llm", "commands", "policy",
+                "process", "safety", "stagnation", "store", "config", "event", "text"));
+        t.put("runtime", Set.of("mcp", "delegation", "cycle", "context", "llm", "commands", "policy", "process",
                 "safety", "stagnation", "store", "config", "event", "text"));
-        t.put("runtime", Set.of("mcp", "cycle", "context", "llm", "commands", "policy", "process", "safety",
-                "stagnation", "store", "config", "event", "text"));
         t.put("mcp", Set.of("commands", "policy", "process", "safety", "store", "config", "event", "text"));
+        t.put("delegation", Set.of("commands", "llm", "safety", "store", "text"));
         t.put("repl", Set.of("cycle", "store", "config", "event", "text"));
         t.put("cycle", Set.of("context", "llm", "commands", "safety", "stagnation", "store", "event", "text"));
         t.put("commands", Set.of("context", "policy", "process", "safety", "store", "text"));
@@ -178,5 +180,17 @@ class ArchitectureTest {
         JavaClass t = c;
         while (t.getEnclosingClass().isPresent()) t = t.getEnclosingClass().get();
         return t;
+    }
+
+    @Test
+    void only_the_process_room_starts_processes() {
+        noClasses().that().resideOutsideOfPackage(ROOT + ".process..")
+                .should().dependOnClassesThat().belongToAnyOf(ProcessBuilder.class)
+                .orShould().callMethodWhere(DescribedPredicate.describe("Runtime.exec",
+                        (JavaMethodCall call) -> call.getTargetOwner().isEquivalentTo(Runtime.class)
+                                && call.getName().equals("exec")))
+                .because("a child of the agent gets the allow-listed environment, the sandbox and a tree kill from the"
+                        + " process room; the other rooms ask it (the alert command, an MCP server)")
+                .check(main);
     }
 }

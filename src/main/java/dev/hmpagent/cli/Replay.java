@@ -1,6 +1,7 @@
 package dev.hmpagent.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.safety.Alerter;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.safety.FailureFact;
 import dev.hmpagent.safety.Fingerprint;
@@ -25,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * The rules' what-if ({@code agent replay}): the real SafetyMonitor, with the limits and the Guide of a config, is
@@ -111,7 +111,7 @@ final class Replay {
             this.control = new SafetyControl(store);
             this.processLog = store.tables().processLog();
             // the alert command is never run: a replay runs nothing; what it would say is the notice
-            Consumer<String> noAlert = reason -> { };
+            Alerter noAlert = reason -> { };
             this.monitor = new SafetyMonitor(store, limits, guide, noAlert, notices::add);
         }
 

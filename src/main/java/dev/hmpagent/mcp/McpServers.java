@@ -1,9 +1,7 @@
 package dev.hmpagent.mcp;
 
 import dev.hmpagent.commands.CommandHandler;
-import dev.hmpagent.commands.CommandOutcome;
-import dev.hmpagent.commands.SimpleCommand;
-import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.catalogue.CatalogueTools;
 import dev.hmpagent.config.McpServerEntry;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.event.EventSink;
@@ -31,7 +29,7 @@ import java.util.function.Function;
  * #catalogLines}, and stopped (their process trees killed) by {@link #close}. With no server configured it starts
  * nothing and never loads the SDK.
  */
-public final class McpServers implements CommandRegistry.LateCommands, AutoCloseable {
+public final class McpServers implements CatalogueTools.ToolServers, AutoCloseable {
     /** What every MCP command type starts with. */
     public static final String PREFIX = "mcp.";
     /** The command that finds the servers' tools. */
@@ -47,8 +45,6 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         }
     }
 
-    /** The widest a tool's line in {@link #describe} is, its indent included (each tool's first sentence). */
-    static final int LISTING_WIDTH = 100;
     /** The longest wait before a failed server is started again. */
     static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
 
@@ -66,8 +62,8 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     private final AtomicBoolean stateChanged = new AtomicBoolean(true);
     /** The names of each ready server's tools, as last said: a list that changes them is told. */
     private final Map<String, Set<String>> known = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The tools left out for a reserved word or a name MCP does not allow that the person was told of (once each). */
-    private final Set<String> toldReserved = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Which tools the LLM is offered; the person is told once of each left out. */
+    private final OfferedTools offered = new OfferedTools(this::notice);
     /** The most characters of tool lines context 0 lists ({@code mcp.catalogue_chars}); the rest mcp_search finds. */
     private final int catalogueChars;
     /** How many tools the person was last told context 0 leaves out (the tick thread's). */
@@ -108,7 +104,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         Objects.requireNonNull(variables, "variables");
         this.catalogueChars = catalogueChars;
         Coalescer.Scheduler refreshes = later != null ? later : Coalescer.on(restarts);
-        McpConnection.Owner owner = new McpConnection.Owner(this::problem, this::notice, this::changed,
+        ServerNews owner = new ServerNews(this::problem, this::notice, this::changed,
                 this::listChanged);
         for (McpServerEntry e : entries) {
             servers.put(e.name(), new McpConnection(e, variables, owner, refreshes, confinement, children));
@@ -126,6 +122,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     }
 
     /** Whether any server is configured. */
+    @Override
     public boolean any() {
         return !servers.isEmpty();
     }
@@ -177,10 +174,11 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
     private void changed(String name) {
         stateChanged.set(true);
         McpConnection c = servers.get(name);
-        if (c.state() == State.READY) known.put(name, names(c));
-        if (c.state() != State.FAILED || closed) return;
+        ConnectionState s = c.status();
+        if (s.state() == State.READY) known.put(name, names(c));
+        if (s.state() != State.FAILED || closed) return;
         try {
-            restarts.schedule(c::connect, backoff(c.failures()).toMillis(), TimeUnit.MILLISECONDS);
+            restarts.schedule(c::connect, backoff(s.failures()).toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // the agent is closing: nothing restarts
         }
@@ -229,9 +227,9 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
         if (servers.isEmpty()) return "";
         if (stateChanged.getAndSet(false)) {
             McpCatalogue.Listing listing = McpCatalogue.render(servers.values().stream().map(c -> {
-                State state = c.state();   // read once: a server may settle meanwhile
-                return new McpCatalogue.Server(c.name(), state, c.reason(), state == State.READY ? offered(c)
-                        : List.of());
+                ConnectionState s = c.status();   // one moment of it: a server may settle meanwhile
+                return new McpCatalogue.Server(c.name(), s.state(), s.reason(), s.state() == State.READY
+                        ? offered.of(c.name(), s.tools()) : List.of());
             }).toList(), catalogueChars);
             shown = listing.text();
             shownTools = listing.shown();
@@ -258,66 +256,16 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
 
     /**
      * The command {@code mcp_search}: finds the ready servers' tools offered to the LLM by words of their name or
-     * description, those context 0 leaves out too, each as context 0 lists it. Registered when a server is configured.
+     * description, those context 0 leaves out too. Registered when a server is configured.
      */
+    @Override
     public CommandHandler searchCommand() {
-        return SimpleCommand.informing(SEARCH, "find MCP servers' tools by words of their name or description,"
-                + " also those context 0 does not list", "{\"query\": \"read file\"}", (args, ctx) -> {
-            String server = args.optionalText("server").map(String::strip).orElse("");
-            if (!server.isEmpty() && !servers.containsKey(server)) {
-                return CommandOutcome.notFound(SEARCH + ": no MCP server \"" + server + "\"; configured: "
-                        + String.join(", ", servers.keySet()));
-            }
-            List<McpTool> tools = servers.values().stream().filter(c -> server.isEmpty() || c.name().equals(server))
-                    .filter(c -> c.state() == State.READY).flatMap(c -> offered(c).stream()).toList();
-            long offset = args.node().path("offset").asLong(0);
-            List<String> starting = servers.values().stream().filter(c -> server.isEmpty() || c.name().equals(server))
-                    .filter(c -> c.state() == State.STARTING).map(McpConnection::name).toList();
-            return CommandOutcome.ok(McpCatalogue.search(tools, args.optionalText("query").orElse(""),
-                    (int) Math.max(0, Math.min(offset, Integer.MAX_VALUE))) + (starting.isEmpty() ? "" : "\n(still"
-                    + " starting, not searched yet: " + String.join(", ", starting) + "; search again in a later tick)"));
-        }).takes("query?: string, server?: string, offset?: integer");
+        return ToolSearch.command(servers, offered);
     }
 
     /** The tools context 0 shows now, for the native tools of an LLM that takes tool calls (tick thread). */
     public List<McpTool> shownTools() {
         return shownTools;
-    }
-
-    /**
-     * The tools of {@code c} the LLM is offered: one whose name has a word of our safety ({@code mcp.x.unlock},
-     * {@code mcp.x.set_budget}) is left out, since the gate would refuse it; the person is told once.
-     */
-    private List<McpTool> offered(McpConnection c) {
-        List<McpTool> out = new ArrayList<>();
-        for (McpTool t : c.tools()) {
-            if (!t.validName()) {
-                if (toldReserved.add(c.name() + "\u0000" + t.name())) {
-                    notice("MCP server " + c.name() + ": a tool is not offered to the LLM: its name \""
-                            + printable(t.name()) + "\" is not one MCP allows (1 to 128 letters, digits, '_', '-' or"
-                            + " '.'); the server's other tools are");
-                }
-                continue;
-            }
-            Optional<String> word = CommandRegistry.reservedWord(t.type());   // a dotted type: reserved by its words
-            if (word.isEmpty()) {
-                out.add(t);
-            } else if (toldReserved.add(t.type())) {
-                notice("MCP server " + c.name() + ": its tool " + t.name() + " is not offered to the LLM: " + reserved(word
-                        .get()) + "; the server's other tools are");
-            }
-        }
-        return out;
-    }
-
-    /** A server's word for a terminal line: on one line, at most 80 characters, control characters as '?'. */
-    private static String printable(String s) {
-        return dev.hmpagent.text.Text.oneLine(s.replaceAll("\\p{Cntrl}", "?"), 80);
-    }
-
-    /** Why a tool is left out, as the listing and the notice say it. */
-    private static String reserved(String word) {
-        return "the word \"" + word + "\" in its name is reserved for the agent's own safety controls";
     }
 
     /** Runs {@code listener} on the tick thread, before the prompt is assembled, whenever the shown tools change. */
@@ -327,28 +275,7 @@ public final class McpServers implements CommandRegistry.LateCommands, AutoClose
 
     /** What {@code agent mcp list} and {@code /mcp} show: one line per server, then its tools, a line each. */
     public String describe() {
-        if (servers.isEmpty()) return "no MCP server is configured ([[mcp.servers]] in agent.toml)\n";
-        StringBuilder sb = new StringBuilder();
-        for (McpConnection c : servers.values()) {
-            McpServerEntry e = c.entry();
-            sb.append(c.name()).append(" (").append(e.stdio() ? "stdio" + profile(c) + ": " : "http: ").append(e.where())
-                    .append("): ")
-                    .append(c.state().word());
-            if (!c.reason().isEmpty()) sb.append(" — ").append(c.reason());
-            if (c.state() == State.READY) sb.append(", ").append(c.tools().size()).append(c.tools().size() == 1
-                    ? " tool" : " tools");
-            sb.append('\n');
-            c.tools().forEach(t -> sb.append("  ").append(t.shortLine(LISTING_WIDTH - 2)).append(CommandRegistry.reservedWord(t.type())
-                    .map(w -> "  [not offered to the LLM: " + reserved(w) + "]").orElse("")).append('\n'));
-        }
-        return sb.toString();
-    }
-
-    /** How a stdio server is confined, as the listing says it. */
-    private static String profile(McpConnection c) {
-        McpServerEntry e = c.entry();
-        if (!e.sandbox()) return ", unconfined";
-        return c.confined() ? ", sandboxed, network " + (e.network() ? "on" : "off") : ", unconfined: no sandbox here";
+        return ServerListing.describe(servers.values());
     }
 
     /** The servers' states by name, in file order. */

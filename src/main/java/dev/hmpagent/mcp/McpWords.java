@@ -146,4 +146,22 @@ final class McpWords {
     static String message(Throwable t) {
         return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
     }
+
+    /** The first line a server wrote on its stdout that is not JSON-RPC, said once. */
+    static String strayLine(String server, String line) {
+        return "MCP server " + server + " wrote a line on its stdout that is not JSON-RPC: " + quoted(line)
+                + "; it was dropped, as any more will be (its answers still arrive); a server should write its logs to"
+                + " stderr";
+    }
+
+    /** A server ready again after failures, with {@code tools} tools. */
+    static String back(String server, int tools) {
+        return "MCP server " + server + " is back (" + tools + (tools == 1 ? " tool" : " tools") + ")";
+    }
+
+    /** The first failure of a run of them: why, and that the server is started again. */
+    static String restarting(String server, String why) {
+        return "MCP server " + server + " " + why + "; its tools (mcp." + server + ".*) are unavailable; restarting it"
+                + " with back-off";
+    }
 }

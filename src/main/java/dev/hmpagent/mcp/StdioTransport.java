@@ -1,5 +1,6 @@
 package dev.hmpagent.mcp;
 
+import dev.hmpagent.process.ServerStart;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -47,13 +48,6 @@ final class StdioTransport implements McpClientTransport {
         void ended(String why);
     }
 
-    /**
-     * Starts every server's process from one thread that lives as long as the JVM: a sandbox started with {@code
-     * --die-with-parent} is killed when the thread that started it ends (the kernel's parent-death signal follows the
-     * thread), and the threads that start servers (one per start, a restart's) end soon after.
-     */
-    private static final ExecutorService STARTER = Executors.newSingleThreadExecutor(daemon("mcp-process-starter"));
-
     private final List<String> command;
     private final Map<String, String> env;
     private final McpJsonMapper json;
@@ -85,15 +79,12 @@ final class StdioTransport implements McpClientTransport {
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         return Mono.fromRunnable(() -> {
-            ProcessBuilder builder = new ProcessBuilder(command);
-            // the server gets only the allow-list and its entry's env, never the agent's own variables
-            builder.environment().clear();
-            builder.environment().putAll(env);
             try {
-                process = STARTER.submit(builder::start).get();
-            } catch (java.util.concurrent.ExecutionException e) {
+                // the server gets only the allow-list and its entry's env, never the agent's own variables
+                process = ServerStart.start(command, env);
+            } catch (IOException | RuntimeException e) {
                 throw new IllegalStateException("could not start " + command.get(0) + ": "
-                        + McpWords.message(e.getCause()), e.getCause());
+                        + McpWords.message(e), e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("the start of " + command.get(0) + " was interrupted", e);

@@ -12,8 +12,7 @@ import dev.hmpagent.commands.MonitorGate;
 import dev.hmpagent.commands.ReplySecrets;
 import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.commands.catalogue.CommandOptions;
-import dev.hmpagent.commands.catalogue.FileCommands;
-import dev.hmpagent.commands.catalogue.IdleCommands;
+import dev.hmpagent.commands.catalogue.CatalogueTools;
 import dev.hmpagent.commands.catalogue.ShellCommands;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.LlmSection;
@@ -255,19 +254,14 @@ final class CycleWiring {
         int k = config.cycle().historyK();
         SettingsBounds bounds = new SettingsBounds(Math.min(SettingsBounds.DEFAULTS.historyKMin(), Math.max(k, 0)),
                 Math.max(SettingsBounds.DEFAULTS.historyKMax(), k));
-        ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), new ShellCommands.Limits(
-                config.shell().timeout(), config.shell().maxTimeout(), config.cleanup().minAgeTicks(),
-                Wiring.scriptsDir(config)), clock, tools.confinement().forModel(), new WriteQuota(tools.roots().roots(),
-                config.sandbox().taskMaxBytes(), config.sandbox().taskMaxFiles()));
-        CommandRegistry registry = Catalogue.builtIn(new CommandOptions(config.cleanup().minAgeTicks(), bounds))
-                .register("processes", shell.all())
-                .register("files", new FileCommands(tools.roots(), config.files().maxReadBytes(),
-                        config.files().maxWriteBytes()).all())
-                .register("cycle settings", new IdleCommands(tools.roots(), config.cycle().maxIdle()).all())
-                .register("delegation", List.of(tools.llmTasks()))
-                .attach(tools.mcp());
-        if (tools.mcp().any()) registry.register("mcp", List.of(tools.mcp().searchCommand()));
-        return new Commands(registry, shell, bounds);
+        CatalogueTools.Limits limits = new CatalogueTools.Limits(new ShellCommands.Limits(config.shell().timeout(),
+                config.shell().maxTimeout(), config.cleanup().minAgeTicks(), Wiring.scriptsDir(config)),
+                config.files().maxReadBytes(), config.files().maxWriteBytes(), config.cycle().maxIdle());
+        Catalogue.Families families = Catalogue.all(new CommandOptions(config.cleanup().minAgeTicks(), bounds),
+                new CatalogueTools(tools.processes(), tools.roots(), tools.confinement().forModel(),
+                        new WriteQuota(tools.roots().roots(), config.sandbox().taskMaxBytes(),
+                                config.sandbox().taskMaxFiles()), clock, limits, tools.mcp(), List.of(tools.llmTasks())));
+        return new Commands(families.registry(), families.processes(), bounds);
     }
 
     /** {@code instead} when given (a test's), else the policy; then the sandbox's refusals and the monitor. */

@@ -6,7 +6,7 @@ import dev.hmpagent.commands.Completions;
 import dev.hmpagent.config.SafetySection;
 import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.AgentEvent;
-import dev.hmpagent.safety.AlertCommand;
+import dev.hmpagent.process.AlertCommand;
 import dev.hmpagent.safety.Guides;
 import dev.hmpagent.safety.SafetyMonitor;
 import dev.hmpagent.safety.SafetyRules;
@@ -19,8 +19,10 @@ import dev.hmpagent.process.ProcessRunner;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.context.StandingInstructions;
 import dev.hmpagent.cycle.Cycle;
-import dev.hmpagent.cycle.LlmParams;
-import dev.hmpagent.cycle.LlmTasks;
+import dev.hmpagent.delegation.LlmTasks;
+import dev.hmpagent.cycle.CallRows;
+import dev.hmpagent.llm.MeteredLlm;
+import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.event.EventSink;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.cycle.TimeSource;
@@ -89,7 +91,8 @@ public final class Wiring {
         KnownSecrets secrets = KnownSecrets.of(config, env);
         ProcessRunner processes = new ProcessRunner(config.shell().maxProcesses(), config.shell().outputCapBytes(), clock,
                 secrets.children(), confinement.launcher());
-        LlmTasks tasks = new LlmTasks(taskLlms, new LlmParams(config.llm().temperature(), config.llm().maxTokens()), clock);
+        LlmTasks tasks = new LlmTasks(() -> new MeteredLlm<>(taskLlms.get(), clock, CallRows.as(LlmCall.Purpose.TASK)),
+                config.llm().temperature(), config.llm().maxTokens());
         Map<String, String> environment = Map.copyOf(env);
         // a lookup, not the map: a registry entry's key is read by its variable's name, and never printed with the tools
         // the MCP servers' variables are read the same way; the servers start only when the runtime says
@@ -139,10 +142,7 @@ public final class Wiring {
     static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, KnownSecrets secrets) {
         SafetySection c = config.safety();
         AlertCommand alert = new AlertCommand(c.alertCommand(), secrets.children().variables());
-        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()),
-                reason -> {
-                    if (alert.configured()) alert.run(reason);
-                },
+        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()), alert::alert,
                 line -> events.emit(new AgentEvent.Problem(line)));
     }
 

@@ -62,7 +62,7 @@ public final class SafetyMonitor implements OperationListener {
     private final Store store;
     private final Limits limits;
     private final Guide guide;
-    private final Consumer<String> alert;
+    private final Alerter alert;
     private final Consumer<String> notices;
     private final SafetyDao safety;
     private final SafetyCountersDao counters;
@@ -87,7 +87,7 @@ public final class SafetyMonitor implements OperationListener {
      * @param alert   runs the alert command with the reason (a lockout must reach a person who is not watching)
      * @param notices one line for the person at the terminal or the headless log (warnings at 80 %, stops)
      */
-    public SafetyMonitor(Store store, Limits limits, Guide guide, Consumer<String> alert, Consumer<String> notices) {
+    public SafetyMonitor(Store store, Limits limits, Guide guide, Alerter alert, Consumer<String> notices) {
         this.store = Objects.requireNonNull(store, "store");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.guide = Objects.requireNonNull(guide, "guide");

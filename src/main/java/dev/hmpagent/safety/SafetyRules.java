@@ -5,11 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * The behavioural breakers of issue 8 as pure logic: no database, no I/O, no threads. The caller tells it what
@@ -32,17 +28,11 @@ import java.util.TreeMap;
  *
  * <h2>Rules</h2>
  * <ol>
- *   <li><b>repeat</b> — the streak of a fingerprint is the number of COMMAND failures of it (refused attempts
- *       included) since its last COMMAND success, the last {@link #personMessage()} or the last {@link #unlock()};
- *       other operations in between do not end it, but a failure with an error the task has not seen, after progress
- *       since the streak's last failure (an edit), starts it again at 1 (a build fixed step by step), and an attempt
- *       after such progress is never refused before it runs. FATAL_LLM and CHANT never form streaks (the chant and
- *       cascade rules count them). {@link #after}: a failure that brings the streak to exactly {@code alertAt}
- *       → ALERT with {@link #REPEAT_ALERT} (so once per streak); one that brings it to {@code lockAt} or more
- *       → LOCKOUT (only reachable when the caller did not ask {@link #beforeCommand} first, e.g. two identical
- *       commands in flight). {@link #beforeCommand}: a streak already at {@code lockAt - 1} or more → LOCKOUT,
- *       and the refused attempt is added to the streak; otherwise NONE and nothing changes.</li>
- *   <li><b>cascade</b> — after a window operation, among the last {@code windowSize} window operations of the
+ *   <li><b>repeat</b> ({@link RepeatRule}) — failures of one fingerprint in a row (refused attempts included):
+ *       the {@code alertAt}-th → ALERT with {@link #REPEAT_ALERT}, {@code lockAt} → LOCKOUT, and {@link
+ *       #beforeCommand} refuses the attempt that would reach it; a new error after an edit starts the streak again.
+ *       FATAL_LLM and CHANT never form streaks (the chant and cascade rules count them).</li>
+ *   <li><b>cascade</b> ({@link FailureWindow}) — after a window operation, among the last {@code windowSize} window operations of the
  *       epoch (fewer if fewer happened), {@code windowFailures} or more failures → ERROR_PAUSE. A level, not an
  *       edge: every window operation while it holds gets it. With the defaults, eight failures in a row pause at
  *       the eighth, whatever their fingerprints. Person messages and new input do not clear the window.</li>
@@ -209,28 +199,22 @@ public final class SafetyRules {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Limits limits;
-    private final TreeMap<String, Integer> streaks = new TreeMap<>();
-    private final Deque<Boolean> window = new ArrayDeque<>();
-    /** Replies cut for chanting in this task (since the last person's message or unlock). */
-    private int taskChants;
-    /** Per failing fingerprint, the ledger's progress mark at its last failure: progress since then is news. */
-    private final TreeMap<String, Integer> marks = new TreeMap<>();
     private final TaskLedger ledger = new TaskLedger();
+    private final RepeatRule repeat;
+    private final FailureWindow window;
     private final ThrashRule thrash;
 
     /** Empty state. */
     public SafetyRules(Limits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.repeat = new RepeatRule(limits, ledger);
+        this.window = new FailureWindow(limits);
         this.thrash = new ThrashRule(limits.thrashWindow(), limits.thrashFailures());
     }
 
     /** Before a command runs: LOCKOUT (the refused attempt counts as a failure of its streak) or NONE (no change). */
     public Verdict beforeCommand(String fingerprint) {
-        Objects.requireNonNull(fingerprint, "fingerprint");
-        int streak = streaks.getOrDefault(fingerprint, 0);
-        if (streak < limits.lockAt() - 1 || changedSince(fingerprint)) return Verdict.none();
-        streaks.put(fingerprint, streak + 1);
-        return lockRepeat("refused: ", streak);
+        return repeat.before(Objects.requireNonNull(fingerprint, "fingerprint"));
     }
 
     /** After an operation: the strongest verdict due. */
@@ -239,14 +223,12 @@ public final class SafetyRules {
         boolean chant = op.kind() == Kind.CHANT;
         boolean entersWindow = op.kind() == Kind.COMMAND || chant || (op.kind() == Kind.FATAL_LLM && op.failed());
         if (!entersWindow) return Verdict.none();
-        window.addLast(chant || op.failed());
-        while (window.size() > limits.windowSize()) window.removeFirst();
-        if (chant) taskChants++;
+        window.add(op.failed(), chant);
 
-        Verdict verdict = cascade();
+        Verdict verdict = window.cascade();
         if (op.kind() == Kind.COMMAND) {
             String key = op.progressKey();
-            verdict = verdict.or(repeat(op, key == null || ledger.seen(key)));
+            verdict = verdict.or(repeat.after(op, key == null || ledger.seen(key)));
             boolean progress = key != null && ledger.enter(key, op.failed());
             if (ledger.grew()) verdict = verdict.or(ledger.cycleVerdict(limits));
             if (ResultState.isTalk(key)) verdict = verdict.or(ledger.talk(limits));
@@ -256,32 +238,18 @@ public final class SafetyRules {
             if (!progress && ledger.alertCalls(limits.noProgressAlert())) verdict = verdict.or(ledger.callsAlert(limits));
             verdict = verdict.or(thrash.after(op, progress));
         }
-        return chant ? verdict.or(chant()) : verdict;
-    }
-
-    private Verdict chant() {
-        if (taskChants >= limits.chantPauseAt()) {
-            // what a person reads when the agent stops asking: why, and what to do (a small model loops; issue 35)
-            return new Verdict(Action.ERROR_PAUSE, RULE_CHANT, "chanting: this model repeats itself (" + taskChants
-                    + " replies in this task were cut where they began to loop): try a larger model, /model NAME;"
-                    + " paused until a human unlocks");
-        }
-        return new Verdict(Action.ALERT, RULE_CHANT, "SYSTEM ALERT: chanting. Your reply started repeating the same"
-                + " text over and over and was cut there (chanting reply " + taskChants + " of this task; at "
-                + limits.chantPauseAt() + " the agent pauses until a person unlocks it). Do not repeat yourself: say"
-                + " something new in a few words, or use idle.");
+        return chant ? verdict.or(window.chant()) : verdict;
     }
 
     /** How many times {@code fingerprint} has failed in its current streak (0 when none). */
     public int streakOf(String fingerprint) {
-        return streaks.getOrDefault(fingerprint, 0);
+        return repeat.streakOf(fingerprint);
     }
 
     /** A new message from a person or the CLI: failure streaks end, no-progress detection starts afresh. */
     public void personMessage() {
-        streaks.clear();
-        marks.clear();
-        taskChants = 0;
+        repeat.clear();
+        window.newTask();
         ledger.clear();
         thrash.movedOn();
     }
@@ -318,43 +286,6 @@ public final class SafetyRules {
         thrash.clear();
     }
 
-    private Verdict cascade() {
-        long failures = window.stream().filter(Boolean::booleanValue).count();
-        if (failures < limits.windowFailures()) return Verdict.none();
-        return new Verdict(Action.ERROR_PAUSE, RULE_CASCADE, "error cascade: " + failures + " of the last "
-                + window.size() + " operations failed; paused until a human unlocks");
-    }
-
-    /** Whether the task made progress since the last failure of {@code fingerprint} (an edit between two builds). */
-    private boolean changedSince(String fingerprint) {
-        Integer at = marks.get(fingerprint);
-        return at != null && ledger.mark() > at;
-    }
-
-    /**
-     * @param errorSeen the failure's state was seen in the task before: the same error again (after an edit too)
-     *                  goes on counting; an error not seen before, after progress, is a new attempt
-     */
-    private Verdict repeat(Operation op, boolean errorSeen) {
-        if (!op.failed()) {
-            streaks.remove(op.fingerprint());
-            marks.remove(op.fingerprint());
-            return Verdict.none();
-        }
-        boolean fresh = !errorSeen && changedSince(op.fingerprint());
-        marks.put(op.fingerprint(), ledger.mark());
-        int streak = fresh ? 1 : streaks.merge(op.fingerprint(), 1, Integer::sum);
-        if (fresh) streaks.put(op.fingerprint(), 1);
-        if (streak >= limits.lockAt()) return lockRepeat("", streak);
-        if (streak == limits.alertAt()) return new Verdict(Action.ALERT, RULE_REPEAT, REPEAT_ALERT);
-        return Verdict.none();
-    }
-
-    private static Verdict lockRepeat(String prefix, int failures) {
-        return new Verdict(Action.LOCKOUT, RULE_REPEAT, prefix + "the same command failed " + failures
-                + " times in a row; locked until a human unlocks");
-    }
-
     /**
      * The state as compact JSON with a fixed field order and sorted maps, so equal states give equal text:
      * {@code {"streaks":{fp:n},"window":"SF…" (oldest first),"chants":n,"marks":{fp:n},"ledger":{…},…thrash}}.
@@ -362,12 +293,9 @@ public final class SafetyRules {
     public String toJson() {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode root = f.objectNode();
-        ObjectNode s = root.putObject("streaks");
-        streaks.forEach(s::put);
-        root.put("window", RulesJson.outcomes(window));
-        root.put("chants", taskChants);
-        ObjectNode m = root.putObject("marks");
-        marks.forEach(m::put);
+        repeat.writeStreaks(root);
+        window.write(root);
+        repeat.writeMarks(root);
         ledger.write(root);
         thrash.write(root);
         return root.toString();
@@ -387,13 +315,9 @@ public final class SafetyRules {
 
     private void read(JsonNode root) {
         if (!root.isObject()) throw new IllegalArgumentException("not an object");
-        RulesJson.readCounts(root.path("streaks"), streaks);
-        RulesJson.readOutcomes(root.path("window"), window);
-        while (window.size() > limits.windowSize()) window.removeFirst();
-        // "chants" counted replies in a row before issue 23, in this task since; "anomalies" (before 22): dropped
-        taskChants = RulesJson.count(root.path("chants"));
+        repeat.read(root);
+        window.read(root);
         // "progress", "recent", "cycle2", "cycle3" (before issue 33): the ledger replaced them
-        RulesJson.readCounts(root.path("marks"), marks);
         ledger.read(root);
         thrash.read(root);
     }

@@ -20,12 +20,12 @@ final class StateMoves {
 
     private final Store store;
     private final SafetyDao safety;
-    private final Consumer<String> alert;
+    private final Alerter alert;
     private final Consumer<String> notices;
     /** Stops decided inside a transaction: told to people only once it committed. */
     private final List<Decided> decided = new ArrayList<>();
 
-    StateMoves(Store store, Consumer<String> alert, Consumer<String> notices) {
+    StateMoves(Store store, Alerter alert, Consumer<String> notices) {
         this.store = store;
         this.safety = store.tables().safety();
         this.alert = alert;
@@ -60,7 +60,7 @@ final class StateMoves {
         if (active) return;
         for (Decided d : stops) {
             notices.accept(d.stop() + " — " + d.release());
-            alert.accept(d.stop());
+            alert.alert(d.stop());
         }
     }
 

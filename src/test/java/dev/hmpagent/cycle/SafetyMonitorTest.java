@@ -8,8 +8,11 @@ import dev.hmpagent.runtime.Wiring;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.AgentSection;
 import dev.hmpagent.config.SafetySection;
+import dev.hmpagent.delegation.LlmTasks;
+import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyRules;
+import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessRow;
@@ -279,7 +282,8 @@ class SafetyMonitorTest {
                 dev.hmpagent.safety.SafetyMonitor.Limits.DEFAULTS, dev.hmpagent.safety.Guides.byName("learning"),
                 r -> { }, l -> { });
         FakeLlmClient taskLlm = new FakeLlmClient().reply("never");
-        LlmTasks tasks = new LlmTasks(() -> taskLlm, new LlmParams(0.7, 100), clock);
+        LlmTasks tasks = new LlmTasks(() -> new MeteredLlm<>(taskLlm, clock, CallRows.as(LlmCall.Purpose.TASK)),
+                0.7, 100);
         tasks.checkBudgetWith(monitor::beforeDelegatedCall);
         sql("UPDATE safety_counters SET task_tokens = 150000");
         java.util.Optional<dev.hmpagent.commands.CommandOutcome> ended = tasks.start(new dev.hmpagent.commands.Args(

@@ -1,9 +1,11 @@
 package dev.hmpagent.commands.catalogue;
 
 import dev.hmpagent.commands.CommandRegistry;
+import java.util.List;
 
 /**
- * Every built-in command family in one place, registered in the order the catalog in context 0 shows them. The
+ * Every command family in one place, registered in the order the catalog in context 0 shows them: the built-in ones
+ * on the database, then those that act through the tools of a run (processes, files, idle, delegation, MCP). The
  * composition root builds the registry here; {@code commands} itself knows no family, so the families may import
  * it without a cycle.
  */
@@ -35,5 +37,30 @@ public final class Catalogue {
                 .registerCompact("peers", PeerCommands.all())
                 .registerCompact("users", UserCommands.all())
                 .registerCompact("external services", ExternalServiceCommands.all());
+    }
+
+    /**
+     * Every family of a run: the registry, and the processes family, which the policy asks whether a command launches a
+     * script.
+     */
+    public record Families(CommandRegistry registry, ShellCommands processes) { }
+
+    /**
+     * Every family, the built-in ones first and then those backed by {@code tools}: processes, files, the idle
+     * commands (in the cycle settings family), delegation, and the MCP servers' tools with their search command when
+     * any server is configured.
+     */
+    public static Families all(CommandOptions options, CatalogueTools tools) {
+        CatalogueTools.Limits limits = tools.limits();
+        ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), limits.shell(), tools.clock(),
+                tools.confinement(), tools.quota());
+        CommandRegistry registry = builtIn(options)
+                .register("processes", shell.all())
+                .register("files", new FileCommands(tools.roots(), limits.maxReadBytes(), limits.maxWriteBytes()).all())
+                .register("cycle settings", new IdleCommands(tools.roots(), limits.maxIdle()).all())
+                .register("delegation", tools.delegation())
+                .attach(tools.mcp());
+        if (tools.mcp().any()) registry.register("mcp", List.of(tools.mcp().searchCommand()));
+        return new Families(registry, shell);
     }
 }

@@ -14,18 +14,14 @@ import dev.hmpagent.commands.CommandRegistry;
 import dev.hmpagent.commands.ExternalCommand;
 import dev.hmpagent.commands.Param;
 import dev.hmpagent.commands.Signature;
-import dev.hmpagent.cycle.LlmParams;
-import dev.hmpagent.cycle.LlmTasks;
 import dev.hmpagent.policy.ControlSurface;
 import dev.hmpagent.policy.FileRoots;
 import dev.hmpagent.process.ProcessRunner;
 import dev.hmpagent.store.Store;
-import dev.hmpagent.testing.FakeLlmClient;
 import dev.hmpagent.testing.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,13 +63,8 @@ class SignaturesMatchHandlersTest {
         Files.writeString(work.resolve("out.txt"), "x");
         FileRoots roots = new FileRoots(List.of(work), ControlSurface.forDatabase(dir.resolve("agent.db"), List.of()), work);
         processes = new ProcessRunner(2, 4096, clock, Map.of("PATH", "/usr/bin:/bin"));
-        ShellCommands shell = new ShellCommands(processes, roots, new ShellCommands.Limits(Duration.ofSeconds(30),
-                Duration.ofSeconds(60), 100, dir.resolve("scripts")), clock);
-        registry = Catalogue.builtIn()
-                .register("processes", shell.all())
-                .register("files", new FileCommands(roots, 10_000, 10_000).all())
-                .register("cycle settings", new IdleCommands(roots, Duration.ofHours(1)).all())
-                .register("delegation", List.of(new LlmTasks(FakeLlmClient::new, new LlmParams(0.7, 100), clock)));
+        registry = Catalogue.all(CommandOptions.DEFAULTS, CatalogueAllTest.tools(processes, roots, clock,
+                dir.resolve("scripts"), new CatalogueAllTest.Servers(false))).registry();
     }
 
     @AfterEach

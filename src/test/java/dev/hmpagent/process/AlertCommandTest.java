@@ -1,4 +1,4 @@
-package dev.hmpagent.safety;
+package dev.hmpagent.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -156,5 +156,23 @@ class AlertCommandTest {
         await(new AlertCommand("printf '%s' \"$1\" > '" + out + "'").run("a\0b"));
 
         assertThat(Files.readString(out)).isEqualTo("a b");
+    }
+
+    @Test
+    void as_the_monitors_alerter_it_runs_the_configured_command_and_nothing_when_none_is_set() throws Exception {
+        Path out = dir.resolve("alerter.txt");
+        java.util.List<Runnable> started = new java.util.ArrayList<>();
+        AlertCommand configured = new AlertCommand("printf '%s' \"$1\" > '" + out + "'", Duration.ofSeconds(10),
+                started::add);
+        dev.hmpagent.safety.Alerter alerter = configured::alert;
+
+        alerter.alert("SAFETY_LOCKOUT: looped");
+        assertThat(started).hasSize(1);
+        started.get(0).run();
+        assertThat(Files.readString(out)).isEqualTo("SAFETY_LOCKOUT: looped");
+
+        java.util.List<Runnable> none = new java.util.ArrayList<>();
+        new AlertCommand(" ", Duration.ofSeconds(10), none::add).alert("SAFETY_LOCKOUT: looped");
+        assertThat(none).isEmpty();
     }
 }

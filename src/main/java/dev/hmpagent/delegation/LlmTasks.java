@@ -1,4 +1,4 @@
-package dev.hmpagent.cycle;
+package dev.hmpagent.delegation;
 
 import dev.hmpagent.commands.Args;
 import dev.hmpagent.commands.CommandContext;
@@ -15,7 +15,6 @@ import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.store.LlmCall;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,9 +32,9 @@ public final class LlmTasks implements ExternalCommand {
     static final String SYSTEM = "You are a helper of an autonomous agent. Do the task below and answer with the "
             + "result only: no commands, no questions back.";
 
-    private final Supplier<LlmClient> clients;
-    private final LlmParams params;
-    private final Clock clock;
+    private final Supplier<MeteredLlm<LlmCall>> clients;
+    private final double temperature;
+    private final int maxTokens;
     private final Map<Long, LlmClient> running = new ConcurrentHashMap<>();
     /**
      * Asked before every task's call with its estimate (prompt and longest reply): false when the token budget is spent
@@ -44,13 +43,15 @@ public final class LlmTasks implements ExternalCommand {
     private volatile java.util.function.LongPredicate withinBudget = estimate -> true;
 
     /**
-     * @param clients makes a new client for every task (never the main cycle's)
-     * @param clock   times each task's call for its {@code llm_calls} row
+     * @param clients     makes a new client for every task (never the main cycle's), metered: each call it makes
+     *                    becomes the {@code llm_calls} row written with the task's result
+     * @param temperature the sampling temperature of every task's call
+     * @param maxTokens   the longest answer a task's call may give
      */
-    public LlmTasks(Supplier<LlmClient> clients, LlmParams params, Clock clock) {
+    public LlmTasks(Supplier<MeteredLlm<LlmCall>> clients, double temperature, int maxTokens) {
         this.clients = Objects.requireNonNull(clients, "clients");
-        this.params = Objects.requireNonNull(params, "params");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.temperature = temperature;
+        this.maxTokens = maxTokens;
     }
 
     @Override
@@ -69,11 +70,11 @@ public final class LlmTasks implements ExternalCommand {
     public Optional<CommandOutcome> start(Args args, CommandContext context, long processLogId,
                                           Consumer<CommandOutcome> onDone) {
         String task = args.requiredText("task_description");
-        if (!withinBudget.test(TokenEstimator.estimate(messages(task)) + (long) params.maxTokens())) {
+        if (!withinBudget.test(TokenEstimator.estimate(messages(task)) + (long) maxTokens)) {
             return Optional.of(CommandOutcome.error(ErrorCode.EPERM, "llm_task: not run: the token budget of this task"
                     + " is spent or this call would cross it; a person must add budget (agent unlock --add-budget N)"));
         }
-        MeteredLlm<LlmCall> client = new MeteredLlm<>(clients.get(), clock, CallRows.as(LlmCall.Purpose.TASK));
+        MeteredLlm<LlmCall> client = clients.get();
         Optional<String> target = args.optionalText("target_llm").filter(t -> !t.isBlank());
         if (target.isPresent() && !target.get().equals(client.model())) {
             return Optional.of(CommandOutcome.notFound("llm_task: no LLM \"" + target.get() + "\" is configured here; "
@@ -96,8 +97,7 @@ public final class LlmTasks implements ExternalCommand {
     private CommandOutcome call(LlmClient client, String task) {
         Completion c;
         try {
-            c = client.complete(new LlmRequest(messages(task), params.temperature(),
-                    params.maxTokens()), StreamListener.NONE);
+            c = client.complete(new LlmRequest(messages(task), temperature, maxTokens), StreamListener.NONE);
         } catch (LlmException e) {
             return CommandOutcome.error(e.retryable() ? ErrorCode.EUNKNOWN : ErrorCode.EINVAL,
                     "llm_task: the call failed (" + e.getMessage() + "); try again later or do it yourself");

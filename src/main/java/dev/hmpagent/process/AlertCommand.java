@@ -1,4 +1,4 @@
-package dev.hmpagent.safety;
+package dev.hmpagent.process;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -91,6 +91,14 @@ public final class AlertCommand {
     /** True when a command is configured. */
     public boolean configured() {
         return !commandLine.isBlank();
+    }
+
+    /**
+     * The safety monitor's alerter: starts the command for {@code reason} when one is configured, in the background,
+     * and forgets it (its result is for the tests and the log of a person who runs it by hand).
+     */
+    public void alert(String reason) {
+        if (configured()) run(reason);
     }
 
     /** Starts the command for {@code reason} in the background; the future completes when it ended or was killed. */
