@@ -1,18 +1,17 @@
 package dev.hmpagent.commands;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import static dev.hmpagent.commands.CommandResults.fail;
+import static dev.hmpagent.commands.CommandResults.resultOf;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hmpagent.commands.CommandResults.Result;
 import dev.hmpagent.safety.ErrorCode;
-import dev.hmpagent.safety.FailureFact;
-import dev.hmpagent.safety.Operation;
 import dev.hmpagent.safety.OperationListener;
 import dev.hmpagent.safety.SafetyState;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopReason;
 import dev.hmpagent.safety.StopSignal;
-import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessRow;
 import dev.hmpagent.store.ProcessStatus;
@@ -27,8 +26,9 @@ import java.util.function.Consumer;
 
 /**
  * Runs the pending commands of committed replies, one by one, outside the tick's transaction: asks the gate
- * (and, when it says ASK, a person) first, runs each database-only handler in its own short transaction, and
- * reports every outcome to one listener. Between two commands it asks the {@link StopSignal}: after a halt the
+ * (and, when it says ASK, a person) first, runs a row of database-only commands in one transaction, each in a
+ * savepoint ({@link CommandBatch}), every other handler in its own short transaction, and reports every outcome to
+ * one listener. Between two commands it asks the {@link StopSignal}: after a halt the
  * commands it did not run end as {@code error} with code EHALT and never run later.
  */
 public final class CommandExecutor {
@@ -39,17 +39,12 @@ public final class CommandExecutor {
 
     private final Store store;
     private final CommandRegistry registry;
-    private final ObjectMapper mapper;
     private final CommandGate gate;
     private final Approver approver;
-    private final OperationListener outcomes;
     private final ProcessLogDao processLog;
-    private final AgentLogDao agentLog;
-    private final dev.hmpagent.store.SafetyCountersDao counters;
-    private final dev.hmpagent.store.LlmCallsDao llmCalls;
     private final Completions completions;
-    /** Arguments that do not fit their command are the model's slip: counted there, not by the SafetyMonitor. */
-    private final FormatSlips slips;
+    /** How results are written: now, and when external commands hand them in. */
+    private final CommandResults results;
     /** Stops the work of a row that started while a halt came in (its process is killed like the others). */
     private java.util.function.LongConsumer stopAfterHalt = id -> { };
 
@@ -63,16 +58,12 @@ public final class CommandExecutor {
                            Approver approver, OperationListener outcomes, Completions completions) {
         this.store = Objects.requireNonNull(store, "store");
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.mapper = Objects.requireNonNull(mapper, "mapper");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.approver = Objects.requireNonNull(approver, "approver");
-        this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
         this.processLog = store.tables().processLog();
-        this.agentLog = store.tables().agentLog();
-        this.counters = store.tables().safetyCounters();
-        this.llmCalls = store.tables().llmCalls();
         this.completions = Objects.requireNonNull(completions, "completions");
-        this.slips = new FormatSlips(registry, store.tables().settings());
+        this.results = new CommandResults(store, registry, Objects.requireNonNull(mapper, "mapper"),
+                Objects.requireNonNull(outcomes, "outcomes"), completions);
     }
 
     /** What stops an external command's work that started just as a halt came in (the process runner's stop). */
@@ -86,40 +77,7 @@ public final class CommandExecutor {
      * When the file refuses a write, what is left waits for the next call.
      */
     public List<CommandRun> recordResults(Consumer<CommandRun> onEach) {
-        List<Completions.Done> done = completions.drain();
-        List<CommandRun> runs = new ArrayList<>();
-        for (int i = 0; i < done.size(); i++) {
-            Completions.Done d = done.get(i);
-            Optional<ProcessRow> row;
-            try {
-                row = processLog.get(d.processLogId());
-                if (row.isEmpty()) continue;
-                Result result = resultOf(row.get().name(), row.get().fingerprint(), d.outcome(), true);
-                CommandOutcome outcome = d.outcome();
-                JsonNode args = argsOf(row.get());
-                Result written = store.inTransaction(() -> {
-                    Result shown = finish(row.get(), args, result);
-                    // an llm_task's tokens count toward the tick that asked, so every total includes them
-                    if (shown != null && outcome.promptTokens() + outcome.completionTokens() > 0) {
-                        agentLog.addTokens(row.get().tickId(), outcome.promptTokens(), outcome.completionTokens());
-                        // and toward the task's token budget, as the provider charges (cached prompt tokens a tenth)
-                        counters.addTokens(outcome.budgetTokens());
-                    }
-                    // its calls were made whether or not a halt has ended the row since: each is recorded, for the tick
-                    // that asked, by model
-                    outcome.llmCalls().forEach(call -> llmCalls.insert(row.get().tickId(), call));
-                    return shown;
-                });
-                if (written == null) continue;
-                CommandRun run = reported(row.get(), written);
-                runs.add(run);
-                onEach.accept(run);
-            } catch (StoreException e) {
-                completions.putBack(done.subList(i, done.size()));
-                throw e;
-            }
-        }
-        return runs;
+        return results.recordResults(onEach);
     }
 
     /**
@@ -132,23 +90,34 @@ public final class CommandExecutor {
     public Executed runPending(long tickId, String llmId, StopSignal.Since halt, BooleanSupplier leaving,
                                Consumer<CommandRun> onEach) {
         List<CommandRun> runs = new ArrayList<>();
-        List<ProcessRow> pending = processLog.pending(tickId);
-        for (ProcessRow row : pending) {
-            try {
-                if (halt.halted()) return new Executed(runs, Optional.empty(), haltAll(tickId, halt, runs, onEach));
-                Optional<CommandRun> run = runOne(row, llmId, halt, leaving);
-                if (run.isEmpty() && !halt.halted() && leaving.getAsBoolean()) {
-                    return new Executed(runs, Optional.empty(), false);   // leaving: the rest stays pending
+        try (CommandBatch batch = new CommandBatch(store.batch(), runs, onEach)) {
+            for (ProcessRow row : processLog.pending(tickId)) {
+                try {
+                    if (halt.halted()) return halted(tickId, halt, batch, runs, onEach);
+                    if (!registry.databaseOnly(row.name())) batch.commit();   // its own transaction, as it may wait
+                    Optional<CommandRun> run = runOne(row, llmId, halt, leaving, batch);
+                    if (run.isEmpty() && !halt.halted() && leaving.getAsBoolean()) {
+                        batch.commit();
+                        return new Executed(runs, Optional.empty(), false);   // leaving: the rest stays pending
+                    }
+                    if (run.isEmpty()) return halted(tickId, halt, batch, runs, onEach);
+                    batch.add(run.get());
+                } catch (StoreException e) {
+                    // the row stays pending: the next run tries it again (a restart turns it offline, a halt EHALT)
+                    batch.commitWhatRan();
+                    return new Executed(runs, Optional.of(e), false);
                 }
-                if (run.isEmpty()) return new Executed(runs, Optional.empty(), haltAll(tickId, halt, runs, onEach));
-                runs.add(run.get());
-                onEach.accept(run.get());
-            } catch (StoreException e) {
-                // the row stays pending: the next run tries it again (a restart turns it offline, a halt EHALT)
-                return new Executed(runs, Optional.of(e), false);
             }
+            batch.commit();
         }
         return new Executed(runs, Optional.empty(), false);
+    }
+
+    /** A halt came: what ran is committed, then every command not yet run ends as EHALT. */
+    private Executed halted(long tickId, StopSignal.Since halt, CommandBatch batch, List<CommandRun> runs,
+                            Consumer<CommandRun> onEach) {
+        batch.commit();
+        return new Executed(runs, Optional.empty(), haltAll(tickId, halt, runs, onEach));
     }
 
     /** Ends every command not yet run as EHALT; returns true. */
@@ -174,10 +143,11 @@ public final class CommandExecutor {
     }
 
     /** Runs one row; empty when a halt came first (the caller ends this one and the rest as EHALT). */
-    private Optional<CommandRun> runOne(ProcessRow row, String llmId, StopSignal.Since halt, BooleanSupplier leaving) {
+    private Optional<CommandRun> runOne(ProcessRow row, String llmId, StopSignal.Since halt, BooleanSupplier leaving,
+                                        CommandBatch batch) {
         PendingCommand command;
         try {
-            command = pendingCommand(row);
+            command = results.pendingCommand(row);
         } catch (IllegalArgumentException e) {
             return finishedNow(row, llmId, halt, fail(row.name(), row.fingerprint(), ErrorCode.EINVAL, e.getMessage()));
         }
@@ -197,34 +167,41 @@ public final class CommandExecutor {
                 return refused(row, command, decision);
             }
             case ASK -> {
-                Approver.Answer answer = approver.ask(command, decision.reason(),
-                        () -> halt.halted() || leaving.getAsBoolean());
-                if (halt.halted() || leaving.getAsBoolean()) return Optional.empty();
-                if (answer == Approver.Answer.NO) {
-                    String why = approver.personPresent() ? "the person at the terminal said no"
-                            : "nobody is at a terminal to approve it (" + decision.reason()
-                              + "); a person can allow it in agent.toml";
-                    return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EPERM,
-                            command.type() + " not approved: " + why));
-                }
-                if (answer == Approver.Answer.ALWAYS) gate.allowForSession(command);
+                batch.commit();   // a person may take minutes: the file is not held meanwhile
+                return asked(row, command, decision, llmId, halt, leaving, batch);
             }
             case ALLOW -> { }
         }
-        return allowed(row, command, llmId, halt);
+        return allowed(row, command, llmId, halt, batch);
+    }
+
+    /** The gate said ASK: a person decides; empty when a halt came or the process is leaving meanwhile. */
+    private Optional<CommandRun> asked(ProcessRow row, PendingCommand command, CommandGate.Decision decision,
+                                       String llmId, StopSignal.Since halt, BooleanSupplier leaving, CommandBatch batch) {
+        Approver.Answer answer = approver.ask(command, decision.reason(), () -> halt.halted() || leaving.getAsBoolean());
+        if (halt.halted() || leaving.getAsBoolean()) return Optional.empty();
+        if (answer == Approver.Answer.NO) {
+            String why = approver.personPresent() ? "the person at the terminal said no"
+                    : "nobody is at a terminal to approve it (" + decision.reason() + "); a person can allow it in agent.toml";
+            return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EPERM,
+                    command.type() + " not approved: " + why));
+        }
+        if (answer == Approver.Answer.ALWAYS) gate.allowForSession(command);
+        return allowed(row, command, llmId, halt, batch);
     }
 
     /** Refused, and the agent locked by the same verdict: recorded as such, not as a halt. */
     private Optional<CommandRun> refused(ProcessRow row, PendingCommand command, CommandGate.Decision decision) {
         Result refused = fail(command.type(), command.fingerprint(), decision.code(),
                 command.type() + " refused: " + decision.reason());
-        JsonNode args = argsOf(row);
-        Result shown = store.inTransaction(() -> finish(row, args, refused));
-        return shown == null ? Optional.empty() : Optional.of(reported(row, shown));
+        JsonNode args = results.argsOf(row);
+        Result shown = store.inTransaction(() -> results.finish(row, args, refused));
+        return shown == null ? Optional.empty() : Optional.of(results.reported(row, shown));
     }
 
     /** A command the gate (or a person) allowed: run, unless it holds a secret or nothing handles its type. */
-    private Optional<CommandRun> allowed(ProcessRow row, PendingCommand command, String llmId, StopSignal.Since halt) {
+    private Optional<CommandRun> allowed(ProcessRow row, PendingCommand command, String llmId, StopSignal.Since halt,
+                                         CommandBatch batch) {
         Optional<CommandHandler> handler = registry.find(command.type());
         List<String> secrets = CommandQueue.redactedPaths(command.args(), "args");
         if (!secrets.isEmpty()) {
@@ -237,6 +214,7 @@ public final class CommandExecutor {
         if (handler.isEmpty()) return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(),
                 ErrorCode.EINVAL, "unknown command type \"" + command.type() + "\""));
         if (handler.get() instanceof ExternalCommand external) return start(row, command, external, llmId, halt);
+        if (registry.databaseOnly(command.type())) batch.open();
         return execute(row, command, handler.get(), llmId, halt);
     }
 
@@ -275,10 +253,10 @@ public final class CommandExecutor {
                 if (halt.halted() || !mayRun(row.id(), halt)) return null;
                 CommandOutcome outcome = handler.execute(args, ctx);
                 Result result = resultOf(command.type(), command.fingerprint(), outcome, handler.informs());
-                return finish(row, args.node(), result);
+                return results.finish(row, args.node(), result);
             });
         } catch (CommandArgException e) {
-            return finishedNow(row, llmId, halt, slip(command, e));
+            return finishedNow(row, llmId, halt, results.slip(command, e));
         } catch (StoreException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -288,7 +266,7 @@ public final class CommandExecutor {
             return finishedNow(row, llmId, halt, fail(command.type(), command.fingerprint(), ErrorCode.EUNKNOWN, msg));
         }
         if (attempt == null) return Optional.empty();
-        return Optional.of(reported(row, attempt));
+        return Optional.of(results.reported(row, attempt));
     }
 
     private static Args argsFor(PendingCommand command, CommandHandler handler) {
@@ -296,19 +274,11 @@ public final class CommandExecutor {
     }
 
     /** Records a result decided without running the handler, in its own transaction. */
-    private Optional<CommandRun> finishedNow(ProcessRow row, String llmId, StopSignal.Since halt, Result result) {
-        JsonNode args = argsOf(row);
-        Result shown = store.inTransaction(() -> mayRun(row.id(), halt) ? finish(row, args, result) : null);
-        return shown == null ? Optional.empty() : Optional.of(reported(row, shown));
-    }
-
-    /** The arguments the stored command holds (an empty object when it cannot be read back). */
-    private JsonNode argsOf(ProcessRow row) {
-        try {
-            return pendingCommand(row).args();
-        } catch (IllegalArgumentException e) {
-            return mapper.createObjectNode();
-        }
+    private Optional<CommandRun> finishedNow(ProcessRow row, String llmId, StopSignal.Since halt,
+                                                 Result result) {
+        JsonNode args = results.argsOf(row);
+        Result shown = store.inTransaction(() -> mayRun(row.id(), halt) ? results.finish(row, args, result) : null);
+        return shown == null ? Optional.empty() : Optional.of(results.reported(row, shown));
     }
 
     /** Inside a command's transaction: the agent is still ACTIVE and the row still pending (a halt ends both). */
@@ -316,75 +286,4 @@ public final class CommandExecutor {
         return halt.signal().active()
                 && processLog.status(id).filter(s -> s == ProcessStatus.PENDING).isPresent();
     }
-
-    /**
-     * Inside a transaction: tells the outcome listener (the SafetyMonitor counts it in this same transaction and
-     * says what the LLM sees: the Guide's meaning of a failure, an alert), writes the row and counts it in
-     * agent_log; null when the row had already ended (a halt, a restart) and nothing was written.
-     */
-    private Result finish(ProcessRow row, JsonNode args, Result r) {
-        if (processLog.status(row.id()).filter(ProcessStatus::inFlight).isEmpty()) return null;
-        String fingerprint = row.fingerprint() == null ? "" : row.fingerprint();
-        // arguments that do not fit their command are a slip (told, corrected at most twice in a row, never counted);
-        // an unknown command type is a failed action like any other, counted by the SafetyMonitor
-        boolean wake = r.slip() ? slips.slipped(row.tickId()) : r.wake();
-        String shownText = outcomes.onOperation(row.tickId(), Operation.ofCommand(row.id(), row.name(), args,
-                fingerprint, r.status().column(), r.result(), r.failure(), r.slip()));
-        Result shown = new Result(r.status(), shownText, r.messageToUser(), r.failure(), wake, r.slip());
-        FailureFact f = shown.failure().orElse(null);
-        processLog.finish(row.id(), new ProcessLogDao.Finished(shown.status(), shown.result(),
-                f == null ? null : f.code(), f == null ? null : f.severity().column(), f == null ? 0 : f.painLevel(),
-                null, shown.wake()));
-        agentLog.countCommand(row.tickId(), shown.failure().isPresent());
-        return shown;
-    }
-
-    private CommandRun reported(ProcessRow row, Result r) {
-        return new CommandRun(row.id(), row.cmdId(), row.name(), r.status().column(), r.result(), r.messageToUser(),
-                r.failure());
-    }
-
-    /**
-     * The stored command, its arguments' aliases renamed: what the gate checks, a person is asked about and the
-     * handler reads are the same names, also for a row a queue that knew no aliases wrote as the model did.
-     */
-    private PendingCommand pendingCommand(ProcessRow row) {
-        JsonNode node;
-        try {
-            node = mapper.readTree(row.value() == null ? "" : row.value());
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("the stored command could not be read back: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) throw new IllegalArgumentException("the stored command is not a JSON object");
-        JsonNode args = node.path("args");
-        return new PendingCommand(row.id(), row.tickId(), row.cmdId() == null ? "" : row.cmdId(), row.name(),
-                registry.normalised(row.name(), args.isObject() ? (ObjectNode) args : mapper.createObjectNode()),
-                node.path("description").asText(""),
-                row.fingerprint() == null ? "" : row.fingerprint());
-    }
-
-    private static Result resultOf(String type, String fingerprint, CommandOutcome outcome, boolean informs) {
-        if (outcome.failed()) return fail(type, fingerprint, outcome.code(), outcome.result(), outcome.processStatus());
-        return new Result(outcome.processStatus(), outcome.result(), outcome.messageToUser(), Optional.empty(),
-                informs || outcome.processStatus() == ProcessStatus.WARNING, false);
-    }
-
-    private static Result fail(String type, String fingerprint, String code, String message) {
-        return fail(type, fingerprint, code, message, ProcessStatus.ERROR);
-    }
-
-    private static Result fail(String type, String fingerprint, String code, String message, ProcessStatus status) {
-        FailureFact fact = FailureFact.command(type, fingerprint == null ? "" : fingerprint, code, message);
-        return new Result(status, message, Optional.empty(), Optional.of(fact), true, false);
-    }
-
-    /** Arguments that do not fit their command: the model's format slip, told with one correct command. */
-    private Result slip(PendingCommand command, CommandArgException e) {
-        String message = e.getMessage() + "\n" + slips.correctionFor(command.type());
-        FailureFact fact = FailureFact.command(command.type(), command.fingerprint(), ErrorCode.EINVAL, message);
-        return new Result(ProcessStatus.ERROR, message, Optional.empty(), Optional.of(fact), true, true);
-    }
-
-    private record Result(ProcessStatus status, String result, Optional<UserMessage> messageToUser,
-                          Optional<FailureFact> failure, boolean wake, boolean slip) { }
 }

@@ -28,21 +28,10 @@ public final class CommandQueue {
     /** The commands that send a message to a person. */
     static final java.util.Set<String> MESSAGE_TYPES = java.util.Set.of("send_message", "note_reply");
 
-    /** agent.toml's default {@code cycle.max_commands_per_reply}. */
-    public static final int DEFAULT_MAX_COMMANDS = 100;
-
     private final ObjectMapper mapper;
     private final int maxCommands;
     private final ReplySecrets secrets;
     private final CommandRegistry registry;
-
-    /**
-     * A queue with the default cap of {@value #DEFAULT_MAX_COMMANDS} commands per reply, knowing no configured key
-     * and no command's aliases.
-     */
-    public CommandQueue(ObjectMapper mapper) {
-        this(mapper, DEFAULT_MAX_COMMANDS, ReplySecrets.SHAPES_ONLY);
-    }
 
     /** As {@link #CommandQueue(ObjectMapper, int, ReplySecrets, CommandRegistry)}, knowing no command's aliases. */
     public CommandQueue(ObjectMapper mapper, int maxCommands, ReplySecrets secrets) {

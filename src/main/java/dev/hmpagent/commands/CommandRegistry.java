@@ -41,6 +41,8 @@ public final class CommandRegistry {
     private final Map<String, Signature> signatures = new LinkedHashMap<>();
     /** Families the catalog shows as one line of names (rarely used: their summaries come with help). */
     private final Set<String> compact = new HashSet<>();
+    /** Types whose commands touch only the database: the executor runs them in one transaction (issue 36). */
+    private final Set<String> databaseOnly = new HashSet<>();
     /** Commands that come and go while the agent runs, asked after the registered ones (any thread may ask). */
     private final List<LateCommands> late = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -114,6 +116,22 @@ public final class CommandRegistry {
     public CommandRegistry registerCompact(String family, List<CommandHandler> handlers) {
         compact.add(family);
         return register(family, handlers);
+    }
+
+    /**
+     * Marks every command registered so far as touching only the database (the built-in families: diary, notes,
+     * settings…), so the executor runs a row of them in one write transaction, each command in a savepoint. A family
+     * registered later (processes, files, an LLM, MCP tools) is not, nor is one a test registers: each of those
+     * commands has a transaction of its own.
+     */
+    public CommandRegistry markDatabaseOnly() {
+        databaseOnly.addAll(handlers.keySet());
+        return this;
+    }
+
+    /** Whether {@code type}'s command touches only the database ({@link #markDatabaseOnly}). */
+    public boolean databaseOnly(String type) {
+        return databaseOnly.contains(type);
     }
 
     /** Whether {@code family} was registered compact (a rare family: native tool calling reaches it through "use"). */

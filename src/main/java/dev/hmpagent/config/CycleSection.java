@@ -16,7 +16,10 @@ public record CycleSection(boolean autonomous, int historyK, Duration pollInterv
                            int maxCommandsPerReply) {
     /** The default {@code cycle.max_idle_s}, for code that builds a section by hand. */
     public static final Duration DEFAULT_MAX_IDLE = Duration.ofHours(1);
-    /** The default {@code cycle.max_commands_per_reply}. */
+    /**
+     * The default {@code cycle.max_commands_per_reply}: the one definition ({@link ConfigKey} writes it as its
+     * default; the agent's command queue is built with the configured value).
+     */
     public static final int DEFAULT_MAX_COMMANDS_PER_REPLY = 100;
 
     public CycleSection {

@@ -13,7 +13,7 @@ import java.util.Map;
  * statement at every prepare (a quarter of a tick's time went to it), while a kept one is only reset and bound again.
  * A statement is taken while in use and given back once done with (its result set closed, so it holds no read
  * snapshot); a nested use of the same SQL while it is taken prepares another. Only data statements (SELECT, INSERT,
- * UPDATE, DELETE, WITH, REPLACE) and BEGIN and COMMIT are kept, at most {@link #MAX} of them, the least recently used closed first; a schema
+ * UPDATE, DELETE, WITH, REPLACE), BEGIN, COMMIT, SAVEPOINT and RELEASE are kept, at most {@link #MAX} of them, the least recently used closed first; a schema
  * change through this connection (any other statement, a migration) closes them all first. Thread-safe: a few
  * connections are read from two threads (the REPL's inspect connection: a slash command and the status line's
  * refresh), and a taken statement belongs to its taker alone.
@@ -41,7 +41,7 @@ final class Statements {
         int end = 0;
         while (end < head.length() && Character.isLetter(head.charAt(end))) end++;
         return switch (head.substring(0, end).toUpperCase(Locale.ROOT)) {
-            case "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "REPLACE", "BEGIN", "COMMIT" -> true;
+            case "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "REPLACE", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE" -> true;
             default -> false;
         };
     }

@@ -33,11 +33,8 @@ public final class Store implements AutoCloseable {
     /** Prepared once: {@link #dataVersion()} is polled many times a second. */
     private PreparedStatement dataVersion;
     private final int busyTimeoutMs;
-    private int txDepth;
-    /** Set when SQLite rolled the open transaction back by itself; later statements in it must not run. */
-    private StoreException rolledBackBy;
-    /** Set when a ROLLBACK failed; retried before the next statement. */
-    private boolean rollbackPending;
+    /** Its write transactions: BEGIN, COMMIT, rollbacks, batches. */
+    private final Transactions transactions;
     private final Tables tables;
 
     /** Built by {@link Opening}, which owns how files are opened. */
@@ -47,6 +44,7 @@ public final class Store implements AutoCloseable {
         this.connection = connection;
         this.statements = new Statements(connection);
         this.busyTimeoutMs = busyTimeoutMs;
+        this.transactions = new Transactions(connection, statements, this::translate);
         this.tables = new Tables(this);
     }
 
@@ -135,39 +133,16 @@ public final class Store implements AutoCloseable {
     /**
      * Runs {@code work} in one write transaction (BEGIN IMMEDIATE; nested calls join the outer one): all of
      * it is committed or none of it. After any failure the connection is back in autocommit with no
-     * transaction open, so the next call starts clean.
-     *
-     * <p>The connection stays in JDBC autocommit mode and the transaction is driven with plain BEGIN /
-     * COMMIT / ROLLBACK statements: sqlite-jdbc's own {@code commit()}/{@code rollback()} run "commit;" or
-     * "rollback;" and then immediately BEGIN again, and when SQLite has already rolled the transaction back
-     * by itself (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM) that rollback fails with "no
-     * transaction is active", which used to leave the driver believing a transaction was open while every
-     * later statement committed on its own.
+     * transaction open, so the next call starts clean. While a {@link #batch()} is open, a call at its level is
+     * one unit of the batch, in a savepoint: a failure undoes this unit's writes only.
      */
     public <T> T inTransaction(Supplier<T> work) {
-        if (txDepth > 0) {
-            txDepth++;
-            try {
-                return work.get();
-            } finally {
-                txDepth--;
-            }
-        }
-        settle();
-        execute("BEGIN IMMEDIATE", "begin transaction");
-        txDepth = 1;
-        boolean committed = false;
-        try {
-            T result = work.get();
-            if (rolledBackBy != null) throw alreadyRolledBack();
-            execute("COMMIT", "commit");
-            committed = true;
-            return result;
-        } finally {
-            txDepth = 0;
-            rolledBackBy = null;
-            if (!committed) rollbackQuietly();
-        }
+        return transactions.inTransaction(work);
+    }
+
+    /** A batch of this connection's transactions, not yet open: see {@link Batch}. */
+    public Batch batch() {
+        return new Batch(transactions);
     }
 
     public void inTransaction(Runnable work) {
@@ -267,7 +242,7 @@ public final class Store implements AutoCloseable {
 
     /** Runs {@code work} on a statement of {@code sql} with {@code params} bound, kept for the next use if it went well. */
     private <T> T run(String sql, Object[] params, StatementWork<T> work) {
-        ready();
+        transactions.ready();
         PreparedStatement ps = null;
         boolean succeeded = false;
         try {
@@ -277,7 +252,7 @@ public final class Store implements AutoCloseable {
             succeeded = true;
             return result;
         } catch (SQLException e) {
-            throw fail(sql, e);
+            throw transactions.fail(sql, e);
         } finally {
             if (ps != null) statements.release(sql, ps, succeeded);
         }
@@ -294,12 +269,12 @@ public final class Store implements AutoCloseable {
 
     /** Runs a script of several statements (a migration). */
     void executeScript(String sql) {
-        ready();
+        transactions.ready();
         statements.clear();
         try (Statement st = connection.createStatement()) {
             for (String statement : SqlScript.split(sql)) st.execute(statement);
         } catch (SQLException e) {
-            throw fail("migration", e);
+            throw transactions.fail("migration", e);
         }
     }
 
@@ -319,67 +294,6 @@ public final class Store implements AutoCloseable {
             else if (p instanceof Instant t) ps.setString(i + 1, format(t));
             else ps.setObject(i + 1, p);
         }
-    }
-
-    /** Runs one statement without parameters or results (BEGIN IMMEDIATE, COMMIT), kept prepared for the next time. */
-    private void execute(String sql, String what) {
-        PreparedStatement ps = null;
-        boolean succeeded = false;
-        try {
-            ps = statements.take(sql);
-            ps.executeUpdate();
-            succeeded = true;
-        } catch (SQLException e) {
-            throw fail(what, e);
-        } finally {
-            if (ps != null) statements.release(sql, ps, succeeded);
-        }
-    }
-
-    /** Before a statement: refuse to run inside a transaction SQLite has already rolled back. */
-    private void ready() {
-        if (rolledBackBy != null) throw alreadyRolledBack();
-        settle();
-    }
-
-    /** Retries a ROLLBACK that failed earlier, so no statement runs inside a half-dead transaction. */
-    private void settle() {
-        if (!rollbackPending) return;
-        try (Statement st = connection.createStatement()) {
-            st.execute("ROLLBACK");
-            rollbackPending = false;
-        } catch (SQLException e) {
-            if (SqliteErrors.noTransactionActive(e)) rollbackPending = false;
-            else throw translate("rollback", e);
-        }
-    }
-
-    private void rollbackQuietly() {
-        rollbackPending = true;
-        try {
-            settle();
-        } catch (StoreException ignored) {
-            // the first error is the one to report; settle() retries before the next statement
-        }
-    }
-
-    private StoreException alreadyRolledBack() {
-        return new StoreException(rolledBackBy.kind(), rolledBackBy.getMessage(), rolledBackBy);
-    }
-
-    /**
-     * Translates a failed statement. Inside a transaction, after the errors with which SQLite may roll the
-     * whole transaction back by itself (see "Response To Errors Within A Transaction" in its docs), the
-     * transaction is rolled back now and every later statement in it fails with the same error, so nothing
-     * the caller does next can commit on its own.
-     */
-    private StoreException fail(String what, SQLException e) {
-        StoreException translated = translate(what, e);
-        if (txDepth > 0 && rolledBackBy == null && SqliteErrors.mayEndTransaction(e)) {
-            rolledBackBy = translated;
-            rollbackQuietly();
-        }
-        return translated;
     }
 
     private StoreException translate(String what, SQLException e) {

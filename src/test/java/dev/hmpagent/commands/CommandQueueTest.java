@@ -24,7 +24,8 @@ class CommandQueueTest {
                     + " \"secret_ref\": \"env:FORUM_PASSWORD\", \"note\": \"sk-proj-abcdefghijklmnop1234567890\"}},"
                     + " {\"cmd_id\": \"s\", \"type\": \"shell\", \"args\": {\"command\": \"git show 3f2a9c1d\", \"env\": {\"API_KEY\": \"k-123\"}}}]");
             ProcessLogDao log = new ProcessLogDao(store);
-            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, dev.hmpagent.safety.OperationListener.NONE,
+            store.inTransaction(() -> new CommandQueue(mapper, dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY,
+                    ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log, dev.hmpagent.safety.OperationListener.NONE,
                     new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
             ProcessRow account = log.byTick(1).get(0);
@@ -43,7 +44,8 @@ class CommandQueueTest {
             ParsedReply reply = new CommandBlockParser(mapper).parse("t\n# Commands:\n[{\"cmd_id\": \"s\", \"type\":"
                     + " \"shell\", \"args\": {\"command\": \"" + line.replace("'", "'") + "\"}}]");
             ProcessLogDao log = store.tables().processLog();
-            store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
+            store.inTransaction(() -> new CommandQueue(mapper, dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY,
+                    ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
                     dev.hmpagent.safety.OperationListener.NONE,
                     new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
@@ -98,7 +100,8 @@ class CommandQueueTest {
             ParsedReply reply = new CommandBlockParser(mapper).parse(block.append("]").toString());
             ProcessLogDao log = new ProcessLogDao(store);
             java.util.List<dev.hmpagent.safety.Operation> told = new java.util.ArrayList<>();
-            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY,
+                    ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
                     (tick, op) -> { told.add(op); return op.result(); },
                     new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
@@ -146,7 +149,8 @@ class CommandQueueTest {
             }
             ParsedReply reply = new CommandBlockParser(mapper).parse(five.append("]\n```\n# End commands").toString());
             ProcessLogDao log = new ProcessLogDao(store);
-            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log,
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper, dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY,
+                    ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log,
                     dev.hmpagent.safety.OperationListener.NONE,
                     new FormatSlips(new CommandRegistry(), store.tables().settings())));
 
@@ -175,7 +179,8 @@ class CommandQueueTest {
                 ParsedReply reply = new CommandBlockParser(mapper).parse(twoBroken);
                 store.inTransaction(() -> {
                     slips.replyWritten(t, false);
-                    return new CommandQueue(mapper).enqueue(reply, t, log, dev.hmpagent.safety.OperationListener.NONE,
+                    return new CommandQueue(mapper, dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY,
+                    ReplySecrets.SHAPES_ONLY).enqueue(reply, t, log, dev.hmpagent.safety.OperationListener.NONE,
                             slips);
                 });
             }

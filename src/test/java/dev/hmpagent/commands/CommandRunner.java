@@ -30,7 +30,7 @@ public final class CommandRunner {
             return o.result();
         };
         CommandQueue.Queued queued = ctx.store().inTransaction(() ->
-                new CommandQueue(mapper, CommandQueue.DEFAULT_MAX_COMMANDS, ReplySecrets.SHAPES_ONLY, registry).enqueue(reply, ctx.tickId(), ctx.processLog(), listener,
+                new CommandQueue(mapper, dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY, ReplySecrets.SHAPES_ONLY, registry).enqueue(reply, ctx.tickId(), ctx.processLog(), listener,
                         new FormatSlips(ctx.registry(), ctx.tables().settings())));
         List<CommandRun> runs = new ArrayList<>(queued.malformed());
         runs.addAll(new CommandExecutor(ctx.store(), registry, mapper, CommandGate.ALLOW_ALL, Approver.NOBODY, listener)

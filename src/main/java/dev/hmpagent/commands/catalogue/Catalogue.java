@@ -36,7 +36,8 @@ public final class Catalogue {
                 .registerCompact("identity", IdentityCommands.all())
                 .registerCompact("peers", PeerCommands.all())
                 .registerCompact("users", UserCommands.all())
-                .registerCompact("external services", ExternalServiceCommands.all());
+                .registerCompact("external services", ExternalServiceCommands.all())
+                .markDatabaseOnly();   // every family above touches only the database
     }
 
     /**

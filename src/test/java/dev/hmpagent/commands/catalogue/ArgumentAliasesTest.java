@@ -86,7 +86,8 @@ class ArgumentAliasesTest {
         ParsedReply reply = new CommandBlockParser(mapper).parse("t\n# Commands:\n{\"type\": \"file_write\", \"args\": "
                 + "{\"file\": \"d.txt\", \"contents\": \"y\"}}");
         ProcessLogDao log = new ProcessLogDao(store);
-        store.inTransaction(() -> new CommandQueue(mapper).enqueue(reply, 1, log, OperationListener.NONE,
+        store.inTransaction(() -> new CommandQueue(mapper, dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY,
+                dev.hmpagent.commands.ReplySecrets.SHAPES_ONLY).enqueue(reply, 1, log, OperationListener.NONE,
                 new dev.hmpagent.commands.FormatSlips(new dev.hmpagent.commands.CommandRegistry(), store.tables().settings())));
         assertThat(log.byTick(1).get(0).value()).contains("\"file\":\"d.txt\"");
 
