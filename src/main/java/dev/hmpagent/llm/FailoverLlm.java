@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  *   priority order and the first that answers gets the request. The caller's own back-off spaces the calls.</li>
  * </ul>
  * Each change is said once, through {@link #notices()}. Every client keeps its own base URL and key, so a key never
- * travels to another host. Calls come from one thread at a time (the tick thread); {@link #cancel()} from any.
+ * travels to another host. Calls come from one thread at a time (the tick thread); their cancels from any: a call's
+ * {@link CallCancel} reaches the probes made for it and every LLM it fails over to.
  */
 public final class FailoverLlm implements LlmClient {
     /** One LLM: an id (the llm_registry id) and its client. */
@@ -46,7 +47,6 @@ public final class FailoverLlm implements LlmClient {
     private final LongSupplier nanos;
     private final Health[] health;
     private final List<String> said = new ArrayList<>();
-    private final AtomicReference<LlmClient> calling = new AtomicReference<>();
     private volatile int active;
     private boolean outage;
 
@@ -141,11 +141,6 @@ public final class FailoverLlm implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
@@ -158,9 +153,10 @@ public final class FailoverLlm implements LlmClient {
         String person = personChoice.getAndSet(null);
         if (person != null) prefer(person, PERSON);
         if (outage) {
-            if (!recoverFromOutage()) throw noneAnswers();
+            // a call cancelled while it probed goes on to its route, which returns it interrupted at once
+            if (!recoverFromOutage(cancel) && !cancel.cancelled()) throw noneAnswers();
         } else if (active != 0) {
-            probeAbove(active);
+            probeAbove(active, cancel);
         }
         return attempt(active, request, assembledFor, listener, cancel, true);
     }
@@ -171,7 +167,6 @@ public final class FailoverLlm implements LlmClient {
         Route route = routes.get(index);
         Health h = health[index];
         LlmRequest sent = route == assembledFor ? request : retarget.apply(request, assembledFor.client(), route.client());
-        calling.set(route.client());
         try {
             Completion c = route.client().complete(sent, listener, cancel);
             if (!c.interrupted()) h.answered();
@@ -186,8 +181,6 @@ public final class FailoverLlm implements LlmClient {
                     + (index == 0 && h.out == null ? " until it answers again" : ""));
             if (!mayFailOver) throw e;
             return attempt(active, request, assembledFor, listener, cancel, false);
-        } finally {
-            calling.compareAndSet(route.client(), null);
         }
     }
 
@@ -260,12 +253,12 @@ public final class FailoverLlm implements LlmClient {
     }
 
     /** Probes, when due, the given-up LLMs above {@code index}; the first that answers is used again. */
-    private void probeAbove(int index) {
+    private void probeAbove(int index, CallCancel cancel) {
         long now = nanos.getAsLong();
         for (int i = 0; i < index; i++) {
             Health h = health[i];
             if (h.out != null || !h.probeDue || now - h.probeAt < 0) continue;
-            if (probe(i)) {
+            if (probe(i, cancel)) {
                 say(routes.get(i).describe() + " answers again: thinking with it instead of "
                         + routes.get(active).describe());
                 active = i;
@@ -275,10 +268,10 @@ public final class FailoverLlm implements LlmClient {
     }
 
     /** In an outage: probes every LLM not out, by priority; true when one answered (it is used from now on). */
-    private boolean recoverFromOutage() {
+    private boolean recoverFromOutage(CallCancel cancel) {
         for (int i = 0; i < routes.size(); i++) {
             if (health[i].out != null) continue;
-            if (probe(i)) {
+            if (probe(i, cancel)) {
                 outage = false;
                 active = i;
                 say(routes.get(i).describe() + " answers again: the agent thinks again and reads the messages that"
@@ -289,15 +282,20 @@ public final class FailoverLlm implements LlmClient {
         return false;
     }
 
-    private boolean probe(int index) {
+    /**
+     * Probes route {@code index} for a call under {@code cancel}; true when it answered. A probe the cancel cut short
+     * says nothing of the route: its health stays as it was, and no route is probed after it.
+     */
+    private boolean probe(int index, CallCancel cancel) {
         Health h = health[index];
-        LlmClient client = routes.get(index).client();
-        calling.set(client);
+        if (cancel.cancelled()) return false;
         try {
-            client.probe();
+            routes.get(index).client().probe(cancel);
+            if (cancel.cancelled()) return false;
             h.answered();
             return true;
         } catch (LlmException e) {
+            if (cancel.cancelled()) return false;
             h.lastError = e.getMessage();
             if (e.quotaExhausted() || e.authRejected()) {
                 h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
@@ -307,8 +305,6 @@ public final class FailoverLlm implements LlmClient {
             h.probeDue = true;
             h.probeAt = nanos.getAsLong() + probes.delay(h.failedProbes + 1, Optional.empty()).toNanos();
             return false;
-        } finally {
-            calling.compareAndSet(client, null);
         }
     }
 
@@ -375,12 +371,6 @@ public final class FailoverLlm implements LlmClient {
     }
 
     @Override
-    public void cancel() {
-        LlmClient inFlight = calling.get();
-        (inFlight != null ? inFlight : routes.get(active).client()).cancel();
-    }
-
-    @Override
     public String endpoint() {
         return routes.get(active).client().endpoint();
     }
@@ -391,7 +381,7 @@ public final class FailoverLlm implements LlmClient {
     }
 
     @Override
-    public void probe() {
-        routes.get(active).client().probe();
+    public void probe(CallCancel cancel) {
+        routes.get(active).client().probe(cancel);
     }
 }

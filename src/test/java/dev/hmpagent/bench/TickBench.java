@@ -173,16 +173,15 @@ public final class TickBench {
         long nanos;
 
         @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
+        public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
             long t0 = System.nanoTime();
             try {
-                return fake.complete(request, listener);
+                return fake.complete(request, listener, cancel);
             } finally {
                 nanos += System.nanoTime() - t0;
             }
         }
 
-        @Override public void cancel() { fake.cancel(); }
         @Override public String endpoint() { return fake.endpoint(); }
         @Override public String model() { return fake.model(); }
     }

@@ -6,11 +6,7 @@ import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.AgentSection;
 import dev.hmpagent.config.ConfigLoader;
 import dev.hmpagent.config.ConfigSources;
-import dev.hmpagent.llm.CallCancel;
-import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
-import dev.hmpagent.llm.LlmRequest;
-import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.SwitchableLlm;
 import dev.hmpagent.llm.openai.OpenAiClient;
 import dev.hmpagent.llm.openai.OpenAiSettings;
@@ -18,12 +14,12 @@ import dev.hmpagent.runtime.TestWiring;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.testing.FakeOpenAiServer;
+import dev.hmpagent.testing.HeldLlm;
 import dev.hmpagent.testing.MutableClock;
 import dev.hmpagent.testing.RecordingSink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -39,9 +35,8 @@ class HaltBeforeAttachTest {
     @TempDir Path dir;
     final MutableClock clock = MutableClock.at("2026-11-27T09:00:00Z");
     final RecordingSink sink = new RecordingSink();
-    final CountDownLatch entered = new CountDownLatch(1);
-    final CountDownLatch goOn = new CountDownLatch(1);
     FakeOpenAiServer server;
+    HeldLlm held;
     Store store;
 
     @BeforeEach
@@ -52,44 +47,9 @@ class HaltBeforeAttachTest {
 
     @AfterEach
     void close() {
-        goOn.countDown();
+        if (held != null) held.goOn.countDown();
         store.close();
         server.close();
-    }
-
-    /** A layer of the chain that is slow to pass the call on (as a failover probing first), held by the test. */
-    final class SlowToAttach implements LlmClient {
-        private final LlmClient next;
-
-        SlowToAttach(LlmClient next) {
-            this.next = next;
-        }
-
-        @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
-            return complete(request, listener, new CallCancel());
-        }
-
-        @Override
-        public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
-            entered.countDown();
-            try {
-                if (!goOn.await(30, TimeUnit.SECONDS)) throw new AssertionError("never let go");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-            return next.complete(request, listener, cancel);
-        }
-
-        @Override
-        public void cancel() { next.cancel(); }
-
-        @Override
-        public String endpoint() { return next.endpoint(); }
-
-        @Override
-        public String model() { return next.model(); }
     }
 
     @Test
@@ -100,17 +60,18 @@ class HaltBeforeAttachTest {
                 d.context(), d.run(), d.policy(), d.files(), d.shell(), d.cleanup(), d.safety(), d.stagnation());
         LlmClient http = new OpenAiClient(new OpenAiSettings(server.baseUrl(), "", "test-model", false,
                 Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30)));
-        Cycle cycle = TestWiring.cycle(config, store, new SwitchableLlm(new SlowToAttach(http)), sink, clock);
+        held = new HeldLlm(http);
+        Cycle cycle = TestWiring.cycle(config, store, new SwitchableLlm(held), sink, clock);
         new NotesDao(store).add("what time is it?", "user", 0, null);
 
         AtomicReference<TickResult> result = new AtomicReference<>();
         Thread tick = new Thread(() -> result.set(cycle.tick()), "tick");
         tick.start();
-        assertThat(entered.await(30, TimeUnit.SECONDS)).as("the call is on its way down the chain").isTrue();
+        assertThat(held.entered.await(30, TimeUnit.SECONDS)).as("the call is on its way down the chain").isTrue();
         assertThat(cycle.status().phase()).isEqualTo(CycleStatus.Phase.AWAITING_LLM);
 
         cycle.stops().halt();   // what the control watcher does on `agent halt`
-        goOn.countDown();       // only now does the provider's client attach its HTTP call
+        held.goOn.countDown();  // only now does the provider's client attach its HTTP call
         tick.join(TimeUnit.SECONDS.toMillis(30));
 
         assertThat(tick.isAlive()).isFalse();

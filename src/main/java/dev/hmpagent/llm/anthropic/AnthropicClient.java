@@ -88,11 +88,6 @@ public final class AnthropicClient implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
@@ -104,9 +99,9 @@ public final class AnthropicClient implements LlmClient {
      * the model are good, at no token cost. A cancelled probe returns quietly, as a cancelled default probe would.
      */
     @Override
-    public void probe() {
+    public void probe(CallCancel cancel) {
         Request request = headers(new Request.Builder().url(modelUrl).get(), false).build();
-        calls.call(current -> calls.exchange(current, request, new Exchange<Void>() {
+        calls.call(cancel, current -> calls.exchange(current, request, new Exchange<Void>() {
             @Override
             public Void read(Response response) throws IOException {
                 ResponseBody body = response.body();
@@ -123,11 +118,6 @@ public final class AnthropicClient implements LlmClient {
             @Override
             public String partialText() { return ""; }
         }));
-    }
-
-    @Override
-    public void cancel() {
-        calls.cancel();
     }
 
     @Override

@@ -88,11 +88,6 @@ public final class OllamaClient implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
@@ -101,16 +96,16 @@ public final class OllamaClient implements LlmClient {
 
     /**
      * Asks {@code POST /api/show} about the model: answered (HTTP 200 with JSON) means the server runs and has the
-     * model; nothing is generated and the model is not loaded. A probe cancelled by {@link #cancel()} returns quietly,
+     * model; nothing is generated and the model is not loaded. A probe cancelled by its {@link CallCancel} returns quietly,
      * as a cancelled {@link #complete} does.
      *
      * @throws LlmException fatal when the model is not pulled (404) or the key is refused, retryable when the server
      *                      is unreachable or busy
      */
     @Override
-    public void probe() {
+    public void probe(CallCancel cancel) {
         Request request = post(showUrl, wire.showBody(settings.model()), "application/json");
-        calls.call(current -> calls.exchange(current, request, new Exchange<Void>(SHOW_PATH) {
+        calls.call(cancel, current -> calls.exchange(current, request, new Exchange<Void>(SHOW_PATH) {
             @Override
             public Void read(Response response) throws IOException {
                 ResponseBody body = response.body();
@@ -126,11 +121,6 @@ public final class OllamaClient implements LlmClient {
             @Override
             public String partialText() { return ""; }
         }));
-    }
-
-    @Override
-    public void cancel() {
-        calls.cancel();
     }
 
     /** What this client said about Ollama's context size ({@link ContextWindow}), once each. */

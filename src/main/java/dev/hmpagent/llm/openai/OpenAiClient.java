@@ -87,11 +87,6 @@ public final class OpenAiClient implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
@@ -117,11 +112,6 @@ public final class OpenAiClient implements LlmClient {
         boolean refused = !request.tools().isEmpty() && CommandsByTools.refusesTools(e)
                 || request.replySchema().any() && CommandsByTools.refusesSchema(e);
         return refused && !e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stream");
-    }
-
-    @Override
-    public void cancel() {
-        calls.cancel();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.hmpagent.llm.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
@@ -376,11 +377,12 @@ class AnthropicClientTest {
     void cancel_mid_stream_returns_the_text_so_far_marked_interrupted_with_the_prompt_count_kept() {
         server.stalled(messageStart(30, 0, 20) + textBlockStart(0) + textDelta(0, "Hel"));
         AnthropicClient client = client(true);
+        CallCancel cancel = new CallCancel();
 
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
-            client.cancel();
-        });
+            cancel.cancel();
+        }, cancel);
 
         assertThat(completion.interrupted()).isTrue();
         assertThat(completion.text()).isEqualTo("Hel");
@@ -392,8 +394,8 @@ class AnthropicClientTest {
         server.streamed("ok", 5, 1);
         AnthropicClient client = client(true);
 
-        client.cancel();
-        Completion completion = client.complete(REQUEST, recordDeltas);
+        new CallCancel().cancel();   // another call's cancel, with nothing in flight
+        Completion completion = client.complete(REQUEST, recordDeltas, new CallCancel());
 
         assertThat(completion.interrupted()).isFalse();
         assertThat(completion.text()).isEqualTo("ok");

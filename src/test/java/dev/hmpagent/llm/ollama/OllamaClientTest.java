@@ -1,6 +1,7 @@
 package dev.hmpagent.llm.ollama;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
@@ -654,11 +655,12 @@ class OllamaClientTest {
     void cancel_mid_stream_from_another_thread_returns_the_text_so_far_marked_interrupted() throws Exception {
         server.stalled(chunk("Hel"));
         OllamaClient client = client(true);
+        CallCancel cancel = new CallCancel();
         CountDownLatch firstDelta = new CountDownLatch(1);
         Thread canceller = new Thread(() -> {
             try {
                 firstDelta.await();
-                client.cancel();
+                cancel.cancel();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -668,7 +670,7 @@ class OllamaClientTest {
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
             firstDelta.countDown();
-        });
+        }, cancel);
         canceller.join();
 
         assertThat(completion.interrupted()).isTrue();
@@ -681,8 +683,9 @@ class OllamaClientTest {
     void cancel_from_the_listener_is_an_interrupted_reply() {
         server.stalled(chunk("Hel"));
         OllamaClient client = client(true);
+        CallCancel cancel = new CallCancel();
 
-        Completion completion = client.complete(REQUEST, delta -> client.cancel());
+        Completion completion = client.complete(REQUEST, delta -> cancel.cancel(), cancel);
 
         assertThat(completion.interrupted()).isTrue();
         assertThat(completion.text()).isEqualTo("Hel");
@@ -694,13 +697,14 @@ class OllamaClientTest {
         server.stalled(chunk("Hel"));
         server.json(200, "{}");
         OllamaClient client = client(true);
+        CallCancel cancel = new CallCancel();
         CountDownLatch firstDelta = new CountDownLatch(1);
         CompletableFuture<Completion> completion = CompletableFuture.supplyAsync(
-                () -> client.complete(REQUEST, delta -> firstDelta.countDown()));
+                () -> client.complete(REQUEST, delta -> firstDelta.countDown(), cancel));
         firstDelta.await();
 
         client.probe();
-        client.cancel();
+        cancel.cancel();
 
         assertThat(completion.get(5, TimeUnit.SECONDS).interrupted()).isTrue();
     }
@@ -710,9 +714,9 @@ class OllamaClientTest {
         server.streamed("ok", 26, 1);
         OllamaClient client = client(true);
 
-        client.cancel();
+        new CallCancel().cancel();   // another call's cancel, with nothing in flight
 
-        assertThat(client.complete(REQUEST, recordDeltas).interrupted()).isFalse();
+        assertThat(client.complete(REQUEST, recordDeltas, new CallCancel()).interrupted()).isFalse();
     }
 
     // ---- probe ---------------------------------------------------------------------------------

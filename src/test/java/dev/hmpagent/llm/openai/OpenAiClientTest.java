@@ -2,6 +2,7 @@ package dev.hmpagent.llm.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.wire.SseEventParser;
 import dev.hmpagent.llm.FatalLlmException;
@@ -753,11 +754,12 @@ class OpenAiClientTest {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
                 .body(pingingBody(chunk("Hel"))).build());
         OpenAiClient client = client(true, Duration.ofSeconds(5));
+        CallCancel cancel = new CallCancel();
 
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
-            client.cancel();
-        });
+            cancel.cancel();
+        }, cancel);
 
         assertThat(completion.interrupted()).isTrue();
         assertThat(completion.text()).isEqualTo("Hel");
@@ -770,11 +772,12 @@ class OpenAiClientTest {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
                 .body(blockingBody(chunk("Hel"))).build());
         OpenAiClient client = client(true, KEY);
+        CallCancel cancel = new CallCancel();
         CountDownLatch firstDelta = new CountDownLatch(1);
         Thread canceller = new Thread(() -> {
             try {
                 firstDelta.await();
-                client.cancel();
+                cancel.cancel();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -784,7 +787,7 @@ class OpenAiClientTest {
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
             firstDelta.countDown();
-        });
+        }, cancel);
         canceller.join();
 
         assertThat(completion.interrupted()).isTrue();
@@ -800,17 +803,18 @@ class OpenAiClientTest {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
                 .body(blockingBody("")).build());
         OpenAiClient client = client(true, KEY);
+        CallCancel cancel = new CallCancel();
         Thread canceller = new Thread(() -> {
             try {
                 server.takeRequest();   // the request is out, no token has come back
-                client.cancel();
+                cancel.cancel();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "canceller");
         canceller.start();
 
-        Completion completion = client.complete(REQUEST, deltas::add);
+        Completion completion = client.complete(REQUEST, deltas::add, cancel);
         canceller.join();
 
         assertThat(completion.interrupted()).isTrue();
@@ -824,8 +828,8 @@ class OpenAiClientTest {
         server.enqueue(sse(chunk("ok") + done()));
         OpenAiClient client = client(true, KEY);
 
-        client.cancel();
-        Completion completion = client.complete(REQUEST, recordDeltas);
+        new CallCancel().cancel();   // another call's cancel, with nothing in flight
+        Completion completion = client.complete(REQUEST, recordDeltas, new CallCancel());
 
         assertThat(completion.interrupted()).isFalse();
         assertThat(completion.text()).isEqualTo("ok");
