@@ -12,9 +12,11 @@ import dev.hmpagent.llm.wire.Bodies;
 import dev.hmpagent.llm.wire.BodyFormat;
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.HttpCalls;
+import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.ToolCallParts;
+import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -35,7 +37,7 @@ import java.util.function.Supplier;
  * prompt and on stable prefixes (see {@link AnthropicWire}) and reports the cached prompt tokens. Sends the key as
  * {@code x-api-key}, never as {@code Authorization}. {@link #probe()} asks for the model's description, not a reply.
  */
-public final class AnthropicClient implements LlmClient {
+public final class AnthropicClient extends HttpLlm<AnthropicSettings> {
     /** The API version every request names; the wire format here is that version's. */
     static final String API_VERSION = "2023-06-01";
     /** Exactly this content type: OkHttp would add a charset to a String body's type. */
@@ -45,53 +47,29 @@ public final class AnthropicClient implements LlmClient {
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
     static final long MAX_BODY_BYTES = Bodies.MAX_BODY_BYTES;
 
-    private final AnthropicSettings settings;
-    /** The OkHttpClient is made at the first call, not with the client: building one sets up TLS (see {@link HttpCalls}). */
-    private final HttpCalls calls;
     private final HttpUrl messagesUrl;
     private final HttpUrl modelUrl;
-    private final String endpoint;
     private final AnthropicWire wire = new AnthropicWire();
     private final AnthropicErrors errors;
 
     public AnthropicClient(AnthropicSettings settings) {
-        this(settings, Clock.systemUTC());
+        this(settings, madeFor(settings), Clock.systemUTC());
     }
 
-    public AnthropicClient(AnthropicSettings settings, Clock clock) {
-        this(settings, () -> httpClient(settings), clock);
-    }
-
-    /** For tests and for sharing a connection pool; the given client's timeouts apply. */
-    public AnthropicClient(AnthropicSettings settings, OkHttpClient http, Clock clock) {
-        this(settings, HttpCalls.constant(http), clock);
-    }
-
-    /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
-    AnthropicClient(AnthropicSettings settings, Supplier<OkHttpClient> http, Clock clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        Objects.requireNonNull(clock, "clock");
+    public AnthropicClient(AnthropicSettings settings, Supplier<OkHttpClient> http, Clock clock) {
+        super(settings, BaseUrl.parse(settings.baseUrl()).endpoint(), http);
         BaseUrl base = BaseUrl.parse(settings.baseUrl());
         // "https://api.anthropic.com" and "https://api.anthropic.com/v1" both mean the same API
         String v1 = base.pathEndsWith("/v1") ? "" : "/v1";
         this.messagesUrl = base.resolve(v1 + "/messages");
         this.modelUrl = base.resolve(v1 + "/models").newBuilder().addPathSegment(settings.model()).build();
-        this.endpoint = base.endpoint();
-        this.errors = new AnthropicErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
-                settings.readTimeout(), clock);
-        this.calls = new HttpCalls(http, settings.callDeadline(), errors.wire());
-    }
-
-    /** An OkHttpClient with the settings' timeouts. */
-    static OkHttpClient httpClient(AnthropicSettings settings) {
-        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
+        this.errors = new AnthropicErrors(base.endpoint(), base.host(), settings.apiKey(), settings.model(),
+                settings.readTimeout(), Objects.requireNonNull(clock, "clock"));
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(listener, "listener");
-        return calls.call(cancel, current -> send(request, listener, settings.stream(), current));
+    protected WireErrors wireErrors() {
+        return errors.wire();
     }
 
     /**
@@ -101,43 +79,30 @@ public final class AnthropicClient implements LlmClient {
     @Override
     public void probe(CallCancel cancel) {
         Request request = headers(new Request.Builder().url(modelUrl).get(), false).build();
-        calls.call(cancel, current -> calls.exchange(current, request, new Exchange<Void>() {
-            @Override
-            public Void read(Response response) throws IOException {
-                ResponseBody body = response.body();
-                MediaType type = body.contentType();
-                if (BodyFormat.of(type, body.source(), BodyFormat.JSON) != BodyFormat.JSON) {
-                    throw errors.wire().contentType(response.code(), Bodies.describe(type));
-                }
-                return null;
+        probe(cancel, request, this::status, response -> {
+            ResponseBody body = response.body();
+            MediaType type = body.contentType();
+            if (BodyFormat.of(type, body.source(), BodyFormat.JSON) != BodyFormat.JSON) {
+                throw errors.wire().contentType(response.code(), Bodies.describe(type));
             }
-
-            @Override
-            public Void cancelled() { return null; }
-
-            @Override
-            public String partialText() { return ""; }
-        }));
+        });
     }
 
-    @Override
-    public String endpoint() { return endpoint; }
-
-    @Override
-    public String model() { return settings.model(); }
-
-    /** A reading whose non-2xx statuses are Anthropic's errors. */
-    private abstract class Exchange<T> implements HttpCalls.Reading<T> {
-        @Override
-        public RuntimeException status(Response response, String body) {
-            return errors.http(response.code(), response.headers(), wire.error(body), body);
-        }
+    /** A non-2xx status as Anthropic's error. */
+    private RuntimeException status(Response response, String body) {
+        return errors.http(response.code(), response.headers(), wire.error(body), body);
     }
 
     /** One HTTP exchange within the call deadline; an error the server reports inside a 2xx reply is its error. */
-    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
+    @Override
+    protected Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
         AnthropicStream partial = new AnthropicStream(wire, MAX_REPLY_CHARS);
-        return calls.exchange(current, httpRequest(request, stream), new Exchange<>() {
+        return exchange(current, httpRequest(request, stream), new HttpCalls.Reading<>() {
+            @Override
+            public RuntimeException status(Response response, String body) {
+                return AnthropicClient.this.status(response, body);
+            }
+
             @Override
             public Completion read(Response response) throws IOException {
                 try {
@@ -194,8 +159,7 @@ public final class AnthropicClient implements LlmClient {
     }
 
     private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
-        String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), usage(request, reply, interrupted), model, reply.finishReason(), interrupted,
+        return new Completion(reply.text(), usage(request, reply, interrupted), answeredBy(reply.model()), reply.finishReason(), interrupted,
                 ToolCallParts.assemble(reply.toolCalls()));
     }
 

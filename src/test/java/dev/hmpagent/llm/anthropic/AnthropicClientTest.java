@@ -3,6 +3,7 @@ package dev.hmpagent.llm.anthropic;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
@@ -69,7 +70,7 @@ class AnthropicClientTest {
     private static AnthropicClient client(String baseUrl, String key, boolean stream, Duration callDeadline) {
         AnthropicSettings settings = new AnthropicSettings(baseUrl, key, MODEL, stream, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), callDeadline);
-        return new AnthropicClient(settings, AnthropicClient.httpClient(settings), CLOCK);
+        return new AnthropicClient(settings, HttpCalls.constant(AnthropicClient.httpClient(settings)), CLOCK);
     }
 
     private LlmException failure(AnthropicClient client) {

@@ -3,6 +3,7 @@ package dev.hmpagent.llm.ollama;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
@@ -87,7 +88,7 @@ class OllamaClientTest {
     }
 
     private static OllamaClient client(OllamaSettings settings) {
-        return new OllamaClient(settings, OllamaClient.httpClient(settings), CLOCK);
+        return new OllamaClient(settings, HttpCalls.constant(OllamaClient.httpClient(settings)), CLOCK);
     }
 
     private LlmException failure(OllamaClient client) {
@@ -629,7 +630,7 @@ class OllamaClientTest {
         OllamaSettings settings = settings(endpoint, true, Map.of(), "", "", Duration.ofSeconds(30));
         OkHttpClient impatient = new OkHttpClient.Builder().readTimeout(Duration.ofMillis(200)).build();
 
-        LlmException e = failure(new OllamaClient(settings, impatient, CLOCK));
+        LlmException e = failure(new OllamaClient(settings, HttpCalls.constant(impatient), CLOCK));
 
         assertThat(e.kind()).isEqualTo("timeout");
         assertThat(e.getMessage()).contains(endpoint, "llm.read_timeout_s");

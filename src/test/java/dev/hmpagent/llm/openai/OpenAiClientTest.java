@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.SseEventParser;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
@@ -71,13 +72,13 @@ class OpenAiClientTest {
     }
 
     private static OpenAiClient client(boolean stream, String key, String baseUrl, OkHttpClient http) {
-        return new OpenAiClient(settings(baseUrl, key, stream), http, CLOCK);
+        return new OpenAiClient(settings(baseUrl, key, stream), HttpCalls.constant(http), CLOCK);
     }
 
     private OpenAiClient client(boolean stream, Duration callDeadline) {
         OpenAiSettings settings = new OpenAiSettings(endpoint, KEY, "llama3", stream, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), callDeadline);
-        return new OpenAiClient(settings, OpenAiClient.httpClient(settings), CLOCK);
+        return new OpenAiClient(settings, HttpCalls.constant(OpenAiClient.httpClient(settings)), CLOCK);
     }
 
     private static OpenAiSettings settings(String baseUrl, String key, boolean stream) {
