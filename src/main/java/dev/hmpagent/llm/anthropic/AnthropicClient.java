@@ -7,7 +7,6 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.llm.Usage;
-import dev.hmpagent.llm.wire.BaseUrl;
 import dev.hmpagent.llm.wire.Bodies;
 import dev.hmpagent.llm.wire.BodyFormat;
 import dev.hmpagent.llm.wire.EventStream;
@@ -16,7 +15,6 @@ import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.ToolCallParts;
-import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -28,7 +26,6 @@ import okhttp3.ResponseBody;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -37,39 +34,28 @@ import java.util.function.Supplier;
  * prompt and on stable prefixes (see {@link AnthropicWire}) and reports the cached prompt tokens. Sends the key as
  * {@code x-api-key}, never as {@code Authorization}. {@link #probe()} asks for the model's description, not a reply.
  */
-public final class AnthropicClient extends HttpLlm<AnthropicSettings> {
+public final class AnthropicClient extends HttpLlm<AnthropicSettings, AnthropicErrors> {
     /** The API version every request names; the wire format here is that version's. */
     static final String API_VERSION = "2023-06-01";
     /** Exactly this content type: OkHttp would add a charset to a String body's type. */
     private static final MediaType JSON = MediaType.get("application/json");
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
     static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
-    /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
-    static final long MAX_BODY_BYTES = Bodies.MAX_BODY_BYTES;
 
     private final HttpUrl messagesUrl;
     private final HttpUrl modelUrl;
     private final AnthropicWire wire = new AnthropicWire();
-    private final AnthropicErrors errors;
 
     public AnthropicClient(AnthropicSettings settings) {
         this(settings, madeFor(settings), Clock.systemUTC());
     }
 
     public AnthropicClient(AnthropicSettings settings, Supplier<OkHttpClient> http, Clock clock) {
-        super(settings, BaseUrl.parse(settings.baseUrl()).endpoint(), http);
-        BaseUrl base = BaseUrl.parse(settings.baseUrl());
+        super(settings, http, clock, AnthropicErrors::new);
         // "https://api.anthropic.com" and "https://api.anthropic.com/v1" both mean the same API
         String v1 = base.pathEndsWith("/v1") ? "" : "/v1";
         this.messagesUrl = base.resolve(v1 + "/messages");
         this.modelUrl = base.resolve(v1 + "/models").newBuilder().addPathSegment(settings.model()).build();
-        this.errors = new AnthropicErrors(base.endpoint(), base.host(), settings.apiKey(), settings.model(),
-                settings.readTimeout(), Objects.requireNonNull(clock, "clock"));
-    }
-
-    @Override
-    protected WireErrors wireErrors() {
-        return errors.wire();
     }
 
     /**
@@ -122,16 +108,12 @@ public final class AnthropicClient extends HttpLlm<AnthropicSettings> {
 
     private Completion reply(LlmRequest request, Response response, boolean stream, AnthropicStream partial,
                              StreamListener listener) throws IOException {
-        ResponseBody body = response.body();
-        MediaType type = body.contentType();
-        BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
-        if (format == BodyFormat.OTHER) throw errors.wire().contentType(response.code(), Bodies.describe(type));
-        if (format == BodyFormat.EVENT_STREAM) {
-            EventStream.read(body.source(), partial, listener);
+        String whole = eventsOrWhole(response, stream, partial, listener);
+        if (whole == null) {
             if (!partial.done()) throw new ReplyException(ReplyException.TRUNCATED, "no message_stop", null);
             return completion(request, partial.reply(), false);
         }
-        Reply reply = cut(wire.parseMessage(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
+        Reply reply = cut(wire.parseMessage(whole));
         EventStream.deliver(reply.text(), listener);
         return completion(request, reply, false);
     }

@@ -2,6 +2,7 @@ package dev.hmpagent.llm.anthropic;
 
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.ProviderErrors;
 import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.Headers;
 
@@ -19,7 +20,7 @@ import java.util.Objects;
  * {@code enforced_spend_limit_reached}) is {@link LlmException#INSUFFICIENT_QUOTA}, never retried. Every message is
  * one line, names the endpoint, says what to do, and never contains the API key.
  */
-final class AnthropicErrors {
+final class AnthropicErrors implements ProviderErrors {
     private final WireErrors wire;
     private final String endpoint;
     private final String apiKey;
@@ -34,7 +35,8 @@ final class AnthropicErrors {
     }
 
     /** The provider-neutral half: transport failures, content types, deadlines. */
-    WireErrors wire() { return wire; }
+    @Override
+    public WireErrors wire() { return wire; }
 
     /**
      * A non-2xx status.

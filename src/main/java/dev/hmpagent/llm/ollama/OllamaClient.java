@@ -13,7 +13,6 @@ import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.SseEventParser;
-import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -25,7 +24,6 @@ import okio.BufferedSource;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -34,7 +32,7 @@ import java.util.function.Supplier;
  * (one JSON object a line, the last with {@code "done": true} and the token counts) when the settings ask for it;
  * otherwise reads one JSON object. {@link #probe()} asks {@code /api/show}, which generates nothing.
  */
-public final class OllamaClient extends HttpLlm<OllamaSettings> {
+public final class OllamaClient extends HttpLlm<OllamaSettings, OllamaErrors> {
     static final String CHAT_PATH = "/api/chat";
     static final String SHOW_PATH = "/api/show";
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by num_predict. */
@@ -47,33 +45,16 @@ public final class OllamaClient extends HttpLlm<OllamaSettings> {
     private final HttpUrl showUrl;
     private final OllamaWire wire = new OllamaWire();
     private final ContextWindow contextWindow;
-    private final OllamaErrors errors;
 
     public OllamaClient(OllamaSettings settings) {
         this(settings, madeFor(settings), Clock.systemUTC());
     }
 
     public OllamaClient(OllamaSettings settings, Supplier<OkHttpClient> http, Clock clock) {
-        super(settings, endpointOf(settings), http);
+        super(settings, http, clock, OllamaErrors::new);
         this.contextWindow = ContextWindow.of(settings.baseUrl(), settings.model(), settings.options());
-        Objects.requireNonNull(clock, "clock");
-        this.chatUrl = HttpUrl.get(settings.baseUrl() + CHAT_PATH);
-        this.showUrl = HttpUrl.get(settings.baseUrl() + SHOW_PATH);
-        this.errors = new OllamaErrors(endpoint(), HttpUrl.get(settings.baseUrl()).host(), settings.apiKey(),
-                settings.model(), settings.readTimeout(), clock);
-    }
-
-    /** The server's root URL, without credentials, for messages. */
-    private static String endpointOf(OllamaSettings settings) {
-        HttpUrl base = HttpUrl.parse(settings.baseUrl());
-        if (base == null) throw new IllegalArgumentException("llm.base_url is not an http(s) URL: " + settings.baseUrl());
-        String shown = base.newBuilder().username("").password("").query(null).build().toString();
-        return shown.endsWith("/") ? shown.substring(0, shown.length() - 1) : shown;
-    }
-
-    @Override
-    protected WireErrors wireErrors() {
-        return errors.wire();
+        this.chatUrl = base.resolve(CHAT_PATH);
+        this.showUrl = base.resolve(SHOW_PATH);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.hmpagent.llm.ollama;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
+import dev.hmpagent.llm.wire.ProviderErrors;
 import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.Headers;
 
@@ -16,7 +17,7 @@ import java.util.Objects;
  * Maps transport failures and Ollama's HTTP statuses ({@code {"error": "..."}} bodies) to the LLM exception tree.
  * Every message is one line, names the endpoint, says what to do, and never contains the API key.
  */
-final class OllamaErrors {
+final class OllamaErrors implements ProviderErrors {
     static final int EXCERPT_MAX = 200;
 
     private final String endpoint;
@@ -34,7 +35,8 @@ final class OllamaErrors {
     }
 
     /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
-    WireErrors wire() { return wire; }
+    @Override
+    public WireErrors wire() { return wire; }
 
     /**
      * A non-2xx status. 404 is a model not pulled (or, without "model" in the message, a wrong base URL), 400 a

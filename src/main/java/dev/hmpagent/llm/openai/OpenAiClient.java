@@ -1,15 +1,12 @@
 package dev.hmpagent.llm.openai;
 
-import dev.hmpagent.llm.wire.BaseUrl;
 import dev.hmpagent.llm.wire.Bodies;
-import dev.hmpagent.llm.wire.BodyFormat;
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.ToolCallParts;
-import dev.hmpagent.llm.wire.WireErrors;
 import dev.hmpagent.llm.CommandsByTools;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
@@ -19,15 +16,12 @@ import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.llm.Usage;
 import okhttp3.HttpUrl;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -35,7 +29,7 @@ import java.util.function.Supplier;
  * Ollama's {@code /v1}, llama.cpp, vLLM). Streams when asked; falls back to non-streaming for
  * the rest of its life when a server rejects the streaming request with HTTP 400 ({@link HttpLlm}).
  */
-public final class OpenAiClient extends HttpLlm<OpenAiSettings> {
+public final class OpenAiClient extends HttpLlm<OpenAiSettings, OpenAiErrors> {
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
     static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
@@ -43,23 +37,14 @@ public final class OpenAiClient extends HttpLlm<OpenAiSettings> {
 
     private final HttpUrl url;
     private final OpenAiWire wire = new OpenAiWire();
-    private final OpenAiErrors errors;
 
     public OpenAiClient(OpenAiSettings settings) {
         this(settings, madeFor(settings), Clock.systemUTC());
     }
 
     public OpenAiClient(OpenAiSettings settings, Supplier<OkHttpClient> http, Clock clock) {
-        super(settings, BaseUrl.parse(settings.baseUrl()).endpoint(), http);
-        BaseUrl base = BaseUrl.parse(settings.baseUrl());
+        super(settings, http, clock, OpenAiErrors::new);
         this.url = base.resolve("/chat/completions");
-        this.errors = new OpenAiErrors(base.endpoint(), base.host(), settings.apiKey(), settings.model(),
-                settings.readTimeout(), Objects.requireNonNull(clock, "clock"));
-    }
-
-    @Override
-    protected WireErrors wireErrors() {
-        return errors.wire();
     }
 
     /** A 400 to a streaming request is streaming trouble, unless {@link #refusesToolsAlways}. */
@@ -109,18 +94,14 @@ public final class OpenAiClient extends HttpLlm<OpenAiSettings> {
 
     private Completion reply(LlmRequest request, Response response, boolean stream, StreamAccumulator partial,
                              StreamListener listener) throws IOException {
-        ResponseBody body = response.body();
-        MediaType type = body.contentType();
-        BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
-        if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), Bodies.describe(type));
-        if (format == BodyFormat.EVENT_STREAM) {
-            EventStream.read(body.source(), partial, listener);
+        String whole = eventsOrWhole(response, stream, partial, listener);
+        if (whole == null) {
             if (!partial.complete()) {
                 throw new ReplyException(ReplyException.TRUNCATED, "no finish_reason, no [DONE]", null);
             }
             return completion(request, partial.reply(), false);
         }
-        Reply reply = cut(wire.parseReply(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
+        Reply reply = cut(wire.parseReply(whole));
         EventStream.deliver(reply.text(), listener);
         return completion(request, reply, false);
     }

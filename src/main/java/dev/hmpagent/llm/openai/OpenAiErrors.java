@@ -3,6 +3,7 @@ package dev.hmpagent.llm.openai;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.wire.RetryAfter;
+import dev.hmpagent.llm.wire.ProviderErrors;
 import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.Headers;
 
@@ -17,7 +18,7 @@ import java.util.Objects;
  * (local servers such as Ollama included). Every message is one line, names the endpoint, says what to do, and
  * never contains the API key.
  */
-final class OpenAiErrors {
+final class OpenAiErrors implements ProviderErrors {
     static final int EXCERPT_MAX = WireErrors.EXCERPT_MAX;
 
     private final WireErrors wire;
@@ -74,7 +75,8 @@ final class OpenAiErrors {
     }
 
     /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
-    WireErrors wire() { return wire; }
+    @Override
+    public WireErrors wire() { return wire; }
 
     /** See {@link WireErrors#contentType}. */
     RetryableLlmException contentType(int code, String contentType) {

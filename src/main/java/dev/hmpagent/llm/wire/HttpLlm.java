@@ -7,6 +7,7 @@ import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -16,6 +17,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 /**
  * A provider's client over HTTP, its skeleton written once: the OkHttpClient made at the first call (building one sets
@@ -26,25 +28,31 @@ import okhttp3.Response;
  * {@link #send} (the request and how its reply is read) and its error mapping ({@link #wireErrors}, and the statuses
  * of its readings).
  */
-public abstract class HttpLlm<S extends HttpSettings> implements LlmClient {
+public abstract class HttpLlm<S extends HttpSettings, E extends ProviderErrors> implements LlmClient {
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
     /** The provider's settings: where, the key, the model, streaming, the timeouts, and what else it has. */
     protected final S settings;
-    private final String endpoint;
-    private final Lazy<HttpCalls> calls;
+    /** The configured base URL, read once: what the provider's paths are resolved against. */
+    protected final BaseUrl base;
+    /** The provider's error mapping. */
+    protected final E errors;
+    private final HttpCalls calls;
     private final AtomicBoolean streaming;
 
     /**
-     * @param endpoint where requests go, for messages (never a secret)
-     * @param http     makes the OkHttpClient, asked once, at the first call ({@link #madeFor} the settings' timeouts;
-     *                 {@link HttpCalls#constant} a given one, whose timeouts apply, for tests and a shared pool)
+     * @param http   makes the OkHttpClient, asked once, at the first call ({@link #madeFor} the settings' timeouts;
+     *               {@link HttpCalls#constant} a given one, whose timeouts apply, for tests and a shared pool)
+     * @param clock  for the times a server's Retry-After names
+     * @param errors makes the provider's error mapping for this client
+     * @throws IllegalArgumentException naming llm.base_url when the settings' base URL is not an http(s) URL
      */
-    protected HttpLlm(S settings, String endpoint, Supplier<OkHttpClient> http) {
+    protected HttpLlm(S settings, Supplier<OkHttpClient> http, Clock clock, ProviderErrors.Maker<E> errors) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-        Objects.requireNonNull(http, "http");
-        this.calls = new Lazy<>(() -> new HttpCalls(http, settings.callDeadline(), wireErrors()));
+        this.base = BaseUrl.parse(settings.baseUrl());
+        this.errors = errors.make(base.endpoint(), base.host(), settings.apiKey(), settings.model(),
+                settings.readTimeout(), Objects.requireNonNull(clock, "clock"));
+        this.calls = new HttpCalls(http, settings.callDeadline(), this.errors.wire());
         this.streaming = new AtomicBoolean(settings.stream());
     }
 
@@ -57,9 +65,6 @@ public abstract class HttpLlm<S extends HttpSettings> implements LlmClient {
     protected static Supplier<OkHttpClient> madeFor(HttpSettings settings) {
         return () -> httpClient(settings);
     }
-
-    /** The provider-neutral errors of this provider's calls: transport failures, the deadline, the key scrubbed. */
-    protected abstract WireErrors wireErrors();
 
     /** One HTTP exchange of a completion within what is left of {@code current}'s deadline, streamed or not. */
     protected abstract Completion send(LlmRequest request, StreamListener listener, boolean stream,
@@ -77,7 +82,7 @@ public abstract class HttpLlm<S extends HttpSettings> implements LlmClient {
     public final Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        return calls.get().call(cancel, current -> {
+        return calls.call(cancel, current -> {
             if (!streaming.get()) return send(request, listener, false, current);
             try {
                 return send(request, listener, true, current);
@@ -97,7 +102,7 @@ public abstract class HttpLlm<S extends HttpSettings> implements LlmClient {
 
     /** One HTTP exchange within what is left of {@code current}'s deadline (see {@link HttpCalls#exchange}). */
     protected final <T> T exchange(InFlightCall current, Request request, HttpCalls.Reading<T> reading) {
-        return calls.get().exchange(current, request, reading);
+        return calls.exchange(current, request, reading);
     }
 
     /** A non-2xx response of a probe as the provider's exception. */
@@ -117,7 +122,7 @@ public abstract class HttpLlm<S extends HttpSettings> implements LlmClient {
      * answers; a probe the cancel cut short returns quietly, as a cancelled completion does.
      */
     protected final void probe(CallCancel cancel, Request request, Statuses statuses, Answered answered) {
-        calls.get().call(cancel, current -> exchange(current, request, new HttpCalls.Reading<Void>() {
+        calls.call(cancel, current -> exchange(current, request, new HttpCalls.Reading<Void>() {
             @Override
             public RuntimeException status(Response response, String body) {
                 return statuses.status(response, body);
@@ -137,6 +142,23 @@ public abstract class HttpLlm<S extends HttpSettings> implements LlmClient {
         }));
     }
 
+    /**
+     * Reads a 2xx body that is server-sent events or one JSON object, by its Content-Type ({@link BodyFormat}; the
+     * one asked for when it names none): events are fed to {@code partial} and streamed to {@code listener}, and
+     * null is returned; a JSON object is returned whole, read up to {@link Bodies#MAX_BODY_BYTES}. Anything else (a
+     * proxy's HTML page) is the retryable content-type error.
+     */
+    protected final String eventsOrWhole(Response response, boolean stream, EventStream.Events partial,
+                                         StreamListener listener) throws IOException {
+        ResponseBody body = response.body();
+        MediaType type = body.contentType();
+        BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
+        if (format == BodyFormat.OTHER) throw errors.wire().contentType(response.code(), Bodies.describe(type));
+        if (format == BodyFormat.JSON) return Bodies.readCapped(body.source(), Bodies.MAX_BODY_BYTES);
+        EventStream.read(body.source(), partial, listener);
+        return null;
+    }
+
     /** A JSON POST of {@code body} to {@code url}, the key (when set) sent as {@code Authorization: Bearer}. */
     protected final Request bearerPost(HttpUrl url, String body, String accept) {
         Request.Builder builder = new Request.Builder().url(url).header("Accept", accept)
@@ -151,7 +173,7 @@ public abstract class HttpLlm<S extends HttpSettings> implements LlmClient {
     }
 
     @Override
-    public final String endpoint() { return endpoint; }
+    public final String endpoint() { return base.endpoint(); }
 
     @Override
     public final String model() { return settings.model(); }
