@@ -2,6 +2,11 @@ package dev.hmpagent.cycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.commands.Args;
+import dev.hmpagent.commands.CommandContext;
+import dev.hmpagent.commands.CommandOutcome;
+import dev.hmpagent.commands.catalogue.Catalogue;
 import dev.hmpagent.config.AgentConfig;
 import dev.hmpagent.config.AgentSection;
 import dev.hmpagent.config.ConfigLoader;
@@ -20,6 +25,7 @@ import dev.hmpagent.testing.RecordingSink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -78,5 +84,30 @@ class HaltBeforeAttachTest {
         assertThat(result.get().outcome()).isEqualTo("interrupted");
         assertThat(server.requestCount()).as("the call attached after the halt never reached the server").isZero();
         assertThat(new NotesDao(store).unreadCount()).as("the message waits for an answer").isEqualTo(1);
+    }
+
+    /**
+     * The same window for an {@code llm_task}: the task call's own {@code CallCancel} is what a halt cancels, so the
+     * request attached after it never goes out (the old road, the client's {@code cancel()}, found no call in flight).
+     */
+    @Test
+    void a_halt_before_the_task_call_is_attached_ends_the_task_ehalt_and_no_request_reaches_the_server()
+            throws Exception {
+        server.plain("A summary that must never be asked for.", 100, 10);
+        held = new HeldLlm(new OpenAiClient(new OpenAiSettings(server.baseUrl(), "", "task-model", false,
+                Duration.ofSeconds(5), Duration.ofSeconds(30))));
+        LlmTasks tasks = new LlmTasks(() -> held, new LlmParams(0.7, 100), clock);
+        CompletableFuture<CommandOutcome> done = new CompletableFuture<>();
+
+        tasks.start(new Args("llm_task", "{}", new ObjectMapper().createObjectNode().put("task_description",
+                "summarise the log")), new CommandContext(1, "m", Catalogue.builtIn(), store), 7, done::complete);
+        assertThat(held.entered.await(10, TimeUnit.SECONDS)).as("the task call is on its way down the chain").isTrue();
+        assertThat(tasks.cancelAll()).as("what a halt does").isEqualTo(1);
+        held.goOn.countDown();   // only now does the provider's client attach its HTTP call
+
+        CommandOutcome outcome = done.get(10, TimeUnit.SECONDS);
+        assertThat(outcome.code()).isEqualTo(dev.hmpagent.safety.ErrorCode.EHALT);
+        assertThat(outcome.result()).contains("cancelled by a halt");
+        assertThat(server.requestCount()).as("the task's request never reached the server").isZero();
     }
 }
