@@ -10,7 +10,6 @@ import okhttp3.Headers;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Maps transport failures and HTTP statuses to the LLM exception tree, for OpenAI-compatible servers: what is
@@ -18,20 +17,12 @@ import java.util.Objects;
  * (local servers such as Ollama included). Every message is one line, names the endpoint, says what to do, and
  * never contains the API key.
  */
-final class OpenAiErrors implements ProviderErrors {
+final class OpenAiErrors extends ProviderErrors {
     static final int EXCERPT_MAX = WireErrors.EXCERPT_MAX;
 
-    private final WireErrors wire;
-    private final String endpoint;
-    private final String apiKey;
-    private final String model;
-
     OpenAiErrors(String endpoint, String host, String apiKey, String model, Duration readTimeout, Clock clock) {
-        this.wire = new WireErrors(endpoint, host, apiKey, readTimeout, clock,
+        super(endpoint, host, apiKey, model, readTimeout, clock,
                 "start the server (e.g. \"ollama serve\") or set llm.base_url");
-        this.endpoint = endpoint;
-        this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
-        this.model = Objects.requireNonNull(model, "model");
     }
 
     /** A non-2xx status with at most a Retry-After header; see {@link #http(int, Headers, String, boolean)}. */
@@ -75,8 +66,6 @@ final class OpenAiErrors implements ProviderErrors {
     }
 
     /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
-    @Override
-    public WireErrors wire() { return wire; }
 
     /** See {@link WireErrors#contentType}. */
     RetryableLlmException contentType(int code, String contentType) {
