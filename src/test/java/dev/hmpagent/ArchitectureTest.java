@@ -1,6 +1,7 @@
 package dev.hmpagent;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -192,5 +193,27 @@ class ArchitectureTest {
                 .because("a child of the agent gets the allow-listed environment, the sandbox and a tree kill from the"
                         + " process room; the other rooms ask it (the alert command, an MCP server)")
                 .check(main);
+    }
+
+    /**
+     * One cancel road (issue 36): an LLM call is cancelled by the {@code llm.CallCancel} its caller hands down with
+     * it, never by a {@code cancel()} on the client, which would have to be forwarded through every layer and finds no
+     * call before the HTTP client attached one. Held for the fakes in src/test too.
+     */
+    @Test
+    void an_llm_call_is_cancelled_only_by_its_call_cancel() {
+        JavaClasses withTests = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages(ROOT);
+        String client = ROOT + ".llm.LlmClient";
+        List<String> found = new ArrayList<>();
+        for (JavaClass c : withTests) {
+            if (!c.isAssignableTo(client)) continue;
+            c.getMethods().stream()
+                    .filter(m -> m.getName().equals("cancel") && m.getRawParameterTypes().isEmpty())
+                    .filter(m -> c.getName().equals(client) || m.getModifiers().contains(JavaModifier.PUBLIC))
+                    .forEach(m -> found.add(m.getFullName()));
+        }
+        assertThat(found).as("cancel() on an LlmClient").isEmpty();
     }
 }

@@ -83,7 +83,6 @@ public final class MainCall {
         }
         // the call may not have reached its HTTP client yet: the cancel waits for it there and aborts it as it attaches
         cancelled.cancel();
-        llm.cancel();
         return true;
     }
 
@@ -124,7 +123,7 @@ public final class MainCall {
                 events.emit(new AgentEvent.ReplyDelta(tickId, delta));
                 if (chant.feed(delta)) {
                     cut[0] = true;
-                    llm.cancel();
+                    cancel.cancel();   // this call's own cancel: the next call gets a new one
                 }
             }, cancel);
         } catch (LlmException e) {

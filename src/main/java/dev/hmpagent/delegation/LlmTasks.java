@@ -5,6 +5,7 @@ import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.commands.ExternalCommand;
 import dev.hmpagent.commands.Signature;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.MeteredLlm;
@@ -35,7 +36,8 @@ public final class LlmTasks implements ExternalCommand {
     private final Supplier<MeteredLlm<LlmCall>> clients;
     private final double temperature;
     private final int maxTokens;
-    private final Map<Long, LlmClient> running = new ConcurrentHashMap<>();
+    /** The cancel of each task's call in flight, by its process_log id. */
+    private final Map<Long, CallCancel> running = new ConcurrentHashMap<>();
     /**
      * Asked before every task's call with its estimate (prompt and longest reply): false when the token budget is spent
      * or the call would cross it (the safety state has moved).
@@ -80,11 +82,12 @@ public final class LlmTasks implements ExternalCommand {
             return Optional.of(CommandOutcome.notFound("llm_task: no LLM \"" + target.get() + "\" is configured here; "
                     + "leave target_llm out to use " + client.model()));
         }
-        running.put(processLogId, client);
+        CallCancel cancel = new CallCancel();
+        running.put(processLogId, cancel);
         Thread t = new Thread(() -> {
             try {
                 // the call, failed or not, is written with the result: in the transaction that counts its tokens
-                onDone.accept(call(client, task).withCalls(client.take()));
+                onDone.accept(call(client, task, cancel).withCalls(client.take()));
             } finally {
                 running.remove(processLogId);
             }
@@ -94,10 +97,10 @@ public final class LlmTasks implements ExternalCommand {
         return Optional.empty();
     }
 
-    private CommandOutcome call(LlmClient client, String task) {
+    private CommandOutcome call(LlmClient client, String task, CallCancel cancel) {
         Completion c;
         try {
-            c = client.complete(new LlmRequest(messages(task), temperature, maxTokens), StreamListener.NONE);
+            c = client.complete(new LlmRequest(messages(task), temperature, maxTokens), StreamListener.NONE, cancel);
         } catch (LlmException e) {
             return CommandOutcome.error(e.retryable() ? ErrorCode.EUNKNOWN : ErrorCode.EINVAL,
                     "llm_task: the call failed (" + e.getMessage() + "); try again later or do it yourself");
@@ -127,7 +130,7 @@ public final class LlmTasks implements ExternalCommand {
 
     /** Cancels every task in flight (a halt); returns how many. */
     public int cancelAll() {
-        running.values().forEach(LlmClient::cancel);
+        running.values().forEach(CallCancel::cancel);
         return running.size();
     }
 }

@@ -48,11 +48,6 @@ public final class CommandsByTools implements LlmClient {
     public Form form() { return form; }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         if (form == Form.JSON && request.offer().anyJson()) return completeJson(request, listener, cancel);
         if (form != Form.TOOLS || !request.offer().any()) return client.complete(request.asBlock(), listener, cancel);
@@ -118,14 +113,11 @@ public final class CommandsByTools implements LlmClient {
     }
 
     @Override
-    public void cancel() { client.cancel(); }
-
-    @Override
     public String endpoint() { return client.endpoint(); }
 
     @Override
     public String model() { return client.model(); }
 
     @Override
-    public void probe() { client.probe(); }
+    public void probe(CallCancel cancel) { client.probe(cancel); }
 }

@@ -1,8 +1,6 @@
 package dev.hmpagent.llm;
 
-import dev.hmpagent.text.Text;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,7 +22,8 @@ import java.util.function.Supplier;
  *   priority order and the first that answers gets the request. The caller's own back-off spaces the calls.</li>
  * </ul>
  * Each change is said once, through {@link #notices()}. Every client keeps its own base URL and key, so a key never
- * travels to another host. Calls come from one thread at a time (the tick thread); {@link #cancel()} from any.
+ * travels to another host. Calls come from one thread at a time (the tick thread); their cancels from any: a call's
+ * {@link CallCancel} reaches the probes made for it and every LLM it fails over to.
  */
 public final class FailoverLlm implements LlmClient {
     /** One LLM: an id (the llm_registry id) and its client. */
@@ -40,13 +39,8 @@ public final class FailoverLlm implements LlmClient {
     }
 
     private final List<Route> routes;
-    private final BiPredicate<Integer, Duration> giveUp;
-    private final Backoff probes;
-    /** Monotonic nanoseconds ({@link System#nanoTime}): a stepped wall clock must not hold a probe back for hours. */
-    private final LongSupplier nanos;
-    private final Health[] health;
-    private final List<String> said = new ArrayList<>();
-    private final AtomicReference<LlmClient> calling = new AtomicReference<>();
+    /** Each LLM's state and what a person is told of it. */
+    private final RouteHealth health;
     private volatile int active;
     private boolean outage;
 
@@ -59,31 +53,9 @@ public final class FailoverLlm implements LlmClient {
     public FailoverLlm(List<Route> routes, BiPredicate<Integer, Duration> giveUp, Backoff probes, LongSupplier nanos) {
         this.routes = List.copyOf(routes);
         if (this.routes.isEmpty()) throw new IllegalArgumentException("no LLM to call");
-        this.giveUp = Objects.requireNonNull(giveUp, "giveUp");
-        this.probes = Objects.requireNonNull(probes, "probes");
-        this.nanos = Objects.requireNonNull(nanos, "nanos");
-        this.health = new Health[this.routes.size()];
-        for (int i = 0; i < health.length; i++) health[i] = new Health();
-    }
-
-    /** What each LLM's state is: failing since when, given up, out for good, when to probe it next. */
-    private static final class Health {
-        int failures;
-        long failingSince;
-        boolean down;
-        String out;            // why it is out for good, or null
-        int failedProbes;
-        boolean probeDue;      // whether probeAt holds a time
-        long probeAt;
-        String lastError = "";
-
-        void answered() {
-            failures = 0;
-            failingSince = 0;
-            down = false;
-            failedProbes = 0;
-            probeDue = false;
-        }
+        // monotonic nanoseconds (System.nanoTime): a stepped wall clock must not hold a probe back for hours
+        this.health = new RouteHealth(this.routes, Objects.requireNonNull(giveUp, "giveUp"),
+                Objects.requireNonNull(probes, "probes"), Objects.requireNonNull(nanos, "nanos"));
     }
 
     /**
@@ -120,7 +92,7 @@ public final class FailoverLlm implements LlmClient {
     /** Why LLM {@code id} is out for good (its quota, its key), if it is. */
     public Optional<String> outBecause(String id) {
         for (int i = 0; i < routes.size(); i++) {
-            if (routes.get(i).id().equals(id)) return Optional.ofNullable(health[i].out);
+            if (routes.get(i).id().equals(id)) return Optional.ofNullable(health.out(i));
         }
         return Optional.empty();
     }
@@ -141,11 +113,6 @@ public final class FailoverLlm implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
@@ -158,9 +125,10 @@ public final class FailoverLlm implements LlmClient {
         String person = personChoice.getAndSet(null);
         if (person != null) prefer(person, PERSON);
         if (outage) {
-            if (!recoverFromOutage()) throw noneAnswers();
+            // a call cancelled while it probed goes on to its route, which returns it interrupted at once
+            if (!recoverFromOutage(cancel) && !cancel.cancelled()) throw health.noneAnswers();
         } else if (active != 0) {
-            probeAbove(active);
+            probeAbove(active, cancel);
         }
         return attempt(active, request, assembledFor, listener, cancel, true);
     }
@@ -169,63 +137,36 @@ public final class FailoverLlm implements LlmClient {
     private Completion attempt(int index, LlmRequest request, Route assembledFor, StreamListener listener,
                                CallCancel cancel, boolean mayFailOver) {
         Route route = routes.get(index);
-        Health h = health[index];
         LlmRequest sent = route == assembledFor ? request : retarget.apply(request, assembledFor.client(), route.client());
-        calling.set(route.client());
         try {
             Completion c = route.client().complete(sent, listener, cancel);
-            if (!c.interrupted()) h.answered();
+            if (!c.interrupted()) health.answered(index);
             return c;
         } catch (LlmException e) {
-            markFailed(h, e);
-            Optional<Integer> next = nextAvailable();
-            if (next.isEmpty()) throw noneLeft(route, h, e);
+            health.failed(index, e);
+            Optional<Integer> next = health.nextAvailable();
+            if (next.isEmpty()) throw noneLeft(index, e);
             active = next.get();
-            say(route.describe() + (h.out != null ? " is out because " + h.out : " failed " + h.failures
-                    + " times in a row") + ": thinking with " + routes.get(active).describe() + " instead"
-                    + (index == 0 && h.out == null ? " until it answers again" : ""));
+            health.say(route.describe() + " " + health.trouble(index) + ": thinking with "
+                    + routes.get(active).describe() + " instead"
+                    + (index == 0 && health.out(index) == null ? " until it answers again" : ""));
             if (!mayFailOver) throw e;
             return attempt(active, request, assembledFor, listener, cancel, false);
-        } finally {
-            calling.compareAndSet(route.client(), null);
-        }
-    }
-
-    /**
-     * Records the failure on the route's health; rethrows what failing over cannot help (a request the server
-     * refused, or a transient failure not yet given up on).
-     */
-    private void markFailed(Health h, LlmException e) {
-        h.lastError = e.getMessage();
-        if (e.quotaExhausted() || e.authRejected()) {
-            h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
-            h.down = true;
-        } else if (e.retryable()) {
-            long now = nanos.getAsLong();
-            if (h.failures++ == 0) h.failingSince = now;
-            if (!giveUp.test(h.failures, Duration.ofNanos(now - h.failingSince))) throw e;
-            h.down = true;
-            h.failedProbes = 0;
-            h.probeDue = true;
-            h.probeAt = now + probes.delay(1, Optional.empty()).toNanos();
-        } else {
-            throw e;
         }
     }
 
     /** No other route is available: the outage, said once, and the failure to throw at the caller. */
-    private LlmException noneLeft(Route route, Health h, LlmException e) {
+    private LlmException noneLeft(int index, LlmException e) {
         outage = true;
-        if (java.util.Arrays.stream(health).allMatch(x -> x.out != null)) {
+        if (health.allOut()) {
             // out for good, every one: nothing is asked again, so nothing is promised; the refusal goes to
             // the caller, which says what happens now (a stop for quota)
-            if (routes.size() > 1) say("No LLM can be used: " + outReasons());
+            if (routes.size() > 1) health.say("No LLM can be used: " + health.outReasons());
             return e;
         }
-        say("No LLM answers: " + route.describe() + (h.out != null ? " is out because " + h.out
-                : " failed " + h.failures + " times in a row") + (routes.size() > 1 ? " and no other LLM is"
-                + " available" : "") + ". The agent goes on without thinking: ticks are logged, messages queue"
-                + " and processes are tracked; it asks the LLM again with back-off and reads the queued"
+        health.say("No LLM answers: " + routes.get(index).describe() + " " + health.trouble(index)
+                + (routes.size() > 1 ? " and no other LLM is available" : "") + ". The agent goes on without thinking:"
+                + " ticks are logged, messages queue and processes are tracked; it asks the LLM again with back-off and reads the queued"
                 + " messages in order when one answers");
         return e;
     }
@@ -237,36 +178,26 @@ public final class FailoverLlm implements LlmClient {
     private void prefer(String id, String who) {
         for (int i = 0; i < routes.size(); i++) {
             if (!routes.get(i).id().equals(id) || i == active) continue;
-            if (health[i].out != null) {
-                say(who + " chose " + routes.get(i).describe() + ", which is out because " + health[i].out
+            if (health.out(i) != null) {
+                health.say(who + " chose " + routes.get(i).describe() + ", which is out because " + health.out(i)
                         + ": staying with " + routes.get(active).describe());
                 return;
             }
-            health[i].answered();
+            health.answered(i);
             outage = false;
             active = i;
-            say("thinking with " + routes.get(i).describe() + ", as " + who + " chose"
+            health.say("thinking with " + routes.get(i).describe() + ", as " + who + " chose"
                     + (who.equals(PERSON) ? " (/model)" : " (llm_select)"));
             return;
         }
     }
 
-    /** The first LLM by priority that is neither given up nor out. */
-    private Optional<Integer> nextAvailable() {
-        for (int i = 0; i < routes.size(); i++) {
-            if (!health[i].down && health[i].out == null) return Optional.of(i);
-        }
-        return Optional.empty();
-    }
-
     /** Probes, when due, the given-up LLMs above {@code index}; the first that answers is used again. */
-    private void probeAbove(int index) {
-        long now = nanos.getAsLong();
+    private void probeAbove(int index, CallCancel cancel) {
         for (int i = 0; i < index; i++) {
-            Health h = health[i];
-            if (h.out != null || !h.probeDue || now - h.probeAt < 0) continue;
-            if (probe(i)) {
-                say(routes.get(i).describe() + " answers again: thinking with it instead of "
+            if (!health.probeDue(i)) continue;
+            if (probe(i, cancel)) {
+                health.say(routes.get(i).describe() + " answers again: thinking with it instead of "
                         + routes.get(active).describe());
                 active = i;
                 return;
@@ -275,13 +206,13 @@ public final class FailoverLlm implements LlmClient {
     }
 
     /** In an outage: probes every LLM not out, by priority; true when one answered (it is used from now on). */
-    private boolean recoverFromOutage() {
+    private boolean recoverFromOutage(CallCancel cancel) {
         for (int i = 0; i < routes.size(); i++) {
-            if (health[i].out != null) continue;
-            if (probe(i)) {
+            if (health.out(i) != null) continue;
+            if (probe(i, cancel)) {
                 outage = false;
                 active = i;
-                say(routes.get(i).describe() + " answers again: the agent thinks again and reads the messages that"
+                health.say(routes.get(i).describe() + " answers again: the agent thinks again and reads the messages that"
                         + " queued, in order");
                 return true;
             }
@@ -289,74 +220,27 @@ public final class FailoverLlm implements LlmClient {
         return false;
     }
 
-    private boolean probe(int index) {
-        Health h = health[index];
-        LlmClient client = routes.get(index).client();
-        calling.set(client);
+    /**
+     * Probes route {@code index} for a call under {@code cancel}; true when it answered. A probe the cancel cut short
+     * says nothing of the route: its health stays as it was, and no route is probed after it.
+     */
+    private boolean probe(int index, CallCancel cancel) {
+        if (cancel.cancelled()) return false;
         try {
-            client.probe();
-            h.answered();
+            routes.get(index).client().probe(cancel);
+            if (cancel.cancelled()) return false;
+            health.answered(index);
             return true;
         } catch (LlmException e) {
-            h.lastError = e.getMessage();
-            if (e.quotaExhausted() || e.authRejected()) {
-                h.out = e.quotaExhausted() ? "its quota is exhausted" : "it rejected the key";
-                return false;
-            }
-            h.failedProbes++;
-            h.probeDue = true;
-            h.probeAt = nanos.getAsLong() + probes.delay(h.failedProbes + 1, Optional.empty()).toNanos();
+            if (!cancel.cancelled()) health.probeFailed(index, e);
             return false;
-        } finally {
-            calling.compareAndSet(client, null);
-        }
-    }
-
-    /** The failure of a call in an outage: the first LLM's last error, said as no LLM answering. */
-    private LlmException noneAnswers() {
-        StringBuilder why = new StringBuilder();
-        for (int i = 0; i < routes.size(); i++) {
-            if (i > 0) why.append("; ");
-            why.append(routes.get(i).id()).append(": ").append(health[i].out != null ? "out, " + health[i].out
-                    : firstLine(health[i].lastError));
-        }
-        boolean allOut = java.util.Arrays.stream(health).allMatch(h -> h.out != null);
-        if (allOut) {
-            String kind = health[0].out != null && health[0].out.startsWith("its quota") ? LlmException.INSUFFICIENT_QUOTA
-                    : "http_401";
-            return new FatalLlmException(kind, "no LLM can be used: " + why, null);
-        }
-        return new RetryableLlmException("outage", "no LLM answers (" + why + ")", null, null);
-    }
-
-    /** "main is out because its quota is exhausted; b is out because it rejected the key". */
-    private String outReasons() {
-        StringBuilder why = new StringBuilder();
-        for (int i = 0; i < routes.size(); i++) {
-            if (i > 0) why.append("; ");
-            why.append(routes.get(i).describe()).append(" is out because ").append(health[i].out);
-        }
-        return why.toString();
-    }
-
-    private static String firstLine(String s) {
-        return s == null || s.isBlank() ? "no answer" : Text.fit(Text.firstLine(s), 160);
-    }
-
-    private void say(String line) {
-        synchronized (said) {
-            said.add(line);
         }
     }
 
     /** The switches since the last call, each said once. */
     @Override
     public List<String> notices() {
-        List<String> out;
-        synchronized (said) {
-            out = new ArrayList<>(said);
-            said.clear();
-        }
+        List<String> out = health.drainSaid();
         // what each LLM says of itself (Ollama's context size), named when there are others
         for (Route r : routes) {
             for (String line : r.client().notices()) out.add(routes.size() > 1 ? r.id() + ": " + line : line);
@@ -375,12 +259,6 @@ public final class FailoverLlm implements LlmClient {
     }
 
     @Override
-    public void cancel() {
-        LlmClient inFlight = calling.get();
-        (inFlight != null ? inFlight : routes.get(active).client()).cancel();
-    }
-
-    @Override
     public String endpoint() {
         return routes.get(active).client().endpoint();
     }
@@ -391,7 +269,7 @@ public final class FailoverLlm implements LlmClient {
     }
 
     @Override
-    public void probe() {
-        routes.get(active).client().probe();
+    public void probe(CallCancel cancel) {
+        routes.get(active).client().probe(cancel);
     }
 }

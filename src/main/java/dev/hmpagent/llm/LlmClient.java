@@ -7,31 +7,21 @@ package dev.hmpagent.llm;
 public interface LlmClient {
 
     /**
-     * Sends the request and blocks until the reply is complete or {@link #cancel()} is called.
-     * A cancelled call returns the partial text with {@code interrupted = true}; it does not throw.
+     * Sends the request and blocks until the reply is complete or {@code cancel} is cancelled, which the caller may do
+     * from any thread at any time: before the call has reached the server too. A client that makes HTTP calls (or
+     * passes the call on to one that does) hands {@code cancel} to every call it attaches, also one attached after the
+     * cancel came. The caller's {@link CallCancel} is the only way to cancel a call. A cancelled call returns the
+     * partial text with {@code interrupted = true}; it does not throw.
      *
      * @throws RetryableLlmException when trying again later may succeed (network, 429, 5xx)
      * @throws FatalLlmException when it will not succeed without a change by the user (401, 404, bad request)
      */
-    Completion complete(LlmRequest request, StreamListener listener);
+    Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel);
 
-    /**
-     * As {@link #complete(LlmRequest, StreamListener)}, under {@code cancel}, which the caller may cancel from any
-     * thread at any time: before the call has reached the server too. A client that makes HTTP calls (or passes the
-     * call on to one that does) overrides this so every call it attaches hears the cancel, also one attached after it;
-     * by default a cancel is passed on to {@link #cancel()} while the call runs.
-     */
-    default Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
-        Runnable off = cancel.onCancel(this::cancel);
-        try {
-            return complete(request, listener);
-        } finally {
-            off.run();
-        }
+    /** As {@link #complete(LlmRequest, StreamListener, CallCancel)}, for a caller that never cancels the call. */
+    default Completion complete(LlmRequest request, StreamListener listener) {
+        return complete(request, listener, new CallCancel());
     }
-
-    /** Cancels the call in flight, if any; safe to call from any thread. */
-    void cancel();
 
     /** Where requests go, for messages to the user (never contains a secret). */
     String endpoint();
@@ -47,7 +37,15 @@ public interface LlmClient {
      * @throws LlmException when it does not answer, as {@link #complete} would
      */
     default void probe() {
-        complete(PROBE, StreamListener.NONE);
+        probe(new CallCancel());
+    }
+
+    /**
+     * As {@link #probe()}, under {@code cancel}: a probe made for a call (a failover asking whether an LLM answers
+     * again before it sends the request) is cancelled with that call. A cancelled probe returns quietly.
+     */
+    default void probe(CallCancel cancel) {
+        complete(PROBE, StreamListener.NONE, cancel);
     }
 
     /**

@@ -43,11 +43,6 @@ public final class MeteredLlm<T> implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
         Instant at = clock.instant();
         String asked = client.model();
@@ -81,11 +76,6 @@ public final class MeteredLlm<T> implements LlmClient {
     }
 
     @Override
-    public void cancel() {
-        client.cancel();
-    }
-
-    @Override
     public String endpoint() {
         return client.endpoint();
     }
@@ -96,7 +86,7 @@ public final class MeteredLlm<T> implements LlmClient {
     }
 
     @Override
-    public void probe() {
-        client.probe();
+    public void probe(CallCancel cancel) {
+        client.probe(cancel);
     }
 }

@@ -12,8 +12,6 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SwitchableLlm implements LlmClient {
     private final LlmClient main;
     private final AtomicReference<LlmClient> current;
-    /** The client of the call in flight, if any: a switch during a call must not keep Ctrl-C from cancelling it. */
-    private final AtomicReference<LlmClient> calling = new AtomicReference<>();
 
     public SwitchableLlm(LlmClient main) {
         this.main = Objects.requireNonNull(main, "main");
@@ -40,26 +38,9 @@ public final class SwitchableLlm implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
     public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
-        LlmClient client = current.get();
-        calling.set(client);
-        try {
-            return client.complete(request, listener, cancel);
-        } finally {
-            calling.compareAndSet(client, null);
-        }
-    }
-
-    /** Cancels the call in flight, even when the next calls were switched elsewhere since it began. */
-    @Override
-    public void cancel() {
-        LlmClient inFlight = calling.get();
-        (inFlight != null ? inFlight : current.get()).cancel();
+        // the call's cancel goes with it: a switch during the call does not keep a cancel from reaching it
+        return current.get().complete(request, listener, cancel);
     }
 
     /** The configured LLM's notices (its failovers), then those of the one switched to, if another. */

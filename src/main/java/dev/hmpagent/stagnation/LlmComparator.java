@@ -1,5 +1,6 @@
 package dev.hmpagent.stagnation;
 
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmException;
@@ -65,6 +66,8 @@ public final class LlmComparator implements ReplyComparator {
     private final Object lock = new Object();
     private boolean inCall;
     private boolean cancelRequested;
+    /** The cancel of the judge call being made (guarded by lock): a cancel before its HTTP call attaches aborts it. */
+    private CallCancel callCancel = new CallCancel();
 
     /**
      * @param client           the model to ask (may be a cheaper one than the agent's)
@@ -121,23 +124,27 @@ public final class LlmComparator implements ReplyComparator {
      */
     @Override
     public void cancel() {
+        CallCancel cancelled;
         synchronized (lock) {
             if (!inCall) return;
             cancelRequested = true;
+            cancelled = callCancel;
         }
-        client.cancel();
+        cancelled.cancel();
     }
 
     /** Asks the model about two replies that are not identical; {@code here} is their local comparison. */
     Comparison ask(String previous, String current, Comparison here) {
         LlmRequest request = request(previous, current);
+        CallCancel cancel = new CallCancel();
         synchronized (lock) {
             inCall = true;
             cancelRequested = false;
+            callCancel = cancel;
         }
         Completion answer;
         try {
-            answer = client.complete(request, StreamListener.NONE);
+            answer = client.complete(request, StreamListener.NONE, cancel);
         } catch (LlmException e) {
             return unknown(here, Comparison.NO_CALL);
         } finally {

@@ -166,7 +166,7 @@ public final class PromptStorageBench {
         }
 
         @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
+        public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
             calls++;
             String user = request.messages().get(1).content();
             boolean message = !user.contains("(no unread messages)");
@@ -187,9 +187,6 @@ public final class PromptStorageBench {
         private String command(String type, String args) {
             return "{\"cmd_id\": \"c-" + calls + "-" + type + "\", \"type\": \"" + type + "\", \"args\": {" + args + "}}";
         }
-
-        @Override
-        public void cancel() { }
 
         @Override
         public String endpoint() { return "scripted"; }

@@ -196,7 +196,7 @@ public final class StagnationBench {
         }
 
         @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
+        public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
             if (LlmComparator.isComparison(request.messages())) return judge(request);
             Step step = script.get(next++);
             String text = step.text();
@@ -225,9 +225,6 @@ public final class StagnationBench {
         }
 
         @Override
-        public void cancel() { }
-
-        @Override
         public String endpoint() { return "scripted"; }
 
         @Override
@@ -247,7 +244,8 @@ public final class StagnationBench {
         boolean[] cancelled = {false};
         LlmClient chanting = new LlmClient() {
             @Override
-            public Completion complete(LlmRequest request, StreamListener listener) {
+            public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
+                cancel.onCancel(() -> cancelled[0] = true);
                 StringBuilder sent = new StringBuilder();
                 for (int i = 0; i < full.length() && !cancelled[0]; i += 8) {
                     String delta = full.substring(i, Math.min(full.length(), i + 8));
@@ -259,9 +257,6 @@ public final class StagnationBench {
                         TokenEstimator.estimate(sent.toString()), true), "scripted", cancelled[0] ? "" : "length",
                         cancelled[0]);
             }
-
-            @Override
-            public void cancel() { cancelled[0] = true; }
 
             @Override
             public String endpoint() { return "scripted"; }

@@ -190,18 +190,17 @@ public final class TickBench {
         long cpuNanos;
 
         @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
+        public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
             long t0 = System.nanoTime();
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             try {
-                return fake.complete(request, listener);
+                return fake.complete(request, listener, cancel);
             } finally {
                 nanos += System.nanoTime() - t0;
                 cpuNanos += THREADS.getCurrentThreadCpuTime() - cpu0;
             }
         }
 
-        @Override public void cancel() { fake.cancel(); }
         @Override public String endpoint() { return fake.endpoint(); }
         @Override public String model() { return fake.model(); }
     }

@@ -377,12 +377,9 @@ class AgentReplEndToEndTest {
     record ThrowingLlm(Error error) implements dev.hmpagent.llm.LlmClient {
         @Override
         public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest request,
-                                                    dev.hmpagent.llm.StreamListener listener) {
+                                                    dev.hmpagent.llm.StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
             throw error;
         }
-
-        @Override
-        public void cancel() { }
 
         @Override
         public String endpoint() { return "http://throwing/v1"; }

@@ -68,8 +68,9 @@ public final class HzBench {
         }
 
         @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
+        public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
             calls.incrementAndGet();
+            cancel.onCancel(this::heardCancel);
             if (slow) {
                 inFlight.countDown();
                 try {
@@ -82,8 +83,7 @@ public final class HzBench {
             return new Completion("ok", new Usage(100, 2, false), "fake", "stop", false);
         }
 
-        @Override
-        public void cancel() {
+        private void heardCancel() {
             cancelledAt.set(System.nanoTime());
             cancelled.countDown();
         }

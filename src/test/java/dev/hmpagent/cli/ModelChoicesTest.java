@@ -293,12 +293,13 @@ class ModelChoicesTest {
         Blocking first = new Blocking();
         Blocking second = new Blocking();
         SwitchableLlm llm = new SwitchableLlm(first);
-        Thread caller = new Thread(() -> llm.complete(HELLO, StreamListener.NONE));
+        dev.hmpagent.llm.CallCancel ctrlC = new dev.hmpagent.llm.CallCancel();
+        Thread caller = new Thread(() -> llm.complete(HELLO, StreamListener.NONE, ctrlC));
         caller.start();
         assertThat(first.started.await(5, TimeUnit.SECONDS)).isTrue();
 
         llm.use(second);
-        llm.cancel();
+        ctrlC.cancel();
 
         caller.join(5_000);
         assertThat(caller.isAlive()).isFalse();
@@ -312,7 +313,8 @@ class ModelChoicesTest {
         final CountDownLatch cancelled = new CountDownLatch(1);
 
         @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
+        public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
+            cancel.onCancel(cancelled::countDown);
             started.countDown();
             try {
                 cancelled.await(10, TimeUnit.SECONDS);
@@ -320,11 +322,6 @@ class ModelChoicesTest {
                 Thread.currentThread().interrupt();
             }
             return new Completion("", new Usage(0, 0, true), "blocking", "", true);
-        }
-
-        @Override
-        public void cancel() {
-            cancelled.countDown();
         }
 
         @Override

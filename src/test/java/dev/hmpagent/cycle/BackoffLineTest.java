@@ -49,13 +49,10 @@ class BackoffLineTest {
             Wiring.Tools tools = Wiring.withJitter(TestWiring.tools(config, Approver.NOBODY, clock), () -> 0.75);
             LlmClient timed = new LlmClient() {
                 @Override
-                public Completion complete(LlmRequest request, StreamListener listener) {
+                public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
                     asked.add(time.nanoTime());
                     return llm.complete(request, listener);
                 }
-
-                @Override
-                public void cancel() { }
 
                 @Override
                 public String endpoint() { return llm.endpoint(); }

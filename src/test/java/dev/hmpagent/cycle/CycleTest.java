@@ -733,14 +733,11 @@ class CycleTest {
         dev.hmpagent.llm.LlmClient racing = new dev.hmpagent.llm.LlmClient() {
             @Override
             public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest request,
-                                                      dev.hmpagent.llm.StreamListener listener) {
+                                                      dev.hmpagent.llm.StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
                 holder[0].cancelInFlight();   // Ctrl-C pressed just as the full reply arrived
                 return new dev.hmpagent.llm.Completion("done" + commands("{\"type\": \"diary_entry\", \"args\": {\"text\": \"x\"}}"),
                         new dev.hmpagent.llm.Usage(10, 5, false), "m", "stop", false);
             }
-
-            @Override
-            public void cancel() { }
 
             @Override
             public String endpoint() { return "http://fake/v1"; }

@@ -172,13 +172,10 @@ class LlmCallRowsTest {
         dev.hmpagent.llm.LlmClient cancelledThenThrew = new dev.hmpagent.llm.LlmClient() {
             @Override
             public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest request,
-                                                      dev.hmpagent.llm.StreamListener listener) {
+                                                      dev.hmpagent.llm.StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
                 holder[0].cancelInFlight();   // Ctrl-C, and the client gives up with an exception
                 throw new RetryableLlmException("cancelled", "the call was cancelled", null, null);
             }
-
-            @Override
-            public void cancel() { }
 
             @Override
             public String endpoint() { return "http://fake/v1"; }

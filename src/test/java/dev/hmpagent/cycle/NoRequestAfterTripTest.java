@@ -114,12 +114,9 @@ class NoRequestAfterTripTest {
         // tick, another process's `agent halt` commits, and the control watcher has not heard of it yet
         LlmClient describedWhileAssembling = new LlmClient() {
             @Override
-            public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest r, dev.hmpagent.llm.StreamListener l) {
-                return llm.complete(r, l);
+            public dev.hmpagent.llm.Completion complete(dev.hmpagent.llm.LlmRequest r, dev.hmpagent.llm.StreamListener l, dev.hmpagent.llm.CallCancel cancel) {
+                return llm.complete(r, l, cancel);
             }
-
-            @Override
-            public void cancel() { llm.cancel(); }
 
             @Override
             public String endpoint() {

@@ -284,13 +284,10 @@ class TickLoopTest {
         Deque<Duration> left = new ArrayDeque<>(List.of(takes));
         return new LlmClient() {
             @Override
-            public Completion complete(LlmRequest request, StreamListener listener) {
+            public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
                 if (!left.isEmpty()) time.advance(left.poll());
                 return llm.complete(request, listener);
             }
-
-            @Override
-            public void cancel() { }
 
             @Override
             public String endpoint() { return llm.endpoint(); }
@@ -476,14 +473,11 @@ class TickLoopTest {
     LlmClient answeringAfter(Duration take) {
         return new LlmClient() {
             @Override
-            public Completion complete(LlmRequest request, StreamListener listener) {
+            public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
                 asked.add(time.nanoTime());
                 time.advance(take);
                 return llm.complete(request, listener);
             }
-
-            @Override
-            public void cancel() { }
 
             @Override
             public String endpoint() { return llm.endpoint(); }

@@ -45,14 +45,11 @@ class WallClockStepTest {
     LlmClient answeringAfter(Duration take) {
         return new LlmClient() {
             @Override
-            public Completion complete(LlmRequest request, StreamListener listener) {
+            public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
                 asked.add(time.nanoTime());
                 time.advance(take);
                 return llm.complete(request, listener);
             }
-
-            @Override
-            public void cancel() { }
 
             @Override
             public String endpoint() { return llm.endpoint(); }

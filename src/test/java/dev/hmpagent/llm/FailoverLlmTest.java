@@ -32,7 +32,7 @@ class FailoverLlmTest {
         }
 
         @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
+        public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
             calls++;
             received.add(request);
             check();
@@ -40,7 +40,7 @@ class FailoverLlmTest {
         }
 
         @Override
-        public void probe() {
+        public void probe(CallCancel cancel) {
             probes++;
             check();
         }
@@ -50,9 +50,6 @@ class FailoverLlmTest {
             if (!up) throw new RetryableLlmException("connect", "LLM endpoint http://" + name + " is not reachable",
                     null, null);
         }
-
-        @Override
-        public void cancel() { }
 
         @Override
         public List<String> notices() {

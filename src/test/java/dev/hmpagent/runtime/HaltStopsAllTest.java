@@ -54,7 +54,7 @@ class HaltStopsAllTest {
     Wiring.Tools tools;
     Cycle cycle;
 
-    /** A delegated call that is held until it is cancelled, by whichever road the cancel comes. */
+    /** A delegated call that is held until its call's cancel comes. */
     static final class HeldLlm implements LlmClient {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch cancelled = new CountDownLatch(1);
@@ -72,15 +72,6 @@ class HaltStopsAllTest {
             } finally {
                 off.run();
             }
-        }
-
-        @Override
-        public Completion complete(LlmRequest request, StreamListener listener) {
-            return complete(request, listener, new CallCancel());
-        }
-
-        public void cancel() {
-            cancelled.countDown();
         }
 
         @Override

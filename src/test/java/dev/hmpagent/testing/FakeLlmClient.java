@@ -107,7 +107,7 @@ public final class FakeLlmClient implements LlmClient {
      * reply, or none, lets it pass and stays for the call.
      */
     @Override
-    public void probe() {
+    public void probe(dev.hmpagent.llm.CallCancel cancel) {
         probes++;
         if (script.peek() instanceof Failing f) {
             script.poll();
@@ -127,7 +127,7 @@ public final class FakeLlmClient implements LlmClient {
     }
 
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
+    public Completion complete(LlmRequest request, StreamListener listener, dev.hmpagent.llm.CallCancel cancel) {
         if (judgeComparisons && isComparison(request)) {
             comparisons.add(request);
             String answer = judge.apply(request);
@@ -139,6 +139,7 @@ public final class FakeLlmClient implements LlmClient {
         if (script.isEmpty()) throw new AssertionError("the fake LLM was called more often than scripted: " + requests.size());
         this.listener = listener;
         this.cancelled = false;
+        cancel.onCancel(() -> cancelled = true);
         try {
             return script.poll().get();
         } finally {
@@ -153,11 +154,6 @@ public final class FakeLlmClient implements LlmClient {
 
     public String systemPrompt(int n) {
         return requests.get(n).messages().get(0).content();
-    }
-
-    @Override
-    public void cancel() {
-        cancelled = true;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.hmpagent.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
@@ -25,6 +26,7 @@ class SlowOpenAiServerTest {
     private final SlowOpenAiServer server;
     private final OpenAiClient client;
     private final BlockingQueue<String> deltas = new LinkedBlockingQueue<>();
+    private final CallCancel cancel = new CallCancel();
 
     SlowOpenAiServerTest() throws Exception {
         server = new SlowOpenAiServer();
@@ -38,7 +40,7 @@ class SlowOpenAiServerTest {
     }
 
     CompletableFuture<Completion> call() {
-        return CompletableFuture.supplyAsync(() -> client.complete(REQUEST, deltas::add));
+        return CompletableFuture.supplyAsync(() -> client.complete(REQUEST, deltas::add, cancel));
     }
 
     @Test
@@ -68,7 +70,7 @@ class SlowOpenAiServerTest {
         reply.send("Once upon");
         assertThat(deltas.poll(10, TimeUnit.SECONDS)).isEqualTo("Once upon");
 
-        client.cancel();
+        cancel.cancel();
 
         assertThat(reply.awaitHangUp(Duration.ofSeconds(10))).isTrue();
         assertThat(done.get(10, TimeUnit.SECONDS).interrupted()).isTrue();

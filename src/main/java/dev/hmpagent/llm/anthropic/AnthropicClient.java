@@ -7,11 +7,11 @@ import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.llm.Usage;
-import dev.hmpagent.llm.wire.BaseUrl;
 import dev.hmpagent.llm.wire.Bodies;
 import dev.hmpagent.llm.wire.BodyFormat;
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.HttpCalls;
+import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.ToolCallParts;
@@ -26,7 +26,6 @@ import okhttp3.ResponseBody;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -35,68 +34,28 @@ import java.util.function.Supplier;
  * prompt and on stable prefixes (see {@link AnthropicWire}) and reports the cached prompt tokens. Sends the key as
  * {@code x-api-key}, never as {@code Authorization}. {@link #probe()} asks for the model's description, not a reply.
  */
-public final class AnthropicClient implements LlmClient {
+public final class AnthropicClient extends HttpLlm<AnthropicSettings, AnthropicErrors> {
     /** The API version every request names; the wire format here is that version's. */
     static final String API_VERSION = "2023-06-01";
     /** Exactly this content type: OkHttp would add a charset to a String body's type. */
     private static final MediaType JSON = MediaType.get("application/json");
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
     static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
-    /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
-    static final long MAX_BODY_BYTES = Bodies.MAX_BODY_BYTES;
 
-    private final AnthropicSettings settings;
-    /** The OkHttpClient is made at the first call, not with the client: building one sets up TLS (see {@link HttpCalls}). */
-    private final HttpCalls calls;
     private final HttpUrl messagesUrl;
     private final HttpUrl modelUrl;
-    private final String endpoint;
     private final AnthropicWire wire = new AnthropicWire();
-    private final AnthropicErrors errors;
 
     public AnthropicClient(AnthropicSettings settings) {
-        this(settings, Clock.systemUTC());
+        this(settings, madeFor(settings), Clock.systemUTC());
     }
 
-    public AnthropicClient(AnthropicSettings settings, Clock clock) {
-        this(settings, () -> httpClient(settings), clock);
-    }
-
-    /** For tests and for sharing a connection pool; the given client's timeouts apply. */
-    public AnthropicClient(AnthropicSettings settings, OkHttpClient http, Clock clock) {
-        this(settings, HttpCalls.constant(http), clock);
-    }
-
-    /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
-    AnthropicClient(AnthropicSettings settings, Supplier<OkHttpClient> http, Clock clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        Objects.requireNonNull(clock, "clock");
-        BaseUrl base = BaseUrl.parse(settings.baseUrl());
+    public AnthropicClient(AnthropicSettings settings, Supplier<OkHttpClient> http, Clock clock) {
+        super(settings, http, clock, AnthropicErrors::new);
         // "https://api.anthropic.com" and "https://api.anthropic.com/v1" both mean the same API
         String v1 = base.pathEndsWith("/v1") ? "" : "/v1";
         this.messagesUrl = base.resolve(v1 + "/messages");
         this.modelUrl = base.resolve(v1 + "/models").newBuilder().addPathSegment(settings.model()).build();
-        this.endpoint = base.endpoint();
-        this.errors = new AnthropicErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
-                settings.readTimeout(), clock);
-        this.calls = new HttpCalls(http, settings.callDeadline(), errors.wire());
-    }
-
-    /** An OkHttpClient with the settings' timeouts. */
-    static OkHttpClient httpClient(AnthropicSettings settings) {
-        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
-    }
-
-    @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
-    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(listener, "listener");
-        return calls.call(cancel, current -> send(request, listener, settings.stream(), current));
     }
 
     /**
@@ -104,50 +63,32 @@ public final class AnthropicClient implements LlmClient {
      * the model are good, at no token cost. A cancelled probe returns quietly, as a cancelled default probe would.
      */
     @Override
-    public void probe() {
+    public void probe(CallCancel cancel) {
         Request request = headers(new Request.Builder().url(modelUrl).get(), false).build();
-        calls.call(current -> calls.exchange(current, request, new Exchange<Void>() {
-            @Override
-            public Void read(Response response) throws IOException {
-                ResponseBody body = response.body();
-                MediaType type = body.contentType();
-                if (BodyFormat.of(type, body.source(), BodyFormat.JSON) != BodyFormat.JSON) {
-                    throw errors.wire().contentType(response.code(), Bodies.describe(type));
-                }
-                return null;
+        probe(cancel, request, this::status, response -> {
+            ResponseBody body = response.body();
+            MediaType type = body.contentType();
+            if (BodyFormat.of(type, body.source(), BodyFormat.JSON) != BodyFormat.JSON) {
+                throw errors.wire().contentType(response.code(), Bodies.describe(type));
             }
-
-            @Override
-            public Void cancelled() { return null; }
-
-            @Override
-            public String partialText() { return ""; }
-        }));
+        });
     }
 
-    @Override
-    public void cancel() {
-        calls.cancel();
-    }
-
-    @Override
-    public String endpoint() { return endpoint; }
-
-    @Override
-    public String model() { return settings.model(); }
-
-    /** A reading whose non-2xx statuses are Anthropic's errors. */
-    private abstract class Exchange<T> implements HttpCalls.Reading<T> {
-        @Override
-        public RuntimeException status(Response response, String body) {
-            return errors.http(response.code(), response.headers(), wire.error(body), body);
-        }
+    /** A non-2xx status as Anthropic's error. */
+    private RuntimeException status(Response response, String body) {
+        return errors.http(response.code(), response.headers(), wire.error(body), body);
     }
 
     /** One HTTP exchange within the call deadline; an error the server reports inside a 2xx reply is its error. */
-    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
+    @Override
+    protected Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
         AnthropicStream partial = new AnthropicStream(wire, MAX_REPLY_CHARS);
-        return calls.exchange(current, httpRequest(request, stream), new Exchange<>() {
+        return exchange(current, httpRequest(request, stream), new HttpCalls.Reading<>() {
+            @Override
+            public RuntimeException status(Response response, String body) {
+                return AnthropicClient.this.status(response, body);
+            }
+
             @Override
             public Completion read(Response response) throws IOException {
                 try {
@@ -167,16 +108,12 @@ public final class AnthropicClient implements LlmClient {
 
     private Completion reply(LlmRequest request, Response response, boolean stream, AnthropicStream partial,
                              StreamListener listener) throws IOException {
-        ResponseBody body = response.body();
-        MediaType type = body.contentType();
-        BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
-        if (format == BodyFormat.OTHER) throw errors.wire().contentType(response.code(), Bodies.describe(type));
-        if (format == BodyFormat.EVENT_STREAM) {
-            EventStream.read(body.source(), partial, listener);
+        String whole = eventsOrWhole(response, stream, partial, listener);
+        if (whole == null) {
             if (!partial.done()) throw new ReplyException(ReplyException.TRUNCATED, "no message_stop", null);
             return completion(request, partial.reply(), false);
         }
-        Reply reply = cut(wire.parseMessage(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
+        Reply reply = cut(wire.parseMessage(whole));
         EventStream.deliver(reply.text(), listener);
         return completion(request, reply, false);
     }
@@ -204,8 +141,7 @@ public final class AnthropicClient implements LlmClient {
     }
 
     private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
-        String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), usage(request, reply, interrupted), model, reply.finishReason(), interrupted,
+        return new Completion(reply.text(), usage(request, reply, interrupted), answeredBy(reply.model()), reply.finishReason(), interrupted,
                 ToolCallParts.assemble(reply.toolCalls()));
     }
 

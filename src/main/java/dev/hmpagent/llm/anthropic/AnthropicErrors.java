@@ -2,13 +2,13 @@ package dev.hmpagent.llm.anthropic;
 
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.ProviderErrors;
 import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.Headers;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * Maps Anthropic's errors (its documented statuses and {@code error.type}s, as a status or as an {@code error} event
@@ -19,22 +19,10 @@ import java.util.Objects;
  * {@code enforced_spend_limit_reached}) is {@link LlmException#INSUFFICIENT_QUOTA}, never retried. Every message is
  * one line, names the endpoint, says what to do, and never contains the API key.
  */
-final class AnthropicErrors {
-    private final WireErrors wire;
-    private final String endpoint;
-    private final String apiKey;
-    private final String model;
-
+final class AnthropicErrors extends ProviderErrors {
     AnthropicErrors(String endpoint, String host, String apiKey, String model, Duration readTimeout, Clock clock) {
-        this.wire = new WireErrors(endpoint, host, apiKey, readTimeout, clock,
-                "check the network connection and llm.base_url");
-        this.endpoint = endpoint;
-        this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
-        this.model = Objects.requireNonNull(model, "model");
+        super(endpoint, host, apiKey, model, readTimeout, clock, "check the network connection and llm.base_url");
     }
-
-    /** The provider-neutral half: transport failures, content types, deadlines. */
-    WireErrors wire() { return wire; }
 
     /**
      * A non-2xx status.

@@ -1,7 +1,7 @@
 package dev.hmpagent.llm.anthropic;
 
+import dev.hmpagent.llm.wire.HttpSettings;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Where and how to reach Anthropic's Messages API. {@code baseUrl} null or blank means {@link #DEFAULT_BASE_URL};
@@ -9,7 +9,8 @@ import java.util.Objects;
  * never shows it. {@code callDeadline} bounds a whole call, reading a trickling stream included.
  */
 public record AnthropicSettings(String baseUrl, String apiKey, String model, boolean stream,
-                                Duration connectTimeout, Duration readTimeout, Duration callDeadline) {
+                                Duration connectTimeout, Duration readTimeout, Duration callDeadline)
+        implements HttpSettings {
     /** Anthropic's own API. */
     public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
     /** The call deadline when none is configured. */
@@ -18,17 +19,7 @@ public record AnthropicSettings(String baseUrl, String apiKey, String model, boo
     public AnthropicSettings {
         baseUrl = baseUrl == null || baseUrl.isBlank() ? DEFAULT_BASE_URL : baseUrl;
         apiKey = apiKey == null ? "" : apiKey.strip();
-        Objects.requireNonNull(model, "model");
-        Objects.requireNonNull(connectTimeout, "connectTimeout");
-        Objects.requireNonNull(readTimeout, "readTimeout");
-        Objects.requireNonNull(callDeadline, "callDeadline");
-        if (model.isBlank()) throw new IllegalArgumentException("model must not be blank");
-        if (connectTimeout.isNegative() || readTimeout.isNegative()) {
-            throw new IllegalArgumentException("timeouts must not be negative");
-        }
-        if (callDeadline.isNegative() || callDeadline.isZero()) {
-            throw new IllegalArgumentException("callDeadline must be > 0");
-        }
+        HttpSettings.check(model, connectTimeout, readTimeout, callDeadline);
     }
 
     /** Settings with the {@link #DEFAULT_CALL_DEADLINE}. */
@@ -39,8 +30,6 @@ public record AnthropicSettings(String baseUrl, String apiKey, String model, boo
 
     @Override
     public String toString() {
-        return "AnthropicSettings[baseUrl=" + baseUrl + ", apiKey=" + (apiKey.isEmpty() ? "" : "***")
-                + ", model=" + model + ", stream=" + stream + ", connectTimeout=" + connectTimeout
-                + ", readTimeout=" + readTimeout + ", callDeadline=" + callDeadline + "]";
+        return HttpSettings.describe("AnthropicSettings", this);
     }
 }

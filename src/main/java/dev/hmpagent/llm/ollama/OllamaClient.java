@@ -6,8 +6,10 @@ import dev.hmpagent.llm.LlmClient;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.StreamListener;
+import dev.hmpagent.llm.wire.Bodies;
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.HttpCalls;
+import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.SseEventParser;
@@ -15,7 +17,6 @@ import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
-import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
@@ -23,7 +24,6 @@ import okio.BufferedSource;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -32,105 +32,48 @@ import java.util.function.Supplier;
  * (one JSON object a line, the last with {@code "done": true} and the token counts) when the settings ask for it;
  * otherwise reads one JSON object. {@link #probe()} asks {@code /api/show}, which generates nothing.
  */
-public final class OllamaClient implements LlmClient {
+public final class OllamaClient extends HttpLlm<OllamaSettings, OllamaErrors> {
     static final String CHAT_PATH = "/api/chat";
     static final String SHOW_PATH = "/api/show";
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by num_predict. */
-    static final int MAX_REPLY_CHARS = 4 * 1024 * 1024;
+    static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
-    static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
-    private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+    static final long MAX_BODY_BYTES = Bodies.MAX_BODY_BYTES;
     private static final int MAX_LEADING_BLANKS = 8 * 1024;
 
-    private final OllamaSettings settings;
-    /** The OkHttpClient is made at the first call; a probe may run beside a completion, and a halt ends them all. */
-    private final HttpCalls calls;
     private final HttpUrl chatUrl;
     private final HttpUrl showUrl;
-    private final String endpoint;
     private final OllamaWire wire = new OllamaWire();
     private final ContextWindow contextWindow;
-    private final OllamaErrors errors;
 
     public OllamaClient(OllamaSettings settings) {
-        this(settings, Clock.systemUTC());
+        this(settings, madeFor(settings), Clock.systemUTC());
     }
 
-    public OllamaClient(OllamaSettings settings, Clock clock) {
-        this(settings, () -> httpClient(settings), clock);
-    }
-
-    /** For tests and for sharing a connection pool; the given client's timeouts apply. */
-    public OllamaClient(OllamaSettings settings, OkHttpClient http, Clock clock) {
-        this(settings, HttpCalls.constant(http), clock);
-    }
-
-    /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
-    OllamaClient(OllamaSettings settings, Supplier<OkHttpClient> http, Clock clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
+    public OllamaClient(OllamaSettings settings, Supplier<OkHttpClient> http, Clock clock) {
+        super(settings, http, clock, OllamaErrors::new);
         this.contextWindow = ContextWindow.of(settings.baseUrl(), settings.model(), settings.options());
-        Objects.requireNonNull(http, "http");
-        Objects.requireNonNull(clock, "clock");
-        HttpUrl base = HttpUrl.parse(settings.baseUrl());
-        if (base == null) throw new IllegalArgumentException("llm.base_url is not an http(s) URL: " + settings.baseUrl());
-        this.chatUrl = HttpUrl.get(settings.baseUrl() + CHAT_PATH);
-        this.showUrl = HttpUrl.get(settings.baseUrl() + SHOW_PATH);
-        String shown = base.newBuilder().username("").password("").query(null).build().toString();
-        this.endpoint = shown.endsWith("/") ? shown.substring(0, shown.length() - 1) : shown;
-        this.errors = new OllamaErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
-                settings.readTimeout(), clock);
-        this.calls = new HttpCalls(http, settings.callDeadline(), errors.wire());
-    }
-
-    /** An OkHttpClient with the settings' timeouts. */
-    static OkHttpClient httpClient(OllamaSettings settings) {
-        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
-    }
-
-    @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
-    }
-
-    @Override
-    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(listener, "listener");
-        return calls.call(cancel, current -> send(request, listener, current));
+        this.chatUrl = base.resolve(CHAT_PATH);
+        this.showUrl = base.resolve(SHOW_PATH);
     }
 
     /**
      * Asks {@code POST /api/show} about the model: answered (HTTP 200 with JSON) means the server runs and has the
-     * model; nothing is generated and the model is not loaded. A probe cancelled by {@link #cancel()} returns quietly,
-     * as a cancelled {@link #complete} does.
+     * model; nothing is generated and the model is not loaded. A probe cancelled by its {@link CallCancel} returns
+     * quietly, as a cancelled {@link #complete} does.
      *
      * @throws LlmException fatal when the model is not pulled (404) or the key is refused, retryable when the server
      *                      is unreachable or busy
      */
     @Override
-    public void probe() {
-        Request request = post(showUrl, wire.showBody(settings.model()), "application/json");
-        calls.call(current -> calls.exchange(current, request, new Exchange<Void>(SHOW_PATH) {
-            @Override
-            public Void read(Response response) throws IOException {
-                ResponseBody body = response.body();
-                if (format(body.contentType(), body.source(), false) != Format.WHOLE) {
-                    throw errors.contentType(response.code(), describe(body.contentType()));
-                }
-                return null;
+    public void probe(CallCancel cancel) {
+        Request request = bearerPost(showUrl, wire.showBody(settings.model()), "application/json");
+        probe(cancel, request, (response, body) -> status(response, body, SHOW_PATH), response -> {
+            ResponseBody body = response.body();
+            if (format(body.contentType(), body.source(), false) != Format.WHOLE) {
+                throw errors.contentType(response.code(), describe(body.contentType()));
             }
-
-            @Override
-            public Void cancelled() { return null; }
-
-            @Override
-            public String partialText() { return ""; }
-        }));
-    }
-
-    @Override
-    public void cancel() {
-        calls.cancel();
+        });
     }
 
     /** What this client said about Ollama's context size ({@link ContextWindow}), once each. */
@@ -139,35 +82,24 @@ public final class OllamaClient implements LlmClient {
         return contextWindow.drain();
     }
 
-    /** The server's root URL, without credentials. */
-    @Override
-    public String endpoint() { return endpoint; }
-
-    @Override
-    public String model() { return settings.model(); }
-
-    /** A reading whose non-2xx statuses are Ollama's errors for {@code path}. */
-    private abstract class Exchange<T> implements HttpCalls.Reading<T> {
-        private final String path;
-
-        Exchange(String path) {
-            this.path = path;
-        }
-
-        @Override
-        public RuntimeException status(Response response, String body) {
-            String message = wire.errorMessage(body);
-            return errors.http(response.code(), response.headers(), message != null ? message : body, path);
-        }
+    /** A non-2xx status of {@code path} as Ollama's error. */
+    private RuntimeException status(Response response, String body, String path) {
+        String message = wire.errorMessage(body);
+        return errors.http(response.code(), response.headers(), message != null ? message : body, path);
     }
 
     /** One exchange within the call deadline. */
-    private Completion send(LlmRequest request, StreamListener listener, InFlightCall current) {
-        boolean stream = settings.stream();
-        Request post = post(chatUrl, wire.chatBody(settings, request, stream, contextWindow.forRequest(request)),
+    @Override
+    protected Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
+        Request post = bearerPost(chatUrl, wire.chatBody(settings, request, stream, contextWindow.forRequest(request)),
                 stream ? "application/x-ndjson" : "application/json");
         ReplyAccumulator reply = new ReplyAccumulator(MAX_REPLY_CHARS);
-        return calls.exchange(current, post, new Exchange<>(CHAT_PATH) {
+        return exchange(current, post, new HttpCalls.Reading<>() {
+            @Override
+            public RuntimeException status(Response response, String body) {
+                return OllamaClient.this.status(response, body, CHAT_PATH);
+            }
+
             @Override
             public Completion read(Response response) throws IOException {
                 ResponseBody body = response.body();
@@ -255,17 +187,8 @@ public final class OllamaClient implements LlmClient {
         return type == null ? null : type.type() + "/" + type.subtype();
     }
 
-    private Request post(HttpUrl url, String body, String accept) {
-        Request.Builder builder = new Request.Builder().url(url).header("Accept", accept)
-                .post(RequestBody.create(body, JSON));
-        if (!settings.apiKey().isEmpty()) builder.header("Authorization", "Bearer " + settings.apiKey());
-        return builder.build();
-    }
-
     private Completion completion(LlmRequest request, ReplyAccumulator reply, boolean interrupted) {
-        String model = reply.model().isEmpty() ? settings.model() : reply.model();
         return new Completion(reply.text(), OllamaUsage.of(request.messages(), reply.text(), reply.counts(), interrupted),
-                model,
-                reply.finishReason(), interrupted, reply.toolCalls());
+                answeredBy(reply.model()), reply.finishReason(), interrupted, reply.toolCalls());
     }
 }

@@ -3,6 +3,7 @@ package dev.hmpagent.llm.ollama;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
+import dev.hmpagent.llm.wire.ProviderErrors;
 import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.Headers;
 
@@ -10,31 +11,18 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * Maps transport failures and Ollama's HTTP statuses ({@code {"error": "..."}} bodies) to the LLM exception tree.
  * Every message is one line, names the endpoint, says what to do, and never contains the API key.
  */
-final class OllamaErrors {
+final class OllamaErrors extends ProviderErrors {
     static final int EXCERPT_MAX = 200;
 
-    private final String endpoint;
-    private final String model;
-    private final boolean keyed;
-    /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
-    private final WireErrors wire;
-
     OllamaErrors(String endpoint, String host, String apiKey, String model, Duration readTimeout, Clock clock) {
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-        this.model = Objects.requireNonNull(model, "model");
-        this.keyed = !apiKey.isEmpty();
-        this.wire = new WireErrors(endpoint, host, apiKey, readTimeout, clock,
+        super(endpoint, host, apiKey, model, readTimeout, clock,
                 "start it with \"ollama serve\" or set OLLAMA_HOST / llm.base_url");
     }
-
-    /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
-    WireErrors wire() { return wire; }
 
     /**
      * A non-2xx status. 404 is a model not pulled (or, without "model" in the message, a wrong base URL), 400 a
@@ -65,7 +53,7 @@ final class OllamaErrors {
                     + " server's root, e.g. http://localhost:11434");
         }
         if (code == 401 || code == 403) {
-            String what = !keyed ? "rejected the request without an API key" : "rejected the API key";
+            String what = apiKey.isEmpty() ? "rejected the request without an API key" : "rejected the API key";
             return fatal(kind, at + " " + what + " (HTTP " + code + said + "): set llm.api_key or OLLAMA_API_KEY"
                     + " (ollama.com and authenticating proxies need one; a local server needs none)");
         }

@@ -1,6 +1,6 @@
 package dev.hmpagent.llm.ollama;
 
-
+import dev.hmpagent.llm.wire.HttpSettings;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  */
 public record OllamaSettings(String baseUrl, String model, boolean stream, Duration connectTimeout,
                              Duration readTimeout, Duration callDeadline, Map<String, Object> options,
-                             String keepAlive, String apiKey) {
+                             String keepAlive, String apiKey) implements HttpSettings {
     /** Ollama's own default address. */
     public static final String DEFAULT_BASE_URL = "http://localhost:11434";
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -47,18 +47,9 @@ public record OllamaSettings(String baseUrl, String model, boolean stream, Durat
     public OllamaSettings {
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(model, "model");
-        Objects.requireNonNull(connectTimeout, "connectTimeout");
-        Objects.requireNonNull(readTimeout, "readTimeout");
-        Objects.requireNonNull(callDeadline, "callDeadline");
         baseUrl = root(baseUrl);
         if (baseUrl.isEmpty()) throw new IllegalArgumentException("baseUrl must not be blank");
-        if (model.isBlank()) throw new IllegalArgumentException("model must not be blank");
-        if (connectTimeout.isNegative() || readTimeout.isNegative()) {
-            throw new IllegalArgumentException("timeouts must not be negative");
-        }
-        if (callDeadline.isNegative() || callDeadline.isZero()) {
-            throw new IllegalArgumentException("callDeadline must be > 0");
-        }
+        HttpSettings.check(model, connectTimeout, readTimeout, callDeadline);
         options = checkedCopy(Objects.requireNonNull(options, "options"));
         keepAlive = keepAlive == null ? "" : keepAlive.strip();
         if (!keepAlive.isEmpty() && !KEEP_ALIVE.matcher(keepAlive).matches()) {

@@ -1,15 +1,13 @@
 package dev.hmpagent.llm.openai;
 
-import dev.hmpagent.llm.wire.BaseUrl;
 import dev.hmpagent.llm.wire.Bodies;
-import dev.hmpagent.llm.wire.BodyFormat;
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.HttpCalls;
+import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.ToolCallParts;
 import dev.hmpagent.llm.CommandsByTools;
-import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmClient;
@@ -18,95 +16,45 @@ import dev.hmpagent.llm.StreamListener;
 import dev.hmpagent.llm.TokenEstimator;
 import dev.hmpagent.llm.Usage;
 import okhttp3.HttpUrl;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
-import okhttp3.RequestBody;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * An {@link LlmClient} for any OpenAI-compatible {@code /chat/completions} server (OpenAI,
  * Ollama's {@code /v1}, llama.cpp, vLLM). Streams when asked; falls back to non-streaming for
- * the rest of its life when a server rejects the streaming request with HTTP 400.
+ * the rest of its life when a server rejects the streaming request with HTTP 400 ({@link HttpLlm}).
  */
-public final class OpenAiClient implements LlmClient {
-    private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+public final class OpenAiClient extends HttpLlm<OpenAiSettings, OpenAiErrors> {
     /** The longest reply text kept (4 Mi characters); a runaway reply is cut there, as if by max_tokens. */
     static final int MAX_REPLY_CHARS = Bodies.MAX_REPLY_CHARS;
     /** The largest non-streaming body read; a bigger one is a retryable bad_response. */
     static final long MAX_BODY_BYTES = Bodies.MAX_BODY_BYTES;
 
-    private final OpenAiSettings settings;
-    /**
-     * The OkHttpClient is made at the first call, not with the client: building one sets up TLS, reading the JDK's
-     * trust store (about a third of the way to the prompt), which no start needs before the agent first thinks.
-     */
-    private final HttpCalls calls;
     private final HttpUrl url;
-    private final String endpoint;
     private final OpenAiWire wire = new OpenAiWire();
-    private final OpenAiErrors errors;
-    private final AtomicBoolean streaming;
 
     public OpenAiClient(OpenAiSettings settings) {
-        this(settings, Clock.systemUTC());
+        this(settings, madeFor(settings), Clock.systemUTC());
     }
 
-    public OpenAiClient(OpenAiSettings settings, Clock clock) {
-        this(settings, () -> httpClient(settings), clock);
-    }
-
-    /** For tests and for sharing a connection pool; the given client's timeouts apply. */
-    public OpenAiClient(OpenAiSettings settings, OkHttpClient http, Clock clock) {
-        this(settings, HttpCalls.constant(http), clock);
-    }
-
-    /** With the OkHttpClient {@code http} makes, asked once, at the first call. */
-    OpenAiClient(OpenAiSettings settings, Supplier<OkHttpClient> http, Clock clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        Objects.requireNonNull(clock, "clock");
-        BaseUrl base = BaseUrl.parse(settings.baseUrl());
+    public OpenAiClient(OpenAiSettings settings, Supplier<OkHttpClient> http, Clock clock) {
+        super(settings, http, clock, OpenAiErrors::new);
         this.url = base.resolve("/chat/completions");
-        this.endpoint = base.endpoint();
-        this.errors = new OpenAiErrors(endpoint, base.host(), settings.apiKey(), settings.model(),
-                settings.readTimeout(), clock);
-        this.calls = new HttpCalls(http, settings.callDeadline(), errors.wire());
-        this.streaming = new AtomicBoolean(settings.stream());
     }
 
-    /** An OkHttpClient with the settings' timeouts. */
-    static OkHttpClient httpClient(OpenAiSettings settings) {
-        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
-    }
-
+    /** A 400 to a streaming request is streaming trouble, unless {@link #refusesToolsAlways}. */
     @Override
-    public Completion complete(LlmRequest request, StreamListener listener) {
-        return complete(request, listener, new CallCancel());
+    protected boolean streamRefused(LlmRequest request, FatalLlmException e) {
+        return e.kind().equals("http_400") && !refusesToolsAlways(request, e);
     }
 
-    @Override
-    public Completion complete(LlmRequest request, StreamListener listener, CallCancel cancel) {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(listener, "listener");
-        return calls.call(cancel, current -> {
-            if (!streaming.get()) return send(request, listener, false, current);
-            try {
-                return send(request, listener, true, current);
-            } catch (FatalLlmException e) {
-                if (!e.kind().equals("http_400") || refusesToolsAlways(request, e)) throw e;
-            }
-            Completion fallback = send(request, listener, false, current);
-            if (!fallback.interrupted()) streaming.set(false);
-            return fallback;
-        });
-    }
+    /** Whether the next call will ask for a stream (false after a streaming fallback). */
+    boolean streaming() { return asksForStream(); }
 
     /**
      * A 400 for the tools or the reply schema that is no streaming trouble, so the same request without a stream
@@ -119,24 +67,11 @@ public final class OpenAiClient implements LlmClient {
         return refused && !e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stream");
     }
 
-    @Override
-    public void cancel() {
-        calls.cancel();
-    }
-
-    @Override
-    public String endpoint() { return endpoint; }
-
-    @Override
-    public String model() { return settings.model(); }
-
-    /** Whether the next call will ask for a stream (false after a streaming fallback). */
-    boolean streaming() { return streaming.get(); }
-
     /** One HTTP exchange within what is left of the call deadline. */
-    private Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
+    @Override
+    protected Completion send(LlmRequest request, StreamListener listener, boolean stream, InFlightCall current) {
         StreamAccumulator partial = new StreamAccumulator(wire, MAX_REPLY_CHARS);
-        return calls.exchange(current, httpRequest(request, stream), new HttpCalls.Reading<>() {
+        return exchange(current, httpRequest(request, stream), new HttpCalls.Reading<>() {
             @Override
             public RuntimeException status(Response response, String body) {
                 String message = wire.errorMessage(body);
@@ -159,18 +94,14 @@ public final class OpenAiClient implements LlmClient {
 
     private Completion reply(LlmRequest request, Response response, boolean stream, StreamAccumulator partial,
                              StreamListener listener) throws IOException {
-        ResponseBody body = response.body();
-        MediaType type = body.contentType();
-        BodyFormat format = BodyFormat.of(type, body.source(), stream ? BodyFormat.EVENT_STREAM : BodyFormat.JSON);
-        if (format == BodyFormat.OTHER) throw errors.contentType(response.code(), Bodies.describe(type));
-        if (format == BodyFormat.EVENT_STREAM) {
-            EventStream.read(body.source(), partial, listener);
+        String whole = eventsOrWhole(response, stream, partial, listener);
+        if (whole == null) {
             if (!partial.complete()) {
                 throw new ReplyException(ReplyException.TRUNCATED, "no finish_reason, no [DONE]", null);
             }
             return completion(request, partial.reply(), false);
         }
-        Reply reply = cut(wire.parseReply(Bodies.readCapped(body.source(), MAX_BODY_BYTES)));
+        Reply reply = cut(wire.parseReply(whole));
         EventStream.deliver(reply.text(), listener);
         return completion(request, reply, false);
     }
@@ -183,18 +114,13 @@ public final class OpenAiClient implements LlmClient {
     }
 
     private Request httpRequest(LlmRequest request, boolean stream) {
-        Request.Builder builder = new Request.Builder()
-                .url(url)
-                .header("Accept", stream ? "text/event-stream" : "application/json")
-                .post(RequestBody.create(wire.requestBody(settings.model(), request, stream), JSON));
-        if (!settings.apiKey().isEmpty()) builder.header("Authorization", "Bearer " + settings.apiKey());
-        return builder.build();
+        return bearerPost(url, wire.requestBody(settings.model(), request, stream),
+                stream ? "text/event-stream" : "application/json");
     }
 
     private Completion completion(LlmRequest request, Reply reply, boolean interrupted) {
         Usage usage = usage(request, reply, interrupted);
-        String model = reply.model().isEmpty() ? settings.model() : reply.model();
-        return new Completion(reply.text(), usage, model, reply.finishReason(), interrupted,
+        return new Completion(reply.text(), usage, answeredBy(reply.model()), reply.finishReason(), interrupted,
                 ToolCallParts.assemble(reply.toolCalls()));
     }
 

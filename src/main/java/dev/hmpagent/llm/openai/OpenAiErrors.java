@@ -3,13 +3,13 @@ package dev.hmpagent.llm.openai;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.RetryableLlmException;
 import dev.hmpagent.llm.wire.RetryAfter;
+import dev.hmpagent.llm.wire.ProviderErrors;
 import dev.hmpagent.llm.wire.WireErrors;
 import okhttp3.Headers;
 
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Maps transport failures and HTTP statuses to the LLM exception tree, for OpenAI-compatible servers: what is
@@ -17,20 +17,12 @@ import java.util.Objects;
  * (local servers such as Ollama included). Every message is one line, names the endpoint, says what to do, and
  * never contains the API key.
  */
-final class OpenAiErrors {
+final class OpenAiErrors extends ProviderErrors {
     static final int EXCERPT_MAX = WireErrors.EXCERPT_MAX;
 
-    private final WireErrors wire;
-    private final String endpoint;
-    private final String apiKey;
-    private final String model;
-
     OpenAiErrors(String endpoint, String host, String apiKey, String model, Duration readTimeout, Clock clock) {
-        this.wire = new WireErrors(endpoint, host, apiKey, readTimeout, clock,
+        super(endpoint, host, apiKey, model, readTimeout, clock,
                 "start the server (e.g. \"ollama serve\") or set llm.base_url");
-        this.endpoint = endpoint;
-        this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
-        this.model = Objects.requireNonNull(model, "model");
     }
 
     /** A non-2xx status with at most a Retry-After header; see {@link #http(int, Headers, String, boolean)}. */
@@ -74,7 +66,6 @@ final class OpenAiErrors {
     }
 
     /** The provider-neutral half: transport failures, unusable replies, the deadline, the key scrubbed. */
-    WireErrors wire() { return wire; }
 
     /** See {@link WireErrors#contentType}. */
     RetryableLlmException contentType(int code, String contentType) {

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.llm.wire.HttpSettings;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -9,7 +10,8 @@ import java.util.Objects;
  * {@code callDeadline} bounds a whole call, reading a trickling stream included.
  */
 public record OpenAiSettings(String baseUrl, String apiKey, String model, boolean stream,
-                             Duration connectTimeout, Duration readTimeout, Duration callDeadline) {
+                             Duration connectTimeout, Duration readTimeout, Duration callDeadline)
+        implements HttpSettings {
     /** The call deadline when none is configured. */
     public static final Duration DEFAULT_CALL_DEADLINE = Duration.ofSeconds(300);
 
@@ -17,17 +19,8 @@ public record OpenAiSettings(String baseUrl, String apiKey, String model, boolea
         Objects.requireNonNull(baseUrl, "baseUrl");
         apiKey = apiKey == null ? "" : apiKey.strip();
         Objects.requireNonNull(model, "model");
-        Objects.requireNonNull(connectTimeout, "connectTimeout");
-        Objects.requireNonNull(readTimeout, "readTimeout");
-        Objects.requireNonNull(callDeadline, "callDeadline");
         if (baseUrl.isBlank()) throw new IllegalArgumentException("baseUrl must not be blank");
-        if (model.isBlank()) throw new IllegalArgumentException("model must not be blank");
-        if (connectTimeout.isNegative() || readTimeout.isNegative()) {
-            throw new IllegalArgumentException("timeouts must not be negative");
-        }
-        if (callDeadline.isNegative() || callDeadline.isZero()) {
-            throw new IllegalArgumentException("callDeadline must be > 0");
-        }
+        HttpSettings.check(model, connectTimeout, readTimeout, callDeadline);
     }
 
     /** Settings with the {@link #DEFAULT_CALL_DEADLINE}. */
@@ -38,8 +31,6 @@ public record OpenAiSettings(String baseUrl, String apiKey, String model, boolea
 
     @Override
     public String toString() {
-        return "OpenAiSettings[baseUrl=" + baseUrl + ", apiKey=" + (apiKey.isEmpty() ? "" : "***")
-                + ", model=" + model + ", stream=" + stream + ", connectTimeout=" + connectTimeout
-                + ", readTimeout=" + readTimeout + ", callDeadline=" + callDeadline + "]";
+        return HttpSettings.describe("OpenAiSettings", this);
     }
 }

@@ -4,8 +4,6 @@ import dev.hmpagent.llm.CallCancel;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -15,8 +13,8 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * The one HTTP call skeleton of the provider clients: the OkHttpClient made at the first call ({@link Lazy}), the
- * calls under way (a cancel, a halt, reaches them all: a probe may run beside a completion), each exchange within
+ * The one HTTP call skeleton of the provider clients: the OkHttpClient made at the first call ({@link Lazy}), each
+ * call under its caller's {@link CallCancel} (a cancel, a halt, reaches the call it was made for), each exchange within
  * what is left of its call's deadline, a non-2xx status handed to the provider's mapper, a transport failure mapped
  * by {@link WireErrors}, and a user's cancel returning what had arrived. What differs per provider (the request, how
  * a body is read, its errors) is a {@link Reading}.
@@ -27,7 +25,6 @@ public final class HttpCalls {
     private final Supplier<OkHttpClient> http;
     private final Duration callDeadline;
     private final WireErrors errors;
-    private final Set<InFlightCall> inFlight = ConcurrentHashMap.newKeySet();
 
     /** @param http makes the OkHttpClient, asked once, at the first call */
     public HttpCalls(Supplier<OkHttpClient> http, Duration callDeadline, WireErrors errors) {
@@ -66,30 +63,19 @@ public final class HttpCalls {
         String partialText();
     }
 
-    /** One call of the client (a completion, a probe), its exchanges run by {@code body} under one deadline. */
-    public <T> T call(Function<InFlightCall, T> body) {
-        return call(new CallCancel(), body);
-    }
-
     /**
-     * As {@link #call(Function)}, under the caller's {@code cancel}: a cancel that came before this call was even
-     * made aborts its exchanges as they are attached, so no request of a cancelled completion reaches the server.
+     * One call of the client (a completion, a probe), its exchanges run by {@code body} under one deadline and the
+     * caller's {@code cancel}: a cancel that came before this call was even made aborts its exchanges as they are
+     * attached, so no request of a cancelled completion reaches the server.
      */
     public <T> T call(CallCancel cancel, Function<InFlightCall, T> body) {
         InFlightCall current = new InFlightCall(callDeadline);
-        inFlight.add(current);
         Runnable off = cancel.onCancel(current::cancel);
         try {
             return body.apply(current);
         } finally {
             off.run();
-            inFlight.remove(current);
         }
-    }
-
-    /** Cancels every call under way. */
-    public void cancel() {
-        for (InFlightCall current : inFlight) current.cancel();
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.hmpagent.llm.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
 import dev.hmpagent.llm.Message;
@@ -68,7 +70,7 @@ class AnthropicClientTest {
     private static AnthropicClient client(String baseUrl, String key, boolean stream, Duration callDeadline) {
         AnthropicSettings settings = new AnthropicSettings(baseUrl, key, MODEL, stream, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), callDeadline);
-        return new AnthropicClient(settings, AnthropicClient.httpClient(settings), CLOCK);
+        return new AnthropicClient(settings, HttpCalls.constant(AnthropicClient.httpClient(settings)), CLOCK);
     }
 
     private LlmException failure(AnthropicClient client) {
@@ -376,11 +378,12 @@ class AnthropicClientTest {
     void cancel_mid_stream_returns_the_text_so_far_marked_interrupted_with_the_prompt_count_kept() {
         server.stalled(messageStart(30, 0, 20) + textBlockStart(0) + textDelta(0, "Hel"));
         AnthropicClient client = client(true);
+        CallCancel cancel = new CallCancel();
 
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
-            client.cancel();
-        });
+            cancel.cancel();
+        }, cancel);
 
         assertThat(completion.interrupted()).isTrue();
         assertThat(completion.text()).isEqualTo("Hel");
@@ -392,8 +395,8 @@ class AnthropicClientTest {
         server.streamed("ok", 5, 1);
         AnthropicClient client = client(true);
 
-        client.cancel();
-        Completion completion = client.complete(REQUEST, recordDeltas);
+        new CallCancel().cancel();   // another call's cancel, with nothing in flight
+        Completion completion = client.complete(REQUEST, recordDeltas, new CallCancel());
 
         assertThat(completion.interrupted()).isFalse();
         assertThat(completion.text()).isEqualTo("ok");

@@ -58,7 +58,7 @@ class AnthropicErrorsTest {
 
     private static AnthropicClient client(String baseUrl, String key, OkHttpClient http) {
         return new AnthropicClient(new AnthropicSettings(baseUrl, key, MODEL, true, Duration.ofSeconds(5),
-                Duration.ofSeconds(30)), http, CLOCK);
+                Duration.ofSeconds(30)), dev.hmpagent.llm.wire.HttpCalls.constant(http), CLOCK);
     }
 
     private LlmException failure() {

@@ -1,7 +1,9 @@
 package dev.hmpagent.llm.ollama;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.llm.LlmRequest;
@@ -86,7 +88,7 @@ class OllamaClientTest {
     }
 
     private static OllamaClient client(OllamaSettings settings) {
-        return new OllamaClient(settings, OllamaClient.httpClient(settings), CLOCK);
+        return new OllamaClient(settings, HttpCalls.constant(OllamaClient.httpClient(settings)), CLOCK);
     }
 
     private LlmException failure(OllamaClient client) {
@@ -628,7 +630,7 @@ class OllamaClientTest {
         OllamaSettings settings = settings(endpoint, true, Map.of(), "", "", Duration.ofSeconds(30));
         OkHttpClient impatient = new OkHttpClient.Builder().readTimeout(Duration.ofMillis(200)).build();
 
-        LlmException e = failure(new OllamaClient(settings, impatient, CLOCK));
+        LlmException e = failure(new OllamaClient(settings, HttpCalls.constant(impatient), CLOCK));
 
         assertThat(e.kind()).isEqualTo("timeout");
         assertThat(e.getMessage()).contains(endpoint, "llm.read_timeout_s");
@@ -654,11 +656,12 @@ class OllamaClientTest {
     void cancel_mid_stream_from_another_thread_returns_the_text_so_far_marked_interrupted() throws Exception {
         server.stalled(chunk("Hel"));
         OllamaClient client = client(true);
+        CallCancel cancel = new CallCancel();
         CountDownLatch firstDelta = new CountDownLatch(1);
         Thread canceller = new Thread(() -> {
             try {
                 firstDelta.await();
-                client.cancel();
+                cancel.cancel();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -668,7 +671,7 @@ class OllamaClientTest {
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
             firstDelta.countDown();
-        });
+        }, cancel);
         canceller.join();
 
         assertThat(completion.interrupted()).isTrue();
@@ -681,8 +684,9 @@ class OllamaClientTest {
     void cancel_from_the_listener_is_an_interrupted_reply() {
         server.stalled(chunk("Hel"));
         OllamaClient client = client(true);
+        CallCancel cancel = new CallCancel();
 
-        Completion completion = client.complete(REQUEST, delta -> client.cancel());
+        Completion completion = client.complete(REQUEST, delta -> cancel.cancel(), cancel);
 
         assertThat(completion.interrupted()).isTrue();
         assertThat(completion.text()).isEqualTo("Hel");
@@ -694,13 +698,14 @@ class OllamaClientTest {
         server.stalled(chunk("Hel"));
         server.json(200, "{}");
         OllamaClient client = client(true);
+        CallCancel cancel = new CallCancel();
         CountDownLatch firstDelta = new CountDownLatch(1);
         CompletableFuture<Completion> completion = CompletableFuture.supplyAsync(
-                () -> client.complete(REQUEST, delta -> firstDelta.countDown()));
+                () -> client.complete(REQUEST, delta -> firstDelta.countDown(), cancel));
         firstDelta.await();
 
         client.probe();
-        client.cancel();
+        cancel.cancel();
 
         assertThat(completion.get(5, TimeUnit.SECONDS).interrupted()).isTrue();
     }
@@ -710,9 +715,9 @@ class OllamaClientTest {
         server.streamed("ok", 26, 1);
         OllamaClient client = client(true);
 
-        client.cancel();
+        new CallCancel().cancel();   // another call's cancel, with nothing in flight
 
-        assertThat(client.complete(REQUEST, recordDeltas).interrupted()).isFalse();
+        assertThat(client.complete(REQUEST, recordDeltas, new CallCancel()).interrupted()).isFalse();
     }
 
     // ---- probe ---------------------------------------------------------------------------------

@@ -2,7 +2,9 @@ package dev.hmpagent.llm.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.llm.CallCancel;
 import dev.hmpagent.llm.Completion;
+import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.SseEventParser;
 import dev.hmpagent.llm.FatalLlmException;
 import dev.hmpagent.llm.LlmException;
@@ -70,13 +72,13 @@ class OpenAiClientTest {
     }
 
     private static OpenAiClient client(boolean stream, String key, String baseUrl, OkHttpClient http) {
-        return new OpenAiClient(settings(baseUrl, key, stream), http, CLOCK);
+        return new OpenAiClient(settings(baseUrl, key, stream), HttpCalls.constant(http), CLOCK);
     }
 
     private OpenAiClient client(boolean stream, Duration callDeadline) {
         OpenAiSettings settings = new OpenAiSettings(endpoint, KEY, "llama3", stream, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), callDeadline);
-        return new OpenAiClient(settings, OpenAiClient.httpClient(settings), CLOCK);
+        return new OpenAiClient(settings, HttpCalls.constant(OpenAiClient.httpClient(settings)), CLOCK);
     }
 
     private static OpenAiSettings settings(String baseUrl, String key, boolean stream) {
@@ -753,11 +755,12 @@ class OpenAiClientTest {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
                 .body(pingingBody(chunk("Hel"))).build());
         OpenAiClient client = client(true, Duration.ofSeconds(5));
+        CallCancel cancel = new CallCancel();
 
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
-            client.cancel();
-        });
+            cancel.cancel();
+        }, cancel);
 
         assertThat(completion.interrupted()).isTrue();
         assertThat(completion.text()).isEqualTo("Hel");
@@ -770,11 +773,12 @@ class OpenAiClientTest {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
                 .body(blockingBody(chunk("Hel"))).build());
         OpenAiClient client = client(true, KEY);
+        CallCancel cancel = new CallCancel();
         CountDownLatch firstDelta = new CountDownLatch(1);
         Thread canceller = new Thread(() -> {
             try {
                 firstDelta.await();
-                client.cancel();
+                cancel.cancel();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -784,7 +788,7 @@ class OpenAiClientTest {
         Completion completion = client.complete(REQUEST, delta -> {
             deltas.add(delta);
             firstDelta.countDown();
-        });
+        }, cancel);
         canceller.join();
 
         assertThat(completion.interrupted()).isTrue();
@@ -800,17 +804,18 @@ class OpenAiClientTest {
         server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
                 .body(blockingBody("")).build());
         OpenAiClient client = client(true, KEY);
+        CallCancel cancel = new CallCancel();
         Thread canceller = new Thread(() -> {
             try {
                 server.takeRequest();   // the request is out, no token has come back
-                client.cancel();
+                cancel.cancel();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "canceller");
         canceller.start();
 
-        Completion completion = client.complete(REQUEST, deltas::add);
+        Completion completion = client.complete(REQUEST, deltas::add, cancel);
         canceller.join();
 
         assertThat(completion.interrupted()).isTrue();
@@ -824,8 +829,8 @@ class OpenAiClientTest {
         server.enqueue(sse(chunk("ok") + done()));
         OpenAiClient client = client(true, KEY);
 
-        client.cancel();
-        Completion completion = client.complete(REQUEST, recordDeltas);
+        new CallCancel().cancel();   // another call's cancel, with nothing in flight
+        Completion completion = client.complete(REQUEST, recordDeltas, new CallCancel());
 
         assertThat(completion.interrupted()).isFalse();
         assertThat(completion.text()).isEqualTo("ok");
