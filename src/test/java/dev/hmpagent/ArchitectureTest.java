@@ -9,6 +9,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -215,5 +216,21 @@ class ArchitectureTest {
                     .forEach(m -> found.add(m.getFullName()));
         }
         assertThat(found).as("cancel() on an LlmClient").isEmpty();
+    }
+
+    /** One configured factory (issue 36): a JSON mapper is made by {@code text.Json} only, so no two drift apart. */
+    @Test
+    void json_mappers_are_made_by_the_one_factory() {
+        noClasses().that().resideOutsideOfPackage(ROOT + ".text..")
+                .should().callConstructorWhere(DescribedPredicate.describe("a JSON mapper's constructor",
+                        (JavaConstructorCall call) -> call.getTargetOwner().isEquivalentTo(
+                                com.fasterxml.jackson.databind.ObjectMapper.class)
+                                || call.getTargetOwner().isEquivalentTo(
+                                com.fasterxml.jackson.databind.json.JsonMapper.class)))
+                .orShould().callMethodWhere(DescribedPredicate.describe("JsonMapper.builder",
+                        (JavaMethodCall call) -> call.getTargetOwner().isEquivalentTo(
+                                com.fasterxml.jackson.databind.json.JsonMapper.class)
+                                && call.getName().equals("builder")))
+                .because("text.Json makes every mapper from the project's settings").check(main);
     }
 }

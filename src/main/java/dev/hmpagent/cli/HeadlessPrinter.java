@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,7 +27,7 @@ import java.util.regex.Pattern;
  */
 final class HeadlessPrinter implements EventSink {
     private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}&&[^\\t]]");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
     /** The first line the monitor puts before a result when the same action keeps failing. */
     private static final String ALERT = "SYSTEM ALERT:";

@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,7 +24,7 @@ import org.jline.utils.AttributedString;
  * Thread-safe: events come from the tick thread.
  */
 final class OneShotPrinter implements EventSink {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /** How the answers are printed, and whether anything but answers and problems reaches stderr. */
     record Mode(boolean json, boolean quiet) { }

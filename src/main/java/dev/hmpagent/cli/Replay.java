@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.safety.Alerter;
 import dev.hmpagent.safety.ErrorCode;
@@ -52,7 +53,7 @@ final class Replay {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private final SafetyMonitor.Limits limits;
     private final Guide guide;
 

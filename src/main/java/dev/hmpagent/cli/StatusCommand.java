@@ -1,5 +1,6 @@
 package dev.hmpagent.cli;
 
+import dev.hmpagent.text.Json;
 import dev.hmpagent.runtime.Launch;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -103,7 +104,7 @@ final class StatusCommand extends Subcommand {
     }
 
     private static String json(Seen s) throws IOException {
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = Json.mapper();
         ObjectNode o = mapper.createObjectNode();
         o.put("file", s.db().toString());
         o.put("safety_state", s.safety().state().name());

@@ -23,7 +23,7 @@ final class TickLines {
      * of every command, and a first ObjectMapper costs tens of milliseconds.
      */
     private static final class Json {
-        static final ObjectMapper MAPPER = new ObjectMapper();
+        static final ObjectMapper MAPPER = dev.hmpagent.text.Json.mapper();
     }
 
     /**

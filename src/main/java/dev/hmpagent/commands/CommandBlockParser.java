@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -163,7 +164,7 @@ public final class CommandBlockParser {
         this.reader = mapper.reader().withFeatures(LENIENT);
         JsonFactory limited = JsonFactory.builder().streamReadConstraints(
                 StreamReadConstraints.builder().maxNestingDepth(BlockSplitter.MAX_DEPTH).build()).build();
-        this.multiLineReader = new ObjectMapper(limited).reader().withFeatures(LENIENT)
+        this.multiLineReader = Json.builder(limited).build().reader().withFeatures(LENIENT)
                 .with(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.nodes = mapper.getNodeFactory();
         this.sortedWriter = mapper.writer().with(JsonNodeFeature.WRITE_PROPERTIES_SORTED)

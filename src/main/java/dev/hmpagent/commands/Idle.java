@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,7 +35,7 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
                    String fileStamp, boolean timed) {
     /** The config key that holds it. */
     public static final String KEY = "cycle.idle";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
             java.util.List.of("user"), "");
 

@@ -1,5 +1,6 @@
 package dev.hmpagent.commands;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -19,7 +20,7 @@ import java.util.Set;
  * and what native tool calling offers as a JSON Schema.
  */
 public record Signature(List<Param> params) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     public Signature {
         params = List.copyOf(Objects.requireNonNull(params, "params"));

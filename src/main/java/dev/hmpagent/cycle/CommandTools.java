@@ -1,5 +1,6 @@
 package dev.hmpagent.cycle;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,7 +35,7 @@ public final class CommandTools {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     /** What stands for a dot of a command type in a tool's name (providers accept no dot). */
     private static final String SEPARATOR = "__";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private CommandTools() { }

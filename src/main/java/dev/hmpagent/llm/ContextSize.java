@@ -1,5 +1,6 @@
 package dev.hmpagent.llm;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.llm.wire.BaseUrl;
@@ -28,7 +29,7 @@ public final class ContextSize {
     public enum Api { LLAMA_CPP, OLLAMA }
 
     private static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private ContextSize() { }
 

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,7 +17,7 @@ import java.util.List;
  * it came and read as a block; one cut before its JSON closed keeps the thought it had.
  */
 final class JsonReply {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private JsonReply() { }
 

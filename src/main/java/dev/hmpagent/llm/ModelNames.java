@@ -1,5 +1,6 @@
 package dev.hmpagent.llm;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.llm.wire.BaseUrl;
@@ -27,7 +28,7 @@ public final class ModelNames {
     /** Most names kept from one list (OpenRouter lists hundreds). */
     static final int MAX_NAMES = 500;
     private static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private ModelNames() { }
 

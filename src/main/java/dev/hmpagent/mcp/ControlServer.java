@@ -1,6 +1,6 @@
 package dev.hmpagent.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.text.Json;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -34,7 +34,7 @@ public final class ControlServer {
             throws InterruptedException {
         Objects.requireNonNull(controls, "controls");
         CountDownLatch ended = new CountDownLatch(1);
-        McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        McpJsonMapper json = new JacksonMcpJsonMapper(Json.mapper());
         StdioServerTransportProvider transport = new StdioServerTransportProvider(json,
                 new EndWatch(in, ended), out);
         McpSyncServer server = McpServer.sync(transport)

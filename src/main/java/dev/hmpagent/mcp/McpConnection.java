@@ -1,5 +1,6 @@
 package dev.hmpagent.mcp;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.commands.CommandOutcome;
 import dev.hmpagent.config.McpServerEntry;
@@ -31,7 +32,7 @@ final class McpConnection {
     /** How long the start (the process, the handshake, the tool list) may take. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-            new com.fasterxml.jackson.databind.ObjectMapper();
+            Json.mapper();
 
     /** At most one {@code tools/list} a second, however many {@code notifications/tools/list_changed} arrive. */
     static final Duration REFRESH_GAP = Duration.ofSeconds(1);

@@ -1,5 +1,6 @@
 package dev.hmpagent.mcp;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.commands.Param;
 import dev.hmpagent.commands.Signature;
@@ -52,7 +53,7 @@ public record McpTool(String server, String name, String description, ObjectNode
             text = text.replace(new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance()
                     .quoteAsString(s)), REDACTED);
         }
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.ObjectMapper json = Json.mapper();
         try {
             return new McpTool(server, name, shown, (ObjectNode) json.readTree(text));
         } catch (com.fasterxml.jackson.core.JsonProcessingException | ClassCastException e) {

@@ -1,6 +1,6 @@
 package dev.hmpagent.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.text.Json;
 import dev.hmpagent.config.McpServerEntry;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -33,7 +33,7 @@ final class McpTransports {
     static McpClientTransport of(McpServerEntry entry, Function<String, String> variables, ServerStderr stderr,
                                  Confinement confinement, Map<String, String> children,
                                  StdioTransport.Listener listener) {
-        JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(Json.mapper());
         if (!entry.stdio()) {
             HttpRequest.Builder request = HttpRequest.newBuilder();
             values(entry, "headers", entry.headers(), variables).forEach(request::header);

@@ -1,5 +1,6 @@
 package dev.hmpagent.mcp;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.config.McpServerEntry;
@@ -10,7 +11,7 @@ import java.util.List;
 
 /** A server's tool list, every page of it, as our tools. */
 final class ToolLists {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private ToolLists() { }
 

@@ -1,5 +1,6 @@
 package dev.hmpagent.mcp;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.commands.CommandOutcome;
@@ -11,7 +12,7 @@ import java.util.List;
 final class ToolResults {
     /** The most of one result process_log keeps (the rest is cut, saying so). */
     static final int MAX_RESULT_CHARS = 16_000;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private ToolResults() { }
 

@@ -1,5 +1,6 @@
 package dev.hmpagent.runtime;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.commands.CommandBlockParser;
 import dev.hmpagent.commands.CommandExecutor;
@@ -98,7 +99,7 @@ final class CycleWiring {
                        Wiring.Tools tools, CommandGate instead, StandingInstructions instructions,
                        Supplier<OptionalInt> window) {
         Clocks clocks = new Clocks(clock, time);
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = Json.mapper();
         Commands commands = commands(config, clock, tools);
         SafetyMonitor monitor = Wiring.monitor(config, store, events, tools.secrets());
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
@@ -241,7 +242,7 @@ final class CycleWiring {
         StagnationReflex reflex = new StagnationReflex(store, new ReflexSettings(signs, s.reflex(), s.ratingTicks(),
                 s.maxQuestions(), s.sleep(), s.taskSwitch(), configured, config.cycle().historyK()),
                 clock, random, commandTypes, models, new ReflexIdle(monitor));
-        return new ReplyReview(comparator, local, new CommandBlockParser(new ObjectMapper()), reflex,
+        return new ReplyReview(comparator, local, new CommandBlockParser(Json.mapper()), reflex,
                 store.tables().responses(), store.tables().stagnation(),
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take,
                 world);

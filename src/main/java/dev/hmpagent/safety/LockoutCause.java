@@ -1,5 +1,6 @@
 package dev.hmpagent.safety;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +21,7 @@ final class LockoutCause {
     private static final int KEPT = 64;
     private static final int COMMAND_CHARS = 200;
     private static final int ERROR_CHARS = 240;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final ProcessLogDao processLog;
     private final Map<String, String> lastError = new LinkedHashMap<>(16, 0.75f, true) {

@@ -1,5 +1,6 @@
 package dev.hmpagent.safety;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -196,7 +197,7 @@ public final class SafetyRules {
     }
 
     /** Read-only use (readTree) is thread-safe; one built per read cost more than reading the state. */
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final Limits limits;
     private final TaskLedger ledger = new TaskLedger();

@@ -1,10 +1,10 @@
 package dev.hmpagent.stagnation;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hmpagent.llm.Usage;
 import dev.hmpagent.stagnation.Comparison.Verdict;
 import java.util.HashMap;
@@ -50,7 +50,7 @@ public final class ComparisonParser {
 
     private static final List<String> VERDICT_KEYS = List.of("new_thoughts", "verdict", "new");
 
-    private final ObjectReader reader = JsonMapper.builder()
+    private final ObjectReader reader = Json.builder()
             .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_TRAILING_COMMA,
                     JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
             .build().reader();

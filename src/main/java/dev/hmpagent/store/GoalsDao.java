@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,7 +12,7 @@ import java.util.Optional;
 
 /** {@code goals} and {@code tasks}: what the agent works towards (context 6, pinned ones first). */
 public final class GoalsDao {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String FINISHED = "('done', 'dropped')";
     private final Store store;
 

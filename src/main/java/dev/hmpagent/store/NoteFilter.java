@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,7 +29,7 @@ public record NoteFilter(int minPriority, List<String> tags, List<String> source
     public static final NoteFilter PERSON_OR_CLI = new NoteFilter(Integer.MIN_VALUE, List.of(), List.of("user", "cli"), "");
     /** The sources a filter may name (the LLM's own notes never come back as input). */
     public static final Set<String> SOURCES = Set.of("user", "cli", "system", "peer");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     public NoteFilter {
         tags = List.copyOf(Objects.requireNonNull(tags, "tags"));

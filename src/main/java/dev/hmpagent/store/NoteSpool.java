@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,7 +40,7 @@ public final class NoteSpool {
         public boolean stored() { return noteId > 0; }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /** A note held in memory because neither the database nor the spool could take it. */
     private record Held(String text, String source, int priority, String tags) { }

@@ -1,5 +1,6 @@
 package dev.hmpagent.store;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +22,7 @@ import java.util.regex.Pattern;
 public final class NoteTags {
     private static final Pattern HASHTAG = Pattern.compile("(?<![\\p{L}\\p{N}_#/&@])#(\\p{L}[\\p{L}\\p{N}_-]*)");
     private static final Pattern MENTION = Pattern.compile("(?<![\\p{L}\\p{N}_@./#])@([\\p{L}\\p{N}_][\\p{L}\\p{N}_.:-]*)");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private NoteTags() { }
 

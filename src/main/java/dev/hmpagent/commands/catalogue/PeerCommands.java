@@ -1,5 +1,6 @@
 package dev.hmpagent.commands.catalogue;
 
+import dev.hmpagent.text.Json;
 import dev.hmpagent.commands.Args;
 import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandHandler;
@@ -26,7 +27,7 @@ import java.util.TreeSet;
  */
 public final class PeerCommands {
     static final int MAX_MESSAGE = 16_000;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String ADD_EXAMPLE = "{\"name\": \"postman\", \"did\": \"did:hmp:abc\", "
             + "\"address\": \"tcp://10.0.0.5:4000\", \"tags\": \"friend\", \"description\": \"...\"}";
     /** The peer columns {@link #fields} reads. */

@@ -1,5 +1,6 @@
 package dev.hmpagent.commands.catalogue;
 
+import dev.hmpagent.text.Json;
 import dev.hmpagent.commands.Args;
 import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandHandler;
@@ -34,7 +35,7 @@ public final class TableCommands {
     static final int MAX_LIMIT = 100;
     /** The most characters of rows {@code table_query} returns. */
     static final int MAX_RESULT = 4_000;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String NAME_RULE = "lower-case letters, digits and _, starting with a letter, at most 41 long";
 
     private TableCommands() { }

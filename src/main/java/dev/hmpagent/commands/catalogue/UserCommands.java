@@ -1,5 +1,6 @@
 package dev.hmpagent.commands.catalogue;
 
+import dev.hmpagent.text.Json;
 import dev.hmpagent.commands.Args;
 import dev.hmpagent.commands.CommandContext;
 import dev.hmpagent.commands.CommandHandler;
@@ -26,7 +27,7 @@ import java.util.Optional;
  * ({@code users_group}). Whether someone is an operator or banned is a person's to set, never the LLM's.
  */
 public final class UserCommands {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     /** Text columns the LLM may fill, besides username, did and groups. */
     private static final List<String> TEXT_FIELDS = List.of("mail", "language", "badges");
     /** JSON columns the LLM may fill: an object or list is stored as JSON, a string as given. */

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.anthropic;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,7 +38,7 @@ final class AnthropicWire {
     /** The user turn put before a conversation that would otherwise start with the assistant or be empty. */
     static final String OPENING = "(continue)";
 
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Json.mapper();
 
     String requestBody(String model, LlmRequest request, boolean stream) {
         Objects.requireNonNull(model, "model");

@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.ollama;
 
+import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +21,7 @@ import java.util.Objects;
  * reply have the same shape), {@code /api/show} bodies, and the {@code {"error": "..."}} of a failure.
  */
 final class OllamaWire {
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Json.mapper();
 
     /**
      * {@code {"model", "messages", "stream", "options", "keep_alive"?}}. The options are {@code settings.options()}

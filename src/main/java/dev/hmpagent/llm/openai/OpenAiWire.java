@@ -1,5 +1,6 @@
 package dev.hmpagent.llm.openai;
 
+import dev.hmpagent.text.Json;
 import dev.hmpagent.llm.wire.ReplyException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,7 +19,7 @@ import java.util.Objects;
 
 /** The JSON of the OpenAI chat-completions wire format: request bodies, replies and stream chunks. */
 final class OpenAiWire {
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Json.mapper();
 
     String requestBody(String model, LlmRequest request, boolean stream) {
         Objects.requireNonNull(model, "model");
