@@ -14,7 +14,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 
-/** What a command may touch. Each database-only command runs in its own short transaction, which the executor opens. */
+/**
+ * What a command may touch. The database-only commands of a reply run in one write transaction, each in a savepoint
+ * of its own ({@link CommandBatch}), which the executor opens.
+ */
 public final class CommandContext {
     private final long tickId;
     private final String llmId;
