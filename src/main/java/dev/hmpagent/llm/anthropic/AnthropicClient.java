@@ -14,6 +14,7 @@ import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.StreamState;
 import dev.hmpagent.llm.wire.ToolCallParts;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -121,8 +122,7 @@ public final class AnthropicClient extends HttpLlm<AnthropicSettings, AnthropicE
     /** A whole reply longer than {@link #MAX_REPLY_CHARS}, cut there as a stream would be. */
     private static Reply cut(Reply reply) {
         if (reply.text().length() <= MAX_REPLY_CHARS) return reply;
-        int end = MAX_REPLY_CHARS;
-        if (Character.isHighSurrogate(reply.text().charAt(end - 1))) end--;
+        int end = StreamState.fitting(reply.text(), MAX_REPLY_CHARS);
         return new Reply(reply.text().substring(0, end), reply.model(), AnthropicStream.CUT, reply.usage(), false,
                 reply.toolCalls());
     }

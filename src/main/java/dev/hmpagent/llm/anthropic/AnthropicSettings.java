@@ -13,16 +13,14 @@ public record AnthropicSettings(String baseUrl, String apiKey, String model, boo
         implements HttpSettings {
     /** Anthropic's own API. */
     public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
-    /** The call deadline when none is configured. */
-    public static final Duration DEFAULT_CALL_DEADLINE = Duration.ofSeconds(300);
 
     public AnthropicSettings {
         baseUrl = baseUrl == null || baseUrl.isBlank() ? DEFAULT_BASE_URL : baseUrl;
-        apiKey = apiKey == null ? "" : apiKey.strip();
+        apiKey = HttpSettings.key(apiKey);
         HttpSettings.check(model, connectTimeout, readTimeout, callDeadline);
     }
 
-    /** Settings with the {@link #DEFAULT_CALL_DEADLINE}. */
+    /** Settings with the {@link HttpSettings#DEFAULT_CALL_DEADLINE}. */
     public AnthropicSettings(String baseUrl, String apiKey, String model, boolean stream,
                              Duration connectTimeout, Duration readTimeout) {
         this(baseUrl, apiKey, model, stream, connectTimeout, readTimeout, DEFAULT_CALL_DEADLINE);

@@ -1,38 +1,30 @@
 package dev.hmpagent.llm.anthropic;
 
+import dev.hmpagent.llm.wire.Bodies;
 import dev.hmpagent.llm.wire.EventStream;
 import dev.hmpagent.llm.wire.ReplyException;
-import dev.hmpagent.llm.wire.ToolCallPart;
+import dev.hmpagent.llm.wire.StreamState;
 
 import java.util.Objects;
 
 /**
- * Collects a streamed reply event by event: the text so far, the model, the finish reason and the usage (message_start's
- * counts, updated by message_delta's cumulative ones). Whole when message_stop came, or when the text reached
- * {@code maxChars} and was cut there. Not thread-safe; one per call.
+ * Collects a streamed reply event by event into a {@link StreamState}: the text so far, the model, the finish reason
+ * and the usage (message_start's counts, updated by message_delta's cumulative ones). Whole when message_stop came,
+ * or when the text reached {@code maxChars} and was cut there. Not thread-safe; one per call.
  */
 final class AnthropicStream implements EventStream.Events {
     /** The finish reason of a reply this side cut at {@code maxChars}: like a server's "length". */
-    static final String CUT = dev.hmpagent.llm.wire.Bodies.CUT;
+    static final String CUT = Bodies.CUT;
 
     private final AnthropicWire wire;
-    private final int maxChars;
-    private final StringBuilder text = new StringBuilder();
-    /** The pieces of tool calls in order of arrival, and their input's length so far. */
-    private final java.util.List<ToolCallPart> parts = new java.util.ArrayList<>();
-    private long toolChars;
-    private String model = "";
-    private String finishReason = "";
-    private ServerUsage usage;
+    private final StreamState<ServerUsage> state;
     private boolean outputFinal;
     private boolean stopped;
-    private boolean cut;
 
     /** @param maxChars the longest reply kept; a longer one is cut there and the stream is not read further */
     AnthropicStream(AnthropicWire wire, int maxChars) {
         this.wire = Objects.requireNonNull(wire, "wire");
-        if (maxChars <= 0) throw new IllegalArgumentException("maxChars must be > 0");
-        this.maxChars = maxChars;
+        this.state = new StreamState<>(maxChars);
     }
 
     /**
@@ -43,52 +35,29 @@ final class AnthropicStream implements EventStream.Events {
     @Override
     public String accept(String data) throws ReplyException, ServerError {
         if (data.isBlank()) return "";
-        AnthropicWire.Event event = wire.parseEvent(data.strip(), usage);
+        AnthropicWire.Event event = wire.parseEvent(data.strip(), state.usage());
         switch (event.type()) {
             case "message_stop" -> stopped = true;
             case "message_delta" -> outputFinal = outputFinal || event.usage() != null;
             default -> { }
         }
-        if (!event.model().isEmpty()) model = event.model();
-        if (!event.finishReason().isEmpty()) finishReason = event.finishReason();
-        if (event.usage() != null) usage = event.usage();
-        for (ToolCallPart part : event.tools()) {
-            parts.add(part);
-            toolChars += part.arguments().length();
-        }
-        if (toolChars > maxChars) {
-            // runaway input is not held either: the reply ends here, as a cut one
-            finishReason = CUT;
-            cut = true;
-        }
-        String delta = event.text();
-        if (text.length() + delta.length() > maxChars) {
-            // a runaway reply is cut here, never held whole: what came so far is the reply
-            int end = maxChars - text.length();
-            if (end > 0 && Character.isHighSurrogate(delta.charAt(end - 1))) end--;
-            delta = delta.substring(0, end);
-            finishReason = CUT;
-            cut = true;
-        }
-        text.append(delta);
-        return delta;
+        state.take(event.model(), event.finishReason(), event.usage(), event.tools());
+        return state.append(event.text());
     }
 
     @Override
-    public void endCut() {
-        finishReason = dev.hmpagent.llm.wire.Bodies.EVENT_CUT;
-        cut = true;
-    }
+    public void endCut() { state.endCut(); }
 
     /** Whether nothing more is to be read: message_stop came, or the text was cut. */
     @Override
-    public boolean done() { return stopped || cut; }
+    public boolean done() { return stopped || state.cut(); }
 
     /** The text so far. */
-    String text() { return text.toString(); }
+    String text() { return state.text(); }
 
     /** What has arrived so far, as a reply; its output count is final only after message_delta and not when cut. */
     Reply reply() {
-        return new Reply(text.toString(), model, finishReason, usage, outputFinal && !cut, parts);
+        return new Reply(state.text(), state.model(), state.finishReason(), state.usage(), outputFinal && !state.cut(),
+                state.parts());
     }
 }

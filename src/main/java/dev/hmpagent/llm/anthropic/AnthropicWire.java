@@ -1,9 +1,6 @@
 package dev.hmpagent.llm.anthropic;
 
-import dev.hmpagent.text.Json;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.llm.LlmRequest;
@@ -11,6 +8,7 @@ import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.ToolSpec;
 import dev.hmpagent.llm.wire.ReplyException;
 import dev.hmpagent.llm.wire.ToolCallPart;
+import dev.hmpagent.llm.wire.WireJson;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,13 +36,10 @@ final class AnthropicWire {
     /** The user turn put before a conversation that would otherwise start with the assistant or be empty. */
     static final String OPENING = "(continue)";
 
-    private final ObjectMapper json = Json.mapper();
+    private final WireJson json = new WireJson();
 
     String requestBody(String model, LlmRequest request, boolean stream) {
-        Objects.requireNonNull(model, "model");
-        Objects.requireNonNull(request, "request");
-        ObjectNode body = json.createObjectNode();
-        body.put("model", model);
+        ObjectNode body = json.body(model, request);
         body.put("max_tokens", request.maxTokens());
         double temperature = request.temperature();
         if (!Double.isNaN(temperature)) body.put("temperature", Math.max(0.0, Math.min(1.0, temperature)));
@@ -72,7 +67,7 @@ final class AnthropicWire {
             for (Message m : turn.messages) addBlocks(content, m, breakpoints);
         }
         if (stream) body.put("stream", true);
-        return write(body);
+        return json.write(body);
     }
 
     /** {@code "tools": [{name, description, input_schema}]}, the last marked for the prompt cache when {@code cached}. */
@@ -142,7 +137,7 @@ final class AnthropicWire {
 
     /** A whole (non-streamed) reply: its text blocks joined, the model, the stop reason and usage. */
     Reply parseMessage(String body) throws ReplyException, ServerError {
-        JsonNode root = parse(body);
+        JsonNode root = json.object(body);
         throwIfError(root);
         JsonNode content = root.path("content");
         if (!content.isArray()) throw ReplyException.malformed("reply has no content array", null);
@@ -168,7 +163,7 @@ final class AnthropicWire {
      * @throws ServerError for an {@code error} event
      */
     Event parseEvent(String data, ServerUsage usage) throws ReplyException, ServerError {
-        JsonNode root = parse(data);
+        JsonNode root = json.object(data);
         String type = root.path("type").asText("");
         return switch (type) {
             case "message_start" -> {
@@ -206,13 +201,8 @@ final class AnthropicWire {
 
     /** The error of an error body, or null when the body is not Anthropic's error shape (a proxy's page). */
     ApiError error(String body) {
-        try {
-            JsonNode root = json.readTree(body);
-            if (root == null || !root.path("error").isObject()) return null;
-            return apiError(root);
-        } catch (JsonProcessingException e) {
-            return null;
-        }
+        JsonNode root = json.lenient(body);
+        return root == null || !root.path("error").isObject() ? null : apiError(root);
     }
 
     private static ApiError apiError(JsonNode root) {
@@ -249,24 +239,6 @@ final class AnthropicWire {
     private void throwIfError(JsonNode root) throws ServerError {
         if (root.path("type").asText("").equals("error") || root.path("error").isObject()) {
             throw new ServerError(apiError(root));
-        }
-    }
-
-    private JsonNode parse(String text) throws ReplyException {
-        try {
-            JsonNode root = json.readTree(text);
-            if (root == null || !root.isObject()) throw ReplyException.malformed("reply is not a JSON object", null);
-            return root;
-        } catch (JsonProcessingException e) {
-            throw ReplyException.malformed("reply is not valid JSON", e);
-        }
-    }
-
-    private String write(ObjectNode body) {
-        try {
-            return json.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write request JSON", e);
         }
     }
 

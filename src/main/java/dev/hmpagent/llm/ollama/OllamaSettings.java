@@ -38,7 +38,6 @@ public record OllamaSettings(String baseUrl, String model, boolean stream, Durat
     public static final String DEFAULT_BASE_URL = "http://localhost:11434";
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(120);
-    public static final Duration DEFAULT_CALL_DEADLINE = Duration.ofSeconds(300);
 
     private static final Pattern API_SUFFIX = Pattern.compile("(?i)/(v1|api)$");
     private static final Pattern KEEP_ALIVE = Pattern.compile(
@@ -56,7 +55,7 @@ public record OllamaSettings(String baseUrl, String model, boolean stream, Durat
             throw new IllegalArgumentException("keepAlive \"" + keepAlive + "\" is neither a duration like 10m, 1h30m,"
                     + " -1m nor a whole number of seconds");
         }
-        apiKey = apiKey == null ? "" : apiKey.strip();
+        apiKey = HttpSettings.key(apiKey);
     }
 
     /** Streaming settings with the default timeouts, no extra options, the server's keep-alive and no key. */

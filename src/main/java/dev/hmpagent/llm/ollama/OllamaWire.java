@@ -1,27 +1,25 @@
 package dev.hmpagent.llm.ollama;
 
-import dev.hmpagent.text.Json;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.llm.LlmRequest;
-import dev.hmpagent.llm.Message;
 import dev.hmpagent.llm.wire.ReplyException;
 
 import dev.hmpagent.llm.ToolCall;
 import dev.hmpagent.llm.wire.ToolsJson;
+import dev.hmpagent.llm.wire.WireJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+
+import static dev.hmpagent.llm.wire.WireJson.text;
 
 /**
  * The JSON of Ollama's native API: {@code /api/chat} request bodies and reply objects (a stream's lines and a whole
  * reply have the same shape), {@code /api/show} bodies, and the {@code {"error": "..."}} of a failure.
  */
 final class OllamaWire {
-    private final ObjectMapper json = Json.mapper();
+    private final WireJson json = new WireJson();
 
     /**
      * {@code {"model", "messages", "stream", "options", "keep_alive"?}}. The options are {@code settings.options()}
@@ -34,32 +32,26 @@ final class OllamaWire {
 
     /** The same, with {@code num_ctx} set to {@code contextTokens} unless that is null ({@link ContextWindow}). */
     String chatBody(OllamaSettings settings, LlmRequest request, boolean stream, Integer contextTokens) {
-        Objects.requireNonNull(settings, "settings");
-        Objects.requireNonNull(request, "request");
-        ObjectNode body = json.createObjectNode();
-        body.put("model", settings.model());
-        ArrayNode messages = body.putArray("messages");
-        for (Message m : request.messages()) {
-            messages.addObject().put("role", role(m.role())).put("content", m.content());
-        }
+        ObjectNode body = json.body(Objects.requireNonNull(settings, "settings").model(), request);
+        WireJson.putChatMessages(body, request.messages());
         ToolsJson.putFunctions(body, request.tools());
         // a JSON reply: Ollama keeps the reply to a schema given as "format" (0.5 and later)
         if (request.replySchema().any()) body.set("format", request.replySchema().schema());
         body.put("stream", stream);
         ObjectNode options = body.putObject("options");
-        settings.options().forEach((name, value) -> options.set(name, json.valueToTree(value)));
+        settings.options().forEach((name, value) -> options.set(name, json.mapper().valueToTree(value)));
         if (contextTokens != null) options.put("num_ctx", contextTokens);
         options.put("temperature", request.temperature());
         options.put("num_predict", request.maxTokens());
         if (request.presencePenalty() != 0) options.put("presence_penalty", request.presencePenalty());
         if (request.frequencyPenalty() != 0) options.put("frequency_penalty", request.frequencyPenalty());
         putKeepAlive(body, settings.keepAlive());
-        return write(body);
+        return json.write(body);
     }
 
     /** {@code {"model": ...}}, what {@code /api/show} asks. */
     String showBody(String model) {
-        return write(json.createObjectNode().put("model", Objects.requireNonNull(model, "model")));
+        return json.write(json.mapper().createObjectNode().put("model", Objects.requireNonNull(model, "model")));
     }
 
     /**
@@ -67,13 +59,7 @@ final class OllamaWire {
      * thrown as a {@link ReplyException#STREAM_ERROR}; anything that is not a reply object as malformed.
      */
     OllamaChunk parse(String text) throws ReplyException {
-        JsonNode root;
-        try {
-            root = json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw ReplyException.malformed("reply is not valid JSON", e);
-        }
-        if (root == null || !root.isObject()) throw ReplyException.malformed("reply is not a JSON object", null);
+        JsonNode root = json.object(text);
         JsonNode error = root.path("error");
         if (!error.isMissingNode() && !error.isNull()) {
             String message = error.isTextual() ? error.asText() : error.toString();
@@ -104,14 +90,10 @@ final class OllamaWire {
 
     /** The server's own error text ({@code error} as a string), or null when the body has none. */
     String errorMessage(String body) {
-        try {
-            JsonNode root = json.readTree(body);
-            if (root == null) return null;
-            JsonNode error = root.path("error");
-            return error.isTextual() ? error.asText() : null;
-        } catch (JsonProcessingException e) {
-            return null;
-        }
+        JsonNode root = json.lenient(body);
+        if (root == null) return null;
+        JsonNode error = root.path("error");
+        return error.isTextual() ? error.asText() : null;
     }
 
     /** The counts of a final object, null when it carries none. */
@@ -134,26 +116,5 @@ final class OllamaWire {
         } else {
             body.put("keep_alive", keepAlive);
         }
-    }
-
-    private String write(ObjectNode body) {
-        try {
-            return json.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write request JSON", e);
-        }
-    }
-
-    private static String text(JsonNode node) {
-        return node.isTextual() ? node.asText() : "";
-    }
-
-    /** Ollama's name of a role. */
-    static String role(Message.Role role) {
-        return switch (role) {
-            case SYSTEM -> "system";
-            case USER -> "user";
-            case ASSISTANT -> "assistant";
-        };
     }
 }

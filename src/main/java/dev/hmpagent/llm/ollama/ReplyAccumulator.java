@@ -1,44 +1,33 @@
 package dev.hmpagent.llm.ollama;
 
+import dev.hmpagent.llm.ToolCall;
+import dev.hmpagent.llm.wire.StreamState;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * Collects a reply object by object: the text so far, the last model and done_reason seen, and the counts of the
- * final object. Not thread-safe; one per call.
+ * Collects a reply object by object into a {@link StreamState}: the text so far, the last model and done_reason seen,
+ * and the counts of the final object; Ollama's tool calls come whole. Not thread-safe; one per call.
  */
 final class ReplyAccumulator {
-    /** The finish reason of a reply this side cut at {@link #maxChars}: like the server's "length". */
-    static final String CUT = "length";
+    /** The finish reason of a reply this side cut at {@code maxChars}: like the server's "length". */
+    static final String CUT = dev.hmpagent.llm.wire.Bodies.CUT;
 
-    private final int maxChars;
-    private final StringBuilder text = new StringBuilder();
-    private final java.util.List<dev.hmpagent.llm.ToolCall> toolCalls = new java.util.ArrayList<>();
-    private String model = "";
-    private String doneReason = "";
-    private ServerCounts counts;
+    private final StreamState<ServerCounts> state;
+    private final List<ToolCall> toolCalls = new ArrayList<>();
     private boolean done;
-    private boolean cut;
-    private boolean lineCut;
 
     /** @param maxChars the longest reply kept; a longer one is cut there and nothing more is read */
     ReplyAccumulator(int maxChars) {
-        if (maxChars <= 0) throw new IllegalArgumentException("maxChars must be > 0");
-        this.maxChars = maxChars;
+        this.state = new StreamState<>(maxChars);
     }
 
     /** Applies one object; returns its text delta, empty when it carried none. */
     String accept(OllamaChunk chunk) {
-        if (!chunk.model().isEmpty()) model = chunk.model();
-        if (!chunk.doneReason().isEmpty()) doneReason = chunk.doneReason();
-        if (chunk.counts() != null) counts = chunk.counts();
+        state.take(chunk.model(), chunk.doneReason(), chunk.counts(), List.of());
         if (chunk.done()) done = true;
         toolCalls.addAll(chunk.toolCalls());
-        String delta = chunk.text();
-        if (text.length() + (long) delta.length() > maxChars) {
-            // a runaway reply is cut here, never held whole: what came so far is the reply
-            delta = delta.substring(0, maxChars - text.length());
-            cut = true;
-        }
-        text.append(delta);
-        return delta;
+        return state.append(chunk.text());
     }
 
     /**
@@ -48,23 +37,23 @@ final class ReplyAccumulator {
      */
     String acceptCut(OllamaChunk fit) {
         String delta = fit == null ? "" : accept(fit);
-        lineCut = true;
+        state.endCut();
         return delta;
     }
 
     /** Whether nothing more needs reading: the server said done, or the reply was cut. */
-    boolean finished() { return done || cut || lineCut; }
+    boolean finished() { return done || state.cut(); }
 
-    String text() { return text.toString(); }
+    String text() { return state.text(); }
 
     /** The tool calls so far, in order. */
-    java.util.List<dev.hmpagent.llm.ToolCall> toolCalls() { return java.util.List.copyOf(toolCalls); }
+    List<ToolCall> toolCalls() { return List.copyOf(toolCalls); }
 
-    String model() { return model; }
+    String model() { return state.model(); }
 
     /** done_reason as given ("stop", "length", …), {@link #CUT} when cut here, empty when the server gave none. */
-    String finishReason() { return lineCut ? dev.hmpagent.llm.wire.Bodies.EVENT_CUT : cut ? CUT : doneReason; }
+    String finishReason() { return state.finishReason(); }
 
     /** The counts of the final object, null when none came. */
-    ServerCounts counts() { return counts; }
+    ServerCounts counts() { return state.usage(); }
 }

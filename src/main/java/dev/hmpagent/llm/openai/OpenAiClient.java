@@ -6,6 +6,7 @@ import dev.hmpagent.llm.wire.HttpCalls;
 import dev.hmpagent.llm.wire.HttpLlm;
 import dev.hmpagent.llm.wire.InFlightCall;
 import dev.hmpagent.llm.wire.ReplyException;
+import dev.hmpagent.llm.wire.StreamState;
 import dev.hmpagent.llm.wire.ToolCallParts;
 import dev.hmpagent.llm.CommandsByTools;
 import dev.hmpagent.llm.Completion;
@@ -109,7 +110,8 @@ public final class OpenAiClient extends HttpLlm<OpenAiSettings, OpenAiErrors> {
     /** A whole reply longer than {@link #MAX_REPLY_CHARS}, cut there as a stream would be. */
     private static Reply cut(Reply reply) {
         if (reply.text().length() <= MAX_REPLY_CHARS) return reply;
-        return new Reply(reply.text().substring(0, MAX_REPLY_CHARS), reply.model(), StreamAccumulator.CUT, reply.usage(),
+        int end = StreamState.fitting(reply.text(), MAX_REPLY_CHARS);
+        return new Reply(reply.text().substring(0, end), reply.model(), StreamAccumulator.CUT, reply.usage(),
                 reply.toolCalls());
     }
 

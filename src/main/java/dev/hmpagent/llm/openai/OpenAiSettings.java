@@ -12,18 +12,15 @@ import java.util.Objects;
 public record OpenAiSettings(String baseUrl, String apiKey, String model, boolean stream,
                              Duration connectTimeout, Duration readTimeout, Duration callDeadline)
         implements HttpSettings {
-    /** The call deadline when none is configured. */
-    public static final Duration DEFAULT_CALL_DEADLINE = Duration.ofSeconds(300);
-
     public OpenAiSettings {
         Objects.requireNonNull(baseUrl, "baseUrl");
-        apiKey = apiKey == null ? "" : apiKey.strip();
+        apiKey = HttpSettings.key(apiKey);
         Objects.requireNonNull(model, "model");
         if (baseUrl.isBlank()) throw new IllegalArgumentException("baseUrl must not be blank");
         HttpSettings.check(model, connectTimeout, readTimeout, callDeadline);
     }
 
-    /** Settings with the {@link #DEFAULT_CALL_DEADLINE}. */
+    /** Settings with the {@link HttpSettings#DEFAULT_CALL_DEADLINE}. */
     public OpenAiSettings(String baseUrl, String apiKey, String model, boolean stream,
                           Duration connectTimeout, Duration readTimeout) {
         this(baseUrl, apiKey, model, stream, connectTimeout, readTimeout, DEFAULT_CALL_DEADLINE);

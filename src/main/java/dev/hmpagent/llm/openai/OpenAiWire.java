@@ -1,35 +1,26 @@
 package dev.hmpagent.llm.openai;
 
-import dev.hmpagent.text.Json;
 import dev.hmpagent.llm.wire.ReplyException;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.llm.LlmRequest;
-import dev.hmpagent.llm.Message;
 
 import dev.hmpagent.llm.wire.ToolCallPart;
 import dev.hmpagent.llm.ReplySchema;
 import dev.hmpagent.llm.wire.ToolsJson;
+import dev.hmpagent.llm.wire.WireJson;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+
+import static dev.hmpagent.llm.wire.WireJson.text;
 
 /** The JSON of the OpenAI chat-completions wire format: request bodies, replies and stream chunks. */
 final class OpenAiWire {
-    private final ObjectMapper json = Json.mapper();
+    private final WireJson json = new WireJson();
 
     String requestBody(String model, LlmRequest request, boolean stream) {
-        Objects.requireNonNull(model, "model");
-        Objects.requireNonNull(request, "request");
-        ObjectNode body = json.createObjectNode();
-        body.put("model", model);
-        ArrayNode messages = body.putArray("messages");
-        for (Message m : request.messages()) {
-            messages.addObject().put("role", role(m.role())).put("content", m.content());
-        }
+        ObjectNode body = json.body(model, request);
+        WireJson.putChatMessages(body, request.messages());
         body.put("temperature", request.temperature());
         body.put("max_tokens", request.maxTokens());
         if (request.presencePenalty() != 0) body.put("presence_penalty", request.presencePenalty());
@@ -38,11 +29,7 @@ final class OpenAiWire {
         putReplySchema(body, request.replySchema());
         body.put("stream", stream);
         if (stream) body.putObject("stream_options").put("include_usage", true);
-        try {
-            return json.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write request JSON", e);
-        }
+        return json.write(body);
     }
 
     /**
@@ -58,7 +45,7 @@ final class OpenAiWire {
 
     /** A whole non-streaming reply: {@code choices[0].message.content}, finish_reason, usage, model. */
     Reply parseReply(String body) throws ReplyException {
-        JsonNode root = parse(body);
+        JsonNode root = json.object(body);
         throwIfError(root, ReplyException.BAD_RESPONSE);
         JsonNode choices = root.path("choices");
         if (!choices.isArray() || choices.isEmpty()) {
@@ -72,7 +59,7 @@ final class OpenAiWire {
 
     /** One parsed stream chunk: its content delta (maybe empty) and what else it carried. */
     Reply parseChunk(String data) throws ReplyException {
-        JsonNode root = parse(data);
+        JsonNode root = json.object(data);
         throwIfError(root, ReplyException.STREAM_ERROR);
         JsonNode choice = root.path("choices").path(0);
         return new Reply(text(choice.path("delta").path("content")), text(root.path("model")),
@@ -100,40 +87,22 @@ final class OpenAiWire {
 
     /** The server's own error message ({@code error.message}, or {@code error} as a string), or null. */
     String errorMessage(String body) {
-        try {
-            JsonNode root = json.readTree(body);
-            if (root == null) return null;
-            JsonNode error = root.path("error");
-            if (error.isTextual()) return error.asText();
-            if (error.path("message").isTextual()) return error.path("message").asText();
-            if (root.path("message").isTextual()) return root.path("message").asText();
-            return null;
-        } catch (JsonProcessingException e) {
-            return null;
-        }
+        JsonNode root = json.lenient(body);
+        if (root == null) return null;
+        JsonNode error = root.path("error");
+        if (error.isTextual()) return error.asText();
+        if (error.path("message").isTextual()) return error.path("message").asText();
+        if (root.path("message").isTextual()) return root.path("message").asText();
+        return null;
     }
 
     /** Whether an error body says the quota is exhausted: {@code error.code} or {@code error.type} "insufficient_quota". */
     boolean quotaExhausted(String body) {
-        try {
-            JsonNode root = json.readTree(body);
-            if (root == null) return false;
-            JsonNode error = root.path("error");
-            return error.path("code").asText("").equals("insufficient_quota")
-                    || error.path("type").asText("").equals("insufficient_quota");
-        } catch (JsonProcessingException e) {
-            return false;
-        }
-    }
-
-    private JsonNode parse(String text) throws ReplyException {
-        try {
-            JsonNode root = json.readTree(text);
-            if (root == null || !root.isObject()) throw ReplyException.malformed("reply is not a JSON object", null);
-            return root;
-        } catch (JsonProcessingException e) {
-            throw ReplyException.malformed("reply is not valid JSON", e);
-        }
+        JsonNode root = json.lenient(body);
+        if (root == null) return false;
+        JsonNode error = root.path("error");
+        return error.path("code").asText("").equals("insufficient_quota")
+                || error.path("type").asText("").equals("insufficient_quota");
     }
 
     private static void throwIfError(JsonNode root, String kind) throws ReplyException {
@@ -157,18 +126,5 @@ final class OpenAiWire {
         if (!cached.isNumber()) cached = root.path("timings").path("cache_n");
         return new ServerUsage(Math.max(0, usage.path("prompt_tokens").asInt(0)),
                 Math.max(0, usage.path("completion_tokens").asInt(0)), Math.max(0, cached.asInt(0)));
-    }
-
-    private static String text(JsonNode node) {
-        return node.isTextual() ? node.asText() : "";
-    }
-
-    /** The chat-completions name of a role. */
-    static String role(Message.Role role) {
-        return switch (role) {
-            case SYSTEM -> "system";
-            case USER -> "user";
-            case ASSISTANT -> "assistant";
-        };
     }
 }

@@ -9,6 +9,9 @@ import java.util.Objects;
  * included. The providers' settings records implement it; {@link HttpLlm} reads it.
  */
 public interface HttpSettings {
+    /** The call deadline when none is configured, for every provider. */
+    Duration DEFAULT_CALL_DEADLINE = Duration.ofSeconds(300);
+
     String baseUrl();
 
     String apiKey();
@@ -39,6 +42,11 @@ public interface HttpSettings {
         if (callDeadline.isNegative() || callDeadline.isZero()) {
             throw new IllegalArgumentException("callDeadline must be > 0");
         }
+    }
+
+    /** The key as every provider sends it: without surrounding blanks (a pasted newline), empty for none. */
+    static String key(String apiKey) {
+        return apiKey == null ? "" : apiKey.strip();
     }
 
     /**

@@ -68,4 +68,15 @@ class StreamAccumulatorTest {
         assertThat(small.reply().text()).isEqualTo("abcde");
         assertThat(small.reply().finishReason()).isEqualTo("length");
     }
+
+    @Test
+    void a_cut_never_falls_between_the_halves_of_a_surrogate_pair() throws Exception {
+        StreamAccumulator small = new StreamAccumulator(new OpenAiWire(), 5);
+        // "abcd" then an emoji (two chars): the fifth char is its first half, which is no character alone
+        assertThat(small.accept("{\"choices\":[{\"delta\":{\"content\":\"abcd\\ud83d\\ude00x\"}}]}"))
+                .isEqualTo("abcd");
+        assertThat(small.reply().text()).isEqualTo("abcd");
+        assertThat(small.reply().finishReason()).isEqualTo("length");
+        assertThat(small.done()).isTrue();
+    }
 }
