@@ -155,9 +155,10 @@ public final class AgentRuntime implements AutoCloseable {
      * loop ended was left unanswered).
      */
     public boolean stopped() {
+        // the halt flag first, as the loop's gate reads it: the file is opened only when no flag is raised
+        SafetyStatus s = StopSignal.persisted(tickStore.path(), this::safety).current();
+        if (!s.resting()) return !s.active();
         try (Store store = tickStore.connectAgain()) {
-            SafetyStatus s = StopSignal.persisted(store).current();   // the halt flag too, as the loop's gate reads it
-            if (!s.resting()) return !s.active();
             return store.tables().notes().maxUnreadId(dev.hmpagent.store.NoteFilter.PERSON_OR_CLI) > 0;
         }
     }

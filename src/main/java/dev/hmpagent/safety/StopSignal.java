@@ -54,9 +54,17 @@ public final class StopSignal {
      * {@code safety_state} row.
      */
     public static Persisted persisted(Store store) {
-        SafetyControl control = new SafetyControl(store);
-        HaltFlag flag = new HaltFlag(store.path());
-        return () -> flag.raised() ? flagged(flag) : control.current();
+        return persisted(store.path(), new SafetyControl(store)::current);
+    }
+
+    /**
+     * As {@link #persisted(Store)} for the file {@code db}, its row read by {@code row} only when no flag is raised: a
+     * reader on another thread opens a connection for it only then (a halt the file could not take is read without
+     * the file).
+     */
+    public static Persisted persisted(java.nio.file.Path db, Persisted row) {
+        HaltFlag flag = new HaltFlag(db);
+        return () -> flag.raised() ? flagged(flag) : row.current();
     }
 
     /** What a raised flag stands for: a person's halt, since the flag was written, its reason the flag's. */

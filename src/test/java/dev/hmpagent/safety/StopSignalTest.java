@@ -85,6 +85,22 @@ class StopSignalTest {
     }
 
     @Test
+    void a_raised_flag_is_read_without_the_file_whose_row_is_asked_only_when_no_flag_is_raised() {
+        Path db = dir.resolve("gone.db");
+        AtomicInteger rowReads = new AtomicInteger();
+        StopSignal.Persisted state = StopSignal.persisted(db, () -> {
+            rowReads.incrementAndGet();
+            throw new IllegalStateException("the file cannot be opened");
+        });
+        new dev.hmpagent.store.HaltFlag(db).raise("", Requester.thisProcess());
+        assertThat(state.current().label()).isEqualTo("STOPPED(halt)");
+        assertThat(rowReads).as("the file was not asked").hasValue(0);
+        new dev.hmpagent.store.HaltFlag(db).lower();
+        org.assertj.core.api.Assertions.assertThatThrownBy(state::current).hasMessage("the file cannot be opened");
+        assertThat(rowReads).hasValue(1);
+    }
+
+    @Test
     void the_persisted_state_is_read_through_the_port_at_every_ask_never_cached() {
         AtomicInteger reads = new AtomicInteger();
         SafetyStatus[] now = {ACTIVE};
