@@ -81,9 +81,10 @@ final class McpConnection {
         if (state() == McpServers.State.STOPPED) return;
         if (state() == McpServers.State.FAILED) forgetFailedStart();
         int start = now.updateAndGet(ConnectionState::nextStart).generation();
+        String failed = null;
         try {
             if (entry.stdio() && !ServerProcesses.runnable(entry.command())) {
-                fail("did not start: " + entry.command() + " is not an executable file"
+                failed = fail("did not start: " + entry.command() + " is not an executable file"
                         + (entry.command().contains("/") ? "" : " on PATH"));
                 return;
             }
@@ -103,11 +104,14 @@ final class McpConnection {
             if (s.state() == McpServers.State.STOPPED) ServerProcesses.stop(c, s.process());   // closed during the start
         } catch (RuntimeException e) {   // whatever the SDK or the server did: one line, the family unavailable
             ConnectionState s = now.get();
-            fail("did not start: " + McpWords.startFailure(entry, confined(), e, s.endedInStart(), s.firstJunk(),
+            failed = fail("did not start: " + McpWords.startFailure(entry, confined(), e, s.endedInStart(), s.firstJunk(),
                     stderr.meaningful()));
         } finally {
-            now.get().settled().countDown();
+            // the list is marked changed before a call waiting for the start ends: the prompt after its result shows
+            // the server as it settled, never the "starting" rendered before it
             owner.changed().accept(entry.name());
+            if (failed != null) endCalls(failed);
+            now.get().settled().countDown();
         }
     }
 
@@ -207,8 +211,9 @@ final class McpConnection {
             return;
         }
         String halt = now.getAndUpdate(n -> n.haltedBy("")).haltedBy();
-        fail(halt.isEmpty() ? why : "was stopped by a halt (" + halt + ")");
+        String failed = fail(halt.isEmpty() ? why : "was stopped by a halt (" + halt + ")");
         owner.changed().accept(entry.name());
+        if (failed != null) endCalls(failed);   // after the change is marked, as a start's failure
     }
 
     /** The agent is exiting: a server that ends from now on is stopped, not failed, and never started again. */
@@ -216,10 +221,19 @@ final class McpConnection {
         now.updateAndGet(ConnectionState::exitingNow);
     }
 
-    private void fail(String why) {
+    /**
+     * Marks the server failed for {@code why}; returns {@code why} when it failed just now (the calls in flight are to
+     * end with it once the change is marked: {@link #endCalls}), null when it had failed or stopped already.
+     */
+    private String fail(String why) {
         ConnectionState was = now.getAndUpdate(s -> s.failed(why));
-        if (was.over()) return;
+        if (was.over()) return null;
         if (was.failures() == 0) owner.problems().accept(McpWords.restarting(entry.name(), why));
+        return why;
+    }
+
+    /** The calls in flight end with the failure {@code why}. */
+    private void endCalls(String why) {
         calls.finishAll(CommandOutcome.error(ErrorCode.EOFFLINE, "mcp server " + entry.name() + " "
                 + why + " during the call"));
     }
