@@ -74,6 +74,8 @@ public final class SafetyMonitor implements OperationListener {
     private long refusedRow = -1;
     /** Moves the persisted state, audits the move, tells people once it committed. */
     private final StateMoves moves;
+    /** The rules as last parsed or saved: parsed again only when the row holds other text. */
+    private final KeptRules kept;
 
     /** What releases STOPPED(quota): more quota, or another LLM; never an unlock. */
     public static final String QUOTA_RELEASE = "add credit or raise the quota with the provider, or configure another"
@@ -81,7 +83,6 @@ public final class SafetyMonitor implements OperationListener {
             + " not release it";
 
     private boolean sandboxTold;
-    private boolean capWarned;
 
     /**
      * @param alert   runs the alert command with the reason (a lockout must reach a person who is not watching)
@@ -98,6 +99,7 @@ public final class SafetyMonitor implements OperationListener {
         this.causes = new LockoutCause(store.tables().processLog());
         this.moves = new StateMoves(store, alert, notices);
         this.budget = new TaskBudget(store, limits.tokenBudget(), limits.dailyTokenBudget(), notices);
+        this.kept = new KeptRules(limits.rules());
     }
 
     /**
@@ -106,10 +108,14 @@ public final class SafetyMonitor implements OperationListener {
      */
     public Optional<String> refuseBeforeCommand(long processLogId, String fingerprint) {
         Optional<String> refused = store.inTransaction(() -> {
-            SafetyRules rules = rules();
+            String stored = counters.current().rulesJson();
+            SafetyRules rules = kept.take(stored);
             SafetyRules.Verdict v = rules.beforeCommand(fingerprint);
-            if (v.action() == SafetyRules.Action.NONE) return Optional.<String>empty();
-            counters.saveRules(rules.toJson());
+            if (v.action() == SafetyRules.Action.NONE) {
+                kept.unchanged(stored, rules);
+                return Optional.<String>empty();
+            }
+            save(rules);
             refusedRow = processLogId;
             String reason = v.reason().isEmpty() ? "the same command failed " + (limits.rules().lockAt() - 1)
                     + " times in a row" : v.reason().replaceFirst("^refused: ", "");
@@ -126,14 +132,16 @@ public final class SafetyMonitor implements OperationListener {
         // the model's format slip is no failure of the world: told as it is, counted nowhere (issue 22)
         if (outcome.source() == Operation.Source.SLIP) return outcome.result();
         if (outcome.failure().filter(f -> ErrorCode.ESANDBOX.equals(f.code())).isPresent()) return sandboxFailed(outcome);
-        SafetyRules rules = rules();
+        String stored = counters.current().rulesJson();
+        SafetyRules rules = kept.take(stored);
         if (outcome.processLogId() == refusedRow) {
             refusedRow = -1;   // counted when it was refused
+            kept.unchanged(stored, rules);
             return outcome.failure().map(f -> guide.explain(f, rules.streakOf(f.fingerprint()))).orElse(outcome.result());
         }
         SafetyRules.Verdict v = rules.after(new SafetyRules.Operation(kind(outcome.source()), outcome.failed(),
                 outcome.fingerprint(), outcome.source() == Operation.Source.COMMAND ? outcome.progressKey() : null));
-        counters.saveRules(rules.toJson());
+        save(rules);
         outcome.failure().filter(f -> f.severity() == Severity.CRITICAL).ifPresent(this::auditViolation);
         boolean command = outcome.source() == Operation.Source.COMMAND;
         if (command) outcome.failure().ifPresent(f -> causes.failed(outcome.fingerprint(), f));
@@ -211,13 +219,7 @@ public final class SafetyMonitor implements OperationListener {
                 return false;
             }
             if (tick && !noProgressAllows(c)) return false;
-            if (!capWarned && c.taskTicks() * 5 >= limits.tickCap() * 4) {
-                capWarned = true;
-                notices.accept("80 % of the tick cap is reached: " + c.taskTicks() + " of " + limits.tickCap()
-                        + " LLM calls in this task");
-            }
-            // below 80 % again (a new task, an unlock): the warning is due again when it is crossed
-            if (c.taskTicks() * 5 < limits.tickCap() * 4) capWarned = false;
+            budget.warnCap(c.taskTicks(), limits.tickCap());
             return true;
         });
         flush();
@@ -229,10 +231,13 @@ public final class SafetyMonitor implements OperationListener {
 
     /** In beforeCall's transaction: the stop for calls without progress (a rest for polling, doubling, or a lockout). */
     private boolean noProgressAllows(SafetyCountersDao.Row c) {
-        SafetyRules rules = SafetyRules.fromJson(limits.rules(), c.rulesJson());
+        SafetyRules rules = kept.take(c.rulesJson());
         SafetyRules.Verdict v = rules.beforeCall();
-        if (v.action() == SafetyRules.Action.NONE) return true;
-        counters.saveRules(rules.toJson());
+        if (v.action() == SafetyRules.Action.NONE) {
+            kept.unchanged(c.rulesJson(), rules);
+            return true;
+        }
+        save(rules);
         if (v.action() == SafetyRules.Action.REST) {
             long seconds = limits.pollRest().toSeconds() << Math.min(10, rules.pollRests() - 1);
             rest(store.clock().instant().plusSeconds(Math.min(seconds, POLL_REST_MAX.toSeconds())),
@@ -265,7 +270,7 @@ public final class SafetyMonitor implements OperationListener {
         counters.addTick();
         SafetyRules rules = rules();
         rules.called();
-        counters.saveRules(rules.toJson());
+        save(rules);
     }
 
     /**
@@ -277,13 +282,10 @@ public final class SafetyMonitor implements OperationListener {
             if (!counters.startTask(noteId)) return false;
             SafetyRules rules = rules();
             rules.personMessage();
-            counters.saveRules(rules.toJson());
+            save(rules);
             return true;
         });
-        if (started) {
-            budget.newTask();
-            capWarned = false;
-        }
+        if (started) budget.newTask();
     }
 
     /** A new note from anyone: the no-progress detection starts afresh. */
@@ -291,7 +293,7 @@ public final class SafetyMonitor implements OperationListener {
         store.inTransaction(() -> {
             SafetyRules rules = rules();
             rules.newInput();
-            counters.saveRules(rules.toJson());
+            save(rules);
         });
     }
 
@@ -350,7 +352,11 @@ public final class SafetyMonitor implements OperationListener {
     }
 
     private SafetyRules rules() {
-        return SafetyRules.fromJson(limits.rules(), counters.current().rulesJson());
+        return kept.take(counters.current().rulesJson());
+    }
+
+    private void save(SafetyRules rules) {
+        counters.saveRules(kept.save(rules));
     }
 
     private static SafetyRules.Kind kind(Operation.Source source) {

@@ -31,6 +31,8 @@ public final class TaskBudget {
     private final SafetyCountersDao counters;
     /** The highest share warned of in this task (0: none yet); lowered when the share falls below it (a raise). */
     private int warned;
+    /** Whether the 80 % of the tick cap was said and the share is still above it. */
+    private boolean capWarned;
 
     /**
      * @param tokenBudget      tokens one task may spend ({@code safety.token_budget})
@@ -77,6 +79,16 @@ public final class TaskBudget {
     /** A new task: its warnings are due again. */
     void newTask() {
         warned = 0;
+        capWarned = false;
+    }
+
+    /** The warning at 80 % of the tick cap, once; due again once the share fell below it (a new task, an unlock). */
+    void warnCap(long taskTicks, long tickCap) {
+        boolean over = taskTicks * 5 >= tickCap * 4;
+        if (over && !capWarned) {
+            notices.accept("80 % of the tick cap is reached: " + taskTicks + " of " + tickCap + " LLM calls in this task");
+        }
+        capWarned = over;
     }
 
     /** The 50 % or 80 % warning, once each per task; again once a raise took the share below it and it is crossed. */
