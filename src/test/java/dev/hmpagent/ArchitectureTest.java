@@ -43,11 +43,12 @@ class ArchitectureTest {
 
     private static Map<String, Set<String>> table() {
         Map<String, Set<String>> t = new LinkedHashMap<>();
-        t.put("cli", Set.of("runtime", "repl", "mcp", "delegation", "cycle", "context", "llm", "commands", "policy",
+        t.put("cli", Set.of("runtime", "repl", "mcp", "a2a", "delegation", "cycle", "context", "llm", "commands", "policy",
                 "process", "safety", "stagnation", "store", "config", "event", "text"));
-        t.put("runtime", Set.of("mcp", "delegation", "cycle", "context", "llm", "commands", "policy", "process",
+        t.put("runtime", Set.of("mcp", "a2a", "delegation", "cycle", "context", "llm", "commands", "policy", "process",
                 "safety", "stagnation", "store", "config", "event", "text"));
         t.put("mcp", Set.of("commands", "policy", "process", "safety", "store", "config", "event", "text"));
+        t.put("a2a", Set.of("commands", "policy", "process", "safety", "store", "config", "event", "text"));
         t.put("delegation", Set.of("commands", "llm", "safety", "store", "text"));
         t.put("repl", Set.of("cycle", "store", "config", "event", "text"));
         t.put("cycle", Set.of("context", "llm", "commands", "safety", "stagnation", "store", "event", "text"));

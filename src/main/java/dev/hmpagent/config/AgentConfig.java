@@ -9,9 +9,10 @@ import java.util.Objects;
 public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                           RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
                           CleanupSection cleanup, SafetySection safety, StagnationSection stagnation,
-                          SandboxSection sandbox, McpSection mcp) {
+                          SandboxSection sandbox, McpSection mcp, A2aSection a2a) {
     public AgentConfig {
         Objects.requireNonNull(mcp, "mcp");
+        Objects.requireNonNull(a2a, "a2a");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(llm, "llm");
         Objects.requireNonNull(cycle, "cycle");
@@ -26,6 +27,21 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
         Objects.requireNonNull(sandbox, "sandbox");
     }
 
+    /** Every section but [a2a] as given, no A2A server: for code written before it existed. */
+    public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
+                       RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
+                       CleanupSection cleanup, SafetySection safety, StagnationSection stagnation,
+                       SandboxSection sandbox, McpSection mcp) {
+        this(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation, sandbox, mcp,
+                A2aSection.none());
+    }
+
+    /** The same configuration with {@code a2a} instead of its own. */
+    public AgentConfig withA2a(A2aSection a2a) {
+        return new AgentConfig(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation,
+                sandbox, mcp, a2a);
+    }
+
     /** Every section but [mcp] as given, no MCP server: for code written before it existed. */
     public AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle, ContextSection context,
                        RunSection run, PolicySection policy, FilesSection files, ShellSection shell,
@@ -38,7 +54,7 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
     /** The same configuration with {@code mcp} instead of its own. */
     public AgentConfig withMcp(McpSection mcp) {
         return new AgentConfig(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation,
-                sandbox, mcp);
+                sandbox, mcp, a2a);
     }
 
     /** Every section but the sandbox as given, the sandbox at its defaults: for code written before it existed. */
@@ -51,7 +67,7 @@ public record AgentConfig(AgentSection agent, LlmSection llm, CycleSection cycle
     /** The same configuration with {@code sandbox} instead of its own. */
     public AgentConfig withSandbox(SandboxSection sandbox) {
         return new AgentConfig(agent, llm, cycle, context, run, policy, files, shell, cleanup, safety, stagnation, sandbox,
-                mcp);
+                mcp, a2a);
     }
 
     /** Every section but stagnation as given, stagnation at its defaults: for code written before it existed. */

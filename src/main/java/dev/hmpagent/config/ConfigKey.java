@@ -462,7 +462,43 @@ public enum ConfigKey {
             List.of("AGENT_MCP_CATALOGUE_CHARS"), false,
             "Most characters of MCP tool lines context 0 lists (each tool's description cut at 200); the LLM finds"
                     + " the rest with mcp_search, and you are told once how many were left out",
-            c -> c.mcp().catalogueChars());
+            c -> c.mcp().catalogueChars()),
+    A2A_LISTEN("a2a.listen", ValueType.text(false), "", List.of("AGENT_A2A_LISTEN"), false,
+            "Where the agent serves the Agent2Agent protocol (its agent card and JSON-RPC), as host:port, e.g."
+                    + " 127.0.0.1:7420; empty: not served. Without a2a.tokens only a loopback address is allowed",
+            c -> c.a2a().listen()),
+    A2A_TOKENS("a2a.tokens", ValueType.list(ValueType.variableName(), "variable names"), "[]",
+            List.of("AGENT_A2A_TOKENS"), false,
+            "Names of environment variables whose values are the bearer tokens a caller may present (never the token"
+                    + " itself); the variable's name is the caller's name. Required to listen on a non-loopback address",
+            c -> c.a2a().tokens()),
+    A2A_ALLOW("a2a.allow", ValueType.list(ValueType.text(true), "peer names"), "[]", List.of("AGENT_A2A_ALLOW"),
+            false, "Peers peer_message sends to without asking (a child the agent spawned is always allowed)",
+            c -> c.a2a().allow()),
+    A2A_ASK("a2a.ask", ValueType.list(ValueType.text(true), "peer names"), "[]", List.of("AGENT_A2A_ASK"), false,
+            "Peers a person approves each message to first (the default for a peer named nowhere; headless, nobody"
+                    + " answers, so it is refused)",
+            c -> c.a2a().ask()),
+    A2A_DENY("a2a.deny", ValueType.list(ValueType.text(true), "peer names"), "[]", List.of("AGENT_A2A_DENY"), false,
+            "Peers peer_message never sends to (deny beats ask beats allow)",
+            c -> c.a2a().deny()),
+    A2A_MAX_MESSAGE_BYTES("a2a.max_message_bytes", ValueType.wholeNumber(1024, 16L << 20),
+            String.valueOf(A2aSection.DEFAULT_MAX_MESSAGE_BYTES), List.of("AGENT_A2A_MAX_MESSAGE_BYTES"), false,
+            "Largest request a caller may send, in bytes (a larger one is refused with HTTP 413)",
+            c -> c.a2a().maxMessageBytes()),
+    A2A_RATE_PER_MINUTE("a2a.rate_per_minute", ValueType.wholeNumber(1, 100_000),
+            String.valueOf(A2aSection.DEFAULT_RATE_PER_MINUTE), List.of("AGENT_A2A_RATE_PER_MINUTE"), false,
+            "Messages one caller may send a minute (more are refused with HTTP 429 until the minute has passed)",
+            c -> c.a2a().ratePerMinute()),
+    A2A_MAX_DEPTH("a2a.max_depth", ValueType.wholeNumber(1, 64), String.valueOf(A2aSection.DEFAULT_MAX_DEPTH),
+            List.of("AGENT_A2A_MAX_DEPTH"), false,
+            "Most agents a message may have passed before this one (its trace); a deeper one, or one whose trace holds"
+                    + " this agent, is refused as a loop between agents",
+            c -> c.a2a().maxDepth()),
+    A2A_MAX_CHILDREN("a2a.max_children", ValueType.wholeNumber(0, 64), String.valueOf(A2aSection.DEFAULT_MAX_CHILDREN),
+            List.of("AGENT_A2A_MAX_CHILDREN"), false,
+            "Most child agents agent_spawn and agent spawn may run at once",
+            c -> c.a2a().maxChildren());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));

@@ -55,7 +55,11 @@ final class ConfigValues {
                 stagnation(),
                 sandbox(),
                 new McpSection(mcpServers(), textList(ConfigKey.MCP_ALLOW), textList(ConfigKey.MCP_ASK),
-                        textList(ConfigKey.MCP_DENY), integer(ConfigKey.MCP_CATALOGUE_CHARS)));
+                        textList(ConfigKey.MCP_DENY), integer(ConfigKey.MCP_CATALOGUE_CHARS)),
+                new A2aSection(string(ConfigKey.A2A_LISTEN), textList(ConfigKey.A2A_TOKENS),
+                        textList(ConfigKey.A2A_ALLOW), textList(ConfigKey.A2A_ASK), textList(ConfigKey.A2A_DENY),
+                        integer(ConfigKey.A2A_MAX_MESSAGE_BYTES), integer(ConfigKey.A2A_RATE_PER_MINUTE),
+                        integer(ConfigKey.A2A_MAX_DEPTH), integer(ConfigKey.A2A_MAX_CHILDREN)));
     }
 
     private LlmSection llm() {

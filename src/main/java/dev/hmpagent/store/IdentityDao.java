@@ -37,6 +37,14 @@ public final class IdentityDao {
         return id;
     }
 
+    /**
+     * The agent's own id: the first identity's, made (a random UUID) on first use; what a message's trace names this
+     * agent by (issue 37). Call inside a transaction when it may create one.
+     */
+    public String own() {
+        return all().stream().findFirst().map(Identity::id).orElseGet(this::create);
+    }
+
     /** Sets one of {@link #LLM_FIELDS}; false when no identity has that id. */
     public boolean update(String id, String field, String value) {
         String column = LLM_FIELDS.get(field);

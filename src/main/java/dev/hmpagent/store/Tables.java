@@ -21,6 +21,7 @@ public final class Tables {
     private final MemoryDao memory;
     private final NotesDao notes;
     private final PeersDao peers;
+    private final A2aTasksDao a2aTasks;
     private final ProcessLogDao processLog;
     private final PromptsDao prompts;
     private final RatingsDao ratings;
@@ -48,6 +49,7 @@ public final class Tables {
         this.memory = new MemoryDao(store);
         this.notes = new NotesDao(store);
         this.peers = new PeersDao(store);
+        this.a2aTasks = new A2aTasksDao(store);
         this.processLog = new ProcessLogDao(store);
         this.prompts = new PromptsDao(store);
         this.ratings = new RatingsDao(store);
@@ -86,6 +88,8 @@ public final class Tables {
     public NotesDao notes() { return notes; }
 
     public PeersDao peers() { return peers; }
+
+    public A2aTasksDao a2aTasks() { return a2aTasks; }
 
     public ProcessLogDao processLog() { return processLog; }
 
