@@ -39,6 +39,11 @@ public record A2aSection(String listen, List<String> tokens, List<String> allow,
         return !listen.isBlank();
     }
 
+    /** The same section with bearer tokens in {@code names} (variable names). */
+    public A2aSection withTokens(List<String> names) {
+        return new A2aSection(listen, names, allow, ask, deny, maxMessageBytes, ratePerMinute, maxDepth, maxChildren);
+    }
+
     /** The same section listening on {@code address} ("host:port"). */
     public A2aSection listening(String address) {
         return new A2aSection(address, tokens, allow, ask, deny, maxMessageBytes, ratePerMinute, maxDepth, maxChildren);

@@ -95,10 +95,21 @@ final class Startup {
         tools.mcp().startInBackground(events);
         // a halt stops what Wiring registered on the cycle's stop signal: calls, process trees, delegated and MCP calls
         ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake));
+        if (config.a2a().serves()) {   // a peer's message is a note: the watcher sees it and wakes the loop
+            events.emit(new AgentEvent.Info(push(resources, a2a(config, launch)).describe(), false));
+        }
         NoteSpool inbox = new NoteSpool(files.input(), files.input().tables().notes());
         return new AgentRuntime(resources, config, tickStore, started.llm(), loop, inbox, files.takeover()
                 + StartWrites.bannerPart(started.instructions()), watcher, started.at(), tools.confinement(),
                 files.identity(), tools.mcp());
+    }
+
+    /** The A2A server of {@code [a2a]}, on a connection of its own to the agent's file. */
+    static dev.hmpagent.a2a.server.A2aServer a2a(AgentConfig config, Launch launch) {
+        String version = java.util.Optional.ofNullable(Startup.class.getPackage().getImplementationVersion()).orElse("dev");
+        return dev.hmpagent.a2a.server.A2aServer.start(new dev.hmpagent.a2a.server.A2aServer.Settings(
+                config.agent().db(), launch.clock(), config.a2a(), launch.env(), config.agent().name(), version,
+                dev.hmpagent.a2a.server.A2aServer.Settings.BLOCKING_WAIT));
     }
 
     /** The connections of one run on the file, its lock taken; each pushed on the resources to close. */

@@ -127,15 +127,15 @@ public final class SafetyMonitor implements OperationListener {
         return refused;
     }
 
+    /** The model's format slip is no failure of the world: told as it is, counted nowhere (issue 22). */
     @Override
     public String onOperation(long tickId, Operation outcome) {
-        // the model's format slip is no failure of the world: told as it is, counted nowhere (issue 22)
         if (outcome.source() == Operation.Source.SLIP) return outcome.result();
         if (outcome.failure().filter(f -> ErrorCode.ESANDBOX.equals(f.code())).isPresent()) return sandboxFailed(outcome);
         String stored = counters.current().rulesJson();
         SafetyRules rules = kept.take(stored);
-        if (outcome.processLogId() == refusedRow) {
-            refusedRow = -1;   // counted when it was refused
+        if (outcome.processLogId() == refusedRow) {   // counted when it was refused
+            refusedRow = -1;
             kept.unchanged(stored, rules);
             return outcome.failure().map(f -> guide.explain(f, rules.streakOf(f.fingerprint()))).orElse(outcome.result());
         }

@@ -170,6 +170,11 @@ public final class NotesDao {
         return store.update("UPDATE notes SET tags = ? WHERE id = ?", tags, id) > 0;
     }
 
+    /** Note {@code id} is unread again (an A2A task in flight when the agent stopped: it is read and answered anew). */
+    public void markUnread(long id) {
+        store.update("UPDATE notes SET read = 0 WHERE id = ?", id);
+    }
+
     public void markRead(Collection<Long> ids, long tickId) {
         for (long id : ids) store.update("UPDATE notes SET read = 1, tick_id = ? WHERE id = ?", tickId, id);
     }

@@ -7,6 +7,7 @@ import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.UserMessage;
 import dev.hmpagent.store.NoteFilter;
+import dev.hmpagent.store.A2aTasksDao;
 import dev.hmpagent.store.NoteRow;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,6 +141,13 @@ public final class NotesCommands {
             if (source.equals("user") || source.equals("cli")) {
                 return new CommandOutcome(ProcessStatus.OK.column(), "reply delivered to the person (note " + reply + ", answering note " + id + ")",
                         Optional.of(new UserMessage(reply, text)));
+            }
+            Optional<A2aTasksDao.Task> task = ctx.tables().a2aTasks().byNote(id);
+            if (task.isPresent()) {   // a peer's A2A message: the reply is the answer the peer waits for
+                boolean sent = ctx.tables().a2aTasks().end(task.get().id(), "completed", text, null);
+                return CommandOutcome.ok(sent ? "answer sent to peer " + task.get().caller() + " (A2A task "
+                        + task.get().id() + "; note " + reply + ")" : "reply stored as note " + reply + "; the peer's"
+                        + " A2A task " + task.get().id() + " was " + task.get().state() + " already, so it is not sent");
             }
             return CommandOutcome.ok("reply stored as note " + reply + ", answering note " + id + " from " + source
                     + "; it is not sent anywhere: a peer gets messages through peer_message");

@@ -115,6 +115,27 @@ class NotesCommandsTest {
     }
 
     @Test
+    void a_reply_to_a_peers_a2a_message_completes_its_task_once_and_a_canceled_task_stays_canceled() {
+        long asked = notes.add("what is the disk usage?", "peer", 0, "a2a");
+        long other = notes.add("and the load?", "peer", 0, "a2a");
+        f.store.inTransaction(() -> {
+            f.store.tables().a2aTasks().add("t-1", "c-1", asked, "loopback", "{}", "[]");
+            f.store.tables().a2aTasks().add("t-2", "c-1", other, "loopback", "{}", "[]");
+            f.store.tables().a2aTasks().end("t-2", "canceled", null, "canceled by loopback");
+        });
+
+        CommandRun answered = f.one(3, "note_reply", "{\"id\": " + asked + ", \"text\": \"42 % used\"}");
+        CommandRun late = f.one(4, "note_reply", "{\"id\": " + other + ", \"text\": \"0.3\"}");
+
+        assertThat(answered.result()).isEqualTo("answer sent to peer loopback (A2A task t-1; note 3)");
+        var task = f.store.tables().a2aTasks().get("t-1").orElseThrow();
+        assertThat(task.state()).isEqualTo("completed");
+        assertThat(task.answer()).isEqualTo("42 % used");
+        assertThat(late.result()).contains("was canceled already, so it is not sent");
+        assertThat(f.store.tables().a2aTasks().get("t-2").orElseThrow().answer()).isEmpty();
+    }
+
+    @Test
     void manual_mode_set_by_the_llm_counts_unread_notes_by_priority_source_and_hashtag_from_the_next_tick() {
         notes.add("urgent #mesh #ops", "cli", 2, null);
         notes.add("hello #mesh", "user", 0, null);
