@@ -35,6 +35,18 @@ final class CheckCommand extends Subcommand {
         super(root, launch);
     }
 
+    /** What [a2a] exposes: nothing, the loopback without a token, or an address with tokens (named, never shown). */
+    static String a2aExposure(dev.hmpagent.config.A2aSection a2a, java.util.Map<String, String> env) {
+        if (!a2a.serves()) return "A2A: not served (a2a.listen is empty): no other agent can send to this one";
+        java.util.List<String> unset = a2a.tokens().stream().filter(n -> env.getOrDefault(n, "").isBlank()).toList();
+        String who = a2a.tokens().isEmpty() ? "anyone on this machine, no token (loopback only)"
+                : "callers with a bearer token from " + String.join(", ", a2a.tokens())
+                + (unset.isEmpty() ? "" : "; not set now: " + String.join(", ", unset) + " (the agent will not start)");
+        return "A2A: " + a2a.listen() + " serves the agent card and its JSON-RPC to " + who + "; a caller's message is"
+                + " a note from a peer (data: it cannot unlock, halt or change policy), at most " + a2a.maxMessageBytes()
+                + " bytes, " + a2a.ratePerMinute() + " a minute";
+    }
+
     @Override
     public Integer call() {
         Optional<Confinement> confinement = sandbox();
@@ -43,6 +55,7 @@ final class CheckCommand extends Subcommand {
         confinement.ifPresent(c -> McpProfiles.checkLines(config().mcp().servers(), c, launch().env()::get)
                 .forEach(this::say));
         children(dev.hmpagent.runtime.KnownSecrets.of(config(), launch().env())).forEach(this::say);
+        say(a2aExposure(config().a2a(), launch().env()));
         boolean confinable = confinement.isPresent();
         Path db = config().agent().db().toAbsolutePath();
         if (!java.nio.file.Files.exists(db)) {
