@@ -97,6 +97,12 @@ public final class A2aTasksDao {
                 store.now(), id) > 0;
     }
 
+    /** Says why task {@code id}, not ended, waits (the agent is stopped); its answer, when it comes, is shown instead. */
+    public void waiting(String id, String why) {
+        store.update("UPDATE a2a_tasks SET reason = ?, updated_at = ? WHERE id = ? AND state = 'submitted'", why,
+                store.now(), id);
+    }
+
     /** Tasks not ended whose note was read: what a restart finds in flight. */
     public List<Task> inFlight() {
         return store.query("SELECT " + COLUMNS + FROM + " WHERE t.state = 'submitted' AND coalesce(n.read, 0) = 1"

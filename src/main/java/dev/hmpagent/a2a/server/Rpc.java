@@ -105,7 +105,7 @@ final class Rpc {
                     + " allows fewer a minute; send again after the minute"));
             return;
         }
-        Task task = tasks.accept(caller, ((ObjectNode) message).deepCopy(), maxDepth);
+        Task task = tasks.withAway(tasks.accept(caller, ((ObjectNode) message).deepCopy(), maxDepth));
         if (stream) {
             try (Events events = reply.stream()) {
                 follow(id, task, events);
@@ -113,7 +113,7 @@ final class Rpc {
             return;
         }
         boolean wait = !params.path("configuration").path("returnImmediately").asBoolean(false)
-                && params.path("configuration").path("blocking").asBoolean(true) && tasks.agentAway().isEmpty();
+                && params.path("configuration").path("blocking").asBoolean(true) && task.reason().isEmpty();
         Task now = wait ? until(caller, task, System.nanoTime() + blockingWait.toNanos(), true) : task;
         ObjectNode result = A2aWire.JSON.createObjectNode();
         result.set("task", A2aWire.task(now, history(params.path("configuration")), true));

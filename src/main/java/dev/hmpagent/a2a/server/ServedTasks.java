@@ -111,6 +111,18 @@ final class ServedTasks {
         }
     }
 
+    /** Task {@code t} with why it waits when the agent is not thinking now (said in its status), else as it is. */
+    Task withAway(Task t) {
+        Optional<String> away = agentAway();
+        if (away.isEmpty() || t.ended()) return t;
+        synchronized (store) {
+            return store.inTransaction(() -> {
+                store.tables().a2aTasks().waiting(t.id(), away.get());
+                return store.tables().a2aTasks().get(t.id()).orElse(t);
+            });
+        }
+    }
+
     /** The agent's state when it is not thinking now (locked, halted, paused, resting): why a task waits. */
     Optional<String> agentAway() {
         SafetyStatus state;

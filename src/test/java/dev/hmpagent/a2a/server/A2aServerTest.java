@@ -173,6 +173,16 @@ class A2aServerTest {
     }
 
     @Test
+    void a_message_to_a_halted_agent_is_kept_and_the_blocking_send_returns_at_once_saying_why() throws Exception {
+        new dev.hmpagent.safety.SafetyControl(agent).halt("maintenance", dev.hmpagent.store.Requester.thisProcess());
+        JsonNode task = rpc("SendMessage", message("are you there?", "") + "}").path("result").path("task");
+        assertThat(task.path("status").path("state").asText()).isEqualTo("TASK_STATE_SUBMITTED");
+        assertThat(task.path("status").path("message").path("parts").get(0).path("text").asText())
+                .startsWith("the agent is not thinking now (").contains("the message waits");
+        assertThat(agent.tables().notes().list(true, "peer", "", 5)).hasSize(1);
+    }
+
+    @Test
     void get_list_and_cancel_with_the_protocols_errors() throws Exception {
         String id = rpc("SendMessage", message("a", "") + ", \"configuration\": {\"returnImmediately\": true}}")
                 .path("result").path("task").path("id").asText();
