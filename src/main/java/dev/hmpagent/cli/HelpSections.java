@@ -84,7 +84,7 @@ final class HelpSections {
             case "agent" -> concat(CONFIG, LLM, SQLITE, COLOUR);
             case "run", "config" -> concat(CONFIG, LLM, SQLITE);
             case "note", "check", "halt", "unlock", "status", "log", "replay" -> concat(CONFIG, SQLITE);
-            case "mcp", "a2a", "serve", "list" -> concat(CONFIG, SQLITE);
+            case "mcp", "a2a", "serve", "list", "peers" -> concat(CONFIG, SQLITE);
             case "completion" -> List.of();
             default -> throw new IllegalStateException("say which environment variables `" + command + "` honours");
         };

@@ -54,6 +54,7 @@ import dev.hmpagent.llm.MeteredLlm;
 import dev.hmpagent.llm.RegistrySwitch;
 import dev.hmpagent.llm.SwitchableLlm;
 import dev.hmpagent.mcp.McpGate;
+import dev.hmpagent.a2a.client.A2aGate;
 import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.process.WriteQuota;
 import dev.hmpagent.safety.SafetyControl;
@@ -146,7 +147,7 @@ final class CycleWiring {
         TickWriter writer = new TickWriter(store, new CommandQueue(mapper, config.cycle().maxCommandsPerReply(), secrets,
                 commands.registry()), monitor, breakers, slips, stops);
         CommandExecutor executor = new CommandExecutor(store, commands.registry(), mapper,
-                gate(commands, store, tools, monitor, instead, config.mcp()), tools.approver(), world, tools.completions());
+                gate(commands, store, tools, monitor, instead, config), tools.approver(), world, tools.completions());
         executor.onStartedDuringHalt(id -> tools.processes().stop(id));
         return new Core(stops, writer, breakers, secrets, slips, executor);
     }
@@ -261,17 +262,18 @@ final class CycleWiring {
         Catalogue.Families families = Catalogue.all(new CommandOptions(config.cleanup().minAgeTicks(), bounds),
                 new CatalogueTools(tools.processes(), tools.roots(), tools.confinement().forModel(),
                         new WriteQuota(tools.roots().roots(), config.sandbox().taskMaxBytes(),
-                                config.sandbox().taskMaxFiles()), clock, limits, tools.mcp(), List.of(tools.llmTasks())));
+                                config.sandbox().taskMaxFiles()), clock, limits, tools.mcp(), List.of(tools.llmTasks()),
+                        tools.peers()));
         return new Commands(families.registry(), families.processes(), bounds);
     }
 
     /** {@code instead} when given (a test's), else the policy; then the sandbox's refusals and the monitor. */
     private static CommandGate gate(Commands commands, Store store, Wiring.Tools tools, SafetyMonitor monitor,
-                                    CommandGate instead, McpSection mcpRules) {
+                                    CommandGate instead, AgentConfig config) {
         ScriptsDao scripts = store.tables().scripts();
         CommandGate first = instead != null ? instead : new PolicyGate(commands.registry(), tools.shell(), tools.roots(),
                 c -> commands.shell().scriptLaunch(scripts, c))
-                .and(new McpGate(mcpRules));
+                .and(new McpGate(config.mcp())).and(new A2aGate(config.a2a(), store.tables().peers()));
         return first.and(Wiring.processesRefused(tools.confinement())).and(new MonitorGate(monitor));
     }
 }

@@ -1,5 +1,7 @@
 package dev.hmpagent.runtime;
 
+import dev.hmpagent.a2a.client.A2aClient;
+import dev.hmpagent.a2a.client.PeerSends;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.CommandGate;
 import dev.hmpagent.commands.Completions;
@@ -52,12 +54,13 @@ public final class Wiring {
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
                         Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
                         java.util.function.Function<String, String> variables, Confinement confinement,
-                        McpServers mcp, KnownSecrets secrets) {
-        /** A halt: every process tree is killed, every delegated LLM call and every MCP call cancelled. */
+                        McpServers mcp, KnownSecrets secrets, PeerSends peers) {
+        /** A halt: every process tree is killed, every delegated LLM call, MCP call and send to a peer cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
             processes.stopAll(why);
             mcp.cancelAll(why);
+            peers.cancelAll();
         }
     }
 
@@ -98,7 +101,22 @@ public final class Wiring {
         // the MCP servers' variables are read the same way; the servers start only when the runtime says
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
                 confinement, new McpServers(config.mcp().servers(), environment::get, confinement,
-                config.mcp().catalogueChars(), secrets.children().variables()), secrets);
+                config.mcp().catalogueChars(), secrets.children().variables()), secrets,
+                peerSends(config.agent().db(), clock, environment));
+    }
+
+    /**
+     * The sends to peers over A2A: a peer's token is read from the environment by its variable's name; each send's
+     * delivery is written on a connection of its own, opened for that write.
+     */
+    static PeerSends peerSends(Path db, Clock clock, Map<String, String> environment) {
+        return new PeerSends(new A2aClient(A2aClient.DEFAULT_SEND, environment::get), (noteId, status) -> {
+            try (Store own = Store.open(db, clock)) {
+                own.tables().peers().deliver(noteId, status);
+            } catch (dev.hmpagent.store.StoreException busy) {
+                // the file refused the write: the note keeps "sent", and the answer still arrives as the row's result
+            }
+        });
     }
 
     /**
@@ -159,7 +177,8 @@ public final class Wiring {
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
-                tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp(), tools.secrets());
+                tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp(), tools.secrets(),
+                tools.peers());
     }
 
     /**

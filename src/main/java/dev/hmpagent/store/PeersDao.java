@@ -10,23 +10,31 @@ import java.util.Set;
 /**
  * {@code agent_peers}, the HMP agents this one knows, and its outbox to them: a message to a peer is a note
  * (source {@code llm}, born read so it never comes back as input) with {@code peer_id} naming the peer and
- * {@code delivery_status} {@code pending} until a delivery over the network (later work) moves it on.
+ * {@code delivery_status} {@code pending} until its delivery over A2A moves it on ({@link #DELIVERIES}). A peer reached
+ * over A2A has a URL, its fetched agent card (JSON) and the NAME of the environment variable holding its token.
  */
 public final class PeersDao {
     /** The HMP peer statuses. */
     public static final Set<String> STATUSES = Set.of("unknown", "online", "offline", "untrusted", "blacklisted");
     /** The columns a command may set, besides the id: column name by argument name (the same). */
     public static final Set<String> FIELDS = Set.of("name", "addresses", "tags", "status", "description",
-            "capabilities", "pubkey");
+            "capabilities", "pubkey", "url", "card", "token_env");
+    /** What becomes of a message to a peer: queued, handed to the peer, answered by it (delivered), or not delivered. */
+    public static final Set<String> DELIVERIES = Set.of("pending", "sent", "delivered", "failed");
 
     public record Peer(String id, String name, String addresses, String tags, String status, String description,
-                       String capabilities, String pubkey, String lastSeen) { }
+                       String capabilities, String pubkey, String lastSeen, String url, String card, String tokenEnv) {
+        /** Whether the peer is reached over A2A (it has a URL). */
+        public boolean reachable() {
+            return !url.isEmpty();
+        }
+    }
 
     public record OutgoingMessage(long id, String peerId, String text, String deliveryStatus, String timestamp) { }
 
     private static final String COLUMNS = "id, coalesce(name, ''), coalesce(addresses, ''), coalesce(tags, ''), "
             + "coalesce(status, 'unknown'), coalesce(description, ''), coalesce(capabilities, ''), coalesce(pubkey, ''), "
-            + "coalesce(last_seen, '')";
+            + "coalesce(last_seen, ''), coalesce(url, ''), coalesce(card, ''), coalesce(token_env, '')";
 
     private final Store store;
 
@@ -48,8 +56,13 @@ public final class PeersDao {
 
     /** Adds a peer with the given {@link #FIELDS} (source {@code llm}); the caller has checked id and name are free. */
     public void add(String id, Map<String, String> fields) {
+        add(id, "llm", fields);
+    }
+
+    /** As {@link #add(String, Map)}, added by {@code source} ({@code llm}, {@code cli}). */
+    public void add(String id, String source, Map<String, String> fields) {
         List<String> cols = new ArrayList<>(List.of("id", "source", "registered_at"));
-        List<Object> values = new ArrayList<>(List.of(id, "llm", store.now()));
+        List<Object> values = new ArrayList<>(List.of(id, source, store.now()));
         for (Map.Entry<String, String> e : checked(fields).entrySet()) {
             cols.add(e.getKey());
             values.add(e.getValue());
@@ -81,6 +94,12 @@ public final class PeersDao {
                 + "delivery_status) VALUES (?, 'llm', 0, ?, 1, ?, ?, ?, 'pending')", text, store.now(), llmId, tickId, peerId);
     }
 
+    /** Moves a message to a peer on to {@code status} (one of {@link #DELIVERIES}); false when there is no such note. */
+    public boolean deliver(long noteId, String status) {
+        if (!DELIVERIES.contains(status)) throw new IllegalArgumentException("bad delivery status: " + status);
+        return store.update("UPDATE notes SET delivery_status = ? WHERE id = ? AND peer_id IS NOT NULL", status, noteId) > 0;
+    }
+
     /** Messages to peers, oldest first, of one delivery status ({@code pending}, ...). */
     public List<OutgoingMessage> outbox(String deliveryStatus, int limit) {
         return store.query("SELECT id, peer_id, text, delivery_status, timestamp FROM notes WHERE delivery_status = ? "
@@ -99,6 +118,7 @@ public final class PeersDao {
 
     private static Peer map(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new Peer(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9));
+                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11),
+                rs.getString(12));
     }
 }

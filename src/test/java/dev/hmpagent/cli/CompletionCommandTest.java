@@ -28,7 +28,7 @@ class CompletionCommandTest {
         String script = script("bash");
 
         assertThat(script).startsWith("#!/usr/bin/env bash").contains("complete -F _complete_agent")
-                .contains("local commands=\"config note check halt unlock status run log replay mcp a2a completion\"")
+                .contains("local commands=\"config note check halt unlock status run log replay mcp a2a peers completion\"")
                 .contains("'--db'", "'--base-url'", "'--set'", "'--version'")
                 .contains("function _picocli_agent_run()").contains("'--hz'", "'--until-idle'", "'--exit-on-lockout'")
                 .contains("function _picocli_agent_log()").contains("'--tick'", "'--follow'", "'--export-trace'")

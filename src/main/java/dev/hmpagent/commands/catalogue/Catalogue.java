@@ -20,6 +20,15 @@ public final class Catalogue {
 
     /** The built-in commands, every family in one place. */
     public static CommandRegistry builtIn(CommandOptions options) {
+        return builtIn(options, PeerLink.NONE);
+    }
+
+    /**
+     * The built-in commands, the peers family reaching other agents through {@code peers}: its commands that may wait
+     * on the network ({@link PeerCommands#networked}) are registered after the database-only ones, so each runs in a
+     * transaction of its own or off the tick.
+     */
+    public static CommandRegistry builtIn(CommandOptions options, PeerLink peers) {
         return new CommandRegistry()
                 .register(CommandRegistry.GENERAL, BuiltInCommands.all())
                 .register("diary", DiaryCommands.all())
@@ -37,7 +46,8 @@ public final class Catalogue {
                 .registerCompact("peers", PeerCommands.all())
                 .registerCompact("users", UserCommands.all())
                 .registerCompact("external services", ExternalServiceCommands.all())
-                .markDatabaseOnly();   // every family above touches only the database
+                .markDatabaseOnly()   // every family above touches only the database
+                .registerCompact("peers", PeerCommands.networked(peers));
     }
 
     /**
@@ -55,7 +65,7 @@ public final class Catalogue {
         CatalogueTools.Limits limits = tools.limits();
         ShellCommands shell = new ShellCommands(tools.processes(), tools.roots(), limits.shell(), tools.clock(),
                 tools.confinement(), tools.quota());
-        CommandRegistry registry = builtIn(options)
+        CommandRegistry registry = builtIn(options, tools.peers())
                 .register("processes", shell.all())
                 .register("files", new FileCommands(tools.roots(), limits.maxReadBytes(), limits.maxWriteBytes()).all())
                 .register("cycle settings", new IdleCommands(tools.roots(), limits.maxIdle()).all())

@@ -13,8 +13,9 @@ import java.util.Objects;
 /**
  * What the families that act on the world need, handed to {@link Catalogue#all} by the composition root: the process
  * runner and the file roots of this run, the sandbox's sentence for the LLM, a task's write quota, the MCP servers'
- * tools and the delegated-LLM family. MCP and {@code llm_task} live in rooms the commands room may not import, so
- * they arrive here through ports this room defines ({@link ToolServers}, a {@link CommandHandler}).
+ * tools, the delegated-LLM family and the A2A client. MCP, {@code llm_task} and A2A live in rooms the commands room may
+ * not import, so they arrive here through ports this room defines ({@link ToolServers}, a {@link CommandHandler},
+ * {@link PeerLink}).
  *
  * @param processes   runs {@code shell} commands and scripts (the processes family)
  * @param roots       where files may be read and written (the files family, and where commands run)
@@ -24,9 +25,11 @@ import java.util.Objects;
  * @param limits      agent.toml's limits of these families
  * @param mcp         the MCP servers' tools: a family known only at run time, with its search command
  * @param delegation  the delegated-LLM family ({@code llm_task})
+ * @param peers       how the peers family reaches other agents over A2A ({@link PeerLink})
  */
 public record CatalogueTools(ProcessRunner processes, FileRoots roots, String confinement, WriteQuota quota,
-                             Clock clock, Limits limits, ToolServers mcp, List<CommandHandler> delegation) {
+                             Clock clock, Limits limits, ToolServers mcp, List<CommandHandler> delegation,
+                             PeerLink peers) {
     public CatalogueTools {
         Objects.requireNonNull(processes, "processes");
         Objects.requireNonNull(roots, "roots");
@@ -36,6 +39,7 @@ public record CatalogueTools(ProcessRunner processes, FileRoots roots, String co
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(mcp, "mcp");
         delegation = List.copyOf(delegation);
+        Objects.requireNonNull(peers, "peers");
     }
 
     /**

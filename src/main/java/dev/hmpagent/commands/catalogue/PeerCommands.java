@@ -22,35 +22,52 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * The HMP agents this one knows ({@code agent_peers}) and messages to them: {@code peer_message} queues an outgoing
- * note with delivery {@code pending} (delivery over the network is later work).
+ * The HMP agents this one knows ({@code agent_peers}): {@link #all()} touch only the database; {@link #networked}
+ * reach peers over A2A through a {@link PeerLink}: {@code peer_add} with a {@code url} fetches the agent card,
+ * {@code peer_card} shows it, {@code peer_message} ({@link PeerMessage}) sends off the tick.
  */
 public final class PeerCommands {
     static final int MAX_MESSAGE = 16_000;
     private static final ObjectMapper JSON = Json.mapper();
-    private static final String ADD_EXAMPLE = "{\"name\": \"postman\", \"did\": \"did:hmp:abc\", "
-            + "\"address\": \"tcp://10.0.0.5:4000\", \"tags\": \"friend\", \"description\": \"...\"}";
+    private static final String ADD_EXAMPLE = "{\"name\": \"postman\", \"url\": \"http://10.0.0.5:7420\", "
+            + "\"token_env\": \"POSTMAN_TOKEN\", \"tags\": \"friend\"}";
     /** The peer columns {@link #fields} reads. */
     private static final String FIELDS = "address?: string, addresses?: array, tags?: string, description?: string, "
             + "status?: string, capabilities?: any, pubkey?: string";
 
     private PeerCommands() { }
 
+    /** The commands that touch only the database. */
     public static List<CommandHandler> all() {
-        return List.of(peersList(), peerAdd(), peerUpdate(), peerDelete(), peerMessage());
+        return List.of(peersList(), peerUpdate(), peerDelete());
+    }
+
+    /** The commands that may reach a peer through {@code link}: each in a transaction of its own, or off the tick. */
+    public static List<CommandHandler> networked(PeerLink link) {
+        return List.of(peerAdd(link), peerCard(link), new PeerMessage(link));
     }
 
     static CommandHandler peersList() {
         return SimpleCommand.informing("peers_list", "list the HMP agents you know (agent_peers)", "{}",
-                (args, ctx) -> CommandOutcome.ok(listing("known agents (name (id) status [tags] addresses: description):",
+                (args, ctx) -> CommandOutcome.ok(listing("known agents (name (id) status [tags] url addresses: description):",
                         ctx.tables().peers().all().stream().map(PeerCommands::line).toList(),
                         "you know no other agents yet; peer_add adds one")));
     }
 
-    static CommandHandler peerAdd() {
-        return new SimpleCommand("peer_add", "add an HMP agent you know; its id is its DID, or its name without one",
-                ADD_EXAMPLE, (args, ctx) -> {
-            String name = args.requiredText("name").strip();
+    static CommandHandler peerAdd(PeerLink link) {
+        return new SimpleCommand("peer_add", "add an agent you know: with url (an A2A agent), its card is fetched; its id"
+                + " is its DID, or its name", ADD_EXAMPLE, (args, ctx) -> {
+            Optional<String> url = args.optionalText("url").map(String::strip).filter(s -> !s.isEmpty());
+            Optional<String> tokenEnv = tokenEnv(args);
+            Optional<PeerLink.Card> card;
+            try {
+                card = url.map(link::fetchCard);
+            } catch (PeerLink.Failure e) {
+                return CommandOutcome.error(e.code(), "peer_add: " + e.getMessage());
+            }
+            String name = args.optionalText("name").map(String::strip).filter(s -> !s.isEmpty())
+                    .or(() -> card.map(PeerLink.Card::name).filter(s -> !s.isBlank()))
+                    .orElseThrow(() -> args.bad("args.name is required (or a url whose card has a name)"));
             String id = args.optionalText("did").map(String::strip).filter(s -> !s.isEmpty()).orElse(name);
             if (id.length() > 200 || id.chars().anyMatch(Character::isWhitespace)) {
                 throw args.bad("args.did must be one word of at most 200 characters, e.g. did:hmp:abc");
@@ -65,9 +82,39 @@ public final class PeerCommands {
             }
             Map<String, String> fields = fields(args);
             fields.put("name", name);
+            url.ifPresent(u -> fields.put("url", u));
+            tokenEnv.ifPresent(t -> fields.put("token_env", t));
+            card.ifPresent(c -> {
+                fields.put("card", c.json());
+                if (!c.description().isBlank()) fields.putIfAbsent("description", c.description());
+            });
             peers.add(id, fields);
-            return CommandOutcome.ok("peer " + name + " (" + id + ") added");
-        }).takes("name: string, did?: string, " + FIELDS);
+            return CommandOutcome.ok("peer " + name + " (" + id + ") added" + (card.isPresent() ? ", its card fetched" : ""));
+        }).takes("name?: string, did?: string, url?: string, token_env?: string, " + FIELDS);
+    }
+
+    /** The NAME of the variable holding the peer's token, checked to be a name and not a token. */
+    private static Optional<String> tokenEnv(Args args) {
+        Optional<String> tokenEnv = args.optionalText("token_env").map(String::strip).filter(s -> !s.isEmpty());
+        if (tokenEnv.isPresent() && !tokenEnv.get().matches("[A-Za-z_][A-Za-z0-9_]{0,99}")) {
+            throw args.bad("args.token_env is the NAME of an environment variable (e.g. POSTMAN_TOKEN), never a token");
+        }
+        return tokenEnv;
+    }
+
+    static CommandHandler peerCard(PeerLink link) {
+        return SimpleCommand.informing("peer_card", "show an A2A agent's card: what it does, its skills, streaming, "
+                + "whether it needs a token", "{\"peer\": \"postman\"}", (args, ctx) -> {
+            Optional<Peer> peer = ctx.tables().peers().find(args.requiredText("peer").strip());
+            if (peer.isEmpty()) return unknown("peer_card", args, ctx);
+            Peer p = peer.get();
+            if (p.card().isEmpty()) {
+                return CommandOutcome.notFound("peer_card: " + label(p) + " has no agent card"
+                        + (p.url().isEmpty() ? " (no url: add one with peer_add's url)" : " stored"));
+            }
+            return CommandOutcome.ok(label(p) + " at " + p.url() + (p.tokenEnv().isEmpty() ? "" : " (token from $"
+                    + p.tokenEnv() + ")") + "\n" + link.describe(p.card()));
+        }).takes("peer: string");
     }
 
     static CommandHandler peerUpdate() {
@@ -102,22 +149,6 @@ public final class PeerCommands {
         }).takes("peer: string");
     }
 
-    static CommandHandler peerMessage() {
-        return new SimpleCommand("peer_message", "send a message to an agent you know (queued for delivery)",
-                "{\"peer\": \"postman\", \"text\": \"...\"}", (args, ctx) -> {
-            PeersDao peers = ctx.tables().peers();
-            Optional<Peer> peer = peers.find(args.requiredText("peer").strip());
-            String text = args.requiredText("text");
-            if (text.length() > MAX_MESSAGE) throw args.bad("args.text is over " + MAX_MESSAGE + " characters");
-            if (peer.isEmpty()) return unknown("peer_message", args, ctx);
-            if (peer.get().status().equals("blacklisted")) {
-                return CommandOutcome.error("peer_message: " + peer.get().name() + " is blacklisted; nothing was sent");
-            }
-            long id = peers.addOutgoingMessage(peer.get().id(), text, ctx.llmId(), ctx.tickId());
-            return CommandOutcome.ok("message to " + peer.get().name() + " queued (note " + id + ", delivery pending)");
-        }).takes("peer: string, text|message|content: string");
-    }
-
     /** The peer columns given in args; {@code address} (one) and {@code addresses} (a list) fill {@code addresses}. */
     private static Map<String, String> fields(Args args) {
         Map<String, String> fields = new LinkedHashMap<>(RegistryArgs.texts(args, List.of("tags", "description", "pubkey")));
@@ -145,7 +176,7 @@ public final class PeerCommands {
         return fields;
     }
 
-    private static CommandOutcome unknown(String type, Args args, CommandContext ctx) {
+    static CommandOutcome unknown(String type, Args args, CommandContext ctx) {
         List<String> known = ctx.tables().peers().all().stream().map(PeerCommands::label).toList();
         return CommandOutcome.error(type + ": you know no agent \"" + oneLine(args.requiredText("peer"), 60) + "\"; "
                 + (known.isEmpty() ? "you know none yet (peer_add adds one)" : "known: " + String.join(", ",
@@ -153,13 +184,14 @@ public final class PeerCommands {
     }
 
     /** The name, and the id when it says more. */
-    private static String label(Peer p) {
+    static String label(Peer p) {
         return p.name().isEmpty() || p.name().equals(p.id()) ? p.id() : p.name() + " (" + p.id() + ")";
     }
 
     private static String line(Peer p) {
         return "- " + label(p) + " " + p.status()
                 + (p.tags().isEmpty() ? "" : " [" + p.tags() + "]")
+                + (p.url().isEmpty() ? "" : " " + p.url())
                 + (p.addresses().isEmpty() ? "" : " " + oneLine(p.addresses(), 120))
                 + (p.lastSeen().isEmpty() ? "" : ", last seen " + p.lastSeen())
                 + (p.description().isEmpty() ? "" : ": " + oneLine(p.description(), MAX_TEXT));

@@ -39,7 +39,7 @@ class BuiltInCommandsTest extends RegistryCommandsFixture {
     @Test
     void context_0_names_the_rarely_used_families_in_one_line_each_so_it_stays_short() {
         String short0 = registry.catalog();
-        assertThat(short0).contains("\npeers: peers_list, peer_add, peer_update, peer_delete, peer_message\n")
+        assertThat(short0).contains("\npeers: peers_list, peer_update, peer_delete, peer_add, peer_card, peer_message\n")
                 .contains("\n- diary_entry(").doesNotContain("- peer_add(").doesNotContain("- concept_add(");
         assertThat(short0.length()).as("context 0's catalog").isLessThan(registry.fullCatalog().length() * 3 / 5);
         for (String type : registry.types()) assertThat(short0).contains(type);
@@ -52,7 +52,7 @@ class BuiltInCommandsTest extends RegistryCommandsFixture {
                 + " {\"type\": \"help\", \"args\": {\"type\": \"notebook (llm_memory)\"}}]");
         // a result shows the model 1,000 characters (context 2): the whole catalogue is ten times that
         assertThat(runs.get(0).result()).startsWith("command families: general (3), diary (7), notebook (llm_memory) (3),")
-                .contains("peers (5)", "help {\"type\": \"<family>\"} lists a family's commands").hasSizeLessThan(1_000);
+                .contains("peers (6)", "help {\"type\": \"<family>\"} lists a family's commands").hasSizeLessThan(1_000);
         assertThat(runs.get(3).result()).isEqualTo("""
                 notebook (llm_memory):
                 - memory_add — add an entry to your notebook (llm_memory, shown to you every tick)

@@ -38,7 +38,7 @@ class CatalogueAllTest {
     /** The families line of {@code help}, as a run without MCP servers showed it before the catalogue held them all. */
     private static final String FAMILIES = "command families: general (3), diary (7), notebook (llm_memory) (3),"
             + " notes (6), goals and tasks (10), cycle settings (3), concepts and links (10), cleanup (1),"
-            + " strategies and ratings (4), scripts (5), tables (5), llm registry (2), identity (2), peers (5),"
+            + " strategies and ratings (4), scripts (5), tables (5), llm registry (2), identity (2), peers (6),"
             + " users (5), external services (8), processes (5), files (3), delegation (1).";
 
     @TempDir Path dir;
@@ -65,7 +65,7 @@ class CatalogueAllTest {
                 CallRows.as(LlmCall.Purpose.TASK)), 0.7, 100);
         return new CatalogueTools(processes, roots, "no sandbox", WriteQuota.unlimited(), clock,
                 new CatalogueTools.Limits(new ShellCommands.Limits(Duration.ofSeconds(30), Duration.ofSeconds(60), 100,
-                        scripts), 10_000, 10_000, Duration.ofHours(1)), mcp, List.of(tasks));
+                        scripts), 10_000, 10_000, Duration.ofHours(1)), mcp, List.of(tasks), PeerLink.NONE);
     }
 
     @Test

@@ -1,0 +1,60 @@
+package dev.hmpagent.a2a.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hmpagent.commands.CommandContext;
+import dev.hmpagent.commands.CommandRun;
+import dev.hmpagent.commands.CommandRunner;
+import dev.hmpagent.commands.CommandBlockParser;
+import dev.hmpagent.commands.CommandRegistry;
+import dev.hmpagent.commands.catalogue.Catalogue;
+import dev.hmpagent.commands.catalogue.CommandOptions;
+import dev.hmpagent.store.PeersDao;
+import dev.hmpagent.store.Store;
+import dev.hmpagent.testing.MutableClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code peer_add} with a url fetches the peer's card; {@code peer_card} and {@code peers_list} show what was stored. */
+class PeerAddTest {
+    @TempDir Path dir;
+
+    @Test
+    void peer_add_with_a_url_stores_the_card_its_name_and_description_and_the_tokens_variable_name() throws Exception {
+        try (FakePeer peer = new FakePeer().streaming().token("s3cret");
+             Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-29T10:00:00Z"))) {
+            PeerSends sends = new PeerSends(new A2aClient(Duration.ofSeconds(20), Map.<String, String>of()::get),
+                    (id, status) -> { });
+            CommandRegistry registry = Catalogue.builtIn(CommandOptions.DEFAULTS, sends);
+            List<CommandRun> runs = run(store, registry, "[{\"type\": \"peer_add\", \"args\": {\"url\": \"" + peer.url()
+                    + "\", \"token_env\": \"HELPER_TOKEN\"}}, {\"type\": \"peer_card\", \"args\": {\"peer\": \"Echo\"}},"
+                    + " {\"type\": \"peers_list\"}, {\"type\": \"peer_add\", \"args\": {\"name\": \"bad\", \"url\": \""
+                    + peer.url() + "/nothing-here\"}}]");
+
+            assertThat(runs.get(0).result()).isEqualTo("peer Echo (Echo) added, its card fetched");
+            PeersDao.Peer p = store.tables().peers().find("Echo").orElseThrow();
+            assertThat(List.of(p.url(), p.card(), p.tokenEnv(), p.description()))
+                    .containsExactly(peer.url(), peer.cardJson(), "HELPER_TOKEN", "Echoes the text");
+            assertThat(runs.get(1).result()).isEqualTo("Echo at " + peer.url() + " (token from $HELPER_TOKEN)\n"
+                    + "Echo: Echoes the text\nskills: echo (Echo): Echo text back\nstreaming: yes; token: needed (bearer);"
+                    + " A2A 1.x JSON-RPC at " + peer.url() + "/");
+            assertThat(runs.get(2).result()).contains("- Echo unknown " + peer.url() + ": Echoes the text");
+            assertThat(runs.get(3).status()).isEqualTo("error");
+            assertThat(runs.get(3).result()).isEqualTo("peer_add: no agent card at " + peer.url()
+                    + "/nothing-here/.well-known/agent-card.json: HTTP 404");
+            assertThat(peer.posts()).isEmpty();
+        }
+    }
+
+    private static List<CommandRun> run(Store store, CommandRegistry registry, String block) {
+        ObjectMapper mapper = new ObjectMapper();
+        CommandRunner runner = new CommandRunner(registry, mapper, (tick, fact) -> { });
+        return store.inTransaction(() -> runner.runAll(new CommandBlockParser(mapper).parse("t\n# Commands:\n" + block),
+                new CommandContext(1, "m", registry, store)));
+    }
+}
