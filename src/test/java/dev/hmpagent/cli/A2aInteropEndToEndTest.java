@@ -100,6 +100,101 @@ class A2aInteropEndToEndTest {
         assertThat(run.out() + run.err()).contains("A2A: serving " + url);
     }
 
+    @Test
+    void our_agent_asks_a_server_written_with_the_python_sdk_and_one_written_with_the_js_sdk() throws Exception {
+        Path node = Path.of("target", "a2a-sdks", "js", "node_modules", "@a2a-js", "sdk");
+        int pyPort = freePort();
+        Process py = new ProcessBuilder(PYTHON.toString(), Path.of("src", "test", "resources", "a2a", "py_server.py")
+                .toString(), Integer.toString(pyPort)).redirectErrorStream(true).redirectOutput(dir.resolve("py.log")
+                .toFile()).start();
+        Process js = null;
+        int jsPort = freePort();
+        if (Files.isDirectory(node) && commandExists("node")) {
+            Path script = Files.copy(Path.of("src", "test", "resources", "a2a", "js_server.mjs"),
+                    Path.of("target", "a2a-sdks", "js", "server.mjs"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            js = new ProcessBuilder("node", script.toString(), Integer.toString(jsPort)).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("js.log").toFile()).start();
+        }
+        try {
+            awaitPort(pyPort);
+            List<String> peers = new ArrayList<>(List.of("py"));
+            assertThat(cli("peers", "add", "py", "http://127.0.0.1:" + pyPort + "/").code()).isZero();
+            if (js != null) {
+                awaitPort(jsPort);
+                assertThat(cli("peers", "add", "js", "http://127.0.0.1:" + jsPort + "/").code()).isZero();
+                peers.add("js");
+            }
+            Files.writeString(config, Files.readString(config) + "allow = [\"py\", \"js\"]\n");
+            llm.script(request -> {
+                String body = request.getBody() == null ? "" : request.getBody().utf8();
+                for (String p : peers) {
+                    if (body.contains("Asking " + p + ".")) continue;
+                    return FakeOpenAiServer.streamedResponse("Asking " + p + ".\n# Commands:\n[{\"cmd_id\": \"" + p
+                            + "\", \"type\": \"peer_message\", \"args\": {\"peer\": \"" + p + "\", \"text\":"
+                            + " \"hello from hmp-agent to " + p + "\"}}]\n# End commands", 10, 5, 0);
+                }
+                return FakeOpenAiServer.streamedResponse("Done.\n# Commands:\n[{\"cmd_id\": \"i\", \"type\":"
+                        + " \"idle\", \"args\": {}}]\n# End commands", 10, 5, 0);
+            });
+            assertThat(cli("note", "ask the peers").code()).isZero();
+            CompletableFuture<Run> running = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20",
+                    "--exit-on-lockout"));
+            for (String p : peers) {
+                assertThat(awaitRow("SELECT status || ': ' || result FROM process_log WHERE name = 'peer_message'"
+                        + " AND cmd_id = '" + p + "' AND status NOT IN ('running', 'pending')"))
+                        .startsWith("ok").contains("echo: hello from hmp-agent to " + p);
+            }
+            assertThat(cli("halt", "--reason", "done").code()).isZero();
+            running.get(60, TimeUnit.SECONDS);
+            Assumptions.assumeTrue(js != null, "the JS server was skipped: node or @a2a-js/sdk is not installed"
+                    + " (scripts/a2a-sdks installs it)");
+        } finally {
+            py.destroy();
+            if (js != null) js.destroy();
+        }
+    }
+
+    private static boolean commandExists(String name) {
+        try {
+            return new ProcessBuilder(name, "--version").start().waitFor() == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (ServerSocket free = new ServerSocket(0)) {
+            return free.getLocalPort();
+        }
+    }
+
+    private static void awaitPort(int port) throws Exception {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                return;
+            } catch (java.io.IOException notYet) {
+                Thread.sleep(50);
+            }
+        }
+        throw new AssertionError("nothing listens on port " + port);
+    }
+
+    private String awaitRow(String sql) throws Exception {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+                 java.sql.ResultSet rs = c.createStatement().executeQuery(sql)) {
+                if (rs.next()) return rs.getString(1);
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no row for " + sql);
+    }
+
     record Client(int code, String out, String err) { }
 
     private Client python(String url, String text, String... more) throws Exception {
