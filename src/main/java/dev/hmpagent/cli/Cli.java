@@ -21,7 +21,7 @@ public final class Cli {
 
     /** The subcommands, in the order help lists them. */
     static final List<String> SUBCOMMANDS = List.of("config", "note", "check", "halt", "unlock", "status", "run", "log",
-            "replay", "mcp", "completion");
+            "replay", "mcp", "spawn", "completion");
 
     /** The whole command tree (help, completion and tests see every subcommand). */
     public static CommandLine commandLine(Launch launch) {
@@ -89,6 +89,7 @@ public final class Cli {
             case "log" -> new LogCommand(root, launch);
             case "replay" -> new ReplayCommand(root, launch);
             case "mcp" -> McpCommand.commandLine(root, launch);
+            case "spawn" -> new SpawnCommand(root, launch);
             case "completion" -> new CompletionCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };

@@ -29,6 +29,7 @@ final class ControlWatcher implements AutoCloseable {
     private long seen;
     private long version = Long.MIN_VALUE;
     private final HaltFlag flag;
+    private final java.util.function.Consumer<ControlRequestsDao.Request> others;
     private boolean flagObeyed;
 
     /**
@@ -37,10 +38,19 @@ final class ControlWatcher implements AutoCloseable {
      * @param wake   wakes the tick loop
      */
     ControlWatcher(Store store, StopSignal stops, Runnable wake) {
+        this(store, stops, wake, r -> { });
+    }
+
+    /**
+     * As {@link #ControlWatcher(Store, StopSignal, Runnable)}, every request that is no halt ({@code spawn}) handed to
+     * {@code others} on this watcher's thread, with its connection's tables.
+     */
+    ControlWatcher(Store store, StopSignal stops, Runnable wake, java.util.function.Consumer<ControlRequestsDao.Request> others) {
         this.store = Objects.requireNonNull(store, "store");
         this.requests = store.tables().controlRequests();
         this.stops = Objects.requireNonNull(stops, "stops");
         this.wake = Objects.requireNonNull(wake, "wake");
+        this.others = Objects.requireNonNull(others, "others");
         this.pid = ProcessHandle.current().pid();
         this.seen = requests.lastId();
         this.flag = new HaltFlag(store.path());   // older requests were applied to the file by those who made them
@@ -63,6 +73,7 @@ final class ControlWatcher implements AutoCloseable {
             if (now == version) return;   // nobody committed anything since the last look: no new request either
             for (ControlRequestsDao.Request r : requests.after(seen)) {
                 if (r.kind().equals("halt")) halt();
+                else others.accept(r);
                 wake.run();
                 seen = r.id();
                 requests.markHandled(r.id(), pid);

@@ -1,5 +1,6 @@
 package dev.hmpagent.runtime;
 
+import dev.hmpagent.a2a.ChildAgents;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.CommandGate;
 import dev.hmpagent.commands.Completions;
@@ -8,7 +9,9 @@ import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.process.AlertCommand;
 import dev.hmpagent.safety.Guides;
+import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyMonitor;
+import dev.hmpagent.safety.SafetyState;
 import dev.hmpagent.safety.SafetyRules;
 import dev.hmpagent.policy.ControlSurface;
 import dev.hmpagent.policy.FileRoots;
@@ -52,7 +55,7 @@ public final class Wiring {
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
                         Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
                         java.util.function.Function<String, String> variables, Confinement confinement,
-                        McpServers mcp, KnownSecrets secrets) {
+                        McpServers mcp, KnownSecrets secrets, ChildAgents children) {
         /** A halt: every process tree is killed, every delegated LLM call and every MCP call cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
@@ -98,7 +101,8 @@ public final class Wiring {
         // the MCP servers' variables are read the same way; the servers start only when the runtime says
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
                 confinement, new McpServers(config.mcp().servers(), environment::get, confinement,
-                config.mcp().catalogueChars(), secrets.children().variables()), secrets);
+                config.mcp().catalogueChars(), secrets.children().variables()), secrets,
+                ChildAgents.real(config.agent().db(), config.llm(), environment, config.a2a().maxChildren()));
     }
 
     /**
@@ -138,12 +142,21 @@ public final class Wiring {
                         .replaceFirst("^no sandbox: ", "")) : CommandGate.Decision.allow();
     }
 
-    /** The SafetyMonitor on the tick thread's connection, with agent.toml's limits, Guide and alert command. */
-    static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, KnownSecrets secrets) {
+    /**
+     * The SafetyMonitor on the tick thread's connection, with agent.toml's limits, Guide and alert command; a stop of
+     * its own (a lockout, a pause, a limit; not the reflex's rest) halts the children too.
+     */
+    static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, Tools tools) {
         SafetySection c = config.safety();
-        AlertCommand alert = new AlertCommand(c.alertCommand(), secrets.children().variables());
-        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()), alert::alert,
-                line -> events.emit(new AgentEvent.Problem(line)));
+        AlertCommand alert = new AlertCommand(c.alertCommand(), tools.secrets().children().variables());
+        Clock clock = Clock.systemUTC();
+        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()), reason -> {
+            alert.alert(reason);
+            SafetyState state = new SafetyControl(store).current().state();
+            if (state != SafetyState.ACTIVE && state != SafetyState.RESTING) {
+                tools.children().haltAll("the parent stopped: " + reason, clock);
+            }
+        }, line -> events.emit(new AgentEvent.Problem(line)));
     }
 
     /** The SafetyMonitor's limits as [safety] sets them: the live agent's and {@code agent replay}'s, made in one place. */
@@ -159,7 +172,8 @@ public final class Wiring {
     /** The same tools with retries jittered by {@code random} (a running agent's: a random source). */
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
-                tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp(), tools.secrets());
+                tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp(), tools.secrets(),
+                tools.children());
     }
 
     /**
