@@ -55,6 +55,7 @@ public final class ChildAgents implements AutoCloseable {
     private final Path parentDb;
     private final LlmSection llm;
     private final Map<String, String> parentEnv;
+    private final Map<String, String> inherited;
     private final AgentChildren supervisor;
     /** Where the supervisor's lines go (a child died, could not start): nowhere until the runtime says. */
     private final AtomicReference<Consumer<String>> tell;
@@ -63,25 +64,30 @@ public final class ChildAgents implements AutoCloseable {
      * @param parentDb   the parent's file; its children live in {@code children/} beside it
      * @param llm        the parent's LLM settings, which a child inherits
      * @param parentEnv  the parent's environment: a child gets the basics of it (PATH, HOME, the locale), no key
+     * @param inherited  the parent's settings a child runs with too, as variables ({@code AGENT_SANDBOX_MODE} …)
      * @param supervisor starts, restarts and stops the children's processes
      */
-    public ChildAgents(Path parentDb, LlmSection llm, Map<String, String> parentEnv, AgentChildren supervisor) {
-        this(parentDb, llm, parentEnv, supervisor, new AtomicReference<>(line -> { }));
+    public ChildAgents(Path parentDb, LlmSection llm, Map<String, String> parentEnv, Map<String, String> inherited,
+                       AgentChildren supervisor) {
+        this(parentDb, llm, parentEnv, inherited, supervisor, new AtomicReference<>(line -> { }));
     }
 
-    private ChildAgents(Path parentDb, LlmSection llm, Map<String, String> parentEnv, AgentChildren supervisor,
-                        AtomicReference<Consumer<String>> tell) {
+    private ChildAgents(Path parentDb, LlmSection llm, Map<String, String> parentEnv, Map<String, String> inherited,
+                        AgentChildren supervisor, AtomicReference<Consumer<String>> tell) {
         this.parentDb = parentDb.toAbsolutePath();
         this.llm = Objects.requireNonNull(llm, "llm");
         this.parentEnv = Map.copyOf(parentEnv);
+        this.inherited = Map.copyOf(inherited);
         this.supervisor = Objects.requireNonNull(supervisor, "supervisor");
         this.tell = tell;
     }
 
     /** The children of a running agent: real processes, at most {@code max}, its lines told where {@link #tellWith} says. */
-    public static ChildAgents real(Path parentDb, LlmSection llm, Map<String, String> parentEnv, int max) {
+    public static ChildAgents real(Path parentDb, LlmSection llm, Map<String, String> parentEnv,
+                                   Map<String, String> inherited, int max) {
         AtomicReference<Consumer<String>> tell = new AtomicReference<>(line -> { });
-        return new ChildAgents(parentDb, llm, parentEnv, AgentChildren.real(max, line -> tell.get().accept(line)), tell);
+        return new ChildAgents(parentDb, llm, parentEnv, inherited,
+                AgentChildren.real(max, line -> tell.get().accept(line)), tell);
     }
 
     /** Where a child's death or failed start is told from now on. */
@@ -188,6 +194,7 @@ public final class ChildAgents implements AutoCloseable {
         parentEnv.forEach((k, v) -> {
             if (k.startsWith("LC_")) env.put(k, v);
         });
+        env.putAll(inherited);
         env.put("AGENT_DB", folder.resolve("agent.db").toString());
         env.put("AGENT_AGENT_NAME", request.name().strip());
         env.put("AGENT_A2A_LISTEN", "127.0.0.1:" + port);

@@ -52,7 +52,9 @@ final class ControlWatcher implements AutoCloseable {
         this.wake = Objects.requireNonNull(wake, "wake");
         this.others = Objects.requireNonNull(others, "others");
         this.pid = ProcessHandle.current().pid();
-        this.seen = requests.lastId();
+        // a spawn asked for while this agent was starting (or before it died) is acted on; older halts and notes
+        // were applied to the file by those who made them
+        this.seen = Math.min(requests.lastId(), requests.firstUnhandled("spawn").orElse(Long.MAX_VALUE) - 1);
         this.flag = new HaltFlag(store.path());   // older requests were applied to the file by those who made them
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "control");

@@ -102,7 +102,14 @@ public final class Wiring {
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
                 confinement, new McpServers(config.mcp().servers(), environment::get, confinement,
                 config.mcp().catalogueChars(), secrets.children().variables()), secrets,
-                ChildAgents.real(config.agent().db(), config.llm(), environment, config.a2a().maxChildren()));
+                ChildAgents.real(config.agent().db(), config.llm(), environment, inherited(config),
+                        config.a2a().maxChildren()));
+    }
+
+    /** The parent's settings a child it spawns runs with too: its sandbox's mode and network. */
+    private static Map<String, String> inherited(AgentConfig config) {
+        return Map.of("AGENT_SANDBOX_MODE", config.sandbox().mode().configName(),
+                "AGENT_SANDBOX_NETWORK", config.sandbox().network() ? "on" : "off");
     }
 
     /**

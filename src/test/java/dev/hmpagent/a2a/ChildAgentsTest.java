@@ -52,7 +52,7 @@ class ChildAgentsTest {
             return new ProcessBuilder("sleep", "30").start();
         }, () -> 0, line -> { });
         children = new ChildAgents(db, llm, Map.of("PATH", "/usr/bin:/bin", "HOME", "/home/p", "LC_ALL", "C.UTF-8",
-                "GITHUB_TOKEN", "ghp_secret", "EDITOR", "vi"), supervisor);
+                "GITHUB_TOKEN", "ghp_secret", "EDITOR", "vi"), Map.of("AGENT_SANDBOX_MODE", "required"), supervisor);
     }
 
     @AfterEach
@@ -84,6 +84,7 @@ class ChildAgentsTest {
                 .containsEntry("AGENT_LLM_BASE_URL", "http://llm.test/v1")
                 .containsEntry("AGENT_LLM_MODEL", "parent-model")
                 .containsEntry("AGENT_CYCLE_AUTONOMOUS", "true")
+                .containsEntry("AGENT_SANDBOX_MODE", "required")
                 .containsEntry("PATH", "/usr/bin:/bin").containsEntry("HOME", "/home/p").containsEntry("LC_ALL", "C.UTF-8")
                 .doesNotContainKeys("GITHUB_TOKEN", "EDITOR", "AGENT_RUN_HZ");
         assertThat(spec.dir()).isEqualTo(folder);

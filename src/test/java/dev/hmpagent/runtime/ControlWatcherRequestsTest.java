@@ -42,4 +42,21 @@ class ControlWatcherRequestsTest {
             watcher.close();
         }
     }
+
+    @Test
+    void a_spawn_asked_for_while_the_agent_was_starting_is_still_handed_on_and_a_handled_one_is_not() {
+        MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            long done = store.tables().controlRequests().add("spawn", "{\"name\": \"old\"}", Requester.thisProcess());
+            store.tables().controlRequests().markHandled(done, 1);
+            store.tables().controlRequests().add("spawn", "{\"name\": \"early\"}", Requester.thisProcess());
+            List<ControlRequestsDao.Request> others = new CopyOnWriteArrayList<>();
+            ControlWatcher watcher = new ControlWatcher(store, StopSignal.over(store), () -> { }, others::add);
+
+            watcher.poll();
+
+            assertThat(others).extracting(ControlRequestsDao.Request::reason).containsExactly("{\"name\": \"early\"}");
+            watcher.close();
+        }
+    }
 }

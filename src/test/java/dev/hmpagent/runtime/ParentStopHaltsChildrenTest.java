@@ -45,7 +45,7 @@ class ParentStopHaltsChildrenTest {
         Wiring.Tools real = TestWiring.tools(config, Approver.NOBODY, clock);
         supervisor = new AgentChildren(3, (delay, task) -> { }, spec -> new ProcessBuilder("sleep", "30").start(),
                 () -> 0, line -> { });
-        ChildAgents children = new ChildAgents(db, config.llm(), Map.of(), supervisor);
+        ChildAgents children = new ChildAgents(db, config.llm(), Map.of(), Map.of(), supervisor);
         Wiring.Tools tools = new Wiring.Tools(real.processes(), real.roots(), real.shell(), real.approver(),
                 real.completions(), real.llmTasks(), real.jitter(), real.variables(), real.confinement(), real.mcp(),
                 real.secrets(), children);
