@@ -21,7 +21,7 @@ public final class Cli {
 
     /** The subcommands, in the order help lists them. */
     static final List<String> SUBCOMMANDS = List.of("config", "note", "check", "halt", "unlock", "status", "run", "log",
-            "replay", "mcp", "a2a", "peers", "completion");
+            "replay", "mcp", "a2a", "peers", "spawn", "completion");
 
     /** The whole command tree (help, completion and tests see every subcommand). */
     public static CommandLine commandLine(Launch launch) {
@@ -91,6 +91,7 @@ public final class Cli {
             case "mcp" -> McpCommand.commandLine(root, launch);
             case "a2a" -> A2aCommand.commandLine(root, launch);
             case "peers" -> new PeersCommand(root, launch);
+            case "spawn" -> new SpawnCommand(root, launch);
             case "completion" -> new CompletionCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };

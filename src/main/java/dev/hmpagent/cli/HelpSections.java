@@ -83,7 +83,7 @@ final class HelpSections {
         return switch (command) {
             case "agent" -> concat(CONFIG, LLM, SQLITE, COLOUR);
             case "run", "config" -> concat(CONFIG, LLM, SQLITE);
-            case "note", "check", "halt", "unlock", "status", "log", "replay" -> concat(CONFIG, SQLITE);
+            case "note", "check", "halt", "unlock", "status", "log", "replay", "spawn" -> concat(CONFIG, SQLITE);
             case "mcp", "a2a", "serve", "list", "peers" -> concat(CONFIG, SQLITE);
             case "completion" -> List.of();
             default -> throw new IllegalStateException("say which environment variables `" + command + "` honours");

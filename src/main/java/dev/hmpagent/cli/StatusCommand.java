@@ -45,10 +45,15 @@ import picocli.CommandLine.Option;
         footer = {
                 "  agent status",
                 "  agent status --json | jq -r .safety_state",
+                "  agent status --tree",
                 "  agent status --db ~/agents/ops.db || agent log -n 3"})
 final class StatusCommand extends Subcommand {
     @Option(names = "--json", description = "One JSON object instead of lines.")
     boolean json;
+
+    @Option(names = "--tree", description = "Also the children this agent spawned (agent spawn, agent_spawn), and "
+            + "theirs, indented, each with its safety state and runner (their files read read-only).")
+    boolean tree;
 
     StatusCommand(AgentCommand root, Launch launch) {
         super(root, launch);
@@ -65,10 +70,12 @@ final class StatusCommand extends Subcommand {
         Path db = existingDb();
         try (Store store = Store.openReadOnly(db, launch().clock())) {
             Seen seen = look(db, store);
+            StatusTree.Node family = tree ? StatusTree.of(db, store, launch().clock()) : null;
             if (json) {
-                say(json(seen));
+                say(json(seen, family));
             } else {
                 lines(seen);
+                if (family != null) StatusTree.lines(family).forEach(this::say);
             }
             return seen.safety().active() && !seen.flagged() ? ExitCodes.OK : ExitCodes.STOPPED;
         }
@@ -103,9 +110,10 @@ final class StatusCommand extends Subcommand {
                 new Costs(configForDatabase().llm().prices()));
     }
 
-    private static String json(Seen s) throws IOException {
+    private static String json(Seen s, StatusTree.Node familyOrNull) throws IOException {
         ObjectMapper mapper = Json.mapper();
         ObjectNode o = mapper.createObjectNode();
+        if (familyOrNull != null) StatusTree.json(familyOrNull, o.putArray("children"));
         o.put("file", s.db().toString());
         o.put("safety_state", s.safety().state().name());
         o.put("stop_reason", s.safety().reason().map(r -> r.columnName()).orElse(null));

@@ -29,6 +29,7 @@ final class ControlWatcher implements AutoCloseable {
     private long seen;
     private long version = Long.MIN_VALUE;
     private final HaltFlag flag;
+    private final java.util.function.Consumer<ControlRequestsDao.Request> others;
     private boolean flagObeyed;
 
     /**
@@ -37,12 +38,23 @@ final class ControlWatcher implements AutoCloseable {
      * @param wake   wakes the tick loop
      */
     ControlWatcher(Store store, StopSignal stops, Runnable wake) {
+        this(store, stops, wake, r -> { });
+    }
+
+    /**
+     * As {@link #ControlWatcher(Store, StopSignal, Runnable)}, every request that is no halt ({@code spawn}) handed to
+     * {@code others} on this watcher's thread, with its connection's tables.
+     */
+    ControlWatcher(Store store, StopSignal stops, Runnable wake, java.util.function.Consumer<ControlRequestsDao.Request> others) {
         this.store = Objects.requireNonNull(store, "store");
         this.requests = store.tables().controlRequests();
         this.stops = Objects.requireNonNull(stops, "stops");
         this.wake = Objects.requireNonNull(wake, "wake");
+        this.others = Objects.requireNonNull(others, "others");
         this.pid = ProcessHandle.current().pid();
-        this.seen = requests.lastId();
+        // a spawn asked for while this agent was starting (or before it died) is acted on; older halts and notes
+        // were applied to the file by those who made them
+        this.seen = Math.min(requests.lastId(), requests.firstUnhandled("spawn").orElse(Long.MAX_VALUE) - 1);
         this.flag = new HaltFlag(store.path());   // older requests were applied to the file by those who made them
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "control");
@@ -63,6 +75,7 @@ final class ControlWatcher implements AutoCloseable {
             if (now == version) return;   // nobody committed anything since the last look: no new request either
             for (ControlRequestsDao.Request r : requests.after(seen)) {
                 if (r.kind().equals("halt")) halt();
+                else others.accept(r);
                 wake.run();
                 seen = r.id();
                 requests.markHandled(r.id(), pid);

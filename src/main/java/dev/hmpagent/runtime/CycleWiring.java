@@ -102,7 +102,7 @@ final class CycleWiring {
         Clocks clocks = new Clocks(clock, time);
         ObjectMapper mapper = Json.mapper();
         Commands commands = commands(config, clock, tools);
-        SafetyMonitor monitor = Wiring.monitor(config, store, events, tools.secrets());
+        SafetyMonitor monitor = Wiring.monitor(config, store, events, tools);
         tools.llmTasks().checkBudgetWith(monitor::beforeDelegatedCall);
         // the commands' results go through what measures progress by the world, then to the monitor
         WorldProgress world = new WorldProgress(monitor);
@@ -132,6 +132,8 @@ final class CycleWiring {
         // tree, delegated LLM call and MCP call
         core.stops().onHalt(cycle::stopCalls);
         core.stops().onHalt(() -> tools.stopAll(Wiring.HALTED));
+        // a halt of the parent halts its children, each in its own file, as `agent halt` would
+        core.stops().onHalt(() -> tools.children().haltAll("the parent was halted", clock));
         return cycle;
     }
 
@@ -262,8 +264,8 @@ final class CycleWiring {
         Catalogue.Families families = Catalogue.all(new CommandOptions(config.cleanup().minAgeTicks(), bounds),
                 new CatalogueTools(tools.processes(), tools.roots(), tools.confinement().forModel(),
                         new WriteQuota(tools.roots().roots(), config.sandbox().taskMaxBytes(),
-                                config.sandbox().taskMaxFiles()), clock, limits, tools.mcp(), List.of(tools.llmTasks()),
-                        tools.peers()));
+                                config.sandbox().taskMaxFiles()), clock, limits, tools.mcp(),
+                        List.of(tools.llmTasks(), tools.children().command()), tools.peers()));
         return new Commands(families.registry(), families.processes(), bounds);
     }
 

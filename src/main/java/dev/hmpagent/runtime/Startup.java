@@ -88,13 +88,22 @@ final class Startup {
         // its row closed saying so (popped after the tick thread stopped, before the tick connection closes)
         // the MCP servers' processes are killed after the rows of their calls were closed (popped after these)
         resources.push(tools.mcp());
+        // the children end with their parent (SIGTERM, then a kill), after its own processes
+        resources.push(tools.children());
+        tools.children().tellWith(line -> events.emit(new AgentEvent.Problem(line)));
         resources.push(() -> stopEverything(tools, cycle, tickStore));
         TickLoop loop = loop(config, files, cycle, pacer, launch.time(), endOnSafetyStop, resources, events);
         tools.completions().onArrival(loop::wake);
         // off the prompt's path: each server starts on a thread of its own, its tools appear when it answers
         tools.mcp().startInBackground(events);
         // a halt stops what Wiring registered on the cycle's stop signal: calls, process trees, delegated and MCP calls
-        ControlWatcher watcher = push(resources, new ControlWatcher(files.control(), cycle.stops(), loop::wake));
+        // `agent spawn` asks through the same channel: the child is started and recorded on the watcher's connection
+        Store control = files.control();
+        ControlWatcher watcher = push(resources, new ControlWatcher(control, cycle.stops(), loop::wake, r -> {
+            if (r.kind().equals("spawn")) {
+                events.emit(new AgentEvent.Info(tools.children().spawnRequested(r.reason(), control.tables().peers())));
+            }
+        }));
         if (config.a2a().serves()) {   // a peer's message is a note: the watcher sees it and wakes the loop
             events.emit(new AgentEvent.Info(push(resources, a2a(config, launch)).describe(), false));
         }

@@ -2,6 +2,7 @@ package dev.hmpagent.runtime;
 
 import dev.hmpagent.a2a.client.A2aClient;
 import dev.hmpagent.a2a.client.PeerSends;
+import dev.hmpagent.a2a.ChildAgents;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.commands.CommandGate;
 import dev.hmpagent.commands.Completions;
@@ -10,7 +11,9 @@ import dev.hmpagent.mcp.McpServers;
 import dev.hmpagent.event.AgentEvent;
 import dev.hmpagent.process.AlertCommand;
 import dev.hmpagent.safety.Guides;
+import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyMonitor;
+import dev.hmpagent.safety.SafetyState;
 import dev.hmpagent.safety.SafetyRules;
 import dev.hmpagent.policy.ControlSurface;
 import dev.hmpagent.policy.FileRoots;
@@ -54,7 +57,7 @@ public final class Wiring {
     public record Tools(ProcessRunner processes, FileRoots roots, ShellPolicy shell, Approver approver,
                         Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
                         java.util.function.Function<String, String> variables, Confinement confinement,
-                        McpServers mcp, KnownSecrets secrets, PeerSends peers) {
+                        McpServers mcp, KnownSecrets secrets, PeerSends peers, ChildAgents children) {
         /** A halt: every process tree is killed, every delegated LLM call, MCP call and send to a peer cancelled. */
         public void stopAll(String why) {
             llmTasks.cancelAll();
@@ -102,7 +105,9 @@ public final class Wiring {
         return new Tools(processes, roots, shell, approver, new Completions(), tasks, () -> 0.0, environment::get,
                 confinement, new McpServers(config.mcp().servers(), environment::get, confinement,
                 config.mcp().catalogueChars(), secrets.children().variables()), secrets,
-                peerSends(config.agent().db(), clock, environment));
+                peerSends(config.agent().db(), clock, environment),
+                ChildAgents.real(config.agent().db(), config.llm(), environment, inherited(config),
+                        config.a2a().maxChildren()));
     }
 
     /**
@@ -117,6 +122,12 @@ public final class Wiring {
                 // the file refused the write: the note keeps "sent", and the answer still arrives as the row's result
             }
         });
+    }
+
+    /** The parent's settings a child it spawns runs with too: its sandbox's mode and network. */
+    private static Map<String, String> inherited(AgentConfig config) {
+        return Map.of("AGENT_SANDBOX_MODE", config.sandbox().mode().configName(),
+                "AGENT_SANDBOX_NETWORK", config.sandbox().network() ? "on" : "off");
     }
 
     /**
@@ -156,12 +167,21 @@ public final class Wiring {
                         .replaceFirst("^no sandbox: ", "")) : CommandGate.Decision.allow();
     }
 
-    /** The SafetyMonitor on the tick thread's connection, with agent.toml's limits, Guide and alert command. */
-    static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, KnownSecrets secrets) {
+    /**
+     * The SafetyMonitor on the tick thread's connection, with agent.toml's limits, Guide and alert command; a stop of
+     * its own (a lockout, a pause, a limit; not the reflex's rest) halts the children too.
+     */
+    static SafetyMonitor monitor(AgentConfig config, Store store, EventSink events, Tools tools) {
         SafetySection c = config.safety();
-        AlertCommand alert = new AlertCommand(c.alertCommand(), secrets.children().variables());
-        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()), alert::alert,
-                line -> events.emit(new AgentEvent.Problem(line)));
+        AlertCommand alert = new AlertCommand(c.alertCommand(), tools.secrets().children().variables());
+        Clock clock = Clock.systemUTC();
+        return new SafetyMonitor(store, safetyLimits(config), Guides.byName(c.guide()), reason -> {
+            alert.alert(reason);
+            SafetyState state = new SafetyControl(store).current().state();
+            if (state != SafetyState.ACTIVE && state != SafetyState.RESTING) {
+                tools.children().haltAll("the parent stopped: " + reason, clock);
+            }
+        }, line -> events.emit(new AgentEvent.Problem(line)));
     }
 
     /** The SafetyMonitor's limits as [safety] sets them: the live agent's and {@code agent replay}'s, made in one place. */
@@ -178,7 +198,7 @@ public final class Wiring {
     public static Tools withJitter(Tools tools, java.util.function.DoubleSupplier random) {
         return new Tools(tools.processes(), tools.roots(), tools.shell(), tools.approver(), tools.completions(),
                 tools.llmTasks(), random, tools.variables(), tools.confinement(), tools.mcp(), tools.secrets(),
-                tools.peers());
+                tools.peers(), tools.children());
     }
 
     /**

@@ -29,6 +29,13 @@ public final class ControlRequestsDao {
         return store.queryLong("SELECT coalesce(max(id), 0) FROM control_requests");
     }
 
+    /** The oldest request of {@code kind} no running agent has acted on, if any. */
+    public java.util.OptionalLong firstUnhandled(String kind) {
+        long id = store.queryLong("SELECT coalesce(min(id), 0) FROM control_requests WHERE kind = ? AND handled_at IS NULL",
+                kind);
+        return id == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(id);
+    }
+
     public void markHandled(long id, long byPid) {
         store.update("UPDATE control_requests SET handled_at = ?, handled_by = ? WHERE id = ? AND handled_at IS NULL",
                 store.now(), byPid, id);

@@ -30,6 +30,9 @@ public final class PeersDao {
         }
     }
 
+    /** A child agent this one spawned (issue 37): its name (its id here) and the URL it serves A2A on. */
+    public record Child(String name, String url) { }
+
     public record OutgoingMessage(long id, String peerId, String text, String deliveryStatus, String timestamp) { }
 
     private static final String COLUMNS = "id, coalesce(name, ''), coalesce(addresses, ''), coalesce(tags, ''), "
@@ -82,6 +85,22 @@ public final class PeersDao {
         }
         values.add(id);
         return store.update("UPDATE agent_peers SET " + String.join(", ", sets) + " WHERE id = ?", values.toArray()) > 0;
+    }
+
+    /**
+     * Records a child this agent spawned (tags {@code child}, source {@code spawn}), or its new URL when it was
+     * spawned before.
+     */
+    public void putChild(String name, String url) {
+        store.update("INSERT INTO agent_peers(id, name, tags, status, source, registered_at, url, description) "
+                + "VALUES (?, ?, 'child', 'online', 'spawn', ?, ?, 'a child agent this one spawned') "
+                + "ON CONFLICT(id) DO UPDATE SET url = excluded.url, status = 'online'", name, name, store.now(), url);
+    }
+
+    /** The children this agent spawned, in the order they were first spawned. */
+    public List<Child> children() {
+        return store.query("SELECT id, coalesce(url, '') FROM agent_peers WHERE source = 'spawn' "
+                + "ORDER BY registered_at, id", rs -> new Child(rs.getString(1), rs.getString(2)));
     }
 
     public boolean delete(String id) {
