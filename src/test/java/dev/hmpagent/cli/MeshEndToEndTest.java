@@ -142,6 +142,44 @@ class MeshEndToEndTest {
         assertThat(text(a.db(), "SELECT state FROM a2a_tasks")).isEqualTo("rejected");
     }
 
+    @Test
+    void a_child_spawned_with_agent_spawn_answers_its_parent_over_a2a_and_shows_in_the_tree() throws Exception {
+        // one model for both: the child's prompt holds the parent's message as a peer's note, the parent's does not
+        Agent p = agent("parent", "", body -> body.contains("A2A message from peer")
+                ? body.contains("answer sent to peer") ? commands("Done.", "{\"cmd_id\": \"i\", \"type\": \"idle\","
+                        + " \"args\": {}}")
+                : commands("Answering.", "{\"cmd_id\": \"r\", \"type\": \"note_reply\", \"args\": {\"id\": 1,"
+                        + " \"text\": \"the child's answer: 42\"}}")
+                : body.contains("Asking helper.") ? commands("Waiting.", "{\"cmd_id\": \"i\", \"type\": \"idle\","
+                        + " \"args\": {}}")
+                : commands("Asking helper.", "{\"cmd_id\": \"p\", \"type\": \"peer_message\", \"args\":"
+                        + " {\"peer\": \"helper\", \"text\": \"what is six times seven?\"}}"));
+        start(p);
+        awaitServing(p);
+        Run spawned = cli(p, "spawn", "helper");
+        assertThat(spawned.code()).as(spawned.out() + spawned.err()).isZero();
+        String url = await(p.db(), "SELECT url FROM agent_peers WHERE name = 'helper'");
+        awaitServing(Integer.parseInt(url.replaceAll(".*:(\\d+)/?$", "$1")), "helper");
+        assertThat(cli(p, "note", "ask your helper").code()).isZero();
+
+        assertThat(await(p.db(), "SELECT status || ': ' || result FROM process_log WHERE name = 'peer_message'"
+                + " AND status NOT IN ('running', 'pending')")).startsWith("ok").contains("the child's answer: 42");
+        Run tree = cli(p, "status", "--tree");
+        assertThat(tree.out()).contains("helper");
+    }
+
+    private void awaitServing(int port, String name) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                return;
+            } catch (java.io.IOException notYet) {
+                Thread.sleep(50);
+            }
+        }
+        throw new AssertionError(name + " never served port " + port);
+    }
+
     private void awaitServing(Agent a) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
