@@ -38,6 +38,9 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
     private static final ObjectMapper JSON = Json.mapper();
     private static final NoteFilter PERSON = new NoteFilter(Integer.MIN_VALUE, java.util.List.of(),
             java.util.List.of("user"), "");
+    /** A peer's A2A message: a task someone waits on the answer of (issue 37), so it ends an idle as a person's does. */
+    private static final NoteFilter A2A_PEER = new NoteFilter(Integer.MIN_VALUE, java.util.List.of("a2a"),
+            java.util.List.of("peer"), "");
 
     public Idle {
         Objects.requireNonNull(until, "until");
@@ -87,6 +90,7 @@ public record Idle(long sinceTick, Instant until, long afterNoteId, long process
      */
     public Optional<String> ended(boolean timeUp, NotesDao notes, ProcessLogDao processLog) {
         if (notes.maxUnreadId(PERSON) > afterNoteId) return Optional.of("a message from a person");
+        if (notes.maxUnreadId(A2A_PEER) > afterNoteId) return Optional.of("a peer's A2A message, which waits for an answer");
         if (timeUp) return Optional.of("the time you set passed");
         if (processId > 0 && processLog.status(processId).map(s -> !s.inFlight()).orElse(true)) {
             return Optional.of("process " + processId + " finished");

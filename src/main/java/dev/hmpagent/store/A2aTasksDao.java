@@ -103,6 +103,11 @@ public final class A2aTasksDao {
                 store.now(), id);
     }
 
+    /** Task {@code id} is now about note {@code noteId} (its message handed to the agent again after a restart). */
+    public void moveNote(String id, long noteId) {
+        store.update("UPDATE a2a_tasks SET note_id = ?, updated_at = ? WHERE id = ?", noteId, store.now(), id);
+    }
+
     /** Tasks not ended whose note was read: what a restart finds in flight. */
     public List<Task> inFlight() {
         return store.query("SELECT " + COLUMNS + FROM + " WHERE t.state = 'submitted' AND coalesce(n.read, 0) = 1"

@@ -168,6 +168,48 @@ class MeshEndToEndTest {
         assertThat(tree.out()).contains("helper");
     }
 
+    @Test
+    void a_peer_that_stops_in_the_middle_of_a_task_answers_it_after_its_restart_and_the_asker_gets_the_answer()
+            throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean restarted = new java.util.concurrent.atomic.AtomicBoolean();
+        Agent b = agent("b", "", body -> body.contains("stopped before it answered") && restarted.get()
+                && !body.contains("answer sent to peer")
+                ? commands("Answering now.", "{\"cmd_id\": \"r\", \"type\": \"note_reply\", \"args\": {\"id\": 2,"
+                        + " \"text\": \"answered after a restart\"}}")
+                : commands("Thinking.", "{\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": {}}"));
+        Agent a = agent("a", "\"b\"", body -> body.contains("Asking b.")
+                ? commands("Waiting.", "{\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": {}}")
+                : commands("Asking b.", "{\"cmd_id\": \"p\", \"type\": \"peer_message\", \"args\": {\"peer\": \"b\","
+                        + " \"text\": \"a long job\"}}"));
+        CompletableFuture<Run> bRun = CompletableFuture.supplyAsync(() -> cli(b, "run", "--hz", "20", "--exit-on-lockout"));
+        awaitServing(b);
+        assertThat(cli(a, "peers", "add", "b", b.url()).code()).isZero();
+        assertThat(cli(a, "note", "ask b").code()).isZero();
+        start(a);
+        // b read the peer's note (its task is working) and stops before it answers
+        await(b.db(), "SELECT t.id FROM a2a_tasks t JOIN notes n ON n.id = t.note_id WHERE n.read = 1");
+        assertThat(cli(b, "halt", "--reason", "restart").code()).isZero();
+        assertThat(bRun.get(60, TimeUnit.SECONDS).code()).isEqualTo(7);
+        assertThat(text(a.db(), "SELECT status FROM process_log WHERE name = 'peer_message'")).isEqualTo("running");
+
+        restarted.set(true);
+        assertThat(cli(b, "unlock", "--reason", "restarted").code()).isZero();
+        start(b);
+
+        String got;
+        try {
+            got = await(a.db(), "SELECT status || ': ' || result FROM process_log WHERE name = 'peer_message'"
+                    + " AND status NOT IN ('running', 'pending')");
+        } catch (AssertionError e) {
+            throw new AssertionError("b: " + text(b.db(), "SELECT group_concat(t.state || ' note ' || t.note_id || ' read '"
+                    + " || n.read || ' answer ' || coalesce(t.answer, ''), '; ') FROM a2a_tasks t JOIN notes n ON n.id ="
+                    + " t.note_id") + " / b state " + text(b.db(), "SELECT state FROM safety_state") + " / b replies "
+                    + text(b.db(), "SELECT group_concat(name || ' ' || status, '; ') FROM process_log"), e);
+        }
+        assertThat(got).startsWith("ok").contains("answered after a restart");
+        assertThat(text(b.db(), "SELECT state FROM a2a_tasks")).isEqualTo("completed");
+    }
+
     private void awaitServing(int port, String name) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {

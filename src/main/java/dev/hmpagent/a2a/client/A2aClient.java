@@ -44,6 +44,7 @@ public final class A2aClient {
     private final OkHttpClient sends;
     private final OkHttpClient shortCalls;
     private final Function<String, String> variables;
+    private final Duration sendBound;
 
     /**
      * @param sendBound the longest one send may take, answer included
@@ -51,6 +52,7 @@ public final class A2aClient {
      */
     public A2aClient(Duration sendBound, Function<String, String> variables) {
         this.variables = Objects.requireNonNull(variables, "variables");
+        this.sendBound = Objects.requireNonNull(sendBound, "sendBound");
         this.sends = new OkHttpClient.Builder().connectTimeout(CONNECT).readTimeout(sendBound).writeTimeout(CONNECT)
                 .callTimeout(sendBound).retryOnConnectionFailure(false).build();
         this.shortCalls = sends.newBuilder().readTimeout(SHORT_CALL).callTimeout(SHORT_CALL).build();
@@ -90,6 +92,7 @@ public final class A2aClient {
         Call call = sends.newCall(request.build());
         sending.attach(call);
         Answer answer = new Answer();
+        long deadline = System.nanoTime() + sendBound.toNanos();
         try (Response r = call.execute()) {
             refused(r, card, tokenEnv);
             String type = r.header("Content-Type", "");
@@ -99,10 +102,49 @@ public final class A2aClient {
                 answer.fold(result(JSON.readTree(r.body().string())));
                 sending.task(answer.taskId());
             }
-            return answer;
         } catch (IOException e) {
-            throw unreachable(card.endpoint(), e, sending);
+            // the peer named its task before the connection broke (it restarted, the network dropped): ask for it
+            if (answer.taskId().isEmpty() || sending.cancelled() || e instanceof JsonProcessingException) {
+                throw unreachable(card.endpoint(), e, sending);
+            }
         }
+        return answer.finished() || answer.taskId().isEmpty() ? answer : resume(card, tokenEnv, answer, sending, deadline);
+    }
+
+    /**
+     * The peer's task until it ends, after a stream or a connection cut short: asked for with GetTask, at growing
+     * pauses (a quarter second doubling to five), while the peer restarts, until the send's bound. The task lives in
+     * the peer's file, so a peer that restarts in the middle of it answers it then.
+     */
+    private Answer resume(AgentCard card, String tokenEnv, Answer answer, Sending sending, long deadline) {
+        long pause = 250;
+        while (!answer.finished()) {
+            if (System.nanoTime() >= deadline) {
+                throw new Failure(ErrorCode.ETIMEDOUT, "the peer's task " + answer.taskId() + " was still "
+                        + answer.stateWord() + " when the send's time was up; the connection broke before its end");
+            }
+            try {
+                sending.pause(Duration.ofMillis(pause));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Failure(ErrorCode.EHALT, "the send was cancelled by a halt");
+            }
+            if (sending.cancelled()) throw new Failure(ErrorCode.EHALT, "the send was cancelled by a halt");
+            pause = Math.min(pause * 2, 5_000);
+            Call call = shortCalls.newCall(post(card, tokenEnv, "GetTask", JSON.createObjectNode()
+                    .put("id", answer.taskId())).build());
+            sending.attach(call);
+            try (Response r = call.execute()) {
+                if (r.code() >= 500) continue;   // starting up again
+                refused(r, card, tokenEnv);
+                ObjectNode task = JSON.createObjectNode();
+                task.set("task", result(JSON.readTree(r.body().string())));
+                answer.fold(task);
+            } catch (IOException stillDown) {
+                if (sending.cancelled()) throw new Failure(ErrorCode.EHALT, "the send was cancelled by a halt");
+            }
+        }
+        return answer;
     }
 
     /** Asks the peer to cancel its task {@code taskId}; one line when it could not. */

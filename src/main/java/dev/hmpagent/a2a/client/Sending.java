@@ -38,12 +38,18 @@ public final class Sending {
         return taskId.isEmpty() ? Optional.empty() : Optional.of(taskId);
     }
 
+    /** Waits {@code d}, or less when the send is cancelled meanwhile. */
+    synchronized void pause(java.time.Duration d) throws InterruptedException {
+        if (!cancelled) wait(Math.max(1, d.toMillis()));
+    }
+
     /** Aborts the call in flight and every later one. */
     public void cancel() {
         Call c;
         synchronized (this) {
             cancelled = true;
             c = call;
+            notifyAll();
         }
         if (c != null) c.cancel();
     }

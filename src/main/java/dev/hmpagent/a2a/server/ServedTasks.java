@@ -39,14 +39,21 @@ final class ServedTasks {
     }
 
     /**
-     * A restart finds the tasks whose note the agent had read but not answered: each note is unread again, so the
-     * agent reads and answers it anew (resumed, never dropped). Returns how many.
+     * A restart finds the tasks whose note the agent had read but not answered: each message is handed to the agent
+     * again as a new note from the peer (a new note wakes it; the old one stays as it was), so the agent reads and
+     * answers it anew (resumed, never dropped). Returns how many.
      */
     int resumeInFlight() {
         synchronized (store) {
             return store.inTransaction(() -> {
                 List<Task> inFlight = store.tables().a2aTasks().inFlight();
-                for (Task t : inFlight) store.tables().notes().markUnread(t.noteId());
+                for (Task t : inFlight) {
+                    String text = store.tables().notes().get(t.noteId()).map(n -> n.text()).orElse(t.message());
+                    long note = store.tables().notes().add("(again: this agent stopped before it answered)\n" + text,
+                            "peer", 0, TAG);
+                    store.tables().a2aTasks().moveNote(t.id(), note);
+                    store.tables().controlRequests().add("note", Long.toString(note), Requester.thisProcess());
+                }
                 return inFlight.size();
             });
         }

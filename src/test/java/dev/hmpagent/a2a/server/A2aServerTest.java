@@ -282,7 +282,12 @@ class A2aServerTest {
 
         A2aServer again = start(A2aSection.none().listening("127.0.0.1:0"), Map.of());
         assertThat(again.resumed()).isEqualTo(1);
-        assertThat(agent.tables().notes().get(note).orElseThrow().read()).isFalse();
+        long anew = agent.tables().a2aTasks().get(id).orElseThrow().noteId();
+        assertThat(anew).isGreaterThan(note);
+        NoteRow handed = agent.tables().notes().get(anew).orElseThrow();
+        assertThat(handed.read()).isFalse();
+        assertThat(handed.text()).startsWith("(again: this agent stopped before it answered)\nA2A message from peer")
+                .endsWith("long job");
         assertThat(again.describe()).contains("1 task(s) in flight at the last stop are read anew");
     }
 }
