@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * The catalogue as the planner sees it, and each {@link Effect} carried out where the next prompt or the file shows
  * it: generation parameters and a shorter history in {@code reflex_state}, text for contexts 1 and 3 in
- * {@code reflex_items}, a question in {@code notes}, a question to peers as {@code peer_message} commands ({@link Mesh}), an idle through {@link Idling}, a task switch in {@code tasks}.
+ * {@code reflex_items}, a question in {@code notes}, a question to peers as {@code peer_message} commands
+ * ({@link Mesh}), an idle through {@link Idling}, a task switch in {@code tasks}.
  */
 final class Effects {
     /** The most peers one mesh request asks. */
@@ -125,7 +126,7 @@ final class Effects {
         List<String> peers = mesh.askable();
         if (peers.isEmpty()) return Optional.empty();
         List<String> asked = List.copyOf(peers.subList(0, Math.min(MESH_PEERS, peers.size())));
-        String focus = reminders.focus();
+        String focus = reminders.workFocus();   // the task or goal; a person's words stay here
         String text = "I seem to be going in circles. " + (focus.isEmpty() ? "" : focus + " ")
                 + "What would you explore now? One or two concrete ideas are enough.";
         mesh.ask(step.tickId, asked, text);

@@ -23,6 +23,6 @@ public interface Mesh {
     /** The names of the peers with a URL that [a2a] lets the agent send to without asking (allowed, or a child). */
     List<String> askable();
 
-    /** Queues {@code text} to each of {@code peers} as a {@code peer_message} of tick {@code tickId}, in this transaction. */
+    /** Queues {@code text} to each of {@code peers}: a {@code peer_message} of tick {@code tickId}, in this transaction. */
     void ask(long tickId, List<String> peers, String text);
 }
