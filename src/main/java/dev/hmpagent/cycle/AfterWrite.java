@@ -52,10 +52,11 @@ public final class AfterWrite {
     /**
      * The anti-stagnation reflex after a reply was written and its commands ran: strategies fired change the next
      * tick's settings, a question to the person is shown like any message. A file that refuses the reflex's write
-     * costs only this round: the signs are read again from the file at the next reply.
+     * costs only this round: the signs are read again from the file at the next reply. Returns whether it queued
+     * commands for the tick (a mesh request's {@code peer_message}s), which the caller then runs.
      */
-    void reflex(TickWriter.Thought thought, TickWriter.Written written) {
-        if (!written.replied()) return;
+    boolean reflex(TickWriter.Thought thought, TickWriter.Written written) {
+        if (!written.replied()) return false;
         double novelty = written.stagnation() ? 0.0 : thought.comparison().novelty();
         StagnationReflex.After after;
         try {
@@ -64,10 +65,11 @@ public final class AfterWrite {
             if (e.damaged()) throw e;
             events.emit(new AgentEvent.Problem("the anti-stagnation reflex could not write after tick " + thought.tickId()
                     + ": " + e.getMessage() + " — it looks again after the next reply"));
-            return;
+            return false;
         }
         after.lines().forEach(line -> events.emit(new AgentEvent.Info(line, true)));
         after.question().ifPresent(q -> events.emit(new AgentEvent.MessageToUser(thought.tickId(), q.noteId(), q.text())));
         if (after.changed()) wake.settingsChanged();
+        return after.queued();
     }
 }

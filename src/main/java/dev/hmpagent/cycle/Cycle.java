@@ -309,7 +309,8 @@ public final class Cycle {
         if (written.pending() > 0) runCommands(thought.tickId(), thought.completion().model());      // step 4
         p.telling().afterCommands(thought, written);
         TickWriter.Thought judged = written.replied() ? p.judge().judged(thought, tickStart) : thought;   // step 5
-        p.after().reflex(judged, written);
+        // a mesh request queued peer_message commands for this tick: they run as its own did, off the tick
+        if (p.after().reflex(judged, written)) runCommands(thought.tickId(), thought.completion().model());
         TickResult done = p.after().done(thought, written);
         call.recordNotices(thought.tickId(), agentLog);
         return done;

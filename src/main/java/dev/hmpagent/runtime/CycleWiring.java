@@ -244,7 +244,8 @@ final class CycleWiring {
                 generation.presencePenalty(), generation.frequencyPenalty());
         StagnationReflex reflex = new StagnationReflex(store, new ReflexSettings(signs, s.reflex(), s.ratingTicks(),
                 s.maxQuestions(), s.sleep(), s.taskSwitch(), configured, config.cycle().historyK()),
-                clock, random, commandTypes, models, new ReflexIdle(monitor));
+                clock, random, commandTypes, models, new ReflexIdle(monitor),
+                new MeshPeers(store, new A2aGate(config.a2a(), store.tables().peers())));
         return new ReplyReview(comparator, local, new CommandBlockParser(Json.mapper()), reflex,
                 store.tables().responses(), store.tables().stagnation(),
                 s.repeatWindow(), new ReplyReview.ChantLimits(s.chantMinPeriod(), s.chantRepeats()), metered::take,

@@ -1,7 +1,7 @@
 package dev.hmpagent.stagnation;
 
 /**
- * What firing a strategy does here: the twelve effects of the catalogue ({@code stagnation_strategies.effect}, a code
+ * What firing a strategy does here: the thirteen effects of the catalogue ({@code stagnation_strategies.effect}, a code
  * name), read once where the catalogue is read, and {@link #NONE} for a strategy hmp-agent does nothing for.
  */
 enum Effect {
@@ -25,6 +25,8 @@ enum Effect {
     TASK_SWITCH("task_switch"),
     /** A question to the person. */
     ASK_PERSON("ask_person"),
+    /** "What would you explore now?" to the peers [a2a] allows (issue 37); their answers come back as results. */
+    MESH_REQUEST("mesh_request"),
     /** Another LLM of the registry thinks until a novel reply. */
     SWITCH_LLM("switch_llm"),
     /** The LLM idles for the configured sleep. */
@@ -46,7 +48,7 @@ enum Effect {
     /**
      * Whether it changes more than the wording of the next replies: everything but the tuning and the meta-question.
      * A run with recent progress in the world gets only the gentle two (issue 23): a pause, another LLM, a hidden
-     * history, a frozen task, a random command or a question to the person would stall work that is moving.
+     * history, a frozen task, a random command, a question to the person or to the mesh would stall work that is moving.
      */
     boolean strong() {
         return this != REFLEX_TUNING && this != META_ANALYSIS;

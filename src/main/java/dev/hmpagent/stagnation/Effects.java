@@ -13,9 +13,12 @@ import java.util.Optional;
 /**
  * The catalogue as the planner sees it, and each {@link Effect} carried out where the next prompt or the file shows
  * it: generation parameters and a shorter history in {@code reflex_state}, text for contexts 1 and 3 in
- * {@code reflex_items}, a question in {@code notes}, an idle through {@link Idling}, a task switch in {@code tasks}.
+ * {@code reflex_items}, a question in {@code notes}, a question to peers as {@code peer_message} commands
+ * ({@link Mesh}), an idle through {@link Idling}, a task switch in {@code tasks}.
  */
 final class Effects {
+    /** The most peers one mesh request asks. */
+    static final int MESH_PEERS = 3;
     private final ReflexSettings settings;
     private final Clock clock;
     private final ModelSwitch models;
@@ -25,9 +28,11 @@ final class Effects {
     private final Tuning tuning;
     private final Reminders reminders;
     private final TaskSwitch tasks;
+    private final Mesh mesh;
 
     Effects(Store store, ReflexSettings settings, Clock clock, ModelSwitch models, Idling idling, Tuning tuning,
-            Reminders reminders) {
+            Reminders reminders, Mesh mesh) {
+        this.mesh = Objects.requireNonNull(mesh, "mesh");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.models = Objects.requireNonNull(models, "models");
@@ -67,6 +72,7 @@ final class Effects {
             case TASK_SWITCH -> tasks.applicable(state);
             case ASK_PERSON -> state.questions() < settings.maxQuestions();
             case SWITCH_LLM -> models.available();
+            case MESH_REQUEST -> !mesh.askable().isEmpty();
             case NONE -> false;
         };
     }
@@ -87,6 +93,7 @@ final class Effects {
             case TASK_SWITCH -> tasks.switchAway(step, until);
             case ASK_PERSON -> Optional.of(askPerson(step));
             case SWITCH_LLM -> Optional.of(models.switchToNext());
+            case MESH_REQUEST -> askMesh(step);
             case SLEEP -> Optional.of(sleep(s, tick));
             case NONE -> Optional.empty();
         };
@@ -109,6 +116,23 @@ final class Effects {
         step.state = step.state.withQuestions(step.state.questions() + 1, step.state.slowed());
         return "asked you a question (note " + id + ", " + step.state.questions() + " of at most "
                 + settings.maxQuestions() + " without an answer)";
+    }
+
+    /**
+     * "What would you explore now?" to at most {@link #MESH_PEERS} of the peers [a2a] allows, with the task or goal in
+     * front of the agent; sent after the reflex, off the tick. Empty when no peer may be asked any more.
+     */
+    private Optional<String> askMesh(Step step) {
+        List<String> peers = mesh.askable();
+        if (peers.isEmpty()) return Optional.empty();
+        List<String> asked = List.copyOf(peers.subList(0, Math.min(MESH_PEERS, peers.size())));
+        String focus = reminders.workFocus();   // the task or goal; a person's words stay here
+        String text = "I seem to be going in circles. " + (focus.isEmpty() ? "" : focus + " ")
+                + "What would you explore now? One or two concrete ideas are enough.";
+        mesh.ask(step.tickId, asked, text);
+        step.queued = true;
+        return Optional.of("asked " + String.join(", ", asked) + " what they would explore now (peer_message; their"
+                + " answers arrive as results)");
     }
 
     private String sleep(Strategy s, long tickId) {

@@ -139,14 +139,24 @@ final class Reminders {
 
     /** What the agent is working on, in one sentence: the pinned task or goal, else the person's last message. */
     String focus() {
+        String work = workFocus();
+        if (!work.isEmpty()) return work;
+        return notes.list(false, "user", "", 1).stream().findFirst()
+                .map(n -> "Your last message: \"" + Text.oneLine(n.text(), 200) + "\".").orElse("");
+    }
+
+    /**
+     * The pinned task or goal in one sentence, empty when there is none: what may go to another agent (a person's
+     * message never does).
+     */
+    String workFocus() {
         for (WorkItem.Kind kind : List.of(WorkItem.Kind.TASK, WorkItem.Kind.GOAL)) {
             Optional<WorkItem> w = goals.forContext(kind, 1).stream().findFirst();
             if (w.isPresent()) {
                 return "The " + kind.word() + " in front of me: \"" + Text.oneLine(w.get().title(), 200) + "\".";
             }
         }
-        return notes.list(false, "user", "", 1).stream().findFirst()
-                .map(n -> "Your last message: \"" + Text.oneLine(n.text(), 200) + "\".").orElse("");
+        return "";
     }
 
     private String recentText() {

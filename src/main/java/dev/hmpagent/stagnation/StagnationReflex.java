@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
  * after the tick's: it rates the strategies fired before ({@link FiringRater}), reads the signs of stagnation from
  * {@code anti_stagnation_metrics} ({@link SignWindow}), diagnoses the source, fires strategies from the catalogue
  * (cheap first, then by reputation, several from different classes, a new round only after the last one was rated and
- * failed) and applies their {@link Effects}. What needs the outside world (the mesh, feeds) is inactive in the
+ * failed) and applies their {@link Effects}. The mesh request asks the peers [a2a] allows ({@link Mesh}) and is
+ * unavailable while there is none; what needs the rest of the outside world (feeds, sensors) is inactive in the
  * catalogue, never faked. Progress is measured by the world, not by wording: while a recent tick came after news from
  * the world ({@link SignWindow#progressed}), low novelty may tune the temperature and ask the meta-question, never
  * fire a strong strategy ({@link Effect#strong()}) nor slow the agent down.
@@ -39,8 +40,9 @@ public final class StagnationReflex {
      * @param lines    what to tell the person (one line each), in order
      * @param asked    the question put to the person, null when none was asked
      * @param changed  a knob, an item, an idle or a task changed: the next tick must read its settings again
+     * @param queued   commands were queued for the tick (a mesh request's {@code peer_message}s): run them now
      */
-    public record After(boolean stagnant, List<String> lines, Question asked, boolean changed) {
+    public record After(boolean stagnant, List<String> lines, Question asked, boolean changed, boolean queued) {
         public After {
             lines = List.copyOf(lines);
         }
@@ -70,6 +72,12 @@ public final class StagnationReflex {
      */
     public StagnationReflex(Store store, ReflexSettings settings, Clock clock, IntUnaryOperator random,
                             Supplier<List<String>> commandTypes, ModelSwitch models, Idling idling) {
+        this(store, settings, clock, random, commandTypes, models, idling, Mesh.NONE);
+    }
+
+    /** As above; {@code mesh}: the peers the mesh request may ask. */
+    public StagnationReflex(Store store, ReflexSettings settings, Clock clock, IntUnaryOperator random,
+                            Supplier<List<String>> commandTypes, ModelSwitch models, Idling idling, Mesh mesh) {
         this.store = Objects.requireNonNull(store, "store");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.models = Objects.requireNonNull(models, "models");
@@ -78,7 +86,7 @@ public final class StagnationReflex {
         this.rater = new FiringRater(store, settings.signs().noveltyThreshold(), settings.ratingTicks());
         this.tuning = new Tuning(settings.configured());
         this.effects = new Effects(store, settings, Objects.requireNonNull(clock, "clock"), models, idling, tuning,
-                new Reminders(store, random, commandTypes));
+                new Reminders(store, random, commandTypes), mesh);
     }
 
     /**
@@ -223,6 +231,6 @@ public final class StagnationReflex {
                     || !Objects.equals(before.frequencyPenalty(), after.frequencyPenalty())
                     || !Objects.equals(before.historyK(), after.historyK()) || before.slowed() != after.slowed();
         }
-        return new After(stagnant, step.lines, step.question, step.changed);
+        return new After(stagnant, step.lines, step.question, step.changed, step.queued);
     }
 }

@@ -17,6 +17,8 @@ final class Step {
     /** A recent tick came after news from the world: only the gentle strategies, no slow-down. */
     boolean progressed;
     StagnationReflex.Question question;
+    /** Commands were queued for this tick (a mesh request): the cycle runs them after the reflex. */
+    boolean queued;
 
     Step(long tickId, double novelty, ReflexDao.State state) {
         this.tickId = tickId;

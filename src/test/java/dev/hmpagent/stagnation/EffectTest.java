@@ -33,7 +33,8 @@ class EffectTest {
         assertThat(Effect.of("reflex_tuning")).isEqualTo(Effect.REFLEX_TUNING);
         assertThat(Effect.of(null)).isEqualTo(Effect.NONE);
         assertThat(Effect.of("")).isEqualTo(Effect.NONE);
-        assertThat(Effect.of("mesh_request")).isEqualTo(Effect.NONE);
+        assertThat(Effect.of("mesh_request")).isEqualTo(Effect.MESH_REQUEST);
+        assertThat(Effect.of("check_feeds")).isEqualTo(Effect.NONE);
         assertThat(Effect.of("SLEEP")).isEqualTo(Effect.NONE);
     }
 }

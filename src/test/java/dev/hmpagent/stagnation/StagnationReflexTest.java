@@ -312,9 +312,11 @@ class StagnationReflexTest {
     }
 
     @Test
-    void what_needs_the_outside_world_is_inactive_and_never_fires() {
+    void what_needs_the_outside_world_is_inactive_and_the_mesh_request_never_fires_without_a_peer() {
         assertThat(rows("SELECT name FROM stagnation_strategies WHERE active = 0 ORDER BY id"))
-                .containsExactly("Mesh request", "Check the outside world", "Information feeding");
+                .containsExactly("Check the outside world", "Information feeding");
+        assertThat(rows("SELECT effect FROM stagnation_strategies WHERE name = 'Mesh request' AND active = 1"))
+                .containsExactly("mesh_request");
         exec("UPDATE stagnation_strategies SET active = 0 WHERE class <> 'external_stimulation'");
         exec("UPDATE stagnation_strategies SET cost = 1");
         StagnationReflex r = reflex(0);   // and no questions to the person either

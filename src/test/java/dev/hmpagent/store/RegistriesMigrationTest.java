@@ -38,8 +38,9 @@ class RegistriesMigrationTest {
                     .contains("Change of context", "Flashback", "Meta-analysis").endsWith("Radical pause");
             assertThat(store.queryLong("SELECT count(*) FROM stagnation_strategies WHERE source = 'internal' "
                     + "AND reputation = 0")).isEqualTo(15);
-            // V010: the three that need the outside world are inactive, never faked
-            assertThat(store.queryLong("SELECT count(*) FROM stagnation_strategies WHERE active = 1")).isEqualTo(12);
+            // V010: the three that need the outside world are inactive, never faked; V018: the mesh request is active
+            // (the reflex finds it unavailable while no peer may be asked)
+            assertThat(store.queryLong("SELECT count(*) FROM stagnation_strategies WHERE active = 1")).isEqualTo(13);
             assertThat(store.query("SELECT name FROM thinking_methods ORDER BY id", rs -> rs.getString(1)))
                     .containsExactly("Start with an analogy", "Check the converse", "Question for an opponent",
                             "Iterative refinement");

@@ -148,8 +148,8 @@ public final class FakePeer implements AutoCloseable {
 
     private static String task(String state, String answer) {
         return "{\"id\":\"t-1\",\"contextId\":\"c-1\",\"status\":{\"state\":\"" + state + "\"" + (answer.isEmpty() ? ""
-                : ",\"message\":{\"messageId\":\"m-2\",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":\"" + answer
-                + "\"}]}") + "}}";
+                : ",\"message\":{\"messageId\":\"m-2\",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":"
+                + JSON.getNodeFactory().textNode(answer) + "}]}") + "}}";   // quoted: a text may hold quotes
     }
 
     private static String rpc(String id, String result) {

@@ -12,8 +12,9 @@ class StrategyCommandsTest extends RegistryCommandsFixture {
     void the_seeded_catalogues_are_listed_with_tags_and_reputation() {
         List<CommandRun> runs = run(1, "[{\"type\": \"strategies_list\"}, {\"type\": \"thinking_methods_list\"}]");
         assertThat(runs.get(0).result()).startsWith("stagnation strategies (id. name [tags] reputation):\n"
-                + "1. Mesh request [external_stimulation,cheap] 0.0 INACTIVE (needs the mesh or the outside world, which"
-                + " hmp-agent does not reach yet): Ask other agents of the mesh")
+                + "1. Mesh request [external_stimulation,cheap] 0.0: Ask other agents of the mesh")
+                .contains("\n2. Check the outside world [external_stimulation] 0.0 INACTIVE (needs the mesh or the"
+                        + " outside world, which hmp-agent does not reach yet): ")
                 .contains("\n9. Flashback [internal_restructuring,cheap] 0.0: ")
                 .contains("\n15. Radical pause [radical_pause,costly] 0.0: ");
         assertThat(runs.get(1).result()).contains("\n1. Start with an analogy (idea generation) [micro-scenario] 0.0: "
