@@ -121,14 +121,24 @@ public final class AgentChildren implements AutoCloseable {
     }
 
     /**
+     * The JVM flags of a long-running agent ({@code agent run}, as scripts/agent starts it too): C1 only, and the serial
+     * collector with a heap that starts at 16 MB and gives back what it does not use. An idle {@code agent run}
+     * held ~95 MB RSS with the defaults (G1 commits its heap regions and ~50 MB of its own tables), ~77 MB with these
+     * (issue 37, BENCHMARKS.md): ten children on one machine is the mesh's case.
+     */
+    public static final List<String> LONG_RUN_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms16m",
+            "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30");
+
+    /**
      * The Java command line that runs this program with {@code args}: the same {@code java} as this process (or
-     * {@code java.home}'s), this process's class path, the program's entry point.
+     * {@code java.home}'s), {@link #LONG_RUN_FLAGS}, this process's class path, the program's entry point.
      */
     public static List<String> agentCommand(List<String> args) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> argv = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "dev.hmpagent.cli.Main"));
+        List<String> argv = new ArrayList<>(List.of(java));
+        argv.addAll(LONG_RUN_FLAGS);
+        argv.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.hmpagent.cli.Main"));
         argv.addAll(args);
         return List.copyOf(argv);
     }

@@ -9,9 +9,9 @@ class ConfigKeyTest {
     @Test
     void everyKeyIsSectionDotLeafInAKnownSection() {
         for (ConfigKey key : ConfigKey.values()) {
-            assertThat(key.fullName()).matches("[a-z]+\\.[a-z_]+");
+            assertThat(key.fullName()).matches("[a-z][a-z0-9]*\\.[a-z_]+");
             assertThat(key.section()).isIn("agent", "llm", "cycle", "context", "run", "policy", "files", "shell",
-                    "cleanup", "safety", "stagnation", "sandbox", "mcp");
+                    "cleanup", "safety", "stagnation", "sandbox", "mcp", "a2a");
             assertThat(ConfigKey.byName(key.fullName())).contains(key);
         }
     }
@@ -25,7 +25,7 @@ class ConfigKeyTest {
                 continue;
             }
             assertThat(key.envNames()).as(key.fullName()).isNotEmpty()
-                    .allSatisfy(name -> assertThat(name).matches("(AGENT|OPENAI)_[A-Z_]+"));
+                    .allSatisfy(name -> assertThat(name).matches("(AGENT|OPENAI)_[A-Z0-9_]+"));
         }
     }
 

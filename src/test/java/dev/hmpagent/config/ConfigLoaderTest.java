@@ -275,6 +275,16 @@ class ConfigLoaderTest {
                 network = true
                 read_only = ["/opt/mcp"]
                 read_write = ["/srv/work"]
+                [a2a]
+                listen = "127.0.0.1:7420"
+                tokens = ["OPS_TOKEN"]
+                allow = ["helper"]
+                ask = ["scout"]
+                deny = ["spammer"]
+                max_message_bytes = 2048
+                rate_per_minute = 5
+                max_depth = 2
+                max_children = 1
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -303,7 +313,9 @@ class ConfigLoaderTest {
                 new McpSection(List.of(new McpServerEntry("files", "node", List.of("server.js", "/srv/work"),
                         Map.of("TOKEN", "FILES_TOKEN"), "", Map.of(), Duration.ofSeconds(9), false, true,
                         List.of(Path.of("/opt/mcp")), List.of(Path.of("/srv/work")))),
-                        List.of("files.read_file"), List.of("files"), List.of("files.write_file"), 501));
+                        List.of("files.read_file"), List.of("files"), List.of("files.write_file"), 501),
+                new A2aSection("127.0.0.1:7420", List.of("OPS_TOKEN"), List.of("helper"), List.of("scout"),
+                        List.of("spammer"), 2048, 5, 2, 1));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

@@ -133,10 +133,12 @@ class AgentChildrenTest {
     }
 
     @Test
-    void the_command_line_runs_this_program_from_this_class_path() {
+    void the_command_line_runs_this_program_from_this_class_path_with_the_long_run_flags() {
         List<String> argv = AgentChildren.agentCommand(List.of("run"));
         assertThat(argv.get(0)).endsWith("java");
-        assertThat(argv.subList(1, argv.size())).containsExactly("-cp", System.getProperty("java.class.path"),
-                "dev.hmpagent.cli.Main", "run");
+        List<String> expected = new java.util.ArrayList<>(AgentChildren.LONG_RUN_FLAGS);
+        expected.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.hmpagent.cli.Main", "run"));
+        assertThat(argv.subList(1, argv.size())).as("the lean flags of a long run, then the program").isEqualTo(expected);
+        assertThat(argv).contains("-XX:+UseSerialGC", "-Xms16m");
     }
 }
