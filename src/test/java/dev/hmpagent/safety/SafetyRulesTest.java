@@ -258,6 +258,20 @@ class SafetyRulesTest {
     }
 
     @Test
+    void two_agents_answering_each_other_forever_is_talk_a_loop_that_rests_the_agent() {
+        // issue 37: A asks B, B's answer comes back, A asks again, each a new conversation (no trace holds A twice):
+        // every answer is different words, yet only talk; nothing was done in the world between the messages
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int round = 1; round <= 5; round++) {
+            String args = "{\"peer\": \"b\", \"text\": \"and what do you think of that, round " + round + "?\"}";
+            verdicts.add(run(Fingerprint.ofCommand("peer_message", json(args)), false, state("peer_message", args,
+                    "b answered (completed): I think round " + round + " was interesting; what about you?", false)));
+        }
+        assertThat(actions(verdicts)).containsExactly(Action.NONE, Action.NONE, Action.NONE, Action.NONE, Action.REST);
+        assertThat(verdicts.get(4).rule()).isEqualTo("talk");
+    }
+
+    @Test
     void a_status_message_beside_real_progress_each_step_never_rests() {
         List<Verdict> verdicts = new ArrayList<>();
         for (int i = 0; i < 15; i++) {
