@@ -119,6 +119,39 @@ class MeshEndToEndTest {
     }
 
     @Test
+    void five_agents_a_asks_the_four_others_at_once_and_reads_each_answer() throws Exception {
+        List<String> names = List.of("b", "c", "d", "e");
+        List<Agent> others = new ArrayList<>();
+        for (String n : names) {
+            others.add(agent(n, "", body -> body.contains("[note 1 from peer") && !body.contains("answer sent to peer")
+                    ? commands("Answering.", "{\"cmd_id\": \"r\", \"type\": \"note_reply\", \"args\": {\"id\": 1,"
+                            + " \"text\": \"" + n + " is fine\"}}")
+                    : commands("Done.", "{\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": {}}")));
+        }
+        StringBuilder asks = new StringBuilder();
+        for (String n : names) {
+            if (asks.length() > 0) asks.append(", ");
+            asks.append("{\"cmd_id\": \"p-").append(n).append("\", \"type\": \"peer_message\", \"args\": {\"peer\": \"")
+                    .append(n).append("\", \"text\": \"how are you?\"}}");
+        }
+        Agent a = agent("a", "\"b\", \"c\", \"d\", \"e\"", body -> body.contains("Asking all.")
+                ? commands("Waiting.", "{\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": {}}")
+                : commands("Asking all.", asks.toString()));
+        for (Agent o : others) {
+            start(o);
+            awaitServing(o);
+            assertThat(cli(a, "peers", "add", o.name(), o.url()).code()).isZero();
+        }
+        assertThat(cli(a, "note", "ask everyone how they are").code()).isZero();
+        start(a);
+
+        for (String n : names) {
+            assertThat(await(a.db(), "SELECT status || ': ' || result FROM process_log WHERE cmd_id = 'p-" + n + "'"
+                    + " AND status NOT IN ('running', 'pending')")).startsWith("ok").contains(n + " is fine");
+        }
+    }
+
+    @Test
     void b_asking_a_back_inside_as_task_is_a_loop_a_refuses_and_bs_send_says_so() throws Exception {
         Agent a = agent("a", "\"b\"", body -> body.contains("Asking b.") || body.contains("[note 1 from peer")
                 ? commands("Waiting.", "{\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": {}}")
