@@ -11,6 +11,7 @@ CREATE TABLE a2a_tasks (
     answer      TEXT,
     reason      TEXT,
     trace       TEXT NOT NULL DEFAULT '[]',
+    tokens      INTEGER NOT NULL DEFAULT 0,
     created_at  TEXT NOT NULL,
     updated_at  TEXT NOT NULL
 );

@@ -96,6 +96,7 @@ public final class A2aWire {
         o.put("id", t.id()).put("contextId", t.contextId());
         o.set("status", status(t));
         if (artifacts && !t.answer().isEmpty()) o.putArray("artifacts").add(artifact(t));
+        if (t.ended()) o.putObject("metadata").put("tokens", t.tokens());   // what the task cost the agent
         if (history > 0) {
             ArrayNode h = o.putArray("history");
             try {

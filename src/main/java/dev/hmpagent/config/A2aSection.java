@@ -11,11 +11,16 @@ import java.util.Objects;
  * {@code peer_message} may send to (deny beats ask beats allow; a peer named nowhere is asked, and headless nobody
  * answers, so it is refused; a child the agent spawned is allowed). A caller's message is at most
  * {@code maxMessageBytes}, a caller sends at most {@code ratePerMinute} messages a minute, a message that passed more
- * than {@code maxDepth} agents is refused, and at most {@code maxChildren} children are spawned.
+ * than {@code maxDepth} agents is refused, and at most {@code maxChildren} children are spawned. A caller's work counts
+ * against the budget it causes: once its tasks cost the agent {@code callerTokensPerDay} tokens in 24 hours (what the
+ * agent's LLM calls cost while each was open), its next message is refused until the day has passed.
  */
 public record A2aSection(String listen, List<String> tokens, List<String> allow, List<String> ask, List<String> deny,
-                         int maxMessageBytes, int ratePerMinute, int maxDepth, int maxChildren) {
+                         int maxMessageBytes, int ratePerMinute, int maxDepth, int maxChildren,
+                         long callerTokensPerDay) {
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
+    /** What one caller's tasks may cost the agent in 24 hours, in tokens, before its next message is refused. */
+    public static final long DEFAULT_CALLER_TOKENS_PER_DAY = 200_000;
     public static final int DEFAULT_RATE_PER_MINUTE = 60;
     public static final int DEFAULT_MAX_DEPTH = 4;
     public static final int DEFAULT_MAX_CHILDREN = 3;
@@ -26,6 +31,13 @@ public record A2aSection(String listen, List<String> tokens, List<String> allow,
         allow = List.copyOf(allow);
         ask = List.copyOf(ask);
         deny = List.copyOf(deny);
+    }
+
+    /** The caps but the callers' daily tokens, that at its default. */
+    public A2aSection(String listen, List<String> tokens, List<String> allow, List<String> ask, List<String> deny,
+                      int maxMessageBytes, int ratePerMinute, int maxDepth, int maxChildren) {
+        this(listen, tokens, allow, ask, deny, maxMessageBytes, ratePerMinute, maxDepth, maxChildren,
+                DEFAULT_CALLER_TOKENS_PER_DAY);
     }
 
     /** No server, no token, no rule, the default caps. */
@@ -41,11 +53,13 @@ public record A2aSection(String listen, List<String> tokens, List<String> allow,
 
     /** The same section with bearer tokens in {@code names} (variable names). */
     public A2aSection withTokens(List<String> names) {
-        return new A2aSection(listen, names, allow, ask, deny, maxMessageBytes, ratePerMinute, maxDepth, maxChildren);
+        return new A2aSection(listen, names, allow, ask, deny, maxMessageBytes, ratePerMinute, maxDepth, maxChildren,
+                callerTokensPerDay);
     }
 
     /** The same section listening on {@code address} ("host:port"). */
     public A2aSection listening(String address) {
-        return new A2aSection(address, tokens, allow, ask, deny, maxMessageBytes, ratePerMinute, maxDepth, maxChildren);
+        return new A2aSection(address, tokens, allow, ask, deny, maxMessageBytes, ratePerMinute, maxDepth, maxChildren,
+                callerTokensPerDay);
     }
 }

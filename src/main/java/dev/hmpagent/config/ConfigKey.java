@@ -498,7 +498,12 @@ public enum ConfigKey {
     A2A_MAX_CHILDREN("a2a.max_children", ValueType.wholeNumber(0, 64), String.valueOf(A2aSection.DEFAULT_MAX_CHILDREN),
             List.of("AGENT_A2A_MAX_CHILDREN"), false,
             "Most child agents agent_spawn and agent spawn may run at once",
-            c -> c.a2a().maxChildren());
+            c -> c.a2a().maxChildren()),
+    A2A_CALLER_TOKENS_PER_DAY("a2a.caller_tokens_per_day", ValueType.wholeNumber(0, Long.MAX_VALUE),
+            String.valueOf(A2aSection.DEFAULT_CALLER_TOKENS_PER_DAY), List.of("AGENT_A2A_CALLER_TOKENS_PER_DAY"), false,
+            "Tokens one caller's tasks may cost the agent in 24 hours (what its LLM calls cost while each task was open);"
+                    + " past it the caller's next message is refused until the day has passed; 0: no cap",
+            c -> c.a2a().callerTokensPerDay());
 
     private static final Map<String, ConfigKey> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::fullName, Function.identity()));

@@ -59,7 +59,8 @@ final class ConfigValues {
                 new A2aSection(string(ConfigKey.A2A_LISTEN), textList(ConfigKey.A2A_TOKENS),
                         textList(ConfigKey.A2A_ALLOW), textList(ConfigKey.A2A_ASK), textList(ConfigKey.A2A_DENY),
                         integer(ConfigKey.A2A_MAX_MESSAGE_BYTES), integer(ConfigKey.A2A_RATE_PER_MINUTE),
-                        integer(ConfigKey.A2A_MAX_DEPTH), integer(ConfigKey.A2A_MAX_CHILDREN)));
+                        integer(ConfigKey.A2A_MAX_DEPTH), integer(ConfigKey.A2A_MAX_CHILDREN),
+                        (Long) get(ConfigKey.A2A_CALLER_TOKENS_PER_DAY)));
     }
 
     private LlmSection llm() {

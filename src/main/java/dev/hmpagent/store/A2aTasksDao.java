@@ -21,7 +21,7 @@ public final class A2aTasksDao {
     /** A task as stored, with whether its note was read (a task not ended with its note read is working). */
     public record Task(String id, String contextId, long noteId, String caller, String state, String message,
                        String answer, String reason, String trace, String createdAt, String updatedAt,
-                       boolean noteRead) {
+                       boolean noteRead, long tokens) {
         /** The state a caller is told: {@code working} once the agent read the note of a task not ended. */
         public String shownState() {
             return state.equals("submitted") && noteRead ? "working" : state;
@@ -33,7 +33,7 @@ public final class A2aTasksDao {
     }
 
     private static final String COLUMNS = "t.id, t.context_id, t.note_id, t.caller, t.state, t.message, "
-            + "coalesce(t.answer, ''), coalesce(t.reason, ''), t.trace, t.created_at, t.updated_at, coalesce(n.read, 0)";
+            + "coalesce(t.answer, ''), coalesce(t.reason, ''), t.trace, t.created_at, t.updated_at, coalesce(n.read, 0), t.tokens";
     private static final String FROM = " FROM a2a_tasks t LEFT JOIN notes n ON n.id = t.note_id";
 
     private final Store store;
@@ -92,9 +92,11 @@ public final class A2aTasksDao {
      */
     public boolean end(String id, String state, String answer, String reason) {
         if (!ENDED.contains(state)) throw new IllegalArgumentException("not an end state: " + state);
-        return store.update("UPDATE a2a_tasks SET state = ?, answer = ?, reason = ?, updated_at = ? WHERE id = ?"
-                + " AND state NOT IN ('completed', 'canceled', 'failed', 'rejected')", state, answer, reason,
-                store.now(), id) > 0;
+        // what the agent's LLM calls cost while the task was open: the budget the caller caused
+        return store.update("UPDATE a2a_tasks SET state = ?, answer = ?, reason = ?, updated_at = ?, tokens = (SELECT"
+                + " coalesce(sum(l.prompt_tokens + l.completion_tokens), 0) FROM llm_calls l WHERE l.at >="
+                + " a2a_tasks.created_at) WHERE id = ? AND state NOT IN ('completed', 'canceled', 'failed', 'rejected')",
+                state, answer, reason, store.now(), id) > 0;
     }
 
     /** Says why task {@code id}, not ended, waits (the agent is stopped); its answer, when it comes, is shown instead. */
@@ -106,6 +108,12 @@ public final class A2aTasksDao {
     /** Task {@code id} is now about note {@code noteId} (its message handed to the agent again after a restart). */
     public void moveNote(String id, long noteId) {
         store.update("UPDATE a2a_tasks SET note_id = ?, updated_at = ? WHERE id = ?", noteId, store.now(), id);
+    }
+
+    /** The tokens the tasks of {@code caller} created at or after {@code since} (ISO instant) cost the agent. */
+    public long tokensOf(String caller, String since) {
+        return store.queryLong("SELECT coalesce(sum(tokens), 0) FROM a2a_tasks WHERE caller = ? AND created_at >= ?",
+                caller, since);
     }
 
     /** Tasks not ended whose note was read: what a restart finds in flight. */
@@ -122,6 +130,6 @@ public final class A2aTasksDao {
     private static Task map(ResultSet rs) throws SQLException {
         return new Task(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5),
                 rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10),
-                rs.getString(11), rs.getInt(12) == 1);
+                rs.getString(11), rs.getInt(12) == 1, rs.getLong(13));
     }
 }

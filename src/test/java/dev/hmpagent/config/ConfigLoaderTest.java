@@ -285,6 +285,7 @@ class ConfigLoaderTest {
                 rate_per_minute = 5
                 max_depth = 2
                 max_children = 1
+                caller_tokens_per_day = 0
                 """);
 
         AgentConfig expected = new AgentConfig(
@@ -315,7 +316,7 @@ class ConfigLoaderTest {
                         List.of(Path.of("/opt/mcp")), List.of(Path.of("/srv/work")))),
                         List.of("files.read_file"), List.of("files"), List.of("files.write_file"), 501),
                 new A2aSection("127.0.0.1:7420", List.of("OPS_TOKEN"), List.of("helper"), List.of("scout"),
-                        List.of("spammer"), 2048, 5, 2, 1));
+                        List.of("spammer"), 2048, 5, 2, 1, 0));
         LoadedConfig loaded = TestSources.none().project(project).load();
 
         assertThat(loaded.config()).isEqualTo(expected);

@@ -103,7 +103,8 @@ public final class A2aServer implements AutoCloseable {
         });
         ServedTasks tasks = new ServedTasks(store);
         int resumed = tasks.resumeInFlight();
-        Rpc rpc = new Rpc(tasks, settings.config().maxDepth(), settings.blockingWait());
+        Rpc rpc = new Rpc(tasks, settings.config().maxDepth(), settings.blockingWait(),
+                settings.config().callerTokensPerDay());
         A2aServer server = new A2aServer(http, threads, store, callers, settings, rpc, resumed);
         http.createContext("/", server::handle);
         http.setExecutor(threads);

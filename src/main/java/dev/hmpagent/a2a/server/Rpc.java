@@ -47,10 +47,12 @@ final class Rpc {
     private final ServedTasks tasks;
     private final int maxDepth;
     private final Duration blockingWait;
+    private final long callerTokensPerDay;
 
-    Rpc(ServedTasks tasks, int maxDepth, Duration blockingWait) {
+    Rpc(ServedTasks tasks, int maxDepth, Duration blockingWait, long callerTokensPerDay) {
         this.tasks = Objects.requireNonNull(tasks, "tasks");
         this.maxDepth = maxDepth;
+        this.callerTokensPerDay = callerTokensPerDay;
         this.blockingWait = Objects.requireNonNull(blockingWait, "blockingWait");
     }
 
@@ -103,6 +105,13 @@ final class Rpc {
         if (!reply.admit()) {
             reply.refuse429(A2aWire.error(id, A2aWire.INVALID_REQUEST, "too many messages: a2a.rate_per_minute"
                     + " allows fewer a minute; send again after the minute"));
+            return;
+        }
+        long spent = callerTokensPerDay > 0 ? tasks.spentToday(caller) : 0;
+        if (callerTokensPerDay > 0 && spent >= callerTokensPerDay) {
+            reply.refuse429(A2aWire.error(id, A2aWire.INVALID_REQUEST, "your tasks cost this agent " + spent + " tokens"
+                    + " in the last 24 hours, a2a.caller_tokens_per_day = " + callerTokensPerDay + " allows no more;"
+                    + " send again tomorrow, or ask its person to raise the cap"));
             return;
         }
         Task task = tasks.withAway(tasks.accept(caller, ((ObjectNode) message).deepCopy(), maxDepth));

@@ -130,6 +130,14 @@ final class ServedTasks {
         }
     }
 
+    /** The tokens {@code caller}'s tasks of the last 24 hours cost the agent. */
+    long spentToday(String caller) {
+        synchronized (store) {
+            return store.tables().a2aTasks().tokensOf(caller, Store.format(store.clock().instant()
+                    .minus(java.time.Duration.ofDays(1))));
+        }
+    }
+
     /** The agent's state when it is not thinking now (locked, halted, paused, resting): why a task waits. */
     Optional<String> agentAway() {
         SafetyStatus state;

@@ -272,6 +272,32 @@ class A2aServerTest {
     }
 
     @Test
+    void a_callers_work_counts_against_the_budget_it_causes_and_past_its_day_its_messages_are_refused() throws Exception {
+        A2aServer capped = start(new A2aSection("127.0.0.1:0", List.of(), List.of(), List.of(), List.of(),
+                A2aSection.DEFAULT_MAX_MESSAGE_BYTES, 100, 4, 3, 1_000), Map.of());
+        String body = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"SendMessage\", \"params\": " + message("hi", "")
+                + ", \"configuration\": {\"returnImmediately\": true}}}";
+        String id = A2aWire.JSON.readTree(post(capped, body).body()).path("result").path("task").path("id").asText();
+        // the agent thinks about it: two calls, 1,200 tokens in all, then answers
+        agent.inTransaction(() -> {
+            for (int i = 0; i < 2; i++) {
+                agent.tables().llmCalls().insert(1, new dev.hmpagent.store.LlmCall(dev.hmpagent.store.LlmCall.Purpose.MAIN,
+                        java.time.Instant.now(), "m", "e", 500, 0, 100, false, 10, dev.hmpagent.store.LlmCall.Outcome.OK, ""));
+            }
+        });
+        answer(id, "done");
+        JsonNode got = A2aWire.JSON.readTree(post(capped, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"GetTask\","
+                + " \"params\": {\"id\": \"" + id + "\"}}").body()).path("result");
+        assertThat(got.path("metadata").path("tokens").asLong()).isEqualTo(1_200);
+
+        HttpResponse<String> refused = post(capped, body);
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(A2aWire.JSON.readTree(refused.body()).path("error").path("message").asText())
+                .contains("cost this agent 1200 tokens in the last 24 hours").contains("a2a.caller_tokens_per_day = 1000");
+        assertThat(agent.tables().a2aTasks().list("", "", "", "", 5)).hasSize(1);
+    }
+
+    @Test
     void a_task_the_agent_had_read_but_not_answered_when_it_stopped_is_read_anew_after_a_restart() throws Exception {
         String id = rpc("SendMessage", message("long job", "") + ", \"configuration\": {\"returnImmediately\": true}}")
                 .path("result").path("task").path("id").asText();
