@@ -34,6 +34,8 @@ public final class ResultState {
     /** The key prefix of a state of the world. */
     public static final String STATE = "state:";
 
+    /** How note_reply's result begins when the reply completed a peer's A2A task (commands.catalogue.NotesCommands). */
+    public static final String A2A_ANSWERED = "answer sent to peer ";
     private static final Set<String> TALKING = Set.of("send_message", "note_reply", "peer_message");
     private static final Set<String> WAITING = Set.of("idle", "pause");
     /** Writes to the agent's own memory and settings: what it notes about the task, not the task's world. */
@@ -68,7 +70,8 @@ public final class ResultState {
      * otherwise {@link #STATE} and a hash of the normalised state.
      */
     public static String of(String type, JsonNode args, String result, boolean failed) {
-        if (!failed && TALKING.contains(type)) return TALK + type;
+        // an answer a peer's A2A task waited for is the work it asked for, done: a state (issue 37), not talk
+        if (!failed && TALKING.contains(type) && !result.startsWith(A2A_ANSWERED)) return TALK + type;
         if (!failed && WAITING.contains(type)) return WAIT + type;
         if (!failed && BOOKKEEPING.contains(type)) return OWN + type;
         String r = Fingerprint.FRESH_IDS.matcher(result.strip()).replaceAll("#id");

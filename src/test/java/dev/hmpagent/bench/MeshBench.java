@@ -61,7 +61,7 @@ public final class MeshBench {
         }
     }
 
-    /** B answers every peer's note it is shown (unread); A asks b the round the person's note names; else idle. */
+    /** B answers every peer's note it is shown (unread); A asks b the round the person's note names; else nothing. */
     static String reply(String body) {
         StringBuilder cmds = new StringBuilder();
         Matcher m = PEER_NOTE.matcher(body);
@@ -74,15 +74,17 @@ public final class MeshBench {
                         .append(id).append(", \"text\": \"answer to note ").append(id).append("\"}}");
             }
         }
-        Matcher round = Pattern.compile("\\bround (\\d+)\\b").matcher(body);
+        Matcher round = Pattern.compile("round (\\d+)\\b").matcher(body);
         String last = null;
         while (round.find()) last = round.group(1);
-        if (cmds.length() == 0 && last != null && body.contains("from user") && !body.contains("Asking b round " + last)) {
+        if (cmds.length() == 0 && last != null && body.contains("from cli") && !body.contains("Asking b round " + last)) {
             cmds.append("{\"cmd_id\": \"p").append(last).append("\", \"type\": \"peer_message\", \"args\": {\"peer\": \"b\","
                     + " \"text\": \"round ").append(last).append("\"}}");
             return "Asking b round " + last + ".\n# Commands:\n[" + cmds + "]\n# End commands";
         }
-        if (cmds.length() == 0) cmds.append("{\"cmd_id\": \"i\", \"type\": \"idle\", \"args\": {}}");
+        // nothing to do: a reply without commands ends the turn, and the next note wakes it (an idle would hold the
+        // agent past a note from the command line, which only a person's message or a peer's A2A message ends)
+        if (cmds.length() == 0) return "Nothing to do now.";
         return "Working.\n# Commands:\n[" + cmds + "]\n# End commands";
     }
 
@@ -221,7 +223,7 @@ public final class MeshBench {
         }
 
         void start() {
-            run.add(CompletableFuture.supplyAsync(() -> cli("run", "--hz", Integer.toString(hz)).code()));
+            run.add(CompletableFuture.supplyAsync(() -> cli("run", "--hz", Integer.toString(hz), "--exit-on-lockout").code()));
         }
 
         void stop() throws Exception {

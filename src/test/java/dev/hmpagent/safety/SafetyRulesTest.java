@@ -272,6 +272,19 @@ class SafetyRulesTest {
     }
 
     @Test
+    void answering_ten_peers_a2a_tasks_in_a_row_is_the_work_they_asked_for_and_never_rests() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int note = 1; note <= 10; note++) {
+            String args = "{\"id\": " + note + ", \"text\": \"42\"}";
+            verdicts.add(run(Fingerprint.ofCommand("note_reply", json(args)), false, state("note_reply", args,
+                    "answer sent to peer loopback (A2A task 7f1c-" + note + "; note " + (100 + note) + ")", false)));
+        }
+        assertThat(actions(verdicts)).containsOnly(Action.NONE);
+        assertThat(state("note_reply", "{}", "reply stored as note 4, answering note 2 from peer", false))
+                .as("a reply to a peer that waits for nothing is still talk").isEqualTo(ResultState.TALK + "note_reply");
+    }
+
+    @Test
     void a_status_message_beside_real_progress_each_step_never_rests() {
         List<Verdict> verdicts = new ArrayList<>();
         for (int i = 0; i < 15; i++) {

@@ -7,6 +7,7 @@ import dev.hmpagent.text.Text;
 import dev.hmpagent.commands.SimpleCommand;
 import dev.hmpagent.commands.UserMessage;
 import dev.hmpagent.store.NoteFilter;
+import dev.hmpagent.safety.ResultState;
 import dev.hmpagent.store.A2aTasksDao;
 import dev.hmpagent.store.NoteRow;
 import java.util.ArrayList;
@@ -145,7 +146,7 @@ public final class NotesCommands {
             Optional<A2aTasksDao.Task> task = ctx.tables().a2aTasks().byNote(id);
             if (task.isPresent()) {   // a peer's A2A message: the reply is the answer the peer waits for
                 boolean sent = ctx.tables().a2aTasks().end(task.get().id(), "completed", text, null);
-                return CommandOutcome.ok(sent ? "answer sent to peer " + task.get().caller() + " (A2A task "
+                return CommandOutcome.ok(sent ? ResultState.A2A_ANSWERED + task.get().caller() + " (A2A task "
                         + task.get().id() + "; note " + reply + ")" : "reply stored as note " + reply + "; the peer's"
                         + " A2A task " + task.get().id() + " was " + task.get().state() + " already, so it is not sent");
             }
