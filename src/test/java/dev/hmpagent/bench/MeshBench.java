@@ -40,8 +40,8 @@ import picocli.CommandLine;
  * {@code scripts/bench mesh} (issue 37): agents that talk over A2A, each `agent run` against an instant fake model
  * that answers every peer's note with note_reply. (1) The round trip of one message between two agents at 2 Hz: A's
  * peer_message row from its creation to B's answer written as its result (process_log.timestamp → updated_at).
- * (2) Messages per second one agent at 10 Hz serves to 6 callers sending at once (blocking SendMessage). (3) RSS and
- * idle CPU of each of 10 agents on this machine, each its own JVM with the long-run flags
+ * (2) Messages per second one agent at 10 Hz serves to 3 callers sending at once (blocking SendMessage; a reply
+ * sends at most 3 messages). (3) RSS and idle CPU of each of 10 agents on this machine, each its own JVM with the long-run flags
  * ({@link AgentChildren#LONG_RUN_FLAGS}) as a spawned child runs.
  */
 public final class MeshBench {
@@ -116,7 +116,7 @@ public final class MeshBench {
     private static void served(Path dir, FakeOpenAiServer model, int messages) throws Exception {
         Agent b = Agent.in(dir, "b", model, "", 10);
         HttpClient http = HttpClient.newHttpClient();
-        ExecutorService callers = Executors.newFixedThreadPool(6);
+        ExecutorService callers = Executors.newFixedThreadPool(3);   // a reply sends at most 3 messages (CommandQueue)
         try {
             b.start();
             b.awaitServing();
@@ -139,7 +139,7 @@ public final class MeshBench {
             List<Double> each = new ArrayList<>();
             for (Future<Double> f : sent) each.add(f.get());
             double secs = (System.nanoTime() - t0) / 1e9;
-            System.out.printf(Locale.ROOT, "served by one agent at 10 Hz, %d blocking SendMessage from 6 callers at once:"
+            System.out.printf(Locale.ROOT, "served by one agent at 10 Hz, %d blocking SendMessage from 3 callers at once:"
                     + " %.1f messages/s (%.1f s in all); each message's wait: median %.0f ms, p90 %.0f ms%n", messages,
                     messages / secs, secs, pct(each, 50), pct(each, 90));
         } finally {
