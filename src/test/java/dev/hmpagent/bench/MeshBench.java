@@ -51,13 +51,15 @@ public final class MeshBench {
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-        Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("mesh-bench");
+        // [ROUNDS [STAGE]] DIR, as scripts/bench passes them: the folder last
+        Path dir = args.length > 1 ? Path.of(args[args.length - 1]) : Files.createTempDirectory("mesh-bench");
         try (FakeOpenAiServer model = new FakeOpenAiServer()) {
             model.script(request -> FakeOpenAiServer.streamedResponse(reply(request.getBody() == null ? ""
                     : request.getBody().utf8()), 10, 5, 0));
-            roundTrip(dir.resolve("rt"), model, rounds);
-            served(dir.resolve("served"), model, 60);
-            idle(dir.resolve("idle"), model, 10);
+            String only = args.length > 2 ? args[1] : "";
+            if (only.isEmpty() || only.equals("rt")) roundTrip(dir.resolve("rt"), model, rounds);
+            if (only.isEmpty() || only.equals("served")) served(dir.resolve("served"), model, 60);
+            if (only.isEmpty() || only.equals("idle")) idle(dir.resolve("idle"), model, 10);
         }
     }
 
@@ -154,9 +156,13 @@ public final class MeshBench {
             for (int i = 0; i < agents; i++) {
                 Path folder = Files.createDirectories(dir.resolve("agent" + i));
                 Files.writeString(folder.resolve("agent.toml"), "[llm]\nmodel = \"m\"\n[a2a]\nlisten = \"127.0.0.1:0\"\n");
-                ProcessBuilder pb = new ProcessBuilder(AgentChildren.agentCommand(List.of("--config",
+                // as a spawned child of an installed agent runs: the program's jar alone on the class path (this
+                // bench's class path, with the test classes and their libraries, held ~8 MB more per agent)
+                List<String> argv = new ArrayList<>(AgentChildren.agentCommand(List.of("--config",
                         folder.resolve("agent.toml").toString(), "--db", folder.resolve("agent.db").toString(),
                         "--base-url", model.baseUrl(), "run", "--hz", "2")));
+                argv.set(argv.indexOf("-cp") + 1, System.getProperty("java.class.path").split(java.io.File.pathSeparator)[0]);
+                ProcessBuilder pb = new ProcessBuilder(argv);
                 pb.environment().put("HOME", folder.toString());
                 ps.add(pb.redirectErrorStream(true).redirectOutput(folder.resolve("out.log").toFile()).start());
             }
