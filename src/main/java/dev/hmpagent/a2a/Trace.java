@@ -72,10 +72,6 @@ public record Trace(List<String> agents) {
         return new Trace(next);
     }
 
-    public int depth() {
-        return agents.size();
-    }
-
     /** As a JSON array, for the message's metadata and the task's row. */
     public String json() {
         return array().toString();

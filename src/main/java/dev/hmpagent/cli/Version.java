@@ -1,18 +1,11 @@
 package dev.hmpagent.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
+import dev.hmpagent.text.AppVersion;
 import picocli.CommandLine;
 
-/**
- * {@code agent --version}: one line, {@code hmp-agent <version>}. The version is the Maven project's, which the
- * build writes into {@value #RESOURCE} when it copies the resources, so the jar and target/classes agree; a copy
- * that was never filtered (classes built outside Maven) falls back to the jar manifest's Implementation-Version,
- * then to "unknown".
- */
+/** {@code agent --version}: one line, {@code hmp-agent <version>} ({@link AppVersion}: the one place it is read). */
 final class Version implements CommandLine.IVersionProvider {
-    static final String RESOURCE = "/dev/hmpagent/version.properties";
+    static final String RESOURCE = AppVersion.RESOURCE;
 
     @Override
     public String[] getVersion() {
@@ -25,25 +18,11 @@ final class Version implements CommandLine.IVersionProvider {
     }
 
     static String current() {
-        return pick(fromResource(), Version.class.getPackage().getImplementationVersion());
+        return AppVersion.current();
     }
 
-    /** The resource's version if Maven filled it in, else the manifest's (may be null), else "unknown". */
+    /** See {@link AppVersion#pick}. */
     static String pick(String fromResource, String fromManifest) {
-        if (!fromResource.isBlank() && !fromResource.contains("${")) return fromResource.strip();
-        if (fromManifest != null && !fromManifest.isBlank()) return fromManifest.strip();
-        return "unknown";
-    }
-
-    /** The {@code version} property of {@value #RESOURCE}, or "" when there is none. */
-    private static String fromResource() {
-        try (InputStream in = Version.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) return "";
-            Properties properties = new Properties();
-            properties.load(in);
-            return properties.getProperty("version", "");
-        } catch (IOException e) {
-            return "";
-        }
+        return AppVersion.pick(fromResource, fromManifest);
     }
 }

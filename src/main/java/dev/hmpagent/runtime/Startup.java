@@ -115,9 +115,9 @@ final class Startup {
 
     /** The A2A server of {@code [a2a]}, on a connection of its own to the agent's file. */
     static dev.hmpagent.a2a.server.A2aServer a2a(AgentConfig config, Launch launch) {
-        String version = java.util.Optional.ofNullable(Startup.class.getPackage().getImplementationVersion()).orElse("dev");
         return dev.hmpagent.a2a.server.A2aServer.start(new dev.hmpagent.a2a.server.A2aServer.Settings(
-                config.agent().db(), launch.clock(), config.a2a(), launch.env(), config.agent().name(), version,
+                config.agent().db(), launch.clock(), config.a2a(), launch.env(), config.agent().name(),
+                dev.hmpagent.text.AppVersion.current(),
                 dev.hmpagent.a2a.server.A2aServer.Settings.BLOCKING_WAIT));
     }
 

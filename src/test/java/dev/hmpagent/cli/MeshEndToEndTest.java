@@ -107,6 +107,11 @@ class MeshEndToEndTest {
                         + " \"text\": \"what is six times seven?\"}}"));
         start(b);
         awaitServing(b);
+        String card = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(b.url() + ".well-known/agent-card.json")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(card).as("the card names the agent and the program's version, as agent --version does")
+                .contains("\"name\":\"b\"").contains("\"version\":\"" + dev.hmpagent.text.AppVersion.current() + "\"");
         assertThat(cli(a, "peers", "add", "b", b.url()).code()).isZero();
         assertThat(cli(a, "note", "ask b what six times seven is").code()).isZero();
         start(a);
