@@ -4,6 +4,7 @@ import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.llm.wire.BaseUrl;
+import dev.hmpagent.llm.wire.HttpCalls;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Iterator;
@@ -73,7 +74,7 @@ public final class ContextSize {
     }
 
     private static JsonNode ask(Request request, Duration timeout) throws IOException {
-        OkHttpClient http = new OkHttpClient.Builder().connectTimeout(timeout).readTimeout(timeout).callTimeout(timeout)
+        OkHttpClient http = HttpCalls.builderFor(request.url().toString()).connectTimeout(timeout).readTimeout(timeout).callTimeout(timeout)
                 .build();
         try (Response response = http.newCall(request).execute()) {
             ResponseBody body = response.body();

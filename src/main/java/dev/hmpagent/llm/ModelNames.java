@@ -4,6 +4,7 @@ import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hmpagent.llm.wire.BaseUrl;
+import dev.hmpagent.llm.wire.HttpCalls;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ public final class ModelNames {
         if (keyed && api == Api.ANTHROPIC) request.header("x-api-key", key);
         if (keyed && api != Api.ANTHROPIC) request.header("Authorization", "Bearer " + key);
         if (api == Api.ANTHROPIC) request.header("anthropic-version", "2023-06-01");
-        OkHttpClient http = new OkHttpClient.Builder().connectTimeout(timeout).readTimeout(timeout).callTimeout(timeout)
+        OkHttpClient http = HttpCalls.builderFor(baseUrl).connectTimeout(timeout).readTimeout(timeout).callTimeout(timeout)
                 .build();
         try (Response response = http.newCall(request.build()).execute()) {
             if (!response.isSuccessful()) {

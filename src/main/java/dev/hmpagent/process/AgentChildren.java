@@ -121,13 +121,16 @@ public final class AgentChildren implements AutoCloseable {
     }
 
     /**
-     * The JVM flags of a long-running agent ({@code agent run}, as scripts/agent starts it too): C1 only, and the serial
-     * collector with a heap that starts at 16 MB and gives back what it does not use. An idle {@code agent run}
-     * held ~95 MB RSS with the defaults (G1 commits its heap regions and ~50 MB of its own tables), ~77 MB with these
-     * (issue 37, BENCHMARKS.md): ten children on one machine is the mesh's case.
+     * The JVM flags of a long-running agent ({@code agent run}, as scripts/agent starts it too): C1 only, the serial
+     * collector with a heap that starts at 8 MB and gives back what it does not use, and the C heap's free memory
+     * given back to the system every 5 s ({@code TrimNativeHeapInterval}, JDK 17.0.9 and later; an older JVM ignores
+     * it). An idle {@code agent run} held ~95 MB RSS with the defaults (G1 commits its heap regions and ~50 MB of its
+     * own tables), 73 MB with these and no TLS set up before a call needs it (issue 37, BENCHMARKS.md): ten children
+     * on one machine is the mesh's case.
      */
-    public static final List<String> LONG_RUN_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms16m",
-            "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30");
+    public static final List<String> LONG_RUN_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms8m",
+            "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:+IgnoreUnrecognizedVMOptions",
+            "-XX:TrimNativeHeapInterval=5000");
 
     /**
      * The Java command line that runs this program with {@code args}: the same {@code java} as this process (or

@@ -50,7 +50,7 @@ class JsonModeOnFakeServersTest {
     private static CommandsByTools ollama(FakeOllamaServer server) {
         OllamaSettings settings = new OllamaSettings(server.baseUrl(), FakeOllamaServer.MODEL, true,
                 Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30), Map.of(), "", "");
-        return new CommandsByTools(new OllamaClient(settings, dev.hmpagent.llm.wire.HttpCalls.constant(dev.hmpagent.llm.wire.HttpCalls.client(
+        return new CommandsByTools(new OllamaClient(settings, dev.hmpagent.llm.wire.HttpCalls.constant(dev.hmpagent.llm.wire.HttpCalls.client(server.baseUrl(),
                 Duration.ofSeconds(5), Duration.ofSeconds(30))), Clock.systemUTC()), CommandsByTools.Form.JSON, SETTING);
     }
 

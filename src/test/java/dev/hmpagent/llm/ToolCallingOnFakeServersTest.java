@@ -157,7 +157,7 @@ class ToolCallingOnFakeServersTest {
             server.events(FakeAnthropicServer.toolUseStream("Answering.", SAY, DIARY));
             AnthropicSettings settings = new AnthropicSettings(server.baseUrl(), "k", FakeAnthropicServer.MODEL, true,
                     Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30));
-            LlmClient client = new AnthropicClient(settings, dev.hmpagent.llm.wire.HttpCalls.constant(dev.hmpagent.llm.wire.HttpCalls.client(
+            LlmClient client = new AnthropicClient(settings, dev.hmpagent.llm.wire.HttpCalls.constant(dev.hmpagent.llm.wire.HttpCalls.client(server.baseUrl(),
                     Duration.ofSeconds(5), Duration.ofSeconds(30))), Clock.systemUTC());
 
             Completion c = new CommandsByTools(client, true, SETTING).complete(request(), StreamListener.NONE);
@@ -178,7 +178,7 @@ class ToolCallingOnFakeServersTest {
     private static OllamaClient ollama(FakeOllamaServer server) {
         OllamaSettings settings = new OllamaSettings(server.baseUrl(), FakeOllamaServer.MODEL, true,
                 Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30), Map.of(), "", "");
-        return new OllamaClient(settings, dev.hmpagent.llm.wire.HttpCalls.constant(dev.hmpagent.llm.wire.HttpCalls.client(
+        return new OllamaClient(settings, dev.hmpagent.llm.wire.HttpCalls.constant(dev.hmpagent.llm.wire.HttpCalls.client(server.baseUrl(),
                 Duration.ofSeconds(5), Duration.ofSeconds(30))), Clock.systemUTC());
     }
 

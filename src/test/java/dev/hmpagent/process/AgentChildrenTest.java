@@ -139,6 +139,14 @@ class AgentChildrenTest {
         List<String> expected = new java.util.ArrayList<>(AgentChildren.LONG_RUN_FLAGS);
         expected.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.hmpagent.cli.Main", "run"));
         assertThat(argv.subList(1, argv.size())).as("the lean flags of a long run, then the program").isEqualTo(expected);
-        assertThat(argv).contains("-XX:+UseSerialGC", "-Xms16m");
+        assertThat(argv).contains("-XX:+UseSerialGC", "-Xms8m", "-XX:TrimNativeHeapInterval=5000");
+    }
+
+    @Test
+    void scripts_agent_starts_agent_run_with_the_same_flags_as_a_spawned_child() throws Exception {
+        String script = java.nio.file.Files.readString(java.nio.file.Path.of("scripts/agent"));
+        for (String flag : AgentChildren.LONG_RUN_FLAGS) {
+            assertThat(script).as("scripts/agent gives `agent run` " + flag).contains(flag);
+        }
     }
 }

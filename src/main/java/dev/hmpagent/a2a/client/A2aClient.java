@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.commands.catalogue.PeerLink.Failure;
 import dev.hmpagent.safety.ErrorCode;
 import dev.hmpagent.text.Json;
+import dev.hmpagent.text.Lazy;
 import dev.hmpagent.text.Text;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -41,8 +42,9 @@ public final class A2aClient {
     private static final MediaType JSON_TYPE = MediaType.get("application/json");
     private static final ObjectMapper JSON = Json.mapper();
 
-    private final OkHttpClient sends;
-    private final OkHttpClient shortCalls;
+    /** Made at the first call: building an OkHttpClient sets up TLS (the security providers, the trust store). */
+    private final Lazy<OkHttpClient> sends;
+    private final Lazy<OkHttpClient> shortCalls;
     private final Function<String, String> variables;
     private final Duration sendBound;
 
@@ -53,9 +55,9 @@ public final class A2aClient {
     public A2aClient(Duration sendBound, Function<String, String> variables) {
         this.variables = Objects.requireNonNull(variables, "variables");
         this.sendBound = Objects.requireNonNull(sendBound, "sendBound");
-        this.sends = new OkHttpClient.Builder().connectTimeout(CONNECT).readTimeout(sendBound).writeTimeout(CONNECT)
-                .callTimeout(sendBound).retryOnConnectionFailure(false).build();
-        this.shortCalls = sends.newBuilder().readTimeout(SHORT_CALL).callTimeout(SHORT_CALL).build();
+        this.sends = new Lazy<>(() -> new OkHttpClient.Builder().connectTimeout(CONNECT).readTimeout(sendBound)
+                .writeTimeout(CONNECT).callTimeout(sendBound).retryOnConnectionFailure(false).build());
+        this.shortCalls = new Lazy<>(() -> sends.get().newBuilder().readTimeout(SHORT_CALL).callTimeout(SHORT_CALL).build());
     }
 
     /** Fetches and checks the card of the agent at {@code url}; throws {@link Failure} with one line. */
@@ -65,7 +67,7 @@ public final class A2aClient {
             throw new Failure(ErrorCode.EINVAL, "\"" + Text.oneLine(url, 100) + "\" is not an http(s) URL; give the "
                     + "agent's address, e.g. http://127.0.0.1:7420");
         }
-        Call call = shortCalls.newCall(new Request.Builder().url(at).header("A2A-Version", "1.0").get().build());
+        Call call = shortCalls.get().newCall(new Request.Builder().url(at).header("A2A-Version", "1.0").get().build());
         try (Response r = call.execute()) {
             if (!r.isSuccessful()) {
                 throw new Failure(ErrorCode.EOFFLINE, "no agent card at " + at + ": HTTP " + r.code());
@@ -89,7 +91,7 @@ public final class A2aClient {
         String method = card.streaming() ? "SendStreamingMessage" : "SendMessage";
         Request.Builder request = post(card, tokenEnv, method, params);
         if (card.streaming()) request.header("Accept", "text/event-stream");
-        Call call = sends.newCall(request.build());
+        Call call = sends.get().newCall(request.build());
         sending.attach(call);
         Answer answer = new Answer();
         long deadline = System.nanoTime() + sendBound.toNanos();
@@ -131,7 +133,7 @@ public final class A2aClient {
             }
             if (sending.cancelled()) throw new Failure(ErrorCode.EHALT, "the send was cancelled by a halt");
             pause = Math.min(pause * 2, 5_000);
-            Call call = shortCalls.newCall(post(card, tokenEnv, "GetTask", JSON.createObjectNode()
+            Call call = shortCalls.get().newCall(post(card, tokenEnv, "GetTask", JSON.createObjectNode()
                     .put("id", answer.taskId())).build());
             sending.attach(call);
             try (Response r = call.execute()) {
@@ -149,7 +151,7 @@ public final class A2aClient {
 
     /** Asks the peer to cancel its task {@code taskId}; one line when it could not. */
     public void cancelTask(AgentCard card, String tokenEnv, String taskId) {
-        Call call = shortCalls.newCall(post(card, tokenEnv, "CancelTask", JSON.createObjectNode().put("id", taskId)).build());
+        Call call = shortCalls.get().newCall(post(card, tokenEnv, "CancelTask", JSON.createObjectNode().put("id", taskId)).build());
         try (Response r = call.execute()) {
             refused(r, card, tokenEnv);
             result(JSON.readTree(r.body().string()));

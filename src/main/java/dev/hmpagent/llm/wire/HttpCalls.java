@@ -1,13 +1,16 @@
 package dev.hmpagent.llm.wire;
 
 import dev.hmpagent.llm.CallCancel;
+import dev.hmpagent.text.Lazy;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import okhttp3.Call;
+import okhttp3.ConnectionSpec;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -33,13 +36,24 @@ public final class HttpCalls {
         this.errors = Objects.requireNonNull(errors, "errors");
     }
 
-    /** An OkHttpClient with these timeouts (the read timeout for writes too). */
-    public static OkHttpClient client(Duration connectTimeout, Duration readTimeout) {
-        return new OkHttpClient.Builder()
+    /** An OkHttpClient for calls to {@code url} with these timeouts (the read timeout for writes too). */
+    public static OkHttpClient client(String url, Duration connectTimeout, Duration readTimeout) {
+        return builderFor(url)
                 .connectTimeout(connectTimeout)
                 .readTimeout(readTimeout)
                 .writeTimeout(readTimeout)
                 .build();
+    }
+
+    /**
+     * A client builder for calls to {@code url}: one for a plain {@code http://} URL (a local model server) speaks
+     * cleartext only, so OkHttp never loads the platform's trust store for it (the certificates, the TLS classes:
+     * about 2 MB of an idle agent's memory). Such a client refuses an {@code https://} redirect.
+     */
+    public static OkHttpClient.Builder builderFor(String url) {
+        OkHttpClient.Builder builder = new OkHttpClient.Builder();
+        if (url != null && url.regionMatches(true, 0, "http:", 0, 5)) builder.connectionSpecs(List.of(ConnectionSpec.CLEARTEXT));
+        return builder;
     }
 
     /** {@code http} itself, for a client given one (tests, a shared connection pool). */

@@ -58,7 +58,7 @@ public abstract class HttpLlm<S extends HttpSettings, E extends ProviderErrors> 
 
     /** An OkHttpClient with the settings' timeouts. */
     public static OkHttpClient httpClient(HttpSettings settings) {
-        return HttpCalls.client(settings.connectTimeout(), settings.readTimeout());
+        return HttpCalls.client(settings.baseUrl(), settings.connectTimeout(), settings.readTimeout());
     }
 
     /** What makes an OkHttpClient with the settings' timeouts, at the first call. */

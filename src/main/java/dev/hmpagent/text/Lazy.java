@@ -1,4 +1,4 @@
-package dev.hmpagent.llm.wire;
+package dev.hmpagent.text;
 
 import java.util.Objects;
 import java.util.function.Supplier;
