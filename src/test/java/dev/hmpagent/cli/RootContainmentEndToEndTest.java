@@ -98,21 +98,26 @@ class RootContainmentEndToEndTest {
 
     static String reply() {
         ArrayNode commands = new ObjectMapper().createArrayNode();
-        shell(commands, "r-id", "echo uid; id -u; echo gid; id -g; echo groups; id -G; grep CapEff /proc/self/status;"
+        // every other command waits (at most 10 s) until r-setuid has listed its file: a command that ends takes the
+        // set-user-ID bits off what was made in the root, so one ending between r-setuid's chmod and its ls hid them
+        String afterListed = "for i in " + String.join(" ", java.util.Collections.nCopies(100, "x"))
+                + "; do [ -e setuid-listed ] && break; sleep 0.1; done; ";
+        shell(commands, "r-id", afterListed + "echo uid; id -u; echo gid; id -g; echo groups; id -G; grep CapEff /proc/self/status;"
                 + " grep NoNewPrivs /proc/self/status; echo id-done");
         StringBuilder sysctl = new StringBuilder();
         for (String f : List.of("kernel/core_pattern", "kernel/modprobe", "kernel/core_uses_pid", "kernel/hostname")) {
             sysctl.append("cat /proc/sys/").append(f).append(" > /tmp/v && cat /tmp/v > /proc/sys/").append(f)
                     .append(" && echo WROTE ").append(f).append("; ");
         }
-        shell(commands, "r-sysctl", sysctl + "test -w /proc/sysrq-trigger && echo SYSRQ-WRITABLE; echo sysctl-done");
+        shell(commands, "r-sysctl", afterListed + sysctl + "test -w /proc/sysrq-trigger && echo SYSRQ-WRITABLE; echo sysctl-done");
         StringBuilder secrets = new StringBuilder();
         for (Path f : rootOnlyFiles()) secrets.append("cat ").append(f).append(" > /dev/null && echo READABLE ").append(f)
                 .append("; ");
-        shell(commands, "r-secrets", "cat /etc/shadow /etc/gshadow 2>&1 | head -c 400; " + secrets + "echo secrets-done");
-        shell(commands, "r-work", "echo made > made.txt && mkdir -p sub && echo deep > sub/deep.txt"
+        shell(commands, "r-secrets", afterListed + "cat /etc/shadow /etc/gshadow 2>&1 | head -c 400; " + secrets + "echo secrets-done");
+        shell(commands, "r-work", afterListed + "echo made > made.txt && mkdir -p sub && echo deep > sub/deep.txt"
                 + " && echo more >> notes.txt && sed -i 's/root/the/' notes.txt && echo work-done");
-        shell(commands, "r-setuid", "cp /bin/sh rootsh && chmod 6755 rootsh && ls -ln rootsh && echo setuid-done");
+        shell(commands, "r-setuid", "cp /bin/sh rootsh && chmod 6755 rootsh && ls -ln rootsh && touch setuid-listed"
+                + " && echo setuid-done");
         return "Let me see what root can reach.\n# Commands:\n" + commands + "\n# End commands";
     }
 
