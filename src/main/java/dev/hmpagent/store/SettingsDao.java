@@ -10,13 +10,20 @@ public final class SettingsDao {
     /** Appended to a key to hold the tick the LLM set it in. */
     public static final String TICK_SUFFIX = ".set_at_tick";
     private final Store store;
+    /** The whole table (a few dozen rows), read again only when it may have changed ({@link Freshness}). */
+    private final Freshness.Kept<Map<String, String>> kept;
 
     public SettingsDao(Store store) {
         this.store = Objects.requireNonNull(store, "store");
+        this.kept = new Freshness.Kept<>(store, "config");
     }
 
     public Optional<String> get(String key) {
-        return store.queryOne("SELECT value FROM config WHERE key = ?", rs -> rs.getString(1), key);
+        return Optional.ofNullable(kept.get(this::read).get(key));
+    }
+
+    private Map<String, String> read() {
+        return java.util.Collections.unmodifiableMap(all());
     }
 
     public void put(String key, String value) {

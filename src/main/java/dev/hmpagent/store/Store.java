@@ -35,6 +35,7 @@ public final class Store implements AutoCloseable {
     private final int busyTimeoutMs;
     /** Its write transactions: BEGIN, COMMIT, rollbacks, batches. */
     private final Transactions transactions;
+    private final Freshness freshness = new Freshness();
     private final Tables tables;
 
     /** Built by {@link Opening}, which owns how files are opened. */
@@ -44,7 +45,7 @@ public final class Store implements AutoCloseable {
         this.connection = connection;
         this.statements = new Statements(connection);
         this.busyTimeoutMs = busyTimeoutMs;
-        this.transactions = new Transactions(connection, statements, this::translate);
+        this.transactions = new Transactions(connection, statements, this::translate, freshness::anything);
         this.tables = new Tables(this);
     }
 
@@ -201,7 +202,13 @@ public final class Store implements AutoCloseable {
     int update(String sql, Object... params) {
         // a schema change (DROP TABLE of an agent table): no kept statement may outlive the table it was compiled for
         if (!Statements.kept(sql)) statements.clear();
+        freshness.wrote(sql);
         return run(sql, params, PreparedStatement::executeUpdate);
+    }
+
+    /** Where {@code table}'s rows stand for this connection's readers: see {@link Freshness}. */
+    Freshness.Stamp stamp(String table) {
+        return freshness.stamp(table, transactions.writing(), this::dataVersion);
     }
 
     /**
@@ -209,6 +216,7 @@ public final class Store implements AutoCloseable {
      * read; the connection is opened with them off, so no other statement pays for reading them).
      */
     long insert(String sql, Object... params) {
+        freshness.wrote(sql);
         run(sql, params, PreparedStatement::executeUpdate);
         return queryOne("SELECT last_insert_rowid()", rs -> rs.getLong(1))
                 .orElseThrow(() -> new StoreException("insert returned no id: " + sql));
@@ -269,6 +277,7 @@ public final class Store implements AutoCloseable {
 
     /** Runs a script of several statements (a migration). */
     void executeScript(String sql) {
+        freshness.anything();
         transactions.ready();
         statements.clear();
         try (Statement st = connection.createStatement()) {

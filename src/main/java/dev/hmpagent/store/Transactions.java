@@ -25,7 +25,11 @@ final class Transactions {
     private final Connection connection;
     private final Statements statements;
     private final BiFunction<String, SQLException, StoreException> translate;
+    /** Told of every rollback and failed statement: what readers kept may be gone ({@link Freshness}). */
+    private final Runnable undone;
     private int depth;
+    /** Write transactions begun on this connection. */
+    private long opened;
     /** Whether a {@link Batch} holds the transaction open: a call at its level becomes a unit (a savepoint). */
     private boolean batchOpen;
     /** Set when SQLite rolled the open transaction back by itself; later statements in it must not run. */
@@ -33,10 +37,12 @@ final class Transactions {
     /** Set when a ROLLBACK failed; retried before the next statement. */
     private boolean rollbackPending;
 
-    Transactions(Connection connection, Statements statements, BiFunction<String, SQLException, StoreException> translate) {
+    Transactions(Connection connection, Statements statements, BiFunction<String, SQLException, StoreException> translate,
+                 Runnable undone) {
         this.connection = connection;
         this.statements = statements;
         this.translate = translate;
+        this.undone = undone;
     }
 
     /** See {@link Store#inTransaction(Supplier)}. */
@@ -77,7 +83,10 @@ final class Transactions {
             return result;
         } finally {
             if (rolledBackBy == null) {
-                if (!done) execute("ROLLBACK TO unit", "rollback to savepoint");
+                if (!done) {
+                    undone.run();
+                    execute("ROLLBACK TO unit", "rollback to savepoint");
+                }
                 execute(RELEASE, "release savepoint");
             }
         }
@@ -87,6 +96,15 @@ final class Transactions {
         settle();
         execute("BEGIN IMMEDIATE", "begin transaction");
         depth = 1;
+        opened++;
+    }
+
+    /**
+     * The number of the write transaction open now (each BEGIN IMMEDIATE a new one), or 0 outside one. While it is
+     * open this connection holds the file's write lock, so no other connection commits ({@link Freshness}).
+     */
+    long writing() {
+        return depth > 0 ? opened : 0;
     }
 
     private void commit() {
@@ -164,6 +182,7 @@ final class Transactions {
     }
 
     private void rollbackQuietly() {
+        undone.run();
         rollbackPending = true;
         try {
             settle();
@@ -183,6 +202,7 @@ final class Transactions {
      * the caller does next can commit on its own.
      */
     StoreException fail(String what, SQLException e) {
+        undone.run();
         StoreException translated = translate.apply(what, e);
         if (depth > 0 && rolledBackBy == null && SqliteErrors.mayEndTransaction(e)) {
             rolledBackBy = translated;

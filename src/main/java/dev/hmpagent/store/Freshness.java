@@ -1,0 +1,85 @@
+package dev.hmpagent.store;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Whether a table's rows may have changed since a reader of this connection last looked (issue 36): a DAO that reads
+ * a small table many times a tick (the safety state, the safety counters, the runtime settings) keeps what it read
+ * with its {@link Stamp} and reads again only when the stamp moved. A stamp moves with every write of this connection
+ * to the table (an INSERT, UPDATE, DELETE or REPLACE names it), with any write whose table it cannot tell, any
+ * rollback on this connection (a savepoint's included: what a reader saw inside it may be gone), any script, and any
+ * commit of another connection or process ({@code PRAGMA data_version}, asked at each {@link #stamp}). One connection
+ * is used by one thread at a time, as the whole {@link Store} is.
+ */
+final class Freshness {
+    private static final Pattern WRITE = Pattern.compile(
+            "^\\s*(?:INSERT(?:\\s+OR\\s+\\w+)?\\s+INTO|REPLACE\\s+INTO|UPDATE(?:\\s+OR\\s+\\w+)?|DELETE\\s+FROM)\\s+[\"`\\[]?(\\w+)",
+            Pattern.CASE_INSENSITIVE);
+
+    /** What a reader compares: equal stamps mean no write since. */
+    record Stamp(long epoch, long writes) { }
+
+    private final Map<String, Long> writes = new HashMap<>();
+    private long epoch;
+    private long dataVersion = Long.MIN_VALUE;
+    /** The write transaction in which {@code dataVersion} was last asked (0: outside one). */
+    private long askedIn;
+
+    /** This connection ran {@code sql}, which may have written. */
+    synchronized void wrote(String sql) {
+        Matcher m = WRITE.matcher(sql);
+        if (m.find()) writes.merge(m.group(1).toLowerCase(Locale.ROOT), 1L, Long::sum);
+        else epoch++;
+    }
+
+    /** Anything may have changed: a rollback, a script, a failed statement. */
+    synchronized void anything() {
+        epoch++;
+    }
+
+    /**
+     * Where {@code table} stands now; {@code dataVersion} is the connection's {@code PRAGMA data_version}, asked once
+     * per write transaction ({@code writing}, 0 outside one): while this connection holds the write lock no other
+     * commits.
+     */
+    synchronized Stamp stamp(String table, long writing, LongSupplier dataVersion) {
+        if (writing == 0 || writing != askedIn) {
+            long now = dataVersion.getAsLong();
+            askedIn = writing;
+            if (now != this.dataVersion) {
+                this.dataVersion = now;
+                epoch++;
+            }
+        }
+        return new Stamp(epoch, writes.getOrDefault(table, 0L));
+    }
+
+    /** A value read from one table, read again only when the table's {@link Stamp} moved. */
+    static final class Kept<T> {
+        private final Store store;
+        private final String table;
+        private Stamp stamp;
+        private T value;
+
+        Kept(Store store, String table) {
+            this.store = store;
+            this.table = table;
+        }
+
+        synchronized T get(Supplier<T> read) {
+            Stamp now = store.stamp(table);
+            if (!now.equals(stamp)) {
+                stamp = null;   // a read that throws keeps nothing
+                value = read.get();
+                stamp = now;
+            }
+            return value;
+        }
+    }
+}
