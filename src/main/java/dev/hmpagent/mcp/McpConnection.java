@@ -1,5 +1,6 @@
 package dev.hmpagent.mcp;
 
+import dev.hmpagent.text.AppVersion;
 import dev.hmpagent.text.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hmpagent.commands.CommandOutcome;
@@ -93,7 +94,7 @@ final class McpConnection {
             CancellingTransport t = new CancellingTransport(raw, refreshes::ask, this::broken);
             now.updateAndGet(s -> s.withSession(new ConnectionState.Session(null, t, null)));
             McpSyncClient c = McpClient.sync(t).requestTimeout(entry.timeout()).initializationTimeout(START_TIMEOUT)
-                    .clientInfo(new McpSchema.Implementation("hmp-agent", version())).build();
+                    .clientInfo(new McpSchema.Implementation("hmp-agent", AppVersion.current())).build();
             now.updateAndGet(s -> s.withSession(new ConnectionState.Session(c, t, null)));
             c.initialize();
             if (raw instanceof StdioTransport stdio) watch(start, stdio);
@@ -331,10 +332,5 @@ final class McpConnection {
     Optional<Long> pid() {
         ProcessHandle p = now.get().process();
         return p == null ? Optional.empty() : Optional.of(p.pid());
-    }
-
-    private static String version() {
-        String v = McpConnection.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
     }
 }

@@ -50,6 +50,8 @@ class McpHttpResetTest {
                 servers.startInBackground(e -> { });
                 assertThat(servers.awaitSettled(Duration.ofSeconds(30))).isTrue();
                 assertThat(servers.states()).as(servers.describe()).containsEntry("web", McpServers.State.READY);
+                assertThat(methods).as("the client's version, as agent --version says it")
+                        .contains("client " + dev.hmpagent.text.AppVersion.current()).doesNotContain("client dev");
                 ExternalCommand fetch = (ExternalCommand) servers.find("mcp.web.fetch").orElseThrow();
                 CompletableFuture<CommandOutcome> done = new CompletableFuture<>();
                 long began = System.nanoTime();
@@ -104,6 +106,9 @@ class McpHttpResetTest {
                 JsonNode message = JSON.readTree(body);
                 String method = message.path("method").asText();
                 methods.add(method);
+                if (method.equals("initialize")) {
+                    methods.add("client " + message.path("params").path("clientInfo").path("version").asText());
+                }
                 if (method.equals("tools/call")) {   // the answer's stream begins, then RST (SO_LINGER 0): a reset
                     out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
                             + "\r\n").getBytes(StandardCharsets.US_ASCII));
