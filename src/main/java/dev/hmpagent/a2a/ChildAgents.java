@@ -185,6 +185,9 @@ public final class ChildAgents implements AutoCloseable {
         }
     }
 
+    /** The variable that names a child's parent process: {@code agent run} stops when that process ends. */
+    public static final String PARENT_PID = "HMP_AGENT_PARENT_PID";
+
     /** The child's whole environment: the basics of the parent's, and its own settings. */
     Map<String, String> environment(Request request, Path folder, int port) {
         Map<String, String> env = new LinkedHashMap<>();
@@ -196,6 +199,8 @@ public final class ChildAgents implements AutoCloseable {
         });
         env.putAll(inherited);
         env.put("AGENT_DB", folder.resolve("agent.db").toString());
+        // the child stops when this process is gone, however it went (a SIGKILL runs none of its stops)
+        env.put(PARENT_PID, Long.toString(ProcessHandle.current().pid()));
         env.put("AGENT_AGENT_NAME", request.name().strip());
         env.put("AGENT_A2A_LISTEN", "127.0.0.1:" + port);
         env.put("AGENT_FILES_ROOTS", folder.resolve("work").toString());

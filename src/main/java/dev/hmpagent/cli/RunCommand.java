@@ -1,6 +1,7 @@
 package dev.hmpagent.cli;
 
 import dev.hmpagent.runtime.Launch;
+import dev.hmpagent.a2a.ChildAgents;
 import dev.hmpagent.runtime.AgentRuntime;
 import dev.hmpagent.commands.Approver;
 import dev.hmpagent.config.AgentConfig;
@@ -81,6 +82,7 @@ final class RunCommand extends Subcommand {
         AtomicReference<AgentRuntime> started = new AtomicReference<>();
         stopOn("TERM", 15, started, signal, launch().signals());
         stopOn("INT", 2, started, signal, launch().signals());
+        stopWithParent(launch().env().get(ChildAgents.PARENT_PID), started, signal);
         try (AgentRuntime runtime = AgentRuntime.start(config, launch(), printer, pacer, exitOnLockout,
                 Approver.NOBODY, configFiles())) {
             started.set(runtime);
@@ -97,6 +99,20 @@ final class RunCommand extends Subcommand {
             if (signal.get() > 0) return signal.get() > 1000 ? 128 + signal.get() - 1000 : ExitCodes.OK;
             return AgentCommand.exitCode(end, runtime, !untilIdle);
         }
+    }
+
+    /**
+     * A spawned child ({@code parentPid} from {@link ChildAgents#PARENT_PID}) stops as on SIGTERM when its parent
+     * process ends, however it ended: a SIGKILLed parent runs none of its stops, and its children would run on.
+     */
+    private static void stopWithParent(String parentPid, AtomicReference<AgentRuntime> started, AtomicInteger signal) {
+        if (parentPid == null || !parentPid.strip().matches("\\d{1,18}")) return;
+        Runnable stop = () -> {
+            AgentRuntime runtime = started.get();
+            signal.compareAndSet(0, 15);
+            if (runtime != null) runtime.loop().stop(false);
+        };
+        ProcessHandle.of(Long.parseLong(parentPid.strip())).ifPresentOrElse(p -> p.onExit().thenRun(stop), stop);
     }
 
     /**

@@ -79,6 +79,7 @@ class ChildAgentsTest {
         assertThat(s.line()).isEqualTo("child helper started: http://" + listen + "/ (peer helper, folder " + folder + ")");
         assertThat(env).containsEntry("AGENT_DB", folder.resolve("agent.db").toString())
                 .containsEntry("AGENT_AGENT_NAME", "helper")
+                .containsEntry(ChildAgents.PARENT_PID, Long.toString(ProcessHandle.current().pid()))
                 .containsEntry("AGENT_FILES_ROOTS", folder.resolve("work").toString())
                 .containsEntry("AGENT_LLM_PROVIDER", "openai")
                 .containsEntry("AGENT_LLM_BASE_URL", "http://llm.test/v1")

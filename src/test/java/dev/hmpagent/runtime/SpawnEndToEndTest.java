@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it) halts the child in its file; the parent's end ends the child's process. Whether the child answers over A2A is
  * the A2A server's test.
  */
-class SpawnEndToEndTest {
+public class SpawnEndToEndTest {
     @TempDir Path dir;
     final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
     final FakeLlmClient llm = new FakeLlmClient();
@@ -64,7 +64,7 @@ class SpawnEndToEndTest {
     }
 
     /** The child's runner, once its process holds its file (a JVM start: polled, up to a minute). */
-    static Optional<RunnerLock.Holder> liveRunner(Path childDb) throws InterruptedException {
+    public static Optional<RunnerLock.Holder> liveRunner(Path childDb) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             if (Files.isRegularFile(childDb)) {
