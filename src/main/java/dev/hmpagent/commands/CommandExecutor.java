@@ -249,7 +249,7 @@ public final class CommandExecutor {
         Args args = argsFor(command, handler);
         Result attempt;
         try {
-            attempt = store.inTransaction(() -> {
+            attempt = handler.waits() ? waited(row, command, handler, args, ctx, halt) : store.inTransaction(() -> {
                 if (halt.halted() || !mayRun(row.id(), halt)) return null;
                 CommandOutcome outcome = handler.execute(args, ctx);
                 Result result = resultOf(command.type(), command.fingerprint(), outcome, handler.informs());
@@ -267,6 +267,18 @@ public final class CommandExecutor {
         }
         if (attempt == null) return Optional.empty();
         return Optional.of(results.reported(row, attempt));
+    }
+
+    /**
+     * A handler that {@link CommandHandler#waits}: allowed in one short transaction, run outside any, its result
+     * written in another, so the file's write lock is never held while it waits. Null when a halt came first.
+     */
+    private Result waited(ProcessRow row, PendingCommand command, CommandHandler handler, Args args, CommandContext ctx,
+                          StopSignal.Since halt) {
+        if (!store.inTransaction(() -> !halt.halted() && mayRun(row.id(), halt))) return null;
+        CommandOutcome outcome = handler.execute(args, ctx);
+        Result result = resultOf(command.type(), command.fingerprint(), outcome, handler.informs());
+        return store.inTransaction(() -> mayRun(row.id(), halt) ? results.finish(row, args.node(), result) : null);
     }
 
     private static Args argsFor(PendingCommand command, CommandHandler handler) {

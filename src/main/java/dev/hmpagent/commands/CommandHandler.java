@@ -35,4 +35,13 @@ public interface CommandHandler {
     default boolean informs() {
         return false;
     }
+
+    /**
+     * Whether {@link #execute} waits on something outside the file (a peer's agent card over the network): the
+     * executor then runs it outside any transaction, so the file's write lock is not held while it waits (other
+     * processes write meanwhile), and the handler makes its own writes in a transaction of its own.
+     */
+    default boolean waits() {
+        return false;
+    }
 }

@@ -54,9 +54,13 @@ public final class PeerCommands {
                         "you know no other agents yet; peer_add adds one")));
     }
 
+    /**
+     * {@code peer_add}: with a url, the card is fetched first, outside any transaction ({@link CommandHandler#waits}:
+     * a slow or unreachable address must not hold the file's write lock), then the peer is written in one.
+     */
     static CommandHandler peerAdd(PeerLink link) {
-        return new SimpleCommand("peer_add", "add an agent you know: with url (an A2A agent), its card is fetched; its id"
-                + " is its DID, or its name", ADD_EXAMPLE, (args, ctx) -> {
+        SimpleCommand add = new SimpleCommand("peer_add", "add an agent you know: with url (an A2A agent), its card is"
+                + " fetched; its id is its DID, or its name", ADD_EXAMPLE, (args, ctx) -> {
             Optional<String> url = args.optionalText("url").map(String::strip).filter(s -> !s.isEmpty());
             Optional<String> tokenEnv = tokenEnv(args);
             Optional<PeerLink.Card> card;
@@ -72,14 +76,6 @@ public final class PeerCommands {
             if (id.length() > 200 || id.chars().anyMatch(Character::isWhitespace)) {
                 throw args.bad("args.did must be one word of at most 200 characters, e.g. did:hmp:abc");
             }
-            PeersDao peers = ctx.tables().peers();
-            for (String taken : List.of(id, name)) {
-                Optional<Peer> existing = peers.find(taken);
-                if (existing.isPresent()) {
-                    return CommandOutcome.error("peer_add: you already know " + existing.get().name() + " ("
-                            + existing.get().id() + "); change it with peer_update");
-                }
-            }
             Map<String, String> fields = fields(args);
             fields.put("name", name);
             url.ifPresent(u -> fields.put("url", u));
@@ -88,9 +84,33 @@ public final class PeerCommands {
                 fields.put("card", c.json());
                 if (!c.description().isBlank()) fields.putIfAbsent("description", c.description());
             });
-            peers.add(id, fields);
-            return CommandOutcome.ok("peer " + name + " (" + id + ") added" + (card.isPresent() ? ", its card fetched" : ""));
+            return ctx.store().inTransaction(() -> added(ctx.tables().peers(), id, name, fields, card.isPresent()));
         }).takes("name?: string, did?: string, url?: string, token_env?: string, " + FIELDS);
+        return new Waiting(add);
+    }
+
+    private static CommandOutcome added(PeersDao peers, String id, String name, Map<String, String> fields,
+                                        boolean withCard) {
+        for (String taken : List.of(id, name)) {
+            Optional<Peer> existing = peers.find(taken);
+            if (existing.isPresent()) {
+                return CommandOutcome.error("peer_add: you already know " + existing.get().name() + " ("
+                        + existing.get().id() + "); change it with peer_update");
+            }
+        }
+        peers.add(id, fields);
+        return CommandOutcome.ok("peer " + name + " (" + id + ") added" + (withCard ? ", its card fetched" : ""));
+    }
+
+    /** A command that {@link CommandHandler#waits}, otherwise {@code inner}. */
+    private record Waiting(CommandHandler inner) implements CommandHandler {
+        @Override public String type() { return inner.type(); }
+        @Override public String summary() { return inner.summary(); }
+        @Override public String argsExample() { return inner.argsExample(); }
+        @Override public dev.hmpagent.commands.Signature signature() { return inner.signature(); }
+        @Override public CommandOutcome execute(Args args, CommandContext context) { return inner.execute(args, context); }
+        @Override public boolean informs() { return inner.informs(); }
+        @Override public boolean waits() { return true; }
     }
 
     /** The NAME of the variable holding the peer's token, checked to be a name and not a token. */

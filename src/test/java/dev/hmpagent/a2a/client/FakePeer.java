@@ -35,6 +35,9 @@ public final class FakePeer implements AutoCloseable {
     private volatile String token;
     private volatile boolean hang;
     private volatile String card;
+    /** When set, a card request counts {@code cardAsked} down and waits for {@code cardRelease} before its answer. */
+    private volatile CountDownLatch cardAsked;
+    private volatile CountDownLatch cardRelease;
 
     public FakePeer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -56,6 +59,13 @@ public final class FakePeer implements AutoCloseable {
     public FakePeer token(String t) { token = t; return this; }
 
     FakePeer hanging() { hang = true; return this; }
+
+    /** Holds each card request: {@code asked} counted down when one comes, answered once {@code release} is. */
+    FakePeer holdingCard(CountDownLatch asked, CountDownLatch release) {
+        cardAsked = asked;
+        cardRelease = release;
+        return this;
+    }
 
     /** Serves {@code json} as its card instead of its own. */
     FakePeer card(String json) { card = json; return this; }
@@ -81,7 +91,17 @@ public final class FakePeer implements AutoCloseable {
         JsonNode body = in.length == 0 ? JSON.nullNode() : JSON.readTree(in);
         received.add(new Received(ex.getRequestMethod(), ex.getRequestURI().getPath(), headers, body));
         if (ex.getRequestMethod().equals("GET")) {
-            if (ex.getRequestURI().getPath().equals("/.well-known/agent-card.json")) reply(ex, 200, cardJson());
+            if (ex.getRequestURI().getPath().equals("/.well-known/agent-card.json")) {
+                if (cardAsked != null) {
+                    cardAsked.countDown();
+                    try {
+                        cardRelease.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                reply(ex, 200, cardJson());
+            }
             else reply(ex, 404, "{}");
             return;
         }

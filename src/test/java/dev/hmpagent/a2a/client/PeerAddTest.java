@@ -51,6 +51,39 @@ class PeerAddTest {
         }
     }
 
+    @Test
+    void while_peer_add_waits_for_a_slow_card_other_processes_still_write_to_the_file() throws Exception {
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Path db = dir.resolve("agent.db");
+        try (FakePeer peer = new FakePeer().holdingCard(asked, release);
+             Store store = Store.open(db, MutableClock.at("2026-11-29T10:00:00Z"))) {
+            PeerSends sends = new PeerSends(new A2aClient(Duration.ofSeconds(20), Map.<String, String>of()::get),
+                    (id, status) -> { });
+            CommandRegistry registry = Catalogue.builtIn(CommandOptions.DEFAULTS, sends);
+            ObjectMapper mapper = new ObjectMapper();
+            CommandRunner runner = new CommandRunner(registry, mapper, (tick, fact) -> { });
+            java.util.concurrent.CompletableFuture<List<CommandRun>> runs = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> runner.runAll(new CommandBlockParser(mapper).parse("t\n# Commands:\n[{\"type\":"
+                            + " \"peer_add\", \"args\": {\"url\": \"" + peer.url() + "\"}}]"),
+                            new CommandContext(1, "m", registry, store)));
+            assertThat(asked.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the card was asked for").isTrue();
+
+            // another process (agent note, the A2A server) writes while the card is on its way: it is not kept waiting
+            try (java.sql.Connection other = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+                 java.sql.Statement st = other.createStatement()) {
+                st.execute("PRAGMA busy_timeout = 500");
+                st.executeUpdate("INSERT INTO notes(text, source, priority, timestamp) VALUES ('meanwhile', 'cli', 0,"
+                        + " '2026-11-29T10:00:01Z')");
+            }
+            release.countDown();
+
+            assertThat(runs.get(30, java.util.concurrent.TimeUnit.SECONDS).get(0).result())
+                    .isEqualTo("peer Echo (Echo) added, its card fetched");
+            assertThat(store.tables().peers().find("Echo")).isPresent();
+        }
+    }
+
     private static List<CommandRun> run(Store store, CommandRegistry registry, String block) {
         ObjectMapper mapper = new ObjectMapper();
         CommandRunner runner = new CommandRunner(registry, mapper, (tick, fact) -> { });
