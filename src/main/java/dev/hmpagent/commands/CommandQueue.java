@@ -65,6 +65,15 @@ public final class CommandQueue {
      */
     public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OperationListener outcomes,
                           FormatSlips slips) {
+        return enqueue(reply, tickId, processLog, outcomes, slips, note -> false);
+    }
+
+    /**
+     * As above; a {@code note_reply} to a note for which {@code peerTask} holds (a peer's A2A task waits on it) is
+     * the work that peer asked for, not a message to a person, and is not counted toward {@value #MAX_MESSAGES}.
+     */
+    public Queued enqueue(ParsedReply reply, long tickId, ProcessLogDao processLog, OperationListener outcomes,
+                          FormatSlips slips, java.util.function.LongPredicate peerTask) {
         List<CommandRun> malformed = new ArrayList<>();
         Slip slip = new Slip(tickId, processLog, outcomes, slips);
         java.util.Set<String> corrections = new java.util.HashSet<>();
@@ -76,7 +85,7 @@ public final class CommandQueue {
         }
         List<ParsedCommand> commands = reply.commands();
         List<ParsedCommand> queued = commands.subList(0, Math.min(commands.size(), maxCommands));
-        Messages messages = new Messages(queued);
+        Messages messages = new Messages(queued, peerTask);
         for (ParsedCommand c : queued) {
             ObjectNode args = registry.normalised(c.type(), c.args());
             // a key typed in a command is stored redacted, as every copy of the reply is; it runs as it was given
@@ -113,11 +122,18 @@ public final class CommandQueue {
     private static final class Messages {
         private final List<ParsedCommand> over = new ArrayList<>();
 
-        Messages(List<ParsedCommand> queued) {
+        Messages(List<ParsedCommand> queued, java.util.function.LongPredicate peerTask) {
             int seen = 0;
             for (ParsedCommand c : queued) {
-                if (MESSAGE_TYPES.contains(c.type()) && ++seen > MAX_MESSAGES) over.add(c);
+                if (!MESSAGE_TYPES.contains(c.type()) || answersPeer(c, peerTask)) continue;
+                if (++seen > MAX_MESSAGES) over.add(c);
             }
+        }
+
+        private static boolean answersPeer(ParsedCommand c, java.util.function.LongPredicate peerTask) {
+            com.fasterxml.jackson.databind.JsonNode id = c.args().path("id");
+            String digits = id.isIntegralNumber() ? id.asText() : id.isTextual() ? id.asText().strip() : "";
+            return c.type().equals("note_reply") && digits.matches("\\d{1,18}") && peerTask.test(Long.parseLong(digits));
         }
 
         boolean refuses(ParsedCommand c) {

@@ -18,6 +18,7 @@ import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.LlmCall;
 import dev.hmpagent.store.LlmCallsDao;
+import dev.hmpagent.store.A2aTasksDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessStatus;
@@ -81,6 +82,7 @@ public final class TickWriter {
     private final OperationListener outcomes;
     private final LlmBreakers breakers;
     private final NotesDao notes;
+    private final A2aTasksDao a2aTasks;
     private final ProcessLogDao processLog;
     private final ResponsesDao responses;
     private final AgentLogDao agentLog;
@@ -106,6 +108,7 @@ public final class TickWriter {
         this.queue = Objects.requireNonNull(queue, "queue");
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
         this.notes = store.tables().notes();
+        this.a2aTasks = store.tables().a2aTasks();
         this.processLog = store.tables().processLog();
         this.responses = store.tables().responses();
         this.agentLog = store.tables().agentLog();
@@ -142,7 +145,8 @@ public final class TickWriter {
             boolean chanted = MainCall.CHANT.equals(c.finishReason());
             slips.replyWritten(t.tickId(), t.reviewed().personMessage());
             CommandQueue.Queued queued = c.interrupted() || chanted || repeated ? new CommandQueue.Queued(List.of(), 0)
-                    : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes, slips);
+                    : queue.enqueue(t.parsed(), t.tickId(), processLog, outcomes, slips,
+                            note -> a2aTasks.byNote(note).filter(task -> !task.ended()).isPresent());
             // a chant that answers a person is shown to them, cut: the model is told at the next wake, not asked
             // again now (a second chant in the task would pause the agent over a model's habit)
             if (chanted) recordChant(t.tickId(), c, !t.answersPerson());

@@ -88,6 +88,31 @@ class CommandQueueTest {
     }
 
     @Test
+    void answers_to_peers_a2a_tasks_are_their_work_and_do_not_count_toward_the_three_messages() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
+            StringBuilder block = new StringBuilder("t\n# Commands:\n[");
+            for (int note = 11; note <= 15; note++) {   // five peers asked at once: notes 11 to 15
+                block.append(note == 11 ? "" : ",").append("{\"cmd_id\": \"a-").append(note)
+                        .append("\", \"type\": \"note_reply\", \"args\": {\"id\": ").append(note == 13 ? "\"13\"" : note)
+                        .append(", \"text\": \"answer ").append(note).append("\"}}");
+            }
+            for (int i = 1; i <= 4; i++) {
+                block.append(",{\"cmd_id\": \"m-").append(i).append("\", \"type\": \"send_message\", \"args\":"
+                        + " {\"text\": \"status ").append(i).append("\"}}");
+            }
+            ParsedReply reply = new CommandBlockParser(mapper).parse(block.append("]").toString());
+            ProcessLogDao log = new ProcessLogDao(store);
+            CommandQueue.Queued queued = store.inTransaction(() -> new CommandQueue(mapper,
+                    dev.hmpagent.config.CycleSection.DEFAULT_MAX_COMMANDS_PER_REPLY, ReplySecrets.SHAPES_ONLY)
+                    .enqueue(reply, 1, log, (tick, op) -> op.result(), new FormatSlips(new CommandRegistry(),
+                            store.tables().settings()), note -> note >= 11 && note <= 15));
+
+            assertThat(queued.pending()).as("five answers to peers and three messages").isEqualTo(8);
+            assertThat(queued.malformed()).extracting(CommandRun::cmdId).containsExactly("m-4");
+        }
+    }
+
+    @Test
     void the_fourth_and_later_messages_of_a_reply_are_refused_as_one_slip_told_once_and_kept_in_their_rows() {
         try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-21T10:00:00Z"))) {
             StringBuilder block = new StringBuilder("t\n# Commands:\n[");
