@@ -107,11 +107,7 @@ final class RunCommand extends Subcommand {
      */
     private static void stopWithParent(String parentPid, AtomicReference<AgentRuntime> started, AtomicInteger signal) {
         if (parentPid == null || !parentPid.strip().matches("\\d{1,18}")) return;
-        Runnable stop = () -> {
-            AgentRuntime runtime = started.get();
-            signal.compareAndSet(0, 15);
-            if (runtime != null) runtime.loop().stop(false);
-        };
+        Runnable stop = () -> stop(15, started, signal);
         ProcessHandle.of(Long.parseLong(parentPid.strip())).ifPresentOrElse(p -> p.onExit().thenRun(stop), stop);
     }
 
@@ -122,15 +118,18 @@ final class RunCommand extends Subcommand {
      */
     private static void stopOn(String name, int number, AtomicReference<AgentRuntime> started, AtomicInteger signal,
                                Launch.Signals signals) {
-        signals.on(name, () -> {
-            AgentRuntime runtime = started.get();
-            if (runtime == null) {   // still starting: the run stops once the start is done
-                signal.compareAndSet(0, number);
-                return;
-            }
-            boolean abandoned = runtime.cycle().cancelInFlight();
-            signal.compareAndSet(0, abandoned ? 1000 + number : number);
-            runtime.loop().stop(false);
-        });
+        signals.on(name, () -> stop(number, started, signal));
+    }
+
+    /** Stops the run as signal {@code number} does: at once when it runs, else once its start is done. */
+    private static void stop(int number, AtomicReference<AgentRuntime> started, AtomicInteger signal) {
+        AgentRuntime runtime = started.get();
+        if (runtime == null) {   // still starting: the run stops once the start is done
+            signal.compareAndSet(0, number);
+            return;
+        }
+        boolean abandoned = runtime.cycle().cancelInFlight();
+        signal.compareAndSet(0, abandoned ? 1000 + number : number);
+        runtime.loop().stop(false);
     }
 }
