@@ -213,8 +213,9 @@ class McpEndToEndTest {
                         10, 5)
                 .streamed("It failed.", 10, 1);
 
+        java.util.Set<Long> earlier = servers().map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
         CompletableFuture<Run> running = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20", "--until-idle"));
-        ProcessHandle server = awaitServerInFlight();
+        ProcessHandle server = awaitServerInFlight(earlier);
         server.destroyForcibly();
         Run run = running.get();
 
@@ -236,9 +237,10 @@ class McpEndToEndTest {
                         10, 5);
 
         long started = System.currentTimeMillis();
+        java.util.Set<Long> earlier = servers().map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
         CompletableFuture<Run> running = CompletableFuture.supplyAsync(() -> cli("run", "--hz", "20",
                 "--exit-on-lockout"));
-        ProcessHandle server = awaitServerInFlight();
+        ProcessHandle server = awaitServerInFlight(earlier);
         assertThat(cli("halt", "--reason", "enough").code()).isZero();
         Run run = running.get();
 
@@ -249,14 +251,21 @@ class McpEndToEndTest {
         assertThat(server.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS).isAlive()).isFalse();
     }
 
-    /** The server's process, once the long call's row is running. */
-    private ProcessHandle awaitServerInFlight() throws Exception {
+    /** The everything servers this JVM runs now (an earlier test's may still be on its way out). */
+    private static java.util.stream.Stream<ProcessHandle> servers() {
+        return ProcessHandle.current().children().filter(p -> p.info().arguments()
+                .map(a -> String.join(" ", a).contains("server-everything")).orElse(false));
+    }
+
+    /**
+     * This run's server process (none of the {@code earlier} ones: killing an earlier test's server, still stopping,
+     * left this run's long call to finish, once in a full suite), once the long call's row is running.
+     */
+    private ProcessHandle awaitServerInFlight(java.util.Set<Long> earlier) throws Exception {
         long deadline = System.currentTimeMillis() + 60_000;
         while (System.currentTimeMillis() < deadline) {
             String status = text("SELECT status FROM process_log WHERE name = 'mcp.everything.trigger-long-running-operation'");
-            Optional<ProcessHandle> server = ProcessHandle.current().children()
-                    .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains("server-everything"))
-                            .orElse(false)).findFirst();
+            Optional<ProcessHandle> server = servers().filter(p -> !earlier.contains(p.pid())).findFirst();
             if ("running".equals(status) && server.isPresent()) {
                 Thread.sleep(500);   // the request is on its way to the server
                 return server.get();
