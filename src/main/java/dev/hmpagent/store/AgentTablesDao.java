@@ -105,7 +105,7 @@ public final class AgentTablesDao {
     }
 
     public List<AgentTable> all() {
-        List<String[]> rows = store.query("SELECT id, table_name, coalesce(description, ''), created_at "
+        List<String[]> rows = store.queryKept("SELECT id, table_name, coalesce(description, ''), created_at "
                 + "FROM agent_tables ORDER BY table_name", rs -> new String[] {rs.getString(1), rs.getString(2),
                 rs.getString(3), rs.getString(4)});
         List<AgentTable> out = new ArrayList<>();

@@ -154,7 +154,7 @@ public final class ConceptsDao {
 
     /** The {@code limit} most recently pinned concepts with their links, oldest pin first. */
     public List<Pinned<ConceptRow>> pinned(int limit) {
-        List<long[]> ids = new ArrayList<>(store.query("SELECT id, coalesce(pinned_tick, 0) FROM concepts "
+        List<long[]> ids = new ArrayList<>(store.queryKept("SELECT id, coalesce(pinned_tick, 0) FROM concepts "
                 + "WHERE pinned = 1 ORDER BY pinned_tick DESC, id DESC LIMIT ?", rs -> new long[] {rs.getLong(1), rs.getLong(2)},
                 limit));
         Collections.reverse(ids);
@@ -162,13 +162,13 @@ public final class ConceptsDao {
     }
 
     public long pinnedCount() {
-        return store.queryLong("SELECT count(*) FROM concepts WHERE pinned = 1");
+        return store.queryLongKept("SELECT count(*) FROM concepts WHERE pinned = 1");
     }
 
     /** Concepts whose name or description contains {@code query} (any when blank), with their links. */
     public List<ConceptRow> search(String query, int limit) {
         String like = "%" + Store.likeLiteral(query.strip()) + "%";
-        List<long[]> ids = store.query("SELECT id FROM concepts WHERE ? = '' OR name LIKE ? ESCAPE '\\' "
+        List<long[]> ids = store.queryKept("SELECT id FROM concepts WHERE ? = '' OR name LIKE ? ESCAPE '\\' "
                 + "OR description LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?", rs -> new long[] {rs.getLong(1)},
                 query.strip(), like, like, limit);
         return ids.stream().map(id -> load(id[0])).toList();
@@ -186,14 +186,14 @@ public final class ConceptsDao {
     }
 
     private ConceptRow load(long id) {
-        List<String> links = store.query("""
+        List<String> links = store.queryKept("""
                 SELECT l.relation_type || ' ' || t.name FROM links l JOIN concepts t ON t.id = l.to_concept_id
                 WHERE l.from_concept_id = ?
                 UNION ALL
                 SELECT '(' || f.name || ' ' || l.relation_type || ' this)' FROM links l
                 JOIN concepts f ON f.id = l.from_concept_id WHERE l.to_concept_id = ?""",
                 rs -> rs.getString(1), id, id);
-        return store.queryOne("SELECT id, name, coalesce(description, ''), pinned FROM concepts WHERE id = ?",
+        return store.queryOneKept("SELECT id, name, coalesce(description, ''), pinned FROM concepts WHERE id = ?",
                 rs -> new ConceptRow(rs.getLong(1), rs.getString(2), rs.getString(3), links, rs.getInt(4) != 0), id)
                 .orElseThrow();
     }

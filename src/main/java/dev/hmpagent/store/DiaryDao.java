@@ -64,7 +64,7 @@ public final class DiaryDao {
 
     /** The {@code limit} most recently pinned entries, each with the tick it was pinned in, oldest pin first. */
     public List<Pinned<DiaryRow>> pinned(int limit) {
-        List<Pinned<DiaryRow>> rows = new ArrayList<>(store.query("SELECT " + COLUMNS + ", coalesce(pinned_tick, 0) "
+        List<Pinned<DiaryRow>> rows = new ArrayList<>(store.queryKept("SELECT " + COLUMNS + ", coalesce(pinned_tick, 0) "
                 + "FROM diary_entries WHERE pinned = 1 ORDER BY pinned_tick DESC, id DESC LIMIT ?",
                 rs -> new Pinned<>(map(rs), rs.getLong(7)), limit));
         Collections.reverse(rows);
@@ -72,7 +72,7 @@ public final class DiaryDao {
     }
 
     public long pinnedCount() {
-        return store.queryLong("SELECT count(*) FROM diary_entries WHERE pinned = 1");
+        return store.queryLongKept("SELECT count(*) FROM diary_entries WHERE pinned = 1");
     }
 
     private static DiaryRow map(java.sql.ResultSet rs) throws java.sql.SQLException {

@@ -1,8 +1,10 @@
 package dev.hmpagent.store;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -22,10 +24,12 @@ final class Freshness {
             "^\\s*(?:INSERT(?:\\s+OR\\s+\\w+)?\\s+INTO|REPLACE\\s+INTO|UPDATE(?:\\s+OR\\s+\\w+)?|DELETE\\s+FROM)\\s+[\"`\\[]?(\\w+)",
             Pattern.CASE_INSENSITIVE);
 
-    /** What a reader compares: equal stamps mean no write since. */
+    /** What a reader compares: equal stamps mean no write since (the writes of its tables, summed: each only grows). */
     record Stamp(long epoch, long writes) { }
 
     private final Map<String, Long> writes = new HashMap<>();
+    /** Tables whose writes may write others (a trigger, a foreign key's action): a write of one moves everything. */
+    private Set<String> fanOut = Set.of();
     private long epoch;
     private long dataVersion = Long.MIN_VALUE;
     /** The write transaction in which {@code dataVersion} was last asked (0: outside one). */
@@ -34,8 +38,18 @@ final class Freshness {
     /** This connection ran {@code sql}, which may have written. */
     synchronized void wrote(String sql) {
         Matcher m = WRITE.matcher(sql);
-        if (m.find()) writes.merge(m.group(1).toLowerCase(Locale.ROOT), 1L, Long::sum);
-        else epoch++;
+        if (!m.find()) {
+            epoch++;
+            return;
+        }
+        String table = m.group(1).toLowerCase(Locale.ROOT);
+        writes.merge(table, 1L, Long::sum);
+        if (fanOut.contains(table)) epoch++;
+    }
+
+    /** The tables (lower case) a write of which may write other tables too; see {@link #wrote}. */
+    synchronized void fanOut(Set<String> tables) {
+        fanOut = Set.copyOf(tables);
     }
 
     /** Anything may have changed: a rollback, a script, a failed statement. */
@@ -49,6 +63,11 @@ final class Freshness {
      * commits.
      */
     synchronized Stamp stamp(String table, long writing, LongSupplier dataVersion) {
+        return stamp(List.of(table), writing, dataVersion);
+    }
+
+    /** Where {@code tables} stand together now: see {@link #stamp(String, long, LongSupplier)}. */
+    synchronized Stamp stamp(List<String> tables, long writing, LongSupplier dataVersion) {
         if (writing == 0 || writing != askedIn) {
             long now = dataVersion.getAsLong();
             askedIn = writing;
@@ -57,7 +76,9 @@ final class Freshness {
                 epoch++;
             }
         }
-        return new Stamp(epoch, writes.getOrDefault(table, 0L));
+        long written = 0;
+        for (String table : tables) written += writes.getOrDefault(table, 0L);
+        return new Stamp(epoch, written);
     }
 
     /** A value read from one table, read again only when the table's {@link Stamp} moved. */

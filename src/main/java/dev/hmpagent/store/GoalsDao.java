@@ -63,9 +63,9 @@ public final class GoalsDao {
      * unpinned ones by priority (highest first), at most {@code limit} in all.
      */
     public List<WorkItem> forContext(Kind kind, int limit) {
-        List<WorkItem> rows = new ArrayList<>(store.query(select(kind) + " WHERE pinned = 1 ORDER BY pinned_tick, id "
+        List<WorkItem> rows = new ArrayList<>(store.queryKept(select(kind) + " WHERE pinned = 1 ORDER BY pinned_tick, id "
                 + "LIMIT ?", rs -> map(kind, rs), limit));
-        rows.addAll(store.query(select(kind) + " WHERE pinned = 0 AND status NOT IN " + FINISHED
+        rows.addAll(store.queryKept(select(kind) + " WHERE pinned = 0 AND status NOT IN " + FINISHED
                 + " ORDER BY priority DESC, id LIMIT ?", rs -> map(kind, rs), limit - rows.size()));
         return rows;
     }

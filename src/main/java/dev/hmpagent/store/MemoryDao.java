@@ -27,7 +27,7 @@ public final class MemoryDao {
 
     /** The newest entries first. */
     public List<MemoryRow> latest(int limit) {
-        return store.query("SELECT id, title, content, tags, updated_at FROM llm_memory ORDER BY id DESC LIMIT ?",
+        return store.queryKept("SELECT id, title, content, tags, updated_at FROM llm_memory ORDER BY id DESC LIMIT ?",
                 rs -> new MemoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)), limit);
     }
 

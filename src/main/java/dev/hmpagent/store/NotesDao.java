@@ -77,7 +77,7 @@ public final class NotesDao {
         String where = filter.sql(params);
         params.add(perSource);
         params.add(limit);
-        return store.query("SELECT " + COLUMNS + " FROM (SELECT *, row_number() OVER (PARTITION BY source ORDER BY id) "
+        return store.queryKept("SELECT " + COLUMNS + " FROM (SELECT *, row_number() OVER (PARTITION BY source ORDER BY id) "
                 + "AS nth FROM notes WHERE " + UNREAD + " AND " + where + ") WHERE nth <= ? "
                 + "ORDER BY source = 'user' DESC, id LIMIT ?", NotesDao::map, params.toArray());
     }
@@ -92,7 +92,7 @@ public final class NotesDao {
             params.add(id);
         }
         if (notIn.length() > 0) notIn.append(')');
-        return store.queryLong("SELECT coalesce(min(id), 0) FROM notes WHERE " + UNREAD + " AND " + where + notIn,
+        return store.queryLongKept("SELECT coalesce(min(id), 0) FROM notes WHERE " + UNREAD + " AND " + where + notIn,
                 params.toArray());
     }
 
@@ -100,11 +100,11 @@ public final class NotesDao {
     public long unreadCount(NoteFilter filter) {
         List<Object> params = new ArrayList<>();
         String where = filter.sql(params);
-        return store.queryLong("SELECT count(*) FROM notes WHERE " + UNREAD + " AND " + where, params.toArray());
+        return store.queryLongKept("SELECT count(*) FROM notes WHERE " + UNREAD + " AND " + where, params.toArray());
     }
 
     public long unreadCount() {
-        return store.queryLong("SELECT count(*) FROM notes WHERE " + UNREAD);
+        return store.queryLongKept("SELECT count(*) FROM notes WHERE " + UNREAD);
     }
 
     /** Unread counts keyed by priority, highest first. */
@@ -137,7 +137,7 @@ public final class NotesDao {
     public long maxUnreadId(NoteFilter filter) {
         List<Object> params = new ArrayList<>();
         String where = filter.sql(params);
-        return store.queryLong("SELECT coalesce(max(id), 0) FROM notes WHERE " + UNREAD + " AND " + where,
+        return store.queryLongKept("SELECT coalesce(max(id), 0) FROM notes WHERE " + UNREAD + " AND " + where,
                 params.toArray());
     }
 

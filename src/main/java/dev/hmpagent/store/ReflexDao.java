@@ -75,7 +75,7 @@ public final class ReflexDao {
     }
 
     public State state() {
-        return store.queryOne("SELECT temperature, presence_penalty, frequency_penalty, history_k, "
+        return store.queryOneKept("SELECT temperature, presence_penalty, frequency_penalty, history_k, "
                 + "coalesce(history_until, 0), questions, slowed, coalesce(episode, 0), rounds, coalesce(frozen_task_id, 0), "
                 + "frozen_status, coalesce(switched_task_id, 0), return_at FROM reflex_state WHERE id = 1", rs -> new State(
                         real(rs, 1), real(rs, 2), real(rs, 3), whole(rs, 4), rs.getLong(5), rs.getInt(6), rs.getInt(7) != 0,

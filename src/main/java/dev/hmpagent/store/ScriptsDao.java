@@ -39,7 +39,7 @@ public final class ScriptsDao {
 
     /** The newest version of each script, by name. */
     public List<ScriptRow> latestAll() {
-        return store.query("SELECT " + COLUMNS + " FROM agent_scripts WHERE id IN "
+        return store.queryKept("SELECT " + COLUMNS + " FROM agent_scripts WHERE id IN "
                 + "(SELECT max(id) FROM agent_scripts GROUP BY name) ORDER BY name", ScriptsDao::map);
     }
 

@@ -81,7 +81,7 @@ public final class StagnationDao {
 
     /** "max concept id/max link id" now: a change of it between two ticks means the graph grew. */
     public String graphMark() {
-        return store.queryOne("SELECT (SELECT coalesce(max(id), 0) FROM concepts) || '/' || "
+        return store.queryOneKept("SELECT (SELECT coalesce(max(id), 0) FROM concepts) || '/' || "
                 + "(SELECT coalesce(max(id), 0) FROM links)", rs -> rs.getString(1)).orElse("0/0");
     }
 

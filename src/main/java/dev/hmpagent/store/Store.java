@@ -36,6 +36,9 @@ public final class Store implements AutoCloseable {
     /** Its write transactions: BEGIN, COMMIT, rollbacks, batches. */
     private final Transactions transactions;
     private final Freshness freshness = new Freshness();
+    private final KeptReads keptReads = new KeptReads();
+    /** The file's tables (lower case), read at the first kept read after opening or a schema change; null until then. */
+    private java.util.Set<String> schema;
     private final Tables tables;
 
     /** Built by {@link Opening}, which owns how files are opened. */
@@ -201,14 +204,60 @@ public final class Store implements AutoCloseable {
 
     int update(String sql, Object... params) {
         // a schema change (DROP TABLE of an agent table): no kept statement may outlive the table it was compiled for
-        if (!Statements.kept(sql)) statements.clear();
+        if (!Statements.kept(sql)) schemaChanged();
         freshness.wrote(sql);
         return run(sql, params, PreparedStatement::executeUpdate);
     }
 
     /** Where {@code table}'s rows stand for this connection's readers: see {@link Freshness}. */
     Freshness.Stamp stamp(String table) {
+        schema();
         return freshness.stamp(table, transactions.writing(), this::dataVersion);
+    }
+
+    /**
+     * Like {@link #query}, for a small read a tick repeats: the rows are kept, unmodifiable, and read again only once a
+     * table the SQL names was written ({@link KeptReads}). {@code mapper} must be free of side effects and make
+     * values nothing changes afterwards.
+     */
+    <T> List<T> queryKept(String sql, RowMapper<T> mapper, Object... params) {
+        if (schema().isEmpty()) return query(sql, mapper, params);   // a view: what it reads is not in the SQL
+        List<String> read = keptReads.tables(sql, this::schema);
+        Freshness.Stamp stamp = freshness.stamp(read, transactions.writing(), this::dataVersion);
+        return keptReads.get(sql, params, stamp, () -> query(sql, mapper, params));
+    }
+
+    /** {@link #queryOne} through {@link #queryKept}. */
+    <T> Optional<T> queryOneKept(String sql, RowMapper<T> mapper, Object... params) {
+        List<T> rows = queryKept(sql, mapper, params);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    /** {@link #queryLong} through {@link #queryKept}. */
+    long queryLongKept(String sql, Object... params) {
+        List<Long> rows = queryKept(sql, rs -> rs.getLong(1), params);
+        return rows.isEmpty() ? 0L : rows.get(0);
+    }
+
+    /**
+     * The file's tables, loaded with the tables whose writes write others (see {@link Freshness#fanOut}); empty when
+     * the file has a view, so that no read is kept.
+     */
+    private java.util.Set<String> schema() {
+        if (schema == null) {
+            java.util.Set<String> tables = java.util.Set.copyOf(query("SELECT lower(name) FROM sqlite_master"
+                    + " WHERE type = 'table'", rs -> rs.getString(1)));
+            freshness.fanOut(Schema.fanOut(this, tables));
+            schema = Schema.hasViews(this) ? java.util.Set.of() : tables;
+        }
+        return schema;
+    }
+
+    /** A statement that changed the schema (or a script): no kept statement or read outlives it. */
+    private void schemaChanged() {
+        statements.clear();
+        keptReads.schemaChanged();
+        schema = null;
     }
 
     /**
@@ -279,7 +328,7 @@ public final class Store implements AutoCloseable {
     void executeScript(String sql) {
         freshness.anything();
         transactions.ready();
-        statements.clear();
+        schemaChanged();
         try (Statement st = connection.createStatement()) {
             for (String statement : SqlScript.split(sql)) st.execute(statement);
         } catch (SQLException e) {
