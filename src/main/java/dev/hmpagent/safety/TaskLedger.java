@@ -1,8 +1,10 @@
 package dev.hmpagent.safety;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.hmpagent.safety.SafetyRules.Action;
 import dev.hmpagent.safety.SafetyRules.Verdict;
 import java.util.ArrayList;
@@ -36,6 +38,12 @@ final class TaskLedger {
     static final int RECENT = 5 * LONGEST_CYCLE;
 
     private final LinkedHashSet<String> seen = new LinkedHashSet<>();
+    /**
+     * {@code seen} as the inside of its JSON array, appended to as states come (null: made again from {@code seen} at
+     * the next {@link #write}); the rules are written with every operation and the states are most of their text, so
+     * they are not quoted one by one each time (issue 36).
+     */
+    private StringBuilder seenJson;
     private int mark;
     private int sinceProgress;
     private boolean callsAlerted;
@@ -59,6 +67,10 @@ final class TaskLedger {
             Iterator<String> oldest = seen.iterator();
             oldest.next();
             oldest.remove();
+            seenJson = null;
+        } else if (fresh && seenJson != null) {
+            if (seenJson.length() > 0) seenJson.append(',');
+            quote(key, seenJson);
         }
         same = key.equals(last) ? same + 1 : 1;
         last = key;
@@ -98,6 +110,7 @@ final class TaskLedger {
     /** A person's message or an unlock: a new task, nothing of the old one counts. */
     void clear() {
         seen.clear();
+        seenJson = null;
         mark = 0;
         newInput();
     }
@@ -225,8 +238,14 @@ final class TaskLedger {
     /** Into the rules' JSON, under {@code "ledger"}. */
     void write(ObjectNode root) {
         ObjectNode l = root.putObject("ledger");
-        ArrayNode states = l.putArray("seen");
-        seen.forEach(states::add);
+        if (seenJson == null) {
+            seenJson = new StringBuilder(seen.size() * 28);
+            for (String key : seen) {
+                if (seenJson.length() > 0) seenJson.append(',');
+                quote(key, seenJson);
+            }
+        }
+        l.putRawValue("seen", new RawValue("[" + seenJson + "]"));
         l.put("mark", mark).put("since", sinceProgress).put("callsAlerted", callsAlerted ? 1 : 0).put("talks", talks)
                 .put("last", last).put("same", same).put("rests", rests);
         ArrayNode r = l.putArray("recent");
@@ -238,6 +257,7 @@ final class TaskLedger {
         JsonNode l = root.path("ledger");
         if (l.isMissingNode()) return;
         if (!l.isObject()) throw new IllegalArgumentException("ledger");
+        seenJson = null;
         for (JsonNode s : array(l, "seen")) seen.add(RulesJson.text(s));
         mark = RulesJson.count(l.path("mark"));
         sinceProgress = RulesJson.count(l.path("since"));
@@ -248,6 +268,13 @@ final class TaskLedger {
         rests = RulesJson.count(l.path("rests"));
         for (JsonNode s : array(l, "recent")) recent.add(RulesJson.text(s));
         if (seen.size() > REMEMBERED || recent.size() > RECENT) throw new IllegalArgumentException("ledger: too long");
+    }
+
+    /** {@code text} as a JSON string, as Jackson writes one. */
+    private static void quote(String text, StringBuilder out) {
+        out.append('"');
+        JsonStringEncoder.getInstance().quoteAsString(text, out);
+        out.append('"');
     }
 
     private static JsonNode array(JsonNode l, String name) {

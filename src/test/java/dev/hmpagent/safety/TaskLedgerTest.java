@@ -97,4 +97,41 @@ class TaskLedgerTest {
         assertThat(ledger.enter("s0", false)).as("forgotten, so new again").isTrue();
         assertThat(List.of(ledger.mark())).containsExactly(TaskLedger.REMEMBERED + 2);
     }
+
+    /** The states as {@code l} writes them, read back. */
+    private static List<String> written(TaskLedger l) throws Exception {
+        ObjectNode json = new ObjectMapper().createObjectNode();
+        l.write(json);
+        List<String> out = new java.util.ArrayList<>();
+        new ObjectMapper().readTree(json.toString()).path("ledger").path("seen").forEach(s -> out.add(s.asText()));
+        return out;
+    }
+
+    @Test
+    void the_states_written_as_they_come_are_the_states_seen_whatever_happened_in_between() throws Exception {
+        String odd = "file \"a\\b\"\n\u0001 é ☃";
+        ledger.enter("first", false);
+        assertThat(written(ledger)).containsExactly("first");
+        ledger.enter(odd, false);
+        ledger.enter("first", false);
+        ledger.enter("fail", true);
+        assertThat(written(ledger)).as("appended after a write").containsExactly("first", odd, "fail");
+
+        TaskLedger again = new TaskLedger();
+        ObjectNode json = new ObjectMapper().createObjectNode();
+        ledger.write(json);
+        again.read(new ObjectMapper().readTree(json.toString()));
+        again.enter("after a restart", false);
+        assertThat(written(again)).containsExactly("first", odd, "fail", "after a restart");
+
+        ledger.clear();
+        ledger.enter("new task", false);
+        assertThat(written(ledger)).as("a new task").containsExactly("new task");
+        for (int i = 0; i < TaskLedger.REMEMBERED; i++) ledger.enter("s" + i, false);
+        List<String> capped = written(ledger);
+        assertThat(capped).as("the oldest forgotten").hasSize(TaskLedger.REMEMBERED).startsWith("s0")
+                .doesNotContain("new task");
+        ledger.enter("one more", false);
+        assertThat(written(ledger)).hasSize(TaskLedger.REMEMBERED).startsWith("s1").endsWith("one more");
+    }
 }
