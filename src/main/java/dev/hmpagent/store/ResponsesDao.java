@@ -68,17 +68,17 @@ public final class ResponsesDao {
 
     /**
      * The tick of the newest of the last {@code window} full replies whose normalised text has this hash (an exact
-     * repeat), if any. The rows of that hash are found by its index and each kept when fewer than {@code window} full
-     * replies came after it: reading the last {@code window} rows' hashes instead read past each row's text (the hash
+     * repeat), if any. The newest full reply of that hash is found by its index and kept when fewer than {@code window}
+     * full replies came after it: reading the last {@code window} rows' hashes instead read past each row's text (the hash
      * is the table's last column), ~100 µs a tick (issue 36).
      */
     public Optional<Long> tickWithHash(String contentHash, int window) {
         if (window <= 0) return Optional.empty();
-        return store.queryOne("SELECT r.tick_id FROM llm_recent_responses r WHERE r.content_hash = ? "
-                + "AND r.stagnation = 0 AND r.interrupted = 0 AND (SELECT count(*) FROM (SELECT 1 FROM "
-                + "llm_recent_responses x WHERE x.id > r.id AND x.stagnation = 0 AND x.interrupted = 0 LIMIT ?)) < ? "
-                + "ORDER BY r.id DESC LIMIT 1",
-                rs -> rs.getLong(1), contentHash, window, window);
+        // only the newest full reply of that hash: when it is not among the last {@code window}, no older one is
+        return store.queryOne("SELECT r.tick_id FROM (SELECT id, tick_id FROM llm_recent_responses WHERE content_hash = ?"
+                + " AND stagnation = 0 AND interrupted = 0 ORDER BY id DESC LIMIT 1) r WHERE (SELECT count(*) FROM"
+                + " (SELECT 1 FROM llm_recent_responses x WHERE x.id > r.id AND x.stagnation = 0 AND x.interrupted = 0"
+                + " LIMIT ?)) < ?", rs -> rs.getLong(1), contentHash, window, window);
     }
 
     /** The last {@code k} rows, oldest first. */
