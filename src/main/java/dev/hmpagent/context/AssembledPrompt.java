@@ -69,21 +69,25 @@ public record AssembledPrompt(List<Message> messages, List<Part> parts, List<Lon
     }
 
     private static void requireExactParts(List<Message> messages, List<Part> parts) {
-        StringBuilder[] joined = new StringBuilder[messages.size()];
+        // compared in place, part by part: joining them copied the whole prompt twice a tick (issue 36)
+        int[] at = new int[messages.size()];
         int previous = 0;
         for (Part p : parts) {
             if (p.message() < previous || p.message() >= messages.size()) {
                 throw new IllegalArgumentException("part of message " + p.message() + " out of order or out of range");
             }
             previous = p.message();
-            if (joined[p.message()] == null) joined[p.message()] = new StringBuilder();
-            joined[p.message()].append(p.text());
+            String content = messages.get(p.message()).content();
+            int from = at[p.message()];
+            if (!content.regionMatches(from, p.text(), 0, p.text().length())) throw notJoined(p.message());
+            at[p.message()] = from + p.text().length();
         }
         for (int i = 0; i < messages.size(); i++) {
-            String content = joined[i] == null ? "" : joined[i].toString();
-            if (!content.equals(messages.get(i).content())) {
-                throw new IllegalArgumentException("the parts of message " + i + " do not join to its content");
-            }
+            if (at[i] != messages.get(i).content().length()) throw notJoined(i);
         }
+    }
+
+    private static IllegalArgumentException notJoined(int message) {
+        return new IllegalArgumentException("the parts of message " + message + " do not join to its content");
     }
 }

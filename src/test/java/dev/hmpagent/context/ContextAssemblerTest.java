@@ -493,6 +493,19 @@ class ContextAssemblerTest {
                 java.util.List.of(Message.system("abc")), java.util.List.of(new AssembledPrompt.Part(0, 0, "ab")),
                 java.util.List.of(), 0, java.util.List.of(), 1, java.util.Map.of(), java.util.List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not join");
+        java.util.List<Message> two = java.util.List.of(Message.system("abc"), Message.user("de"));
+        for (java.util.List<AssembledPrompt.Part> wrong : java.util.List.of(
+                java.util.List.of(new AssembledPrompt.Part(0, 0, "abcd"), new AssembledPrompt.Part(1, 1, "de")),
+                java.util.List.of(new AssembledPrompt.Part(0, 0, "a"), new AssembledPrompt.Part(0, 1, "x"),
+                        new AssembledPrompt.Part(0, 2, "c"), new AssembledPrompt.Part(1, 1, "de")),
+                java.util.List.of(new AssembledPrompt.Part(0, 0, "abc")))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AssembledPrompt(two, wrong, java.util.List.of(),
+                    0, java.util.List.of(), 1, java.util.Map.of(), java.util.List.of())).as(wrong.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not join");
+        }
+        assertThat(new AssembledPrompt(two, java.util.List.of(new AssembledPrompt.Part(0, 0, "ab"),
+                new AssembledPrompt.Part(0, 1, "c"), new AssembledPrompt.Part(1, 1, ""), new AssembledPrompt.Part(1, 4, "de")),
+                java.util.List.of(), 0, java.util.List.of(), 1, java.util.Map.of(), java.util.List.of()).parts()).hasSize(4);
     }
 
     @Test
