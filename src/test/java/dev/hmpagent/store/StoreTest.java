@@ -33,6 +33,22 @@ class StoreTest {
     }
 
     @Test
+    void an_insert_gives_its_rowid_and_leaves_no_write_open() {
+        Path file = dir.resolve("ids.db");
+        try (Store store = Store.open(file, clock); Store other = Store.open(file, clock, 200)) {
+            long first = store.insert("INSERT INTO goals(title) VALUES (?)", "one");
+            long second = store.insert("INSERT INTO goals(title) VALUES (?)", "two");
+            assertThat(second).isEqualTo(first + 1);
+            assertThat(store.queryLong("SELECT id FROM goals WHERE title = 'two'")).isEqualTo(second);
+            // the statement was finished: another connection may write at once (a write left open would hold the lock)
+            other.update("INSERT INTO goals(title) VALUES ('three')");
+            long ignored = store.insert("INSERT OR IGNORE INTO goals(id, title) VALUES (?, 'again')", first);
+            assertThat(ignored).as("nothing inserted: last_insert_rowid(), as before").isEqualTo(second);
+            assertThat(store.queryLong("SELECT count(*) FROM goals")).isEqualTo(3);
+        }
+    }
+
+    @Test
     void ratings_keep_the_reputation_of_what_they_rate() {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             store.update("INSERT INTO stagnation_strategies(name, description) VALUES ('flashback', 'recall a distant entry')");
