@@ -30,7 +30,8 @@ import java.util.List;
 final class TaskLedger {
     /**
      * States kept per task; the oldest is forgotten first (a task that saw more is long past any loop rule). The
-     * ledger is read and written with every operation: at 2,048 states (52 KB) that costs about 1–2 ms, at 4,096 ~3 ms.
+     * ledger is written with every operation, up to 52 KB at 2,048 states: its states are kept as their JSON text
+     * ({@code seenJson}), so a write copies them rather than quoting each again.
      */
     static final int REMEMBERED = 2048;
     /** Collapsed states kept for cycles: 5 rounds of the longest cycle looked for. */
