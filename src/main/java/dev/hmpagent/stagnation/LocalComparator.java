@@ -70,14 +70,30 @@ public final class LocalComparator implements ReplyComparator {
     public Comparison compare(String previous, String current) {
         Objects.requireNonNull(previous, "previous");
         Objects.requireNonNull(current, "current");
-        List<String> a = Words.normalised(previous);
-        List<String> b = Words.normalised(current);
-        if (a.equals(b)) return Comparison.identical(Comparison.LOCAL);
-        double similarity = Math.max(Words.shingleJaccard(a, b),
-                Words.jaccard(Words.contentStems(a), Words.contentStems(b)));
+        Read a = read(previous);
+        Read b = read(current);
+        last = b;   // the next reply is compared with this one
+        if (a.words().equals(b.words())) return Comparison.identical(Comparison.LOCAL);
+        double similarity = Math.max(Words.shingleJaccard(a.shingles(), b.shingles()), Words.jaccard(a.stems(), b.stems()));
         double novelty = Math.min(1.0, Math.max(0.0, 1.0 - similarity));
         Verdict verdict = novelty < noveltyThreshold ? Verdict.SAME : Verdict.NEW;
-        return ideas(units(previous), units(current), verdict, novelty);
+        return ideas(a.units(), b.units(), verdict, novelty);
+    }
+
+    /** What the comparison reads of a reply; nothing changes it once made. */
+    private record Read(String text, List<String> words, long[] shingles, Set<String> stems, List<Unit> units) { }
+
+    /**
+     * The last reply compared as the new one: each tick compares its reply with the one before, which the tick before
+     * read already (issue 36). Swapped whole, so any thread sees one reply's reading or another's.
+     */
+    private volatile Read last;
+
+    private Read read(String text) {
+        Read kept = last;
+        if (kept != null && kept.text().equals(text)) return kept;
+        List<String> words = Words.normalised(text);
+        return new Read(text, words, Words.shingleHashes(words), Words.contentStems(words), units(text));
     }
 
     private static Comparison ideas(List<Unit> olds, List<Unit> news, Verdict verdict, double novelty) {

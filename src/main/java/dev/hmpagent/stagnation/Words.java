@@ -86,8 +86,11 @@ public final class Words {
      * a fifth of the cost of building strings, and a collision is a 2^-64 event.
      */
     static double shingleJaccard(List<String> a, List<String> b) {
-        long[] x = shingleHashes(a);
-        long[] y = shingleHashes(b);
+        return shingleJaccard(shingleHashes(a), shingleHashes(b));
+    }
+
+    /** {@link #shingleJaccard(List, List)} of two lists' {@link #shingleHashes}. */
+    static double shingleJaccard(long[] x, long[] y) {
         if (x.length == 0 || y.length == 0) return 0.0;
         int i = 0;
         int j = 0;
@@ -107,7 +110,7 @@ public final class Words {
     }
 
     /** The distinct shingle hashes of {@code words}, sorted. */
-    private static long[] shingleHashes(List<String> words) {
+    static long[] shingleHashes(List<String> words) {
         long[] w = new long[words.size()];
         for (int i = 0; i < w.length; i++) w[i] = hash(words.get(i));
         long[] out;

@@ -11,6 +11,22 @@ class LocalComparatorTest {
     final LocalComparator local = new LocalComparator(0.3);
 
     @Test
+    void a_chain_of_replies_compares_as_each_pair_would_alone() {
+        java.util.List<String> replies = java.util.List.of("- check the logs\n- restart the upload",
+                "- check the logs\n- restart the upload with a smaller chunk", "The upload went through.",
+                "The upload went through.", "- check the logs\n- restart the upload");
+        for (int i = 1; i < replies.size(); i++) {
+            Comparison chained = local.compare(replies.get(i - 1), replies.get(i));
+            Comparison alone = new LocalComparator(0.3).compare(replies.get(i - 1), replies.get(i));
+            assertThat(chained).as("pair " + i).isEqualTo(alone);
+        }
+        assertThat(local.compare("The upload went through.", "- check the logs\n- restart the upload"))
+                .as("out of order: the kept reading is not this reply's")
+                .isEqualTo(new LocalComparator(0.3).compare("The upload went through.",
+                        "- check the logs\n- restart the upload"));
+    }
+
+    @Test
     void the_same_reply_after_normalising_is_identical_same_and_zero() {
         Comparison c = local.compare("I should  check the logs.", "i should check the ＬＯＧＳ!");
         assertThat(c.identical()).isTrue();
