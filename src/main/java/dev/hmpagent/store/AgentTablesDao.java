@@ -134,8 +134,8 @@ public final class AgentTablesDao {
             cols.add(column(e.getKey()));
             values.add(e.getValue());
         }
-        if (cols.isEmpty()) return store.insert("INSERT INTO " + physical(name) + " DEFAULT VALUES");
-        return store.insert("INSERT INTO " + physical(name) + " (" + String.join(", ", cols) + ") VALUES ("
+        if (cols.isEmpty()) return store.insertNamedByAgent("INSERT INTO " + physical(name) + " DEFAULT VALUES");
+        return store.insertNamedByAgent("INSERT INTO " + physical(name) + " (" + String.join(", ", cols) + ") VALUES ("
                 + "?, ".repeat(cols.size() - 1) + "?)", values.toArray());
     }
 

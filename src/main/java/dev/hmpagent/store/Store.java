@@ -273,7 +273,20 @@ public final class Store implements AutoCloseable {
                 return rs.next() ? rs.getLong(1) : null;
             }
         });
-        if (id != null) return id;
+        return id != null ? id : lastInsertRowid(sql);
+    }
+
+    /**
+     * {@link #insert} into a table whose columns the LLM named (an agent table): one of them may be called {@code
+     * rowid}, which {@code RETURNING rowid} would read instead, so the id is asked of {@code last_insert_rowid()}.
+     */
+    long insertNamedByAgent(String sql, Object... params) {
+        freshness.wrote(sql);
+        run(sql, params, PreparedStatement::executeUpdate);
+        return lastInsertRowid(sql);
+    }
+
+    private long lastInsertRowid(String sql) {
         return queryOne("SELECT last_insert_rowid()", rs -> rs.getLong(1))
                 .orElseThrow(() -> new StoreException("insert returned no id: " + sql));
     }

@@ -49,6 +49,18 @@ class StoreTest {
     }
 
     @Test
+    void a_row_of_an_agent_table_with_a_column_named_rowid_gets_its_real_id() {
+        try (Store store = Store.open(dir.resolve("agent-table.db"), clock)) {
+            AgentTablesDao tables = store.tables().agentTables();
+            tables.create("odd", "a column named like the rowid", List.of(new AgentTablesDao.Column("rowid",
+                    AgentTablesDao.ColumnType.TEXT)), "m");
+            long id = tables.insert("odd", java.util.Map.of("rowid", "not a number"));
+            assertThat(id).isEqualTo(1);
+            assertThat(tables.insert("odd", java.util.Map.of("rowid", "7"))).isEqualTo(2);
+        }
+    }
+
+    @Test
     void ratings_keep_the_reputation_of_what_they_rate() {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             store.update("INSERT INTO stagnation_strategies(name, description) VALUES ('flashback', 'recall a distant entry')");
