@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Issue 23's scenario suite through a real headless agent ({@code agent run --hz 10 --exit-on-lockout}, default
  * config, a scripted model on a real socket, time moving with a fake clock): every pathological scenario is stopped at
  * its threshold, visible in {@code agent status}, the audit and the alert command, with no request after the stop;
- * every healthy one runs to its end with no alert, pause or stop. {@code scripts/bench self-control} prints the same
- * runs as a table.
+ * every healthy one ({@link SelfControlHealthyEndToEndTest}) runs to its end with no alert, pause or stop. {@code
+ * scripts/bench self-control} prints the same runs as a table.
  */
 @Timeout(120)
 class SelfControlEndToEndTest {
@@ -28,16 +28,6 @@ class SelfControlEndToEndTest {
         List<SelfControlScenario> all = new java.util.ArrayList<>(Pathological.all());
         all.addAll(Loops.all());
         return all;
-    }
-
-    static List<SelfControlScenario> healthy() {
-        List<SelfControlScenario> all = new java.util.ArrayList<>(Healthy.all());
-        all.addAll(Finishes.all());
-        return all;
-    }
-
-    static List<SelfControlScenario> waits() {
-        return Finishes.waits();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -56,37 +46,5 @@ class SelfControlEndToEndTest {
                 .isEqualTo(s.stopState().equals("RESTING") ? ExitCodes.OK : ExitCodes.STOPPED);
         assertThat(o.audit()).as("the stop is audited").hasSize(1).allMatch(a -> a.endsWith(" " + s.stopState()));
         assertThat(o.alertsHeard()).as("the alert command heard of it").hasSize(1);
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("healthy")
-    void runs_to_its_end_with_no_alert_pause_or_stop(SelfControlScenario s) throws Exception {
-        SelfControlRun.Outcome o = SelfControlRun.run(s, dir);
-        String why = s.threshold() + "; " + o;
-
-        assertThat(o.calls()).as("the whole task: " + why).isEqualTo(s.stopAt());
-        assertThat(o.state()).as(why).isEqualTo("ACTIVE");
-        assertThat(o.alertCall()).as("no alert: " + why).isZero();
-        assertThat(o.stopCall()).as("no stop: " + why).isZero();
-        assertThat(o.audit()).as(why).isEmpty();
-        assertThat(o.alertsHeard()).isEmpty();
-        assertThat(o.statusExit()).isEqualTo(ExitCodes.OK);
-        assertThat(o.runExit()).as(o.runOut()).isEqualTo(ExitCodes.OK);
-        assertThat(o.firings()).as("only the weak ways out, never a rest or a switch: " + why)
-                .allMatch(f -> WEAK.contains(f.substring(f.indexOf(' ') + 1)));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("waits")
-    void a_wait_that_polls_an_unchanged_result_runs_to_its_end_resting_on_the_way(SelfControlScenario s) throws Exception {
-        SelfControlRun.Outcome o = SelfControlRun.run(s, dir);
-        String why = s.threshold() + "; " + o;
-
-        assertThat(o.calls()).as("the whole task: " + why).isEqualTo(s.stopAt());
-        assertThat(o.state()).as(why).isEqualTo("ACTIVE");
-        assertThat(o.audit()).as("rests that ended by themselves, nothing else: " + why).isNotEmpty()
-                .allMatch(a -> a.equals("rest RESTING") || a.equals("rest_end ACTIVE"));
-        assertThat(o.statusExit()).isEqualTo(ExitCodes.OK);
-        assertThat(o.runExit()).as(o.runOut()).isEqualTo(ExitCodes.OK);
     }
 }

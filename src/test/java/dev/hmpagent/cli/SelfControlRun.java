@@ -29,7 +29,8 @@ import picocli.CommandLine;
  * --exit-on-lockout} on a real file with the default config (and the scenario's few lines), the scripted model on a
  * real socket, time that moves with a fake clock ({@link FastTime}: a frame costs a fraction of a millisecond), then
  * {@code agent status}; the figures are read from the file as a person would: llm_calls, process_log, safety_audit,
- * reflex_firings. Used by {@code SelfControlEndToEndTest} and by {@code scripts/bench self-control}.
+ * reflex_firings. Used by {@code SelfControlEndToEndTest}, {@code SelfControlHealthyEndToEndTest} and by {@code
+ * scripts/bench self-control}.
  */
 public final class SelfControlRun {
     private static final ObjectMapper JSON = new ObjectMapper();
