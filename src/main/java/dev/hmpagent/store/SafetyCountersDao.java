@@ -9,20 +9,16 @@ public final class SafetyCountersDao {
     public record Row(String rulesJson, String taskStartedAt, long taskTokens, long taskTicks, long extraBudget) { }
 
     private final Store store;
-    /** Read several times a tick: read again only when the row may have changed ({@link Freshness}). */
-    private final Freshness.Kept<Row> kept;
 
     public SafetyCountersDao(Store store) {
         this.store = Objects.requireNonNull(store, "store");
-        this.kept = new Freshness.Kept<>(store, "safety_counters");
     }
 
+    /**
+     * Read several times a tick: read again only when the row may have changed (a kept read, {@link Store#queryKept}).
+     */
     public Row current() {
-        return kept.get(this::read);
-    }
-
-    private Row read() {
-        return store.queryOne("SELECT rules_json, task_started_at, task_tokens, task_ticks, extra_budget "
+        return store.queryOneKept("SELECT rules_json, task_started_at, task_tokens, task_ticks, extra_budget "
                         + "FROM safety_counters WHERE id = 1",
                 rs -> new Row(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)))
                 .orElseThrow(() -> new StoreException(store.path() + " has no safety_counters row: run `agent check`"));

@@ -21,20 +21,17 @@ public final class SafetyDao {
                         long pid, String user, String host) { }
 
     private final Store store;
-    /** Read several times a tick, changed rarely: read again only when the row may have changed ({@link Freshness}). */
-    private final Freshness.Kept<Row> kept;
 
     public SafetyDao(Store store) {
         this.store = Objects.requireNonNull(store, "store");
-        this.kept = new Freshness.Kept<>(store, "safety_state");
     }
 
+    /**
+     * Read several times a tick, changed rarely: read again only when the row may have changed (a kept read, {@link
+     * Store#queryKept}).
+     */
     public Row current() {
-        return kept.get(this::read);
-    }
-
-    private Row read() {
-        return store.queryOne("SELECT state, reason, detail, since, until FROM safety_state WHERE id = 1",
+        return store.queryOneKept("SELECT state, reason, detail, since, until FROM safety_state WHERE id = 1",
                 rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3), Instant.parse(rs.getString(4)),
                         rs.getString(5) == null ? null : Instant.parse(rs.getString(5))))
                 .orElseThrow(() -> new StoreException(store.path() + " has no safety_state row: run `agent check`"));
