@@ -74,7 +74,8 @@ public final class LocalComparator implements ReplyComparator {
         Read b = read(current);
         last = b;   // the next reply is compared with this one
         if (a.words().equals(b.words())) return Comparison.identical(Comparison.LOCAL);
-        double similarity = Math.max(Words.shingleJaccard(a.shingles(), b.shingles()), Words.jaccard(a.stems(), b.stems()));
+        double similarity = Math.max(Words.shingleJaccard(a.shingles(), b.shingles()),
+                Words.jaccard(a.stems(), b.stems()));
         double novelty = Math.min(1.0, Math.max(0.0, 1.0 - similarity));
         Verdict verdict = novelty < noveltyThreshold ? Verdict.SAME : Verdict.NEW;
         return ideas(a.units(), b.units(), verdict, novelty);

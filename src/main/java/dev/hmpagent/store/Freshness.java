@@ -12,12 +12,12 @@ import java.util.regex.Pattern;
 
 /**
  * Whether a table's rows may have changed since a reader of this connection last looked (issue 36): a read a tick
- * repeats (the safety state and counters, the prompt's small reads: {@link Store#queryKept}; the runtime settings as
- * a map: {@link Kept}) is kept with its {@link Stamp} and asked again only when the stamp moved. A stamp moves with every write of this connection
- * to the table (an INSERT, UPDATE, DELETE or REPLACE names it), with any write whose table it cannot tell, any
- * rollback on this connection (a savepoint's included: what a reader saw inside it may be gone), any script, and any
- * commit of another connection or process ({@code PRAGMA data_version}, asked at each {@link #stamp}). One connection
- * is used by one thread at a time, as the whole {@link Store} is.
+ * repeats (the safety state and counters, the prompt's small reads: {@link Store#queryKept}; the runtime settings as a
+ * map: {@link Kept}) is kept with its {@link Stamp} and asked again only when the stamp moved. A stamp moves with every
+ * write of this connection to the table (an INSERT, UPDATE, DELETE or REPLACE names it), with any write whose table it
+ * cannot tell, any rollback on this connection (a savepoint's included: what a reader saw inside it may be gone), any
+ * script, and any commit of another connection or process ({@code PRAGMA data_version}, asked at each {@link #stamp}).
+ * One connection is used by one thread at a time, as the whole {@link Store} is.
  */
 final class Freshness {
     private static final Pattern WRITE = Pattern.compile(

@@ -1,7 +1,6 @@
 package dev.hmpagent.store;
 
 import java.util.HashSet;
-import java.util.Locale;
 import java.util.Set;
 
 /** What {@link Freshness} needs to know of the file's schema: which writes reach beyond the table they name. */
@@ -22,7 +21,7 @@ final class Schema {
                     rs -> rs.getString(1), table, table));
         }
         out.remove(null);
-        return Set.copyOf(out.stream().map(t -> t.toLowerCase(Locale.ROOT)).toList());
+        return Set.copyOf(out);
     }
 
     /** Whether the file has a view: a read naming one reads tables its SQL does not name. */
