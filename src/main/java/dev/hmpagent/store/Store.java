@@ -37,8 +37,7 @@ public final class Store implements AutoCloseable {
     private final Transactions transactions;
     private final Freshness freshness = new Freshness();
     private final KeptReads keptReads = new KeptReads();
-    /** The file's tables (lower case), read at the first kept read after opening or a schema change; null until then. */
-    private java.util.Set<String> schema;
+    private final Schema schema = new Schema(this, freshness);
     private final Tables tables;
 
     /** Built by {@link Opening}, which owns how files are opened. */
@@ -211,7 +210,7 @@ public final class Store implements AutoCloseable {
 
     /** Where {@code table}'s rows stand for this connection's readers: see {@link Freshness}. */
     Freshness.Stamp stamp(String table) {
-        schema();
+        schema.tables();   // which writes reach other tables, known before any stamp is kept
         return freshness.stamp(table, transactions.writing(), this::dataVersion);
     }
 
@@ -221,8 +220,8 @@ public final class Store implements AutoCloseable {
      * values nothing changes afterwards.
      */
     <T> List<T> queryKept(String sql, RowMapper<T> mapper, Object... params) {
-        if (schema().isEmpty()) return query(sql, mapper, params);   // a view: what it reads is not in the SQL
-        List<String> read = keptReads.tables(sql, this::schema);
+        if (schema.tables().isEmpty()) return query(sql, mapper, params);   // a view: what it reads is not in its SQL
+        List<String> read = keptReads.tables(sql, schema::tables);
         Freshness.Stamp stamp = freshness.stamp(read, transactions.writing(), this::dataVersion);
         return keptReads.get(sql, params, stamp, () -> query(sql, mapper, params));
     }
@@ -239,25 +238,11 @@ public final class Store implements AutoCloseable {
         return rows.isEmpty() ? 0L : rows.get(0);
     }
 
-    /**
-     * The file's tables, loaded with the tables whose writes write others (see {@link Freshness#fanOut}); empty when
-     * the file has a view, so that no read is kept.
-     */
-    private java.util.Set<String> schema() {
-        if (schema == null) {
-            java.util.Set<String> tables = java.util.Set.copyOf(query("SELECT lower(name) FROM sqlite_master"
-                    + " WHERE type = 'table'", rs -> rs.getString(1)));
-            freshness.fanOut(Schema.fanOut(this, tables));
-            schema = Schema.hasViews(this) ? java.util.Set.of() : tables;
-        }
-        return schema;
-    }
-
     /** A statement that changed the schema (or a script): no kept statement or read outlives it. */
     private void schemaChanged() {
         statements.clear();
         keptReads.schemaChanged();
-        schema = null;
+        schema.changed();
     }
 
     /**
