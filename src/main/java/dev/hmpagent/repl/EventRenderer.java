@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStringBuilder;
@@ -189,12 +191,26 @@ public final class EventRenderer implements EventSink {
     }
 
     /**
-     * The person cancelled the call in flight (Ctrl-C) after {@code received} characters had arrived: the one line
-     * that says so; the tick's own "cut short" line is then not said again.
+     * The person cancels the call in flight (Ctrl-C): {@code cancelInFlight} cancels it (false: nothing was in
+     * flight). The call's tick is marked first, so that its own "cut short" line is not said even when the tick
+     * thread ends the call before this returns; the one line that says how much had arrived, or empty.
      */
-    public synchronized String cancelled(int received) {
-        cancelledTick = lastCallTick;
-        return received == 0 ? "cancelled before any reply" : String.format("cancelled; %,d chars kept", received);
+    public Optional<String> cancel(BooleanSupplier cancelInFlight) {
+        int received;
+        long before;
+        synchronized (this) {
+            received = received();
+            before = cancelledTick;
+            cancelledTick = lastCallTick;
+        }
+        if (cancelInFlight.getAsBoolean()) {
+            return Optional.of(received == 0 ? "cancelled before any reply"
+                    : String.format("cancelled; %,d chars kept", received));
+        }
+        synchronized (this) {
+            cancelledTick = before;
+        }
+        return Optional.empty();
     }
 
     private void callEnded(AgentEvent.CallEnded e) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -265,9 +266,9 @@ public final class Repl {
      * and at an empty prompt a second one within 2 s leaves (returns true).
      */
     private boolean ctrlC() {
-        int received = renderer.received();   // read before the call ends and the count goes
-        if (loop.cycle().cancelInFlight()) {
-            say(renderer.cancelled(received) + "; your message stays unread (/drop forgets it)");
+        Optional<String> cancelled = renderer.cancel(loop.cycle()::cancelInFlight);
+        if (cancelled.isPresent()) {
+            say(cancelled.get() + "; your message stays unread (/drop forgets it)");
             return false;
         }
         Instant now = clock.instant();

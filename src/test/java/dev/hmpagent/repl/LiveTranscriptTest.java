@@ -183,7 +183,7 @@ class LiveTranscriptTest {
     @Test
     void a_cancel_is_one_line_saying_how_much_arrived_and_the_cut_short_line_is_not_said_again() {
         renderer.emit(new AgentEvent.CallStarted(7, "m"));
-        assertThat(renderer.cancelled(renderer.received())).isEqualTo("cancelled before any reply");
+        assertThat(renderer.cancel(() -> true)).contains("cancelled before any reply");
         renderer.emit(new AgentEvent.CallEnded(7, "m", 900, 0, 0, 2_000, true, false));
         renderer.emit(new AgentEvent.Thought(7, "", true));
         assertThat(screen.above).as("the cancel line (said by the REPL) is all").isEmpty();
@@ -191,12 +191,35 @@ class LiveTranscriptTest {
 
         renderer.emit(new AgentEvent.CallStarted(8, "m"));
         renderer.emit(new AgentEvent.ReplyDelta(8, "Once upon a time"));
-        assertThat(renderer.cancelled(renderer.received())).isEqualTo("cancelled; 16 chars kept");
+        assertThat(renderer.cancel(() -> true)).contains("cancelled; 16 chars kept");
         renderer.emit(new AgentEvent.CallEnded(8, "m", 900, 0, 4, 2_000, true, false));
         renderer.emit(new AgentEvent.Thought(8, "Once upon a time", true));
         renderer.emit(new AgentEvent.Thought(9, "a loop", true));
         assertThat(screen.above).as("a reply cut short by anything else still says so").containsExactly(
                 "· the reply of tick 9 was cut short; what arrived is kept (/verbose normal shows it)");
+    }
+
+    @Test
+    void a_cancel_whose_tick_ends_before_the_cancel_line_is_said_still_says_it_once() {
+        renderer.emit(new AgentEvent.CallStarted(7, "m"));
+        renderer.emit(new AgentEvent.ReplyDelta(7, "Once upon a time"));
+        // the cancel wakes the tick thread, which ends the call and says the thought before the REPL's line
+        assertThat(renderer.cancel(() -> {
+            renderer.emit(new AgentEvent.CallEnded(7, "m", 900, 0, 4, 2_000, true, false));
+            renderer.emit(new AgentEvent.Thought(7, "Once upon a time", true));
+            return true;
+        })).contains("cancelled; 16 chars kept");
+        assertThat(screen.above).as("the cancel line (said by the REPL) is all").isEmpty();
+    }
+
+    @Test
+    void a_ctrl_c_with_nothing_in_flight_says_nothing_and_a_later_cut_short_is_still_said() {
+        renderer.emit(new AgentEvent.CallStarted(7, "m"));
+        assertThat(renderer.cancel(() -> false)).isEmpty();
+        renderer.emit(new AgentEvent.CallEnded(7, "m", 900, 0, 4, 2_000, true, false));
+        renderer.emit(new AgentEvent.Thought(7, "a loop", true));
+        assertThat(screen.above).containsExactly(
+                "· the reply of tick 7 was cut short; what arrived is kept (/verbose normal shows it)");
     }
 
     @Test
