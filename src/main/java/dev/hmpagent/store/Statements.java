@@ -46,17 +46,15 @@ final class Statements {
         };
     }
 
-    /** A statement of {@code sql} with no parameters bound: a kept one, or a new one. */
+    /**
+     * A statement of {@code sql}: a kept one, with the values of its last use still bound, or a new one. The taker
+     * binds every parameter ({@link Store}'s binding sets NULL where it has no value). Clearing the bindings instead
+     * ({@code clearParameters}, SQLite's {@code sqlite3_clear_bindings}) marks a statement whose plan may depend on its
+     * values as expired, and SQLite then compiles it again at its next step: that was 30-50 µs of every statement.
+     */
     synchronized PreparedStatement take(String sql) throws SQLException {
         PreparedStatement ps = idle.remove(sql);
-        if (ps == null) return connection.prepareStatement(sql);
-        try {
-            ps.clearParameters();
-            return ps;
-        } catch (SQLException e) {
-            closeQuietly(ps);
-            return connection.prepareStatement(sql);
-        }
+        return ps != null ? ps : connection.prepareStatement(sql);
     }
 
     /** Done with {@code ps}: kept when it {@code succeeded} and may be kept, else closed. */

@@ -350,6 +350,7 @@ public final class Store implements AutoCloseable {
         return queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name) > 0;
     }
 
+    /** Binds every parameter of {@code ps}: {@code params} in order, NULL for any beyond them (a kept statement). */
     private static void bind(PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
@@ -357,6 +358,8 @@ public final class Store implements AutoCloseable {
             else if (p instanceof Instant t) ps.setString(i + 1, format(t));
             else ps.setObject(i + 1, p);
         }
+        int count = ps.getParameterMetaData().getParameterCount();
+        for (int i = params.length; i < count; i++) ps.setObject(i + 1, null);
     }
 
     private StoreException translate(String what, SQLException e) {

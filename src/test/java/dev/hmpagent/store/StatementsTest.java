@@ -41,6 +41,16 @@ class StatementsTest {
     }
 
     @Test
+    void a_kept_statement_run_with_fewer_values_than_its_parameters_binds_null_for_the_rest_not_the_last_values() {
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            String sql = "SELECT coalesce(?, 'none') || '/' || coalesce(?, 'none')";
+            assertThat(store.query(sql, rs -> rs.getString(1), "a", "b")).containsExactly("a/b");
+            assertThat(store.query(sql, rs -> rs.getString(1), "c")).containsExactly("c/none");
+            assertThat(store.query(sql, rs -> rs.getString(1))).containsExactly("none/none");
+        }
+    }
+
+    @Test
     void a_table_dropped_and_made_again_with_other_columns_is_read_as_it_is_now() {
         try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
             store.update("CREATE TABLE t(a TEXT)");
