@@ -48,9 +48,12 @@ public final class ReplySecrets {
         String out = redactKnown(text);
         out = replace(KEY_BLOCK, out, m -> CommandQueue.REDACTED);
         out = replace(JSON_FIELD, out, m -> named(m.group(1)) && !m.group(3).isEmpty()
-                ? "\"" + m.group(1) + "\"" + m.group(2) + "\"" + CommandQueue.REDACTED + "\"" : m.group());
-        out = replace(ASSIGNMENT, out, m -> named(m.group(1)) ? m.group(1) + "=" + CommandQueue.REDACTED : m.group());
-        return replace(WORD, out, m -> SecretRef.looksLikeKey(m.group()) ? CommandQueue.REDACTED : m.group());
+                ? "\"" + m.group(1) + "\"" + m.group(2) + "\"" + CommandQueue.REDACTED + "\"" : null);
+        // every assignment holds a '=': a reply without one (most) is not searched, a third of the time
+        if (out.indexOf('=') >= 0) {
+            out = replace(ASSIGNMENT, out, m -> named(m.group(1)) ? m.group(1) + "=" + CommandQueue.REDACTED : null);
+        }
+        return replace(WORD, out, ReplySecrets::keyWord);
     }
 
     /**
@@ -71,7 +74,13 @@ public final class ReplySecrets {
     public String redactResult(String text) {
         Objects.requireNonNull(text, "text");
         String out = replace(KEY_BLOCK, redactKnown(text), m -> CommandQueue.REDACTED);
-        return replace(WORD, out, m -> SecretRef.looksLikeKey(m.group()) ? CommandQueue.REDACTED : m.group());
+        return replace(WORD, out, ReplySecrets::keyWord);
+    }
+
+    /** {@value CommandQueue#REDACTED} for a word in a key's format, else null (kept); a short word is never one. */
+    private static String keyWord(Matcher m) {
+        return m.end() - m.start() >= SecretRef.MIN_KEY_LENGTH && SecretRef.looksLikeKey(m.group())
+                ? CommandQueue.REDACTED : null;
     }
 
     private static boolean named(String name) {
@@ -79,8 +88,9 @@ public final class ReplySecrets {
     }
 
     /**
-     * {@code text} with each match of {@code pattern} replaced, literally, by what {@code with} makes of it; a match
-     * left as it was costs no copy (most words of a reply are no secret), and text with no change comes back as is.
+     * {@code text} with each match of {@code pattern} replaced, literally, by what {@code with} makes of it (null:
+     * left as it is); a match left as it was costs no copy (most words of a reply are no secret), and text with no
+     * change comes back as is.
      */
     private static String replace(Pattern pattern, String text, java.util.function.Function<Matcher, String> with) {
         Matcher m = pattern.matcher(text);
@@ -88,6 +98,7 @@ public final class ReplySecrets {
         int copied = 0;
         while (m.find()) {
             String replacement = with.apply(m);
+            if (replacement == null) continue;
             if (replacement.length() == m.end() - m.start()
                     && text.regionMatches(m.start(), replacement, 0, replacement.length())) continue;
             if (out == null) out = new StringBuilder(text.length());

@@ -35,6 +35,11 @@ public record SecretRef(Kind kind, String name) {
     private static final Pattern AWS_KEY_ID = Pattern.compile("(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])");
     /** After a token prefix, this much more with a digit in it makes a token (a name like npm_config_x has none). */
     private static final int TOKEN_TAIL = 12;
+    /**
+     * The shortest text {@link #looksLikeKey} can take for a key: "-----BEGIN" (an AWS key id is 20, the shortest
+     * prefix and its tail 15); most words of a reply are shorter, and are judged by their length alone.
+     */
+    public static final int MIN_KEY_LENGTH = 10;
     /** A piece of a name this long that mixes letters and digits is a key, not a name people give. */
     private static final int TOKEN_RUN = 20;
 
@@ -105,6 +110,7 @@ public record SecretRef(Kind kind, String name) {
      */
     public static boolean looksLikeKey(String text) {
         String s = text.strip();
+        if (s.length() < MIN_KEY_LENGTH) return false;
         if (s.contains("-----BEGIN")) return true;
         if (AWS_KEY_ID.matcher(s).find()) return true;
         for (int i = 0; i < s.length(); i++) {

@@ -35,6 +35,16 @@ class SecretRefTest {
     }
 
     @org.junit.jupiter.api.Test
+    void the_shortest_keys_of_each_form_are_keys_and_the_length_below_which_none_is_holds() {
+        assertThat(SecretRef.looksLikeKey("sk-abcdefghij1k")).as("a 3-character prefix and 12 more: 15").isTrue();
+        assertThat(SecretRef.looksLikeKey("eyJabcdefghij1k")).isTrue();
+        assertThat(SecretRef.looksLikeKey("-----BEGIN")).as("the start of a key block: 10").isTrue();
+        assertThat(SecretRef.looksLikeKey("AKIAABCDEFGH12345678")).isTrue();
+        assertThat(SecretRef.looksLikeKey(" -----BEGIN ")).as("judged stripped").isTrue();
+        assertThat(SecretRef.MIN_KEY_LENGTH).isEqualTo("-----BEGIN".length());
+    }
+
+    @org.junit.jupiter.api.Test
     void keys_and_token_runs_are_found_anywhere_in_a_long_text_and_words_like_them_are_not_keys() {
         // many "sk-" words: the old judge copied the rest of the text for each one (quadratic: over a minute for
         // 4 Mi characters); the result must be what it was
