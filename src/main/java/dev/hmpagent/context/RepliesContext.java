@@ -3,8 +3,8 @@ package dev.hmpagent.context;
 import dev.hmpagent.store.ReflexDao;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
+import dev.hmpagent.text.Text;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -45,7 +45,7 @@ final class RepliesContext {
     }
 
     private static String item(ResponseRow r) {
-        String novelty = r.noveltyScore() == null ? "" : String.format(Locale.ROOT, ", novelty %.2f", r.noveltyScore());
+        String novelty = r.noveltyScore() == null ? "" : ", novelty " + Text.twoDecimals(r.noveltyScore());
         String flags = (r.interrupted() ? ", cut short before it was complete" : "")
                 + (r.stagnation() ? ", anti-stagnation" : "");
         String reflection = r.reflection() == null || r.reflection().isBlank() ? "" : "\nreflection: " + r.reflection();

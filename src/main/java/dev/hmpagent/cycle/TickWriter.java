@@ -29,6 +29,7 @@ import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.StagnationDao;
 import dev.hmpagent.store.Store;
 import dev.hmpagent.store.TickRecord;
+import dev.hmpagent.text.Text;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -295,8 +296,8 @@ public final class TickWriter {
         String commands = t.parsed().commands().isEmpty() ? "no commands"
                 : "commands: " + String.join(", ", t.parsed().commands().stream().map(x -> x.type()).toList());
         String novelty = t.previous().isEmpty() ? "first reply"
-                : String.format(Locale.ROOT, "novelty %.2f vs tick %d (%s)", cmp.novelty(), t.previous().get().tickId(),
-                cmp.method());
+                : "novelty " + Text.twoDecimals(cmp.novelty()) + " vs tick " + t.previous().get().tickId() + " ("
+                + cmp.method() + ")";
         String ideas = cmp.reflection();
         return (ideas.isEmpty() ? "" : ideas + "; ") + novelty + "; " + commands + (t.parsed().errors().isEmpty() ? ""
                 : "; " + t.parsed().errors().size() + " malformed");

@@ -12,6 +12,19 @@ public final class Text {
 
     private Text() { }
 
+    /**
+     * {@code v} with two decimals, exactly as {@code String.format(Locale.ROOT, "%.2f", v)} writes it (half up, from
+     * the shortest decimal that reads back as {@code v}) at a tenth of its cost: a novelty is written into every
+     * tick's reply row and prompt.
+     */
+    public static String twoDecimals(double v) {
+        if (!Double.isFinite(v)) return String.format(java.util.Locale.ROOT, "%.2f", v);
+        String out = new java.math.BigDecimal(Double.toString(v)).setScale(2, java.math.RoundingMode.HALF_UP)
+                .toPlainString();
+        // BigDecimal has no negative zero; the formatter keeps the sign of a negative value that rounds to zero
+        return out.equals("0.00") && (Double.doubleToRawLongBits(v) < 0) ? "-0.00" : out;
+    }
+
     /** {@code s} on one line (runs of white space become one space), cut at {@code max} characters with "…". */
     public static String oneLine(String s, int max) {
         return cut(collapse(s), max);
