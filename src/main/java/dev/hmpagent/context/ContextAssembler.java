@@ -91,7 +91,10 @@ public final class ContextAssembler {
     /** The data-fence nonce of this run (null before the first prompt); only the tick thread assembles. */
     private String nonce;
     /** What the previous prompt showed ahead of context 1 (context 0, 6 and 3), null before the first. */
-    private String aheadBefore;
+    private Ahead aheadBefore;
+    /** Context 0 as last rendered, and what it was rendered from: it changes only when they do (tick thread only). */
+    private SystemInputs systemFrom;
+    private String systemBefore;
     /** The id of the oldest reply the previous prompt's context 1 showed (0: none). */
     private long firstReplyBefore;
     /** Where the person is told their message was cut ({@link #tellPersonWith}). */
@@ -246,8 +249,8 @@ public final class ContextAssembler {
             DataFence fence = new DataFence(nonce);
             Assembled assembled = assemble(tickId, now, snapshot, fence);
             AssembledPrompt prompt = assembled.prompt();
-            String all = prompt.messages().get(0).content() + "\n" + prompt.messages().get(1).content();
-            if (fence.onlyInFences(all, prompt.dataShown().size())) {
+            if (fence.onlyInFences(prompt.messages().get(0).content(), prompt.messages().get(1).content(),
+                    prompt.dataShown().size())) {
                 aheadBefore = assembled.ahead();
                 firstReplyBefore = assembled.firstReply();
                 return prompt;
@@ -260,7 +263,13 @@ public final class ContextAssembler {
     }
 
     /** A prompt, what it shows ahead of context 1, and the id of the oldest reply its context 1 shows (0: none). */
-    private record Assembled(AssembledPrompt prompt, String ahead, long firstReply) { }
+    private record Assembled(AssembledPrompt prompt, Ahead ahead, long firstReply) { }
+
+    /** What a prompt shows ahead of context 1: context 0, K (context 1's title names it), contexts 6 and 3. */
+    private record Ahead(String system, int historyK, String notes6, String pins3) { }
+
+    /** What context 0 is rendered from. */
+    private record SystemInputs(String agentName, String instructions, String catalog, String outside) { }
 
     private Assembled assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot, DataFence fence) {
         ContextSettings settings = snapshot.settings();
@@ -269,12 +278,12 @@ public final class ContextAssembler {
         DataFence.Fenced outside = outsideLines.isEmpty() ? null : fence.wrap("mcp tools", outsideLines.strip());
         String outsideText = outside == null ? "" : outsideIntro + outside.text();
         boolean small = compact.getAsBoolean();
-        String system = SystemPrompt.render(settings.agentName(), instructions,
-                (small ? CompactCommands.catalog(catalog) : catalog) + own, outsideText);
+        String system = system(new SystemInputs(settings.agentName(), instructions,
+                (small ? CompactCommands.catalog(catalog) : catalog) + own, outsideText));
         Section notes6 = notebook.render();
         Section pins3 = pinned.render(fence, reflexItems(snapshot, PinnedContext.INDEX));
         // context 1's own title names K: a new K changes the prompt there, so the window may drop then too
-        String ahead = system + "\u0000" + settings.historyK() + "\u0000" + notes6.render() + pins3.render();
+        Ahead ahead = new Ahead(system, settings.historyK(), notes6.render(), pins3.render());
         List<ResponseRow> window = replies.window(settings.historyK(), !ahead.equals(aheadBefore), firstReplyBefore);
         Section replies1 = replies.render(settings.historyK(), window, reflexItems(snapshot, RepliesContext.INDEX));
         Section processes2 = processes.render(fence);
@@ -299,6 +308,16 @@ public final class ContextAssembler {
                 user.trimmed(), shown, offer);
         tellCuts(cuts, noteIds, settings.promptBudgetTokens());
         return new Assembled(prompt, ahead, replies1.rowIds().stream().findFirst().orElse(0L));
+    }
+
+    /** Context 0 rendered from {@code inputs}: the last one again while they stay the same. */
+    private String system(SystemInputs inputs) {
+        if (!inputs.equals(systemFrom)) {
+            systemBefore = SystemPrompt.render(inputs.agentName(), inputs.instructions(), inputs.catalog(),
+                    inputs.outside());
+            systemFrom = inputs;
+        }
+        return systemBefore;
     }
 
     /**

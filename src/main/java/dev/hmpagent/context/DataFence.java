@@ -34,12 +34,18 @@ final class DataFence {
     }
 
     /**
-     * Whether the nonce occurs in {@code prompt}, which holds {@code fences} fenced texts, only in their fence lines:
-     * exactly twice per fence (overlapping occurrences count), so no text inside a fence, and none outside, shows it.
+     * Whether the nonce occurs in a prompt of these two messages, which hold {@code fences} fenced texts, only in
+     * their fence lines: exactly twice per fence (overlapping occurrences count), so no text inside a fence, and none
+     * outside, shows it. Each message is searched on its own, without a copy of both: no occurrence can span from
+     * one to the other (a nonce is letters, digits, '-' and '_').
      */
-    boolean onlyInFences(String prompt, int fences) {
+    boolean onlyInFences(String system, String user, int fences) {
+        return count(system) + count(user) == 2 * fences;
+    }
+
+    private int count(String text) {
         int count = 0;
-        for (int at = prompt.indexOf(nonce); at >= 0; at = prompt.indexOf(nonce, at + 1)) count++;
-        return count == 2 * fences;
+        for (int at = text.indexOf(nonce); at >= 0; at = text.indexOf(nonce, at + 1)) count++;
+        return count;
     }
 }
