@@ -49,7 +49,7 @@ public final class ReplySecrets {
         out = replace(KEY_BLOCK, out, m -> CommandQueue.REDACTED);
         out = replace(JSON_FIELD, out, m -> named(m.group(1)) && !m.group(3).isEmpty()
                 ? "\"" + m.group(1) + "\"" + m.group(2) + "\"" + CommandQueue.REDACTED + "\"" : null);
-        // every assignment holds a '=': a reply without one (most) is not searched, a third of the time
+        // every assignment holds a '=': a reply without one (most) is not searched, over half of redact's time
         if (out.indexOf('=') >= 0) {
             out = replace(ASSIGNMENT, out, m -> named(m.group(1)) ? m.group(1) + "=" + CommandQueue.REDACTED : null);
         }

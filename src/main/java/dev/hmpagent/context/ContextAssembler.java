@@ -268,8 +268,8 @@ public final class ContextAssembler {
     /** What a prompt shows ahead of context 1: context 0, K (context 1's title names it), contexts 6 and 3. */
     private record Ahead(String system, int historyK, String notes6, String pins3) { }
 
-    /** What context 0 is rendered from. */
-    private record SystemInputs(String agentName, String instructions, String catalog, String outside) { }
+    /** What context 0 is rendered from: the catalogue in its compact form or not, the agent's own scripts and tables. */
+    private record SystemInputs(String agentName, String instructions, boolean small, String own, String outside) { }
 
     private Assembled assemble(long tickId, Instant now, LiveSettings.Snapshot snapshot, DataFence fence) {
         ContextSettings settings = snapshot.settings();
@@ -278,8 +278,7 @@ public final class ContextAssembler {
         DataFence.Fenced outside = outsideLines.isEmpty() ? null : fence.wrap("mcp tools", outsideLines.strip());
         String outsideText = outside == null ? "" : outsideIntro + outside.text();
         boolean small = compact.getAsBoolean();
-        String system = system(new SystemInputs(settings.agentName(), instructions,
-                (small ? CompactCommands.catalog(catalog) : catalog) + own, outsideText));
+        String system = system(new SystemInputs(settings.agentName(), instructions, small, own, outsideText));
         Section notes6 = notebook.render();
         Section pins3 = pinned.render(fence, reflexItems(snapshot, PinnedContext.INDEX));
         // context 1's own title names K: a new K changes the prompt there, so the window may drop then too
@@ -313,8 +312,8 @@ public final class ContextAssembler {
     /** Context 0 rendered from {@code inputs}: the last one again while they stay the same. */
     private String system(SystemInputs inputs) {
         if (!inputs.equals(systemFrom)) {
-            systemBefore = SystemPrompt.render(inputs.agentName(), inputs.instructions(), inputs.catalog(),
-                    inputs.outside());
+            systemBefore = SystemPrompt.render(inputs.agentName(), inputs.instructions(),
+                    (inputs.small() ? CompactCommands.catalog(catalog) : catalog) + inputs.own(), inputs.outside());
             systemFrom = inputs;
         }
         return systemBefore;
