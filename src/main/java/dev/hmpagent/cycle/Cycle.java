@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 public final class Cycle {
     /**
-     * The parts of one cycle, each made once by the composition root ({@code runtime.Wiring}) on the tick thread's
+     * The parts of one cycle, each made once by the composition root ({@code runtime.CycleWiring}) on the tick thread's
      * connection.
      *
      * @param stops    the running agent's one stop signal (a halt heard, and the persisted state)
