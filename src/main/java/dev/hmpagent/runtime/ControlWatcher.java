@@ -6,10 +6,12 @@ import dev.hmpagent.store.ControlRequestsDao;
 import dev.hmpagent.store.HaltFlag;
 import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.Store;
+import dev.hmpagent.text.Text;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The second reader of the control channel: every {@link StopSignal#POLL} on its own connection it looks for
@@ -29,28 +31,26 @@ final class ControlWatcher implements AutoCloseable {
     private long seen;
     private long version = Long.MIN_VALUE;
     private final HaltFlag flag;
-    private final java.util.function.Consumer<ControlRequestsDao.Request> others;
+    private final Consumer<ControlRequestsDao.Request> others;
+    private final Consumer<String> problems;
     private boolean flagObeyed;
 
     /**
-     * @param store  a connection only this watcher uses (it is closed with the runtime, not here)
-     * @param stops  where a halt is raised: what it stops was registered on it by the composition root
-     * @param wake   wakes the tick loop
+     * @param store    a connection only this watcher uses (it is closed with the runtime, not here)
+     * @param stops    where a halt is raised: what it stops was registered on it by the composition root
+     * @param wake     wakes the tick loop
+     * @param others   every request that is no halt ({@code spawn}), on this watcher's thread, with its connection's
+     *                 tables
+     * @param problems told in one line when a halt could not stop everything it stops: what failed may still run
      */
-    ControlWatcher(Store store, StopSignal stops, Runnable wake) {
-        this(store, stops, wake, r -> { });
-    }
-
-    /**
-     * As {@link #ControlWatcher(Store, StopSignal, Runnable)}, every request that is no halt ({@code spawn}) handed to
-     * {@code others} on this watcher's thread, with its connection's tables.
-     */
-    ControlWatcher(Store store, StopSignal stops, Runnable wake, java.util.function.Consumer<ControlRequestsDao.Request> others) {
+    ControlWatcher(Store store, StopSignal stops, Runnable wake, Consumer<ControlRequestsDao.Request> others,
+                   Consumer<String> problems) {
         this.store = Objects.requireNonNull(store, "store");
         this.requests = store.tables().controlRequests();
         this.stops = Objects.requireNonNull(stops, "stops");
         this.wake = Objects.requireNonNull(wake, "wake");
         this.others = Objects.requireNonNull(others, "others");
+        this.problems = Objects.requireNonNull(problems, "problems");
         this.pid = ProcessHandle.current().pid();
         // a spawn asked for while this agent was starting (or before it died) is acted on; older halts and notes
         // were applied to the file by those who made them
@@ -114,8 +114,20 @@ final class ControlWatcher implements AutoCloseable {
         try {
             stops.halt();
         } catch (RuntimeException e) {
-            // every other stopper ran: the request counts as handled, so the next look does not halt a second time
+            // every other stopper ran: the request counts as handled, so the next look does not halt a second time;
+            // the person hears what failed, which may still be running
+            problems.accept(unstopped(e));
         }
+    }
+
+    /** The one line a person reads when a halt's stoppers failed: the first failure, and how many more. */
+    static String unstopped(RuntimeException e) {
+        int more = e.getSuppressed().length;
+        String what = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
+        return "the halt could not stop everything: " + Text.oneLine(what, 200)
+                + (more == 0 ? "" : " (and " + more + " more failure" + (more == 1 ? "" : "s") + ")")
+                + "; the agent is halted, but what failed may still be running (the agent's processes carry "
+                + dev.hmpagent.process.ProcessRunner.MARKER_VARIABLE + " in their environment)";
     }
 
     @Override

@@ -103,7 +103,7 @@ final class Startup {
             if (r.kind().equals("spawn")) {
                 events.emit(new AgentEvent.Info(tools.children().spawnRequested(r.reason(), control.tables().peers())));
             }
-        }));
+        }, line -> events.emit(new AgentEvent.Problem(line))));
         if (config.a2a().serves()) {   // a peer's message is a note: the watcher sees it and wakes the loop
             events.emit(new AgentEvent.Info(push(resources, a2a(config, launch)).describe(), false));
         }

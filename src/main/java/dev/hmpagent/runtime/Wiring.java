@@ -15,6 +15,7 @@ import dev.hmpagent.safety.SafetyControl;
 import dev.hmpagent.safety.SafetyMonitor;
 import dev.hmpagent.safety.SafetyState;
 import dev.hmpagent.safety.SafetyRules;
+import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.policy.ControlSurface;
 import dev.hmpagent.policy.FileRoots;
 import dev.hmpagent.policy.ShellPolicy;
@@ -58,12 +59,14 @@ public final class Wiring {
                         Completions completions, LlmTasks llmTasks, java.util.function.DoubleSupplier jitter,
                         java.util.function.Function<String, String> variables, Confinement confinement,
                         McpServers mcp, KnownSecrets secrets, PeerSends peers, ChildAgents children) {
-        /** A halt: every process tree is killed, every delegated LLM call, MCP call and send to a peer cancelled. */
+        /**
+         * A halt: every delegated LLM call, process tree, MCP call and send to a peer stopped, each whatever the others
+         * did (an MCP server that throws on its cancel does not keep a process tree alive); the first failure is
+         * thrown after all ran.
+         */
         public void stopAll(String why) {
-            llmTasks.cancelAll();
-            processes.stopAll(why);
-            mcp.cancelAll(why);
-            peers.cancelAll();
+            StopSignal.runEach(List.of(llmTasks::cancelAll, () -> processes.stopAll(why), () -> mcp.cancelAll(why),
+                    peers::cancelAll));
         }
     }
 

@@ -87,8 +87,16 @@ public final class StopSignal {
      */
     public void halt() {
         halts.incrementAndGet();
+        runEach(onHalt);
+    }
+
+    /**
+     * Runs every one of {@code stops} in order, each whatever the others did; the first failure is thrown after all
+     * ran, the later ones suppressed in it. How a halt runs its stoppers, and a stopper that stops several things.
+     */
+    public static void runEach(Iterable<Runnable> stops) {
         List<RuntimeException> failed = new ArrayList<>();
-        for (Runnable stop : onHalt) {
+        for (Runnable stop : stops) {
             try {
                 stop.run();
             } catch (RuntimeException e) {

@@ -29,7 +29,7 @@ class ControlWatcherRequestsTest {
             AtomicInteger halts = new AtomicInteger();
             stops.onHalt(halts::incrementAndGet);
             List<ControlRequestsDao.Request> others = new CopyOnWriteArrayList<>();
-            ControlWatcher watcher = new ControlWatcher(store, stops, () -> { }, others::add);
+            ControlWatcher watcher = new ControlWatcher(store, stops, () -> { }, others::add, line -> { });
             store.tables().controlRequests().add("spawn", "{\"name\": \"helper\"}", Requester.thisProcess());
             store.tables().controlRequests().add("halt", "enough", Requester.thisProcess());
 
@@ -51,11 +51,40 @@ class ControlWatcherRequestsTest {
             store.tables().controlRequests().markHandled(done, 1);
             store.tables().controlRequests().add("spawn", "{\"name\": \"early\"}", Requester.thisProcess());
             List<ControlRequestsDao.Request> others = new CopyOnWriteArrayList<>();
-            ControlWatcher watcher = new ControlWatcher(store, StopSignal.over(store), () -> { }, others::add);
+            ControlWatcher watcher = new ControlWatcher(store, StopSignal.over(store), () -> { }, others::add,
+                    line -> { });
 
             watcher.poll();
 
             assertThat(others).extracting(ControlRequestsDao.Request::reason).containsExactly("{\"name\": \"early\"}");
+            watcher.close();
+        }
+    }
+
+    @Test
+    void a_halt_whose_stoppers_fail_still_runs_the_others_and_tells_the_person_in_one_line() {
+        MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+        try (Store store = Store.open(dir.resolve("agent.db"), clock)) {
+            StopSignal stops = StopSignal.over(store);
+            List<String> ran = new CopyOnWriteArrayList<>();
+            stops.onHalt(() -> {
+                throw new IllegalStateException("kill -9 4242:\n Operation not permitted");
+            });
+            stops.onHalt(() -> ran.add("process trees"));
+            stops.onHalt(() -> {
+                throw new IllegalStateException("mcp server gone");
+            });
+            List<String> told = new CopyOnWriteArrayList<>();
+            ControlWatcher watcher = new ControlWatcher(store, stops, () -> { }, r -> { }, told::add);
+            store.tables().controlRequests().add("halt", "enough", Requester.thisProcess());
+
+            watcher.poll();
+            watcher.poll();
+
+            assertThat(ran).containsExactly("process trees");
+            assertThat(told).containsExactly("the halt could not stop everything: kill -9 4242: Operation not permitted"
+                    + " (and 1 more failure); the agent is halted, but what failed may still be running (the agent's"
+                    + " processes carry HMP_AGENT_PROC in their environment)");
             watcher.close();
         }
     }
