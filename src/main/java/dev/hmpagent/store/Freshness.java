@@ -37,14 +37,28 @@ final class Freshness {
 
     /** This connection ran {@code sql}, which may have written. */
     synchronized void wrote(String sql) {
+        wrote(sql, -1);
+    }
+
+    /**
+     * This connection ran {@code sql}, which changed {@code changed} rows (-1: not known). A write that changed no
+     * row of its table moves nothing (an upsert that found the value already there, an UPDATE or DELETE that matched
+     * nothing), unless the table is one whose writes reach others: a BEFORE trigger runs even for a row OR IGNORE
+     * then leaves out.
+     */
+    synchronized void wrote(String sql, long changed) {
         Matcher m = WRITE.matcher(sql);
         if (!m.find()) {
             epoch++;
             return;
         }
         String table = m.group(1).toLowerCase(Locale.ROOT);
+        if (fanOut.contains(table)) {
+            epoch++;
+        } else if (changed == 0) {
+            return;
+        }
         writes.merge(table, 1L, Long::sum);
-        if (fanOut.contains(table)) epoch++;
     }
 
     /** The tables (lower case) a write of which may write other tables too; see {@link #wrote}. */

@@ -27,8 +27,9 @@ public final class SettingsDao {
     }
 
     public void put(String key, String value) {
-        store.update("INSERT INTO config(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                key, value);
+        // the same value again writes nothing: what the tick keeps of the settings stays kept
+        store.update("INSERT INTO config(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+                + " WHERE value IS NOT excluded.value", key, value);
     }
 
     /**

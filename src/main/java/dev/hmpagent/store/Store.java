@@ -204,8 +204,10 @@ public final class Store implements AutoCloseable {
     int update(String sql, Object... params) {
         // a schema change (DROP TABLE of an agent table): no kept statement may outlive the table it was compiled for
         if (!Statements.kept(sql)) schemaChanged();
-        freshness.wrote(sql);
-        return run(sql, params, PreparedStatement::executeUpdate);
+        int changed = run(sql, params, PreparedStatement::executeUpdate);
+        // after it ran: a write that changed no row keeps what readers kept (a failed one moved everything)
+        freshness.wrote(sql, changed);
+        return changed;
     }
 
     /** Where {@code table}'s rows stand for this connection's readers: see {@link Freshness}. */

@@ -32,6 +32,33 @@ class FreshnessTest {
     }
 
     @Test
+    void a_write_that_changed_no_row_keeps_what_was_read_unless_its_table_has_a_trigger() {
+        try (Store store = Store.open(dir.resolve("c.db"), Clock.systemUTC())) {
+            AtomicInteger reads = new AtomicInteger();
+            Freshness.Kept<Integer> kept = new Freshness.Kept<>(store, "config");
+            store.tables().settings().put("context3.diary_query", "backup");
+            assertThat(kept.get(reads::incrementAndGet)).isEqualTo(1);
+            store.tables().settings().put("context3.diary_query", "backup");
+            store.update("UPDATE config SET value = 'x' WHERE key = 'no such key'");
+            store.update("DELETE FROM config WHERE key = 'no such key'");
+            assertThat(kept.get(reads::incrementAndGet)).as("the same value again, nothing matched: kept").isEqualTo(1);
+            assertThat(store.tables().settings().get("context3.diary_query")).contains("backup");
+            store.tables().settings().put("context3.diary_query", "restore");
+            assertThat(kept.get(reads::incrementAndGet)).as("a new value: read again").isEqualTo(2);
+            assertThat(store.tables().settings().get("context3.diary_query")).contains("restore");
+
+            // a BEFORE trigger runs even for the row OR IGNORE leaves out: no row of t changed, config did
+            store.executeScript("CREATE TABLE t(k TEXT PRIMARY KEY); INSERT INTO config(key, value) VALUES ('n', 0);"
+                    + " CREATE TRIGGER t_counts BEFORE INSERT ON t BEGIN UPDATE config SET value = value + 1"
+                    + " WHERE key = 'n'; END; INSERT INTO t VALUES ('a');");
+            int before = kept.get(reads::incrementAndGet);
+            assertThat(store.update("INSERT OR IGNORE INTO t VALUES ('a')")).isZero();
+            assertThat(kept.get(reads::incrementAndGet)).as("the trigger wrote config").isEqualTo(before + 1);
+            assertThat(store.tables().settings().get("n")).contains("2");
+        }
+    }
+
+    @Test
     void another_connections_commit_and_this_ones_rollbacks_are_seen() {
         Path file = dir.resolve("b.db");
         try (Store store = Store.open(file, Clock.systemUTC()); Store other = Store.open(file, Clock.systemUTC())) {
