@@ -3,7 +3,6 @@ package dev.hmpagent.process;
 import dev.hmpagent.process.ChildProcess.Ending;
 import dev.hmpagent.text.Text;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -15,7 +14,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -36,9 +34,7 @@ public final class ProcessRunner {
     public static final String MARKER_VARIABLE = "HMP_AGENT_PROC";
 
     static final String SHELL = "/bin/sh";
-    private static final Duration KILL_GRACE = Duration.ofSeconds(1);
-    private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
-    private static final Duration DEATH_WAIT = Duration.ofSeconds(5);
+    static final Duration KILL_GRACE = Duration.ofSeconds(1);
 
     private final int maxProcesses;
     private final int outputCapBytes;
@@ -48,6 +44,7 @@ public final class ProcessRunner {
     private final ProcessTreeKiller killer;
     private final Launcher launcher;
     private final ProcessStarter starter;
+    private final ProcessWatcher watcher;
 
     private final Object lock = new Object();
     private final Map<Long, ChildProcess> children = new HashMap<>(); // guarded by lock
@@ -94,6 +91,7 @@ public final class ProcessRunner {
         this.killer = new ProcessTreeKiller(new ProcFs(Path.of("/proc")), KILL_GRACE);
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.starter = new ProcessStarter(launcher, Objects.requireNonNull(environment, "environment").variables());
+        this.watcher = new ProcessWatcher(this.clock, killer, launcher, this::release);
     }
 
     /** As the full constructor, with daemon threads: call {@link #stopAll} before the JVM exits. */
@@ -171,19 +169,17 @@ public final class ProcessRunner {
     private StartResult watched(ChildProcess child) {
         ProcessSpec spec = child.spec;
         try {
-            Thread reader = threads.newThread(() -> readOutput(child));
+            Thread reader = threads.newThread(() -> ProcessWatcher.readOutput(child));
             reader.setName("hmp-proc-" + spec.id() + "-output");
-            Thread watcher = threads.newThread(() -> watch(child));
-            watcher.setName("hmp-proc-" + spec.id() + "-watch");
+            Thread watching = threads.newThread(() -> watcher.watch(child));
+            watching.setName("hmp-proc-" + spec.id() + "-watch");
             reader.start();
-            watcher.start();
+            watching.start();
         } catch (RuntimeException | OutOfMemoryError e) { // OutOfMemoryError: "unable to create native thread"
             child.ending.set(new Ending(ProcessEnd.FAILED_TO_START, "no thread to watch it"));
-            killQuietly(child);
+            watcher.killQuietly(child);
             launcher.ended(spec);
-            synchronized (lock) {
-                children.remove(spec.id());
-            }
+            release(spec.id());
             return failedToStart(spec, "could not make a thread to watch it: " + oneLine(e.toString()));
         }
         return new StartResult.Started(spec.id(), child.process.pid());
@@ -217,11 +213,11 @@ public final class ProcessRunner {
         }
         int stopped = stop(all, reason);
         for (ChildProcess child : all) {
-            Waits.await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
+            Waits.await(child.treeDead, ProcessWatcher.DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
         }
         for (ChildProcess child : all) {
             // bounded: its watcher waits for the death (DEATH_WAIT) and the output (OUTPUT_DRAIN), then reports
-            Waits.await(child.reported, DEATH_WAIT.plus(OUTPUT_DRAIN).plus(KILL_GRACE));
+            Waits.await(child.reported, ProcessWatcher.DEATH_WAIT.plus(ProcessWatcher.OUTPUT_DRAIN).plus(KILL_GRACE));
         }
         return stopped;
     }
@@ -254,110 +250,16 @@ public final class ProcessRunner {
         return claimed.size();
     }
 
-    private static void readOutput(ChildProcess child) {
-        byte[] buffer = new byte[8192];
-        try (InputStream in = child.process.getInputStream()) {
-            int n;
-            while ((n = in.read(buffer)) != -1) {
-                child.output.append(buffer, 0, n);
-            }
-        } catch (IOException e) {
-            // the stream was closed under us: what was read is kept
-        } finally {
-            child.outputClosed.countDown();
-        }
-    }
-
-    /** The loop boundary of one process: whatever happens, it is reported once and its slot is freed. */
-    private void watch(ChildProcess child) {
-        ProcessResult result;
-        try {
-            result = awaitEnd(child);
-        } catch (RuntimeException e) {   // the watcher's boundary: whatever broke, the tree is killed and the row ends
-            child.ending.compareAndSet(null, new Ending(ProcessEnd.KILLED, "the process runner failed"));
-            killQuietly(child);
-            result = new ProcessResult(child.spec.id(), ProcessEnd.KILLED, null, child.output.render(),
-                    elapsed(child), "the process runner failed while watching it (" + oneLine(e.toString())
-                            + "); its process tree was killed");
-        } finally {
-            synchronized (lock) {
-                children.remove(child.spec.id());
-            }
-        }
-        try {
-            child.onFinish.accept(result);
-        } finally {
-            child.reported.countDown();
-            launcher.ended(child.spec);   // tidying up (a sandbox's cgroup) does not delay the result
-        }
-    }
-
-    private ProcessResult awaitEnd(ChildProcess child) {
-        boolean exited = Waits.waitFor(child.process, child.spec.timeout());
-        Ending timedOut = new Ending(ProcessEnd.TIMEOUT,
-                "timed out after " + human(child.spec.timeout()) + "; its process tree was killed");
-        int killed = 0;
-        if (exited ? child.ending.compareAndSet(null, ChildProcess.EXITED) : child.ending.compareAndSet(null, timedOut)) {
-            try {
-                killed = killer.kill(List.of(child.tree()));
-            } finally {
-                child.treeDead.complete(null);
-            }
-        } else {
-            Waits.await(child.treeDead, DEATH_WAIT.plus(KILL_GRACE.multipliedBy(6)));
-        }
-        boolean dead = Waits.waitFor(child.process, DEATH_WAIT);
-        boolean drained = Waits.await(child.outputClosed, OUTPUT_DRAIN);
-        String output = child.output.render();
-        if (!drained) {
-            output += "\n[output still open after the process ended (a process outside its tree holds it);"
-                    + " what came after is not shown]";
-        }
-        Duration duration = elapsed(child);
-        Ending ending = child.ending.get();
-        if (ending != ChildProcess.EXITED) {
-            String reason = dead ? ending.reason() : ending.reason() + " (the process did not die)";
-            return new ProcessResult(child.spec.id(), ending.status(), null, launcher.shown(output), duration, reason);
-        }
-        return exited(child, child.process.exitValue(), output, duration, killed);
-    }
-
-    /**
-     * The result of a process that exited by itself with {@code code}, having left {@code killed} processes for the
-     * runner to kill; the launcher says what it counted inside, and whether it failed before the command ran.
-     */
-    private ProcessResult exited(ChildProcess child, int code, String output, Duration duration, int killed) {
-        Launcher.Exit exit = launcher.exited(code, output);
-        if (exit.failedBefore().isPresent()) {
-            return new ProcessResult(child.spec.id(), ProcessEnd.SANDBOX_FAILED, null, exit.output(), duration,
-                    exit.failedBefore().get());
-        }
-        // counted inside by the launcher: what the host sees of a sandbox races the kernel's end of it
-        int left = exit.leftovers().orElse(killed);
-        String reason = "exit " + code + (left == 0 ? ""
-                : "; " + left + " background process" + (left == 1 ? "" : "es") + " it left running killed");
-        return new ProcessResult(child.spec.id(), code == 0 ? ProcessEnd.OK : ProcessEnd.ERROR, code,
-                exit.output(), duration, reason);
-    }
-
-    private void killQuietly(ChildProcess child) {
-        try {
-            killer.kill(List.of(child.tree()));
-        } catch (RuntimeException ignored) {
-            // already failing; the report says the tree was meant to be killed
-        } finally {
-            child.treeDead.complete(null);
+    /** Frees the slot of process {@code id}: its watcher has its result, or it never had a watcher. */
+    private void release(long id) {
+        synchronized (lock) {
+            children.remove(id);
         }
     }
 
     private StartResult failedToStart(ProcessSpec spec, String reason) {
         return new StartResult.FailedToStart(
                 new ProcessResult(spec.id(), ProcessEnd.FAILED_TO_START, null, "", Duration.ZERO, reason));
-    }
-
-    private Duration elapsed(ChildProcess child) {
-        Duration d = Duration.between(child.startedAt, clock.instant());
-        return d.isNegative() ? Duration.ZERO : d;
     }
 
     private String markerValue(long id) {
@@ -374,18 +276,7 @@ public final class ProcessRunner {
         return HexFormat.of().formatHex(bytes);
     }
 
-    static String human(Duration d) {
-        long ms = d.toMillis();
-        if (ms < 1000) {
-            return ms + " ms";
-        }
-        if (ms % 1000 == 0) {
-            return ms / 1000 + " s";
-        }
-        return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
-    }
-
-    private static String oneLine(String s) {
+    static String oneLine(String s) {
         return s == null ? "unknown error" : Text.oneLine(s, Integer.MAX_VALUE);
     }
 }

@@ -2,7 +2,6 @@ package dev.hmpagent.safety;
 
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ProcessStatus;
-import dev.hmpagent.store.Requester;
 import dev.hmpagent.store.SafetyCountersDao;
 import dev.hmpagent.store.SafetyDao;
 import dev.hmpagent.store.Store;
@@ -57,8 +56,6 @@ public final class SafetyMonitor implements OperationListener {
         public static final Limits DEFAULTS = new Limits(100_000, 500, SafetyRules.Limits.DEFAULTS);
     }
 
-    static final String ALERT = "SYSTEM ALERT: You are repeating a failed action. STOP and analyze why.";
-
     private final Store store;
     private final Limits limits;
     private final Guide guide;
@@ -66,23 +63,19 @@ public final class SafetyMonitor implements OperationListener {
     private final Consumer<String> notices;
     private final SafetyDao safety;
     private final SafetyCountersDao counters;
-    /** The command a stop is about and its last error, named in the stop's reason. */
-    private final LockoutCause causes;
     /** The task's budget, the daily budget and their warnings. */
     private final TaskBudget budget;
-    /** The row a refusal before it ran belongs to: counted by beforeCommand already, not again when it is written. */
-    private long refusedRow = -1;
     /** Moves the persisted state, audits the move, tells people once it committed. */
     private final StateMoves moves;
     /** The rules as last parsed or saved: parsed again only when the row holds other text. */
     private final KeptRules kept;
+    /** The refusal before a command runs, and the count of each operation after it. */
+    private final OperationCounter operations;
 
     /** What releases STOPPED(quota): more quota, or another LLM; never an unlock. */
     public static final String QUOTA_RELEASE = "add credit or raise the quota with the provider, or configure another"
             + " LLM (llm.* or an llm.registry entry to fail over to), then start the agent again; agent unlock does"
             + " not release it";
-
-    private boolean sandboxTold;
 
     /**
      * @param alert   runs the alert command with the reason (a lockout must reach a person who is not watching)
@@ -96,10 +89,10 @@ public final class SafetyMonitor implements OperationListener {
         this.notices = Objects.requireNonNull(notices, "notices");
         this.safety = store.tables().safety();
         this.counters = store.tables().safetyCounters();
-        this.causes = new LockoutCause(store.tables().processLog());
         this.moves = new StateMoves(store, alert, notices);
         this.budget = new TaskBudget(store, limits.tokenBudget(), limits.dailyTokenBudget(), notices);
         this.kept = new KeptRules(limits.rules());
+        this.operations = new OperationCounter(store, limits.rules().lockAt(), guide, notices, kept, moves);
     }
 
     /**
@@ -107,22 +100,7 @@ public final class SafetyMonitor implements OperationListener {
      * the agent (the 5th identical failure is refused before it runs).
      */
     public Optional<String> refuseBeforeCommand(long processLogId, String fingerprint) {
-        Optional<String> refused = store.inTransaction(() -> {
-            String stored = counters.current().rulesJson();
-            SafetyRules rules = kept.take(stored);
-            SafetyRules.Verdict v = rules.beforeCommand(fingerprint);
-            if (v.action() == SafetyRules.Action.NONE) {
-                kept.unchanged(stored, rules);
-                return Optional.<String>empty();
-            }
-            save(rules);
-            refusedRow = processLogId;
-            String reason = v.reason().isEmpty() ? "the same command failed " + (limits.rules().lockAt() - 1)
-                    + " times in a row" : v.reason().replaceFirst("^refused: ", "");
-            reason += causes.of(processLogId, fingerprint);
-            stop(SafetyStates.Event.LOCKOUT, reason);
-            return Optional.of(reason + " (refused before it ran)");
-        });
+        Optional<String> refused = store.inTransaction(() -> operations.beforeCommand(processLogId, fingerprint));
         flush();
         return refused;
     }
@@ -130,65 +108,7 @@ public final class SafetyMonitor implements OperationListener {
     /** The model's format slip is no failure of the world: told as it is, counted nowhere (issue 22). */
     @Override
     public String onOperation(long tickId, Operation outcome) {
-        if (outcome.source() == Operation.Source.SLIP) return outcome.result();
-        if (outcome.failure().filter(f -> ErrorCode.ESANDBOX.equals(f.code())).isPresent()) return sandboxFailed(outcome);
-        String stored = counters.current().rulesJson();
-        SafetyRules rules = kept.take(stored);
-        if (outcome.processLogId() == refusedRow) {   // counted when it was refused
-            refusedRow = -1;
-            kept.unchanged(stored, rules);
-            return outcome.failure().map(f -> guide.explain(f, rules.streakOf(f.fingerprint()))).orElse(outcome.result());
-        }
-        SafetyRules.Verdict v = rules.after(new SafetyRules.Operation(kind(outcome.source()), outcome.failed(),
-                outcome.fingerprint(), outcome.source() == Operation.Source.COMMAND ? outcome.progressKey() : null));
-        save(rules);
-        outcome.failure().filter(f -> f.severity() == Severity.CRITICAL).ifPresent(this::auditViolation);
-        boolean command = outcome.source() == Operation.Source.COMMAND;
-        if (command) outcome.failure().ifPresent(f -> causes.failed(outcome.fingerprint(), f));
-        // the Guide says what the failure means, and how many times in a row the same action has failed; chanting is
-        // no failed action (no argument to check against help): told as it is, with the chant rule's verdict
-        String shown = outcome.source() == Operation.Source.CHANT ? outcome.result() : outcome.failure()
-                .map(f -> guide.explain(f, Math.max(1, rules.streakOf(f.fingerprint())))).orElse(outcome.result());
-        switch (v.action()) {
-            case NONE -> { }
-            case HINT -> shown = shown + "\n" + v.reason();
-            case ALERT -> shown = (v.reason().isEmpty() ? ALERT : v.reason()) + "\n" + shown;
-            case REST -> {   // talking, not doing: until a person answers (their message ends a rest), a day at most
-                rest(store.clock().instant().plus(java.time.Duration.ofDays(1)), v.reason());
-                shown = shown + "\n[the agent rests: " + v.reason() + "]";
-            }
-            case LOCKOUT -> {
-                stop(SafetyStates.Event.LOCKOUT, "safety lockout: " + v.reason() + cause(command, outcome));
-                shown = shown + "\n[the agent is locked: " + v.reason() + "; a person must run agent unlock]";
-            }
-            case ERROR_PAUSE -> {
-                // "error cascade: …", "chanting: …", "thrashing: …", and the command it is about
-                stop(SafetyStates.Event.ERROR_PAUSE, v.reason() + cause(command, outcome));
-                shown = shown + "\n[the agent is paused: " + v.reason() + "; a person must run agent unlock]";
-            }
-        }
-        return shown;
-    }
-
-    /**
-     * A command the sandbox failed to run: the machine's failure, not the model's, so counted nowhere (no streak, no
-     * cascade, no thrashing, no pause); the person is told once in this run, since every command fails the same way
-     * until someone repairs the machine.
-     */
-    private String sandboxFailed(Operation outcome) {
-        if (!sandboxTold) {
-            sandboxTold = true;
-            String broke = outcome.failure().orElseThrow().detail().lines().findFirst().orElse("the sandbox failed")
-                    .replaceFirst("^not run: ", "");
-            notices.accept(broke + ": shell and script_run fail as ESANDBOX (not counted against the model) until the"
-                    + " sandbox works again; agent check says why");
-        }
-        return outcome.result();
-    }
-
-    /** The command a stop on {@code outcome} is about, and its last error ("" for an LLM call's failure). */
-    private String cause(boolean command, Operation outcome) {
-        return command ? causes.of(outcome.processLogId(), outcome.fingerprint()) : "";
+        return operations.after(outcome);
     }
 
     /**
@@ -343,14 +263,6 @@ public final class SafetyMonitor implements OperationListener {
         return afterLastUnlock && wasActive;
     }
 
-    /** A critical refusal (the control surface, a reserved command, the policy) is audited where people look. */
-    private void auditViolation(FailureFact f) {
-        SafetyDao.Row now = safety.current();
-        Requester me = Requester.thisProcess();
-        safety.audit(new SafetyDao.Audit(store.clock().instant(), "refused", now.state(), now.state(), null,
-                f.kind() + ": " + f.detail(), me.pid(), "agent", me.host()));
-    }
-
     private SafetyRules rules() {
         return kept.take(counters.current().rulesJson());
     }
@@ -358,33 +270,17 @@ public final class SafetyMonitor implements OperationListener {
     private void save(SafetyRules rules) {
         counters.saveRules(kept.save(rules));
     }
-
-    private static SafetyRules.Kind kind(Operation.Source source) {
-        return switch (source) {
-            case COMMAND -> SafetyRules.Kind.COMMAND;
-            case CHANT -> SafetyRules.Kind.CHANT;
-            case SLIP -> throw new IllegalArgumentException("a format slip is not counted");
-            case LLM_FATAL -> SafetyRules.Kind.FATAL_LLM;
-            case LLM_TRANSIENT -> SafetyRules.Kind.TRANSIENT_LLM;
-        };
-    }
-
     /**
      * The anti-stagnation reflex's rest, inside its transaction: RESTING until {@code until} (from ACTIVE only),
      * audited with why and until when; the line for the person and the alert command follow once it committed
      * ({@link #flush()}). Ends by itself ({@link SafetyControl#endRestIfDue}), at a person's message, or by an unlock.
      */
     public void rest(java.time.Instant until, String why) {
-        move(SafetyStates.Event.REST, why + "; until " + until, Optional.of(until));
+        moves.rest(until, why);
     }
-
     /** Moves ACTIVE to the monitor's stop (inside the caller's transaction), audits it, tells a person. */
     private void stop(SafetyStates.Event event, String reason) {
-        move(event, reason, Optional.empty());
-    }
-
-    private void move(SafetyStates.Event event, String reason, Optional<java.time.Instant> until) {
-        moves.move(event, reason, until);
+        moves.stop(event, reason);
     }
 
     /** Tells people of the stops decided since the last call once they committed: call outside any transaction. */

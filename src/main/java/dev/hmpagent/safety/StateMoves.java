@@ -33,7 +33,7 @@ final class StateMoves {
     }
 
     /** Moves ACTIVE by {@code event} (inside the caller's transaction), audits it; nothing when already stopped. */
-    void move(SafetyStates.Event event, String reason, Optional<Instant> until) {
+    private void move(SafetyStates.Event event, String reason, Optional<Instant> until) {
         SafetyStatus before = SafetyControl.status(safety.current());
         Optional<SafetyStates.Edge> edge = SafetyStates.edge(event, before);
         if (edge.isEmpty()) return;   // already stopped: a halt or another stop came first
@@ -45,6 +45,16 @@ final class StateMoves {
                 new SafetyDao.Audit(after.since(), event.auditName(), before.label(), after.label(),
                         after.reason().map(StopReason::columnName).orElse(null), reason, me.pid(), "agent", me.host()));
         decided.add(new Decided(after.label() + ": " + reason, release(after)));
+    }
+
+    /** Moves ACTIVE to the monitor's stop (inside the caller's transaction), audits it; no end time. */
+    void stop(SafetyStates.Event event, String reason) {
+        move(event, reason, Optional.empty());
+    }
+
+    /** Moves ACTIVE to RESTING until {@code until} (inside the caller's transaction), audited with why and until when. */
+    void rest(Instant until, String why) {
+        move(SafetyStates.Event.REST, why + "; until " + until, Optional.of(until));
     }
 
     /**
