@@ -1,7 +1,6 @@
 package dev.hmpagent.context;
 
 import dev.hmpagent.store.ProcessLogDao;
-import dev.hmpagent.store.ProcessRow;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -20,7 +19,7 @@ final class ProcessesContext {
     Section render(DataFence fence) {
         Section s = new Section(INDEX, "your commands and processes not yet closed (oldest first; new results last)",
                 "(none)", true, 1);
-        for (ProcessRow p : processLog.forContext(MAX_ROWS)) {
+        for (ProcessLogDao.Shown p : processLog.forContext(MAX_ROWS)) {
             String pain = p.painLevel() > 0 ? String.format(Locale.ROOT, ", pain %.1f", p.painLevel()) : "";
             s.add("[id " + p.id() + ", cmd " + nz(p.cmdId()) + ", " + p.name() + ", tick " + p.tickId() + "] "
                     + p.status() + pain + ": ",

@@ -11,6 +11,7 @@ import java.util.Optional;
 public final class ProcessLogDao {
     private static final String COLUMNS =
             "id, name, cmd_id, coalesce(tick_id, 0), value, status, result, coalesce(pain_level, 0), fingerprint, timestamp";
+    private static final String SHOWN = "id, name, cmd_id, coalesce(tick_id, 0), status, result, coalesce(pain_level, 0)";
     /** The name of rows recording a failed LLM call. */
     public static final String LLM_CALL = "llm_call";
     /** How many commands stored redacted this process keeps as they were given, until they run. */
@@ -170,20 +171,30 @@ public final class ProcessLogDao {
                 + "wake = 1, seen_tick = NULL, updated_at = ? WHERE status IN ('pending', 'running')", store.now());
     }
 
+    /** A row as context 2 shows it: what it was, its status, its result and its pain. */
+    public record Shown(long id, String name, String cmdId, long tickId, String status, String result,
+                        double painLevel) { }
+
     /**
      * What context 2 shows: rows the LLM has already seen and not closed (newest of them, oldest
      * first), then the rows it has not seen yet (oldest first), at most {@code limit} in all with
-     * the unseen ones taking precedence, so every unseen row is eventually shown.
+     * the unseen ones taking precedence, so every unseen row is eventually shown. Only the columns it shows are read
+     * (every tick, up to 50 rows: a command's whole JSON, its fingerprint and time cost a third of the read).
      */
-    public List<ProcessRow> forContext(int limit) {
-        List<ProcessRow> unseen = store.query("SELECT " + COLUMNS + " FROM process_log WHERE seen_tick IS NULL "
-                + "AND status <> 'close' ORDER BY id LIMIT ?", ProcessLogDao::map, limit);
-        List<ProcessRow> seen = new ArrayList<>(store.query("SELECT " + COLUMNS + " FROM process_log "
-                + "WHERE status <> 'close' AND seen_tick IS NOT NULL ORDER BY id DESC LIMIT ?", ProcessLogDao::map,
+    public List<Shown> forContext(int limit) {
+        List<Shown> unseen = store.query("SELECT " + SHOWN + " FROM process_log WHERE seen_tick IS NULL "
+                + "AND status <> 'close' ORDER BY id LIMIT ?", ProcessLogDao::shown, limit);
+        List<Shown> seen = new ArrayList<>(store.query("SELECT " + SHOWN + " FROM process_log "
+                + "WHERE status <> 'close' AND seen_tick IS NOT NULL ORDER BY id DESC LIMIT ?", ProcessLogDao::shown,
                 limit - unseen.size()));
         Collections.reverse(seen);
         seen.addAll(unseen);
         return seen;
+    }
+
+    private static Shown shown(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new Shown(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getString(5),
+                rs.getString(6), rs.getDouble(7));
     }
 
     /** Closes successful rows the LLM saw at or before {@code tickId}; returns how many. */

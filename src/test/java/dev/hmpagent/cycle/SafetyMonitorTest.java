@@ -111,7 +111,7 @@ class SafetyMonitorTest {
         Cycle cycle = cycle();
         for (int i = 1; i <= 5; i++) tickWith(cycle, "again" + commands(DELETE_99));
 
-        List<ProcessRow> rows = new ProcessLogDao(store).forContext(20);
+        List<ProcessLogDao.Shown> rows = new ProcessLogDao(store).forContext(20);
         assertThat(rows).hasSize(5);
         assertThat(rows.get(0).result()).doesNotContain("SYSTEM ALERT").contains("PAIN").contains("no memory entry with id 99");
         assertThat(rows.get(1).result()).doesNotContain("SYSTEM ALERT");
@@ -345,7 +345,7 @@ class SafetyMonitorTest {
         notes.add("go", "user", 0, null);
         Cycle cycle = cycle();
         for (int i = 0; i < 5; i++) tickWith(cycle, "x" + commands("{\"type\": \"frobnicate\"}"));
-        List<ProcessRow> rows = new ProcessLogDao(store).forContext(20);
+        List<ProcessLogDao.Shown> rows = new ProcessLogDao(store).forContext(20);
         assertThat(rows.get(0).result()).contains("unknown command type").contains("PAIN");
         assertThat(rows.get(2).result()).startsWith(SafetyRules.REPEAT_ALERT);
         assertThat(rows.get(4).result()).contains("refused before it ran");
