@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Reads the JSON of one command block into commands and errors, numbering candidates as they come. One
@@ -131,18 +132,19 @@ final class BlockReader {
     private void read(int pos, JsonNode node, String text) {
         Optional<JsonNode> list = node == null ? Optional.empty() : shape.list(node);
         if (list.isEmpty()) {
-            command(pos, node, text);
+            command(pos, node, () -> text);
             return;
         }
         position--;
         for (JsonNode element : list.get()) element(element);
     }
 
+    /** One element of a list; its text is made only for an error's excerpt, never for a command that reads well. */
     private void element(JsonNode element) {
-        command(++position, element, element.toString());
+        command(++position, element, element::toString);
     }
 
-    private void command(int pos, JsonNode given, String excerpt) {
+    private void command(int pos, JsonNode given, Supplier<String> excerpt) {
         JsonNode node = given == null ? null : shape.normalise(given);
         String typeName = typeName(pos, node, excerpt);
         if (typeName == null) return;
@@ -172,7 +174,7 @@ final class BlockReader {
     }
 
     /** The command's type, or null when the element has none fit to be one (the error is recorded). */
-    private String typeName(int pos, JsonNode node, String excerpt) {
+    private String typeName(int pos, JsonNode node, Supplier<String> excerpt) {
         String prefix = "command #" + pos;
         if (node == null || !node.isObject()) {
             error(pos, prefix + " is not a JSON object (found " + kind(node) + "): " + HINT, excerpt);
@@ -193,7 +195,7 @@ final class BlockReader {
     }
 
     /** The command's id ("auto-N" when it has none), or null when it is not a string (the error is recorded). */
-    private String cmdId(int pos, String prefix, JsonNode id, String excerpt) {
+    private String cmdId(int pos, String prefix, JsonNode id, Supplier<String> excerpt) {
         if (id == null || id.isNull() || (id.isTextual() && id.asText().isBlank())) return "auto-" + pos;
         if (id.isTextual() || id.isIntegralNumber()) return id.asText().strip();
         error(pos, prefix + " has a \"cmd_id\" that is not a string (found " + kind(id)
@@ -202,12 +204,18 @@ final class BlockReader {
     }
 
     /** The command's arguments (empty when absent), or null when they are not an object (the error is recorded). */
-    private ObjectNode args(int pos, String prefix, JsonNode argsNode, String excerpt) {
+    private ObjectNode args(int pos, String prefix, JsonNode argsNode, Supplier<String> excerpt) {
         if (argsNode == null || argsNode.isNull()) return nodes.objectNode();
         if (argsNode.isObject()) return (ObjectNode) argsNode;
         error(pos, prefix + " has \"args\" that is not a JSON object (found " + kind(argsNode)
                 + "): put the arguments in an object, e.g. \"args\": {\"text\": \"...\"}", excerpt);
         return null;
+    }
+
+    /** {@link #error(int, String, String)}, the excerpt made only when the error is kept. */
+    private void error(int pos, String message, Supplier<String> excerpt) {
+        if (errors.size() < CommandBlockParser.MAX_ERRORS) error(pos, message, excerpt.get());
+        else error(pos, message, "");
     }
 
     /** Records an error; past the cap only counts it, so a flood of them costs no excerpts. */

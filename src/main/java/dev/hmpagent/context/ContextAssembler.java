@@ -12,7 +12,6 @@ import dev.hmpagent.store.MemoryDao;
 import dev.hmpagent.store.NotesDao;
 import dev.hmpagent.store.ProcessLogDao;
 import dev.hmpagent.store.ReflexDao;
-import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.store.SettingsDao;
 import java.security.SecureRandom;
@@ -283,7 +282,7 @@ public final class ContextAssembler {
         Section pins3 = pinned.render(fence, reflexItems(snapshot, PinnedContext.INDEX));
         // context 1's own title names K: a new K changes the prompt there, so the window may drop then too
         Ahead ahead = new Ahead(system, settings.historyK(), notes6.render(), pins3.render());
-        List<ResponseRow> window = replies.window(settings.historyK(), !ahead.equals(aheadBefore), firstReplyBefore);
+        List<ResponsesDao.Shown> window = replies.window(settings.historyK(), !ahead.equals(aheadBefore), firstReplyBefore);
         Section replies1 = replies.render(settings.historyK(), window, reflexItems(snapshot, RepliesContext.INDEX));
         Section processes2 = processes.render(fence);
         ToolOffer offer = offer(settings.agentName(), own, outsideText, small);

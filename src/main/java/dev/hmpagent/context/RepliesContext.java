@@ -1,7 +1,6 @@
 package dev.hmpagent.context;
 
 import dev.hmpagent.store.ReflexDao;
-import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.ResponsesDao;
 import dev.hmpagent.text.Text;
 import java.util.List;
@@ -27,24 +26,24 @@ final class RepliesContext {
      *
      * @param firstBefore the id of the oldest reply the previous prompt showed (0: none)
      */
-    List<ResponseRow> window(int k, boolean aheadChanged, long firstBefore) {
-        List<ResponseRow> latest = responses.latest(ReplyWindow.most(k));
-        int shown = ReplyWindow.shown(k, latest.stream().map(ResponseRow::id).toList(), firstBefore, aheadChanged);
+    List<ResponsesDao.Shown> window(int k, boolean aheadChanged, long firstBefore) {
+        List<ResponsesDao.Shown> latest = responses.window(ReplyWindow.most(k));
+        int shown = ReplyWindow.shown(k, latest.stream().map(ResponsesDao.Shown::id).toList(), firstBefore, aheadChanged);
         return latest.subList(latest.size() - shown, latest.size());
     }
 
-    Section render(int k, List<ResponseRow> replies, List<ReflexDao.Item> reflex) {
+    Section render(int k, List<ResponsesDao.Shown> replies, List<ReflexDao.Item> reflex) {
         String title = "your last replies (oldest first"
                 + (ReplyWindow.most(k) == k ? ")" : ", " + ReplyWindow.describe(k) + ")");
         Section s = new Section(INDEX, title, "(none yet: this is your first thought)", true, 0);
-        for (ResponseRow r : replies) s.add(item(r), r.id());
+        for (ResponsesDao.Shown r : replies) s.add(item(r), r.id());
         for (ReflexDao.Item i : reflex) {
             s.add("[anti-stagnation reflex, " + i.strategy() + ", since tick " + i.tickId() + "] " + i.text(), 0);
         }
         return s;
     }
 
-    private static String item(ResponseRow r) {
+    private static String item(ResponsesDao.Shown r) {
         String novelty = r.noveltyScore() == null ? "" : ", novelty " + Text.twoDecimals(r.noveltyScore());
         String flags = (r.interrupted() ? ", cut short before it was complete" : "")
                 + (r.stagnation() ? ", anti-stagnation" : "");

@@ -81,6 +81,26 @@ public final class ResponsesDao {
                 + " LIMIT ?)) < ?", rs -> rs.getLong(1), contentHash, window, window);
     }
 
+    /** A reply as context 1 shows it: its tick, its novelty and flags, its reflection and its text. */
+    public record Shown(long id, long tickId, String content, String reflection, Double noveltyScore,
+                        boolean interrupted, boolean stagnation) { }
+
+    /**
+     * The last {@code k} rows as context 1 shows them, oldest first: only the columns it shows are read (every tick,
+     * up to 20 rows).
+     */
+    public List<Shown> window(int k) {
+        List<Shown> rows = new ArrayList<>(store.query("SELECT id, coalesce(tick_id, 0), content, reflection,"
+                + " novelty_score, interrupted, stagnation FROM llm_recent_responses ORDER BY id DESC LIMIT ?", rs -> {
+                    double novelty = rs.getDouble(5);
+                    Double noveltyOrNull = rs.wasNull() ? null : novelty;
+                    return new Shown(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), noveltyOrNull,
+                            rs.getInt(6) != 0, rs.getInt(7) != 0);
+                }, k));
+        Collections.reverse(rows);
+        return rows;
+    }
+
     /** The last {@code k} rows, oldest first. */
     public List<ResponseRow> latest(int k) {
         List<ResponseRow> rows = new ArrayList<>(store.query(
