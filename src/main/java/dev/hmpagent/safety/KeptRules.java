@@ -1,12 +1,14 @@
 package dev.hmpagent.safety;
 
+import dev.hmpagent.store.SafetyCountersDao;
 import java.util.Objects;
 
 /**
  * The safety rules as last parsed or saved, kept between operations: the persisted JSON is read each time (another
  * process may have unlocked, a transaction may have rolled back), and parsed again only when it is not the text the
- * kept rules came from. The task ledger's JSON grows with the states the task has seen, so parsing it at every command,
- * call and tick cost more than the rest of the monitor (issue 36).
+ * kept rules came from (issue 36). The task's states seen are stored apart ({@code task_states}, through
+ * {@link SafetyCountersDao}): read only when the rules are parsed, written only as they change; the text counts the
+ * states entered, so a change of them is a change of the text.
  *
  * <p>A caller {@linkplain #take takes} the rules and then either {@linkplain #save saves} them or says they are
  * {@linkplain #unchanged unchanged}; until then nothing is kept, so rules changed and lost to a failure in between are
@@ -14,16 +16,19 @@ import java.util.Objects;
  */
 final class KeptRules {
     private final SafetyRules.Limits limits;
+    private final SafetyCountersDao counters;
     private String json;
     private SafetyRules rules;
 
-    KeptRules(SafetyRules.Limits limits) {
+    KeptRules(SafetyRules.Limits limits, SafetyCountersDao counters) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.counters = Objects.requireNonNull(counters, "counters");
     }
 
     /** The rules the persisted {@code stored} text holds: the kept ones when they came from the same text. */
     synchronized SafetyRules take(String stored) {
-        SafetyRules out = rules != null && Objects.equals(json, stored) ? rules : SafetyRules.fromJson(limits, stored);
+        SafetyRules out = rules != null && Objects.equals(json, stored) ? rules
+                : SafetyRules.fromStored(limits, stored, counters::taskStates);
         rules = null;
         json = null;
         return out;
@@ -35,11 +40,16 @@ final class KeptRules {
         rules = taken;
     }
 
-    /** The text to persist for {@code changed}, kept as its rules once written by the caller. */
-    synchronized String save(SafetyRules changed) {
-        String text = changed.toJson();
+    /**
+     * Stores {@code changed}, in the caller's transaction: its text in the row, what changed in its states seen in
+     * their table; kept as the row's rules once both are written.
+     */
+    synchronized void save(SafetyRules changed) {
+        TaskLedger.Changes states = changed.ledgerChanges();
+        String text = changed.toStoredJson();
+        counters.saveRules(text, states.cleared(), states.added(),
+                states.forgotten() > 0 ? TaskLedger.REMEMBERED : 0);
         json = text;
         rules = changed;
-        return text;
     }
 }

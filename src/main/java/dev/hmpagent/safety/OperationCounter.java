@@ -141,7 +141,7 @@ final class OperationCounter {
     }
 
     private void save(SafetyRules rules) {
-        counters.saveRules(kept.save(rules));
+        kept.save(rules);
     }
 
     private static SafetyRules.Kind kind(Operation.Source source) {

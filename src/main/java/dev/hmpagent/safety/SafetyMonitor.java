@@ -91,7 +91,7 @@ public final class SafetyMonitor implements OperationListener {
         this.counters = store.tables().safetyCounters();
         this.moves = new StateMoves(store, alert, notices);
         this.budget = new TaskBudget(store, limits.tokenBudget(), limits.dailyTokenBudget(), notices);
-        this.kept = new KeptRules(limits.rules());
+        this.kept = new KeptRules(limits.rules(), counters);
         this.operations = new OperationCounter(store, limits.rules().lockAt(), guide, notices, kept, moves);
     }
 
@@ -268,7 +268,7 @@ public final class SafetyMonitor implements OperationListener {
     }
 
     private void save(SafetyRules rules) {
-        counters.saveRules(kept.save(rules));
+        kept.save(rules);
     }
     /**
      * The anti-stagnation reflex's rest, inside its transaction: RESTING until {@code until} (from ACTIVE only),

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The behavioural breakers of issue 8 as pure logic: no database, no I/O, no threads. The caller tells it what
@@ -292,34 +294,64 @@ public final class SafetyRules {
      * {@code {"streaks":{fp:n},"window":"SF…" (oldest first),"chants":n,"marks":{fp:n},"ledger":{…},…thrash}}.
      */
     public String toJson() {
+        return json(true);
+    }
+
+    /**
+     * The state as {@link #toJson()} writes it but for the task's states seen, which are stored apart: what they
+     * became since they were last stored is {@link #ledgerChanges()}.
+     */
+    String toStoredJson() {
+        return json(false);
+    }
+
+    private String json(boolean withSeen) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode root = f.objectNode();
         repeat.writeStreaks(root);
         window.write(root);
         repeat.writeMarks(root);
-        ledger.write(root);
+        ledger.write(root, withSeen);
         thrash.write(root);
         return root.toString();
     }
 
+    /** How the task's states seen changed since they were last stored (or read), for the caller to store. */
+    TaskLedger.Changes ledgerChanges() {
+        return ledger.changes();
+    }
+
     /** The state {@link #toJson()} wrote; {@code "{}"}, blank, null or unreadable text gives the empty state. */
     public static SafetyRules fromJson(Limits limits, String json) {
+        return fromStored(limits, json, List::of);
+    }
+
+    /**
+     * The state {@link #toStoredJson()} wrote, with the task's states seen as stored apart ({@code seen}, oldest first,
+     * asked only when the text holds none). Text written before they were stored apart holds them: they are taken
+     * from it and given to the next {@link #ledgerChanges()}, so they move. Unreadable text, or states that do not fit,
+     * give the empty state.
+     */
+    static SafetyRules fromStored(Limits limits, String json, Supplier<List<String>> seen) {
         SafetyRules rules = new SafetyRules(limits);
         if (json == null || json.isBlank()) return rules;
         try {
-            rules.read(JSON.readTree(json));
+            if (rules.read(JSON.readTree(json))) rules.ledger.moveSeenApart();
+            else rules.ledger.seen(seen.get());
             return rules;
         } catch (JsonProcessingException | IllegalArgumentException unreadable) { // start afresh rather than not at all
             return new SafetyRules(limits);
         }
     }
 
-    private void read(JsonNode root) {
+    /** True when the text held the task's states seen. */
+    private boolean read(JsonNode root) {
         if (!root.isObject()) throw new IllegalArgumentException("not an object");
         repeat.read(root);
         window.read(root);
         // "progress", "recent", "cycle2", "cycle3" (before issue 33): the ledger replaced them
-        ledger.read(root);
+        boolean withSeen = ledger.read(root);
         thrash.read(root);
+        return withSeen;
     }
 }

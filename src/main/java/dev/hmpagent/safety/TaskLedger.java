@@ -1,10 +1,8 @@
 package dev.hmpagent.safety;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.RawValue;
 import dev.hmpagent.safety.SafetyRules.Action;
 import dev.hmpagent.safety.SafetyRules.Verdict;
 import java.util.ArrayList;
@@ -25,26 +23,34 @@ import java.util.List;
  *   <li>the last {@link #RECENT} states with repeats in a row collapsed, in which a return to earlier states over and
  *       over (A→B→A, A→B→C→A, undo and redo) is a cycle.</li>
  * </ul>
- * Pure logic, one owner (the rules); its JSON is stored with the rules' state.
+ * Pure logic, one owner (the rules); its JSON is stored with the rules' state, but for the states seen: they are
+ * stored in a table of their own ({@code task_states}), since the rules are written with every operation and the
+ * states were most of their text (up to 52 KB at 2,048 states). What changed in them since the last store is kept as
+ * a {@link Changes} (issue 36).
  */
 final class TaskLedger {
-    /**
-     * States kept per task; the oldest is forgotten first (a task that saw more is long past any loop rule). The
-     * ledger is written with every operation, up to 52 KB at 2,048 states: its states are kept as their JSON text
-     * ({@code seenJson}), so a write copies them rather than quoting each again.
-     */
+    /** States kept per task; the oldest is forgotten first (a task that saw more is long past any loop rule). */
     static final int REMEMBERED = 2048;
+
+    /**
+     * How the states seen changed since they were last stored: with {@code cleared} every stored one went first; each
+     * of {@code added}, in order, became the newest; {@code forgotten} oldest ones were dropped past
+     * {@link #REMEMBERED}.
+     */
+    record Changes(boolean cleared, List<String> added, int forgotten) {
+        static final Changes NONE = new Changes(false, List.of(), 0);
+    }
     /** Collapsed states kept for cycles: 5 rounds of the longest cycle looked for. */
     static final int LONGEST_CYCLE = 8;
     static final int RECENT = 5 * LONGEST_CYCLE;
 
     private final LinkedHashSet<String> seen = new LinkedHashSet<>();
-    /**
-     * {@code seen} as the inside of its JSON array, appended to as states come (null: made again from {@code seen} at
-     * the next {@link #write}); the rules are written with every operation and the states are most of their text, so
-     * they are not quoted one by one each time (issue 36).
-     */
-    private StringBuilder seenJson;
+    /** States added in this task, forgotten or not: stored with the rules, so a change of the states changes their text. */
+    private long entered;
+    /** What changed in {@code seen} since it was last stored ({@link #changes}). */
+    private boolean cleared;
+    private final List<String> added = new ArrayList<>();
+    private int forgotten;
     private int mark;
     private int sinceProgress;
     private boolean callsAlerted;
@@ -64,14 +70,15 @@ final class TaskLedger {
         grew = false;
         if (!ResultState.isState(key)) return false;
         boolean fresh = seen.add(key);
+        if (fresh) {
+            entered++;
+            added.add(key);
+        }
         if (seen.size() > REMEMBERED) {
             Iterator<String> oldest = seen.iterator();
             oldest.next();
             oldest.remove();
-            seenJson = null;
-        } else if (fresh && seenJson != null) {
-            if (seenJson.length() > 0) seenJson.append(',');
-            quote(key, seenJson);
+            forgotten++;
         }
         same = key.equals(last) ? same + 1 : 1;
         last = key;
@@ -111,9 +118,29 @@ final class TaskLedger {
     /** A person's message or an unlock: a new task, nothing of the old one counts. */
     void clear() {
         seen.clear();
-        seenJson = null;
+        entered = 0;
+        cleared = true;
+        added.clear();
+        forgotten = 0;
         mark = 0;
         newInput();
+    }
+
+    /** How the states seen changed since the last call (or since they were read): the caller stores that. */
+    Changes changes() {
+        if (!cleared && added.isEmpty() && forgotten == 0) return Changes.NONE;
+        Changes out = new Changes(cleared, List.copyOf(added), forgotten);
+        cleared = false;
+        added.clear();
+        forgotten = 0;
+        return out;
+    }
+
+    /** The states seen as stored apart ({@link #write} with {@code withSeen} false), oldest first. */
+    void seen(List<String> states) {
+        if (states.size() > REMEMBERED) throw new IllegalArgumentException("ledger: too many states");
+        seen.clear();
+        seen.addAll(states);
     }
 
     int mark() {
@@ -236,30 +263,34 @@ final class TaskLedger {
                 + " timers, notes to itself); locked until a human unlocks");
     }
 
-    /** Into the rules' JSON, under {@code "ledger"}. */
-    void write(ObjectNode root) {
+    /**
+     * Into the rules' JSON, under {@code "ledger"}; the states seen only {@code withSeen} (the whole state as text),
+     * else only how many were entered (they are stored apart, see {@link #changes}).
+     */
+    void write(ObjectNode root, boolean withSeen) {
         ObjectNode l = root.putObject("ledger");
-        if (seenJson == null) {
-            seenJson = new StringBuilder(seen.size() * 28);
-            for (String key : seen) {
-                if (seenJson.length() > 0) seenJson.append(',');
-                quote(key, seenJson);
-            }
+        if (withSeen) {
+            ArrayNode s = l.putArray("seen");
+            seen.forEach(s::add);
         }
-        l.putRawValue("seen", new RawValue("[" + seenJson + "]"));
+        l.put("entered", entered);
         l.put("mark", mark).put("since", sinceProgress).put("callsAlerted", callsAlerted ? 1 : 0).put("talks", talks)
                 .put("last", last).put("same", same).put("rests", rests);
         ArrayNode r = l.putArray("recent");
         recent.forEach(r::add);
     }
 
-    /** What {@link #write} wrote (nothing when it is missing: rules stored before the ledger); throws when unreadable. */
-    void read(JsonNode root) {
+    /**
+     * What {@link #write} wrote (nothing when it is missing: rules stored before the ledger); throws when unreadable.
+     * True when it held the states seen: written whole, or stored before they had a table of their own.
+     */
+    boolean read(JsonNode root) {
         JsonNode l = root.path("ledger");
-        if (l.isMissingNode()) return;
+        if (l.isMissingNode()) return false;
         if (!l.isObject()) throw new IllegalArgumentException("ledger");
-        seenJson = null;
-        for (JsonNode s : array(l, "seen")) seen.add(RulesJson.text(s));
+        JsonNode states = array(l, "seen");
+        for (JsonNode s : states) seen.add(RulesJson.text(s));
+        entered = l.path("entered").asLong(seen.size());
         mark = RulesJson.count(l.path("mark"));
         sinceProgress = RulesJson.count(l.path("since"));
         callsAlerted = RulesJson.count(l.path("callsAlerted")) == 1;
@@ -269,13 +300,15 @@ final class TaskLedger {
         rests = RulesJson.count(l.path("rests"));
         for (JsonNode s : array(l, "recent")) recent.add(RulesJson.text(s));
         if (seen.size() > REMEMBERED || recent.size() > RECENT) throw new IllegalArgumentException("ledger: too long");
+        return !states.isMissingNode();
     }
 
-    /** {@code text} as a JSON string, as Jackson writes one. */
-    private static void quote(String text, StringBuilder out) {
-        out.append('"');
-        JsonStringEncoder.getInstance().quoteAsString(text, out);
-        out.append('"');
+    /** States read from the rules' text that belong in the table: stored there at the next store, the old ones first. */
+    void moveSeenApart() {
+        cleared = true;
+        added.clear();
+        added.addAll(seen);
+        forgotten = 0;
     }
 
     private static JsonNode array(JsonNode l, String name) {

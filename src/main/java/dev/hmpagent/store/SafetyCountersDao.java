@@ -1,6 +1,7 @@
 package dev.hmpagent.store;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /** {@code safety_counters}: the SafetyMonitor's one row. Write inside the transaction of the operation counted. */
@@ -24,8 +25,24 @@ public final class SafetyCountersDao {
                 .orElseThrow(() -> new StoreException(store.path() + " has no safety_counters row: run `agent check`"));
     }
 
-    public void saveRules(String json) {
+    /**
+     * The rules' text, and how the task's states seen changed since they were last stored: with {@code cleared} the
+     * stored ones go first; each of {@code added}, in order, becomes the newest (one forgotten and reached again moves
+     * there); with {@code keep} above 0 only the newest {@code keep} stay. In the caller's transaction.
+     */
+    public void saveRules(String json, boolean cleared, List<String> added, int keep) {
+        if (cleared) store.update("DELETE FROM task_states");
+        for (String state : added) store.update("INSERT OR REPLACE INTO task_states(state) VALUES (?)", state);
+        if (keep > 0) {
+            store.update("DELETE FROM task_states WHERE id <= (SELECT id FROM task_states ORDER BY id DESC LIMIT 1"
+                    + " OFFSET ?)", keep);
+        }
         store.update("UPDATE safety_counters SET rules_json = ?, updated_at = ? WHERE id = 1", json, store.now());
+    }
+
+    /** The states the task in force has reached (the rules' task ledger), oldest first. */
+    public List<String> taskStates() {
+        return store.query("SELECT state FROM task_states ORDER BY id", rs -> rs.getString(1));
     }
 
     /** Tokens some LLM call of this task spent. */
@@ -73,6 +90,7 @@ public final class SafetyCountersDao {
      * with {@code newTask} the task's tokens too, starting a new task at {@code at}.
      */
     public void resetAfterUnlock(Instant at, boolean newTask) {
+        store.update("DELETE FROM task_states");
         if (newTask) {
             store.update("UPDATE safety_counters SET rules_json = '{}', task_ticks = 0, task_tokens = 0, extra_budget = 0, "
                     + "task_started_at = ?, updated_at = ? WHERE id = 1", at, at);

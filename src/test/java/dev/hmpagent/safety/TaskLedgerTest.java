@@ -76,7 +76,7 @@ class TaskLedgerTest {
         ledger.called();
         ledger.talked();
         ObjectNode json = new ObjectMapper().createObjectNode();
-        ledger.write(json);
+        ledger.write(json, true);
         TaskLedger again = new TaskLedger();
         again.read(new ObjectMapper().readTree(json.toString()));
 
@@ -98,10 +98,30 @@ class TaskLedgerTest {
         assertThat(List.of(ledger.mark())).containsExactly(TaskLedger.REMEMBERED + 2);
     }
 
+    @Test
+    void what_changed_in_the_states_since_the_last_store_is_told_once_in_order() {
+        assertThat(ledger.changes()).isSameAs(TaskLedger.Changes.NONE);
+        ledger.enter("a", false);
+        ledger.enter("b", true);
+        ledger.enter("a", false);
+        assertThat(ledger.changes()).isEqualTo(new TaskLedger.Changes(false, List.of("a", "b"), 0));
+        assertThat(ledger.changes()).as("told once").isSameAs(TaskLedger.Changes.NONE);
+
+        ledger.clear();
+        ledger.enter("c", false);
+        assertThat(ledger.changes()).as("a new task").isEqualTo(new TaskLedger.Changes(true, List.of("c"), 0));
+
+        for (int i = 0; i < TaskLedger.REMEMBERED; i++) ledger.enter("s" + i, false);
+        TaskLedger.Changes past = ledger.changes();
+        assertThat(past.added()).hasSize(TaskLedger.REMEMBERED);
+        assertThat(past.forgotten()).as("c, the oldest, went").isEqualTo(1);
+        assertThat(ledger.seen("c")).isFalse();
+    }
+
     /** The states as {@code l} writes them, read back. */
     private static List<String> written(TaskLedger l) throws Exception {
         ObjectNode json = new ObjectMapper().createObjectNode();
-        l.write(json);
+        l.write(json, true);
         List<String> out = new java.util.ArrayList<>();
         new ObjectMapper().readTree(json.toString()).path("ledger").path("seen").forEach(s -> out.add(s.asText()));
         return out;
@@ -119,7 +139,7 @@ class TaskLedgerTest {
 
         TaskLedger again = new TaskLedger();
         ObjectNode json = new ObjectMapper().createObjectNode();
-        ledger.write(json);
+        ledger.write(json, true);
         again.read(new ObjectMapper().readTree(json.toString()));
         again.enter("after a restart", false);
         assertThat(written(again)).containsExactly("first", odd, "fail", "after a restart");
