@@ -205,8 +205,7 @@ public final class Store implements AutoCloseable {
         // a schema change (DROP TABLE of an agent table): no kept statement may outlive the table it was compiled for
         if (!Statements.kept(sql)) schemaChanged();
         int changed = run(sql, params, PreparedStatement::executeUpdate);
-        // after it ran: a write that changed no row keeps what readers kept (a failed one moved everything)
-        freshness.wrote(sql, changed);
+        freshness.wrote(sql, changed);   // after it ran: a write that changed no row moves no kept read
         return changed;
     }
 
