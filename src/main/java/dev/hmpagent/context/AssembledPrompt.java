@@ -79,7 +79,9 @@ public record AssembledPrompt(List<Message> messages, List<Part> parts, List<Lon
             previous = p.message();
             String content = messages.get(p.message()).content();
             int from = at[p.message()];
-            if (!content.regionMatches(from, p.text(), 0, p.text().length())) throw notJoined(p.message());
+            // a message of one part is that part's very text (context 0): nothing to compare
+            boolean same = from == 0 && content == p.text();
+            if (!same && !content.regionMatches(from, p.text(), 0, p.text().length())) throw notJoined(p.message());
             at[p.message()] = from + p.text().length();
         }
         for (int i = 0; i < messages.size(); i++) {

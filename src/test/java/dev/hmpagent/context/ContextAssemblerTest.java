@@ -498,7 +498,10 @@ class ContextAssemblerTest {
                 java.util.List.of(new AssembledPrompt.Part(0, 0, "abcd"), new AssembledPrompt.Part(1, 1, "de")),
                 java.util.List.of(new AssembledPrompt.Part(0, 0, "a"), new AssembledPrompt.Part(0, 1, "x"),
                         new AssembledPrompt.Part(0, 2, "c"), new AssembledPrompt.Part(1, 1, "de")),
-                java.util.List.of(new AssembledPrompt.Part(0, 0, "abc")))) {
+                java.util.List.of(new AssembledPrompt.Part(0, 0, "abc")),
+                // the message's very text as its first part ("abc" is one interned object), then more
+                java.util.List.of(new AssembledPrompt.Part(0, 0, "abc"), new AssembledPrompt.Part(0, 1, "d"),
+                        new AssembledPrompt.Part(1, 1, "de")))) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AssembledPrompt(two, wrong, java.util.List.of(),
                     0, java.util.List.of(), 1, java.util.Map.of(), java.util.List.of())).as(wrong.toString())
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not join");
