@@ -334,13 +334,16 @@ public final class SafetyRules {
      */
     static SafetyRules fromStored(Limits limits, String json, Supplier<List<String>> seen) {
         SafetyRules rules = new SafetyRules(limits);
-        if (json == null || json.isBlank()) return rules;
         try {
+            if (json == null || json.isBlank()) throw new IllegalArgumentException("no text");
             if (rules.read(JSON.readTree(json))) rules.ledger.moveSeenApart();
             else rules.ledger.seen(seen.get());
             return rules;
-        } catch (JsonProcessingException | IllegalArgumentException unreadable) { // start afresh rather than not at all
-            return new SafetyRules(limits);
+        } catch (JsonProcessingException | IllegalArgumentException unreadable) {
+            // start afresh rather than not at all; the states stored apart go too, at the next store
+            SafetyRules afresh = new SafetyRules(limits);
+            afresh.ledger.clear();
+            return afresh;
         }
     }
 

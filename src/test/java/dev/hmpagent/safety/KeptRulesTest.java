@@ -144,6 +144,23 @@ class KeptRulesTest {
     }
 
     @Test
+    void an_unreadable_row_starts_the_rules_afresh_and_its_states_go_with_it() {
+        try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-30T10:00:00Z"))) {
+            SafetyCountersDao counters = store.tables().safetyCounters();
+            store.inTransaction(() -> counters.saveRules("{\"ledger\": {\"entered\": 1}}", false,
+                    List.of(ResultState.STATE + "a"), 0));
+            store.inTransaction(() -> counters.saveRules("{not json", false, List.of(), 0));
+            KeptRules kept = new KeptRules(LIMITS, counters);
+            store.inTransaction(() -> {
+                SafetyRules rules = kept.take(counters.current().rulesJson());
+                assertThat(rules.toJson()).isEqualTo(SafetyRules.fromJson(LIMITS, "{}").toJson());
+                kept.save(rules);
+            });
+            assertThat(counters.taskStates()).isEmpty();
+        }
+    }
+
+    @Test
     void rules_stored_with_their_states_in_the_row_move_them_to_the_table_at_the_next_save() {
         try (Store store = Store.open(dir.resolve("agent.db"), MutableClock.at("2026-11-30T10:00:00Z"))) {
             SafetyCountersDao counters = store.tables().safetyCounters();
