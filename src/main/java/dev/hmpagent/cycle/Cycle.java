@@ -8,6 +8,7 @@ import dev.hmpagent.llm.LlmException;
 import dev.hmpagent.safety.SafetyStatus;
 import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.store.AgentLogDao;
+import dev.hmpagent.store.Look;
 import dev.hmpagent.store.ResponseRow;
 import dev.hmpagent.store.StoreException;
 import java.time.Clock;
@@ -189,7 +190,7 @@ public final class Cycle {
         if (first.isPresent()) return first.get();
         String reason;
         long tickId;
-        try {
+        try (Look look = writer.oneLook()) {   // the wake rule's reads: one look at other processes' commits
             boolean rejected = wake.waitingOutRejection();
             reason = wake.reason(mayThinkUnprompted);
             if (reason == null) return nothingToDo();
@@ -273,11 +274,8 @@ public final class Cycle {
         // the results and commands of this tick so far may have tripped a breaker (a lockout, a pause): read the state
         // after the last of them and before the request is built, so no request leaves after the audit row
         if (!stops.active()) return stopped();
-        boolean personMessage = wake.takeInput();
-        status.phase(Phase.ASSEMBLING_CONTEXT);
-        String graphMark = p.review().graphMark();
-        AssembledPrompt prompt = p.assembler().assemble(tickId, start, wake.snapshot());           // step 2
-        boolean answering = wake.personWaiting(prompt.noteWatermark());
+        Prompted asking = prompted(tickId, start);                                                   // step 2
+        AssembledPrompt prompt = asking.prompt();
         // the budget is spent or this call would cross it, or the tick cap is reached: the state has moved, no request
         // reaches the server
         if (!breakers.beforeLlmCall(call.estimate(prompt))) return stopped();
@@ -291,8 +289,7 @@ public final class Cycle {
             call.recordNotices(tickId, agentLog);
             return failed;
         }
-        TickWriter.Thought thought = reviewed(tickId, start, reason, prompt, asked, personMessage, graphMark,
-                answering);                                                                          // step 5, locally
+        TickWriter.Thought thought = reviewed(tickId, start, reason, asking, asked);                  // step 5, locally
         return replied(p.writing().write(thought, tickStart));                                       // the tick's rows
     }
 
@@ -329,22 +326,35 @@ public final class Cycle {
     }
 
     /**
-     * Step 5 on the reply, outside any transaction: read once, redacted for keeping, compared with the previous one;
-     * {@code answering}: the prompt held a person's message still unread.
+     * Step 2 and what the tick takes in with it, read in one look at other processes' commits (see {@link Look}):
+     * whether a person's message is taken, the concept graph's mark, the prompt, and whether it holds a person's
+     * message still unread ({@code answering}).
      */
-    private TickWriter.Thought reviewed(long tickId, Instant start, String reason, AssembledPrompt prompt,
-                                        MainCall.Asked asked, boolean personMessage, String graphMark,
-                                        boolean answering) {
+    private record Prompted(boolean personMessage, String graphMark, AssembledPrompt prompt, boolean answering) { }
+
+    private Prompted prompted(long tickId, Instant start) {
+        try (Look look = writer.oneLook()) {
+            boolean personMessage = wake.takeInput();
+            status.phase(Phase.ASSEMBLING_CONTEXT);
+            String graphMark = p.review().graphMark();
+            AssembledPrompt prompt = p.assembler().assemble(tickId, start, wake.snapshot());
+            return new Prompted(personMessage, graphMark, prompt, wake.personWaiting(prompt.noteWatermark()));
+        }
+    }
+
+    /** Step 5 on the reply, outside any transaction: read once, redacted for keeping, compared with the previous one. */
+    private TickWriter.Thought reviewed(long tickId, Instant start, String reason, Prompted asking,
+                                        MainCall.Asked asked) {
         Completion answered = asked.completion();
         // a halt that came in while the reply arrived: it answers nothing and none of its commands runs
         Completion completion = !tickStart.halted() || answered.interrupted() ? answered
                 : answered.with(answered.text(), answered.finishReason(), true);
-        ReplyRead.Read read = p.reading().read(completion, prompt);
+        ReplyRead.Read read = p.reading().read(completion, asking.prompt());
         Optional<ResponseRow> previous = writer.responses().lastReply();
         ReplyReview.Reviewed reviewed = p.review().review(previous, read.kept(), read.parsed(),
-                WakeRule.stimulus(reason), WakeRule.newNote(reason), personMessage, graphMark);
-        return new TickWriter.Thought(tickId, start, reason, prompt, read.kept(), read.parsed(), reviewed, previous,
-                asked.calls(), answering);
+                WakeRule.stimulus(reason), WakeRule.newNote(reason), asking.personMessage(), asking.graphMark());
+        return new TickWriter.Thought(tickId, start, reason, asking.prompt(), read.kept(), read.parsed(), reviewed,
+                previous, asked.calls(), asking.answering());
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.hmpagent.safety.StopSignal;
 import dev.hmpagent.stagnation.Comparison;
 import dev.hmpagent.store.AgentLogDao;
 import dev.hmpagent.store.LlmCall;
+import dev.hmpagent.store.Look;
 import dev.hmpagent.store.LlmCallsDao;
 import dev.hmpagent.store.A2aTasksDao;
 import dev.hmpagent.store.NotesDao;
@@ -124,6 +125,9 @@ public final class TickWriter {
     ResponsesDao responses() { return responses; }
 
     AgentLogDao agentLog() { return agentLog; }
+
+    /** One look at other processes' commits for a run of reads ({@link Store#oneLook}). */
+    Look oneLook() { return store.oneLook(); }
 
     Written writeThought(Thought t) {
         return store.inTransaction(() -> {

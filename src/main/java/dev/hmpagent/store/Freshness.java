@@ -34,6 +34,10 @@ final class Freshness {
     private long dataVersion = Long.MIN_VALUE;
     /** The write transaction in which {@code dataVersion} was last asked (0: outside one). */
     private long askedIn;
+    /** The open look ({@link Store#oneLook}; 0: none), the looks opened so far, and the look it was last asked in. */
+    private long look;
+    private long looks;
+    private long askedInLook;
 
     /** This connection ran {@code sql}, which may have written. */
     synchronized void wrote(String sql) {
@@ -66,6 +70,17 @@ final class Freshness {
         fanOut = Set.copyOf(tables);
     }
 
+    /** Opens a look; 0 when one is open already (the outer one goes on, and closing 0 does nothing). */
+    synchronized long openLook() {
+        if (look != 0) return 0;
+        look = ++looks;
+        return look;
+    }
+
+    synchronized void closeLook(long id) {
+        if (id != 0 && look == id) look = 0;
+    }
+
     /** Anything may have changed: a rollback, a script, a failed statement. */
     synchronized void anything() {
         epoch++;
@@ -82,9 +97,11 @@ final class Freshness {
 
     /** Where {@code tables} stand together now: see {@link #stamp(String, long, LongSupplier)}. */
     synchronized Stamp stamp(List<String> tables, long writing, LongSupplier dataVersion) {
-        if (writing == 0 || writing != askedIn) {
+        boolean ask = writing != 0 ? writing != askedIn : look == 0 || askedInLook != look;
+        if (ask) {
             long now = dataVersion.getAsLong();
             askedIn = writing;
+            askedInLook = writing == 0 ? look : 0;
             if (now != this.dataVersion) {
                 this.dataVersion = now;
                 epoch++;

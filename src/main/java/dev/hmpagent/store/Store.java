@@ -78,10 +78,7 @@ public final class Store implements AutoCloseable {
         return Opening.readOnly(path, clock, options);
     }
 
-    /**
-     * Another read-write connection to this file, for another thread: this one has already checked
-     * and migrated it, so the new one does neither (an agent pays the damage check once per start).
-     */
+    /** Another read-write connection for another thread; neither checked nor migrated again (once per start). */
     public Store connectAgain() {
         return Opening.another(path, clock, OpenOptions.DEFAULT.withBusyTimeoutMs(busyTimeoutMs));
     }
@@ -91,10 +88,7 @@ public final class Store implements AutoCloseable {
         return Opening.another(path, clock, OpenOptions.DEFAULT.withBusyTimeoutMs(Math.toIntExact(busyTimeout.toMillis())));
     }
 
-    /**
-     * SQLite's {@code PRAGMA data_version}: changes whenever another connection has committed to the
-     * file since the last call on this one (a shared-memory read in WAL mode: cheap enough to poll).
-     */
+    /** SQLite's {@code PRAGMA data_version}: moves when another connection committed since this one's last call. */
     public long dataVersion() {
         try {
             if (dataVersion == null) dataVersion = connection.prepareStatement("PRAGMA data_version");
@@ -104,6 +98,12 @@ public final class Store implements AutoCloseable {
         } catch (SQLException e) {
             throw translate("PRAGMA data_version", e);
         }
+    }
+
+    /** One look at what other connections committed, for the reads until it is closed: see {@link Look}. */
+    public Look oneLook() {
+        long id = freshness.openLook();
+        return () -> freshness.closeLook(id);
     }
 
     public Path path() { return path; }
@@ -156,12 +156,9 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Caps this connection's file at {@code pages} pages ({@code PRAGMA max_page_count}): a hard size limit
-     * for writes through this Store only (other connections and later opens are not capped). SQLite never
-     * sets it below the file's current size, so a small value freezes the file where it is; writes that
-     * need a new page then fail as if the disk were full. Meant for tests and for a configured size limit.
-     *
-     * @return the cap now in force, in pages
+     * Caps this connection's file at {@code pages} pages ({@code PRAGMA max_page_count}; other connections are not
+     * capped). SQLite never sets it below the file's size, so a small value freezes the file where it is; writes that
+     * need a new page then fail as if the disk were full. Returns the cap now in force, in pages.
      */
     public long setMaxPageCount(long pages) {
         if (pages < 1) throw new IllegalArgumentException("pages must be >= 1: " + pages);

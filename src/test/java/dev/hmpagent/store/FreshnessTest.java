@@ -59,6 +59,34 @@ class FreshnessTest {
     }
 
     @Test
+    void in_one_look_another_connections_commit_shows_at_the_next_look_or_in_a_write_transaction() {
+        Path file = dir.resolve("look.db");
+        try (Store store = Store.open(file, Clock.systemUTC()); Store other = Store.open(file, Clock.systemUTC())) {
+            SettingsDao settings = store.tables().settings();
+            other.tables().settings().put("cycle.hz", "1");
+            try (Look look = store.oneLook()) {
+                assertThat(settings.get("cycle.hz")).contains("1");
+                other.tables().settings().put("cycle.hz", "2");
+                assertThat(settings.get("cycle.hz")).as("the same look: what it saw").contains("1");
+                try (Look inner = store.oneLook()) {
+                    assertThat(settings.get("cycle.hz")).contains("1");
+                }
+                assertThat(settings.get("cycle.hz")).as("an inner look closed: the outer goes on").contains("1");
+                assertThat(store.inTransaction(() -> settings.get("cycle.hz"))).as("a write transaction asks itself")
+                        .contains("2");
+                other.tables().settings().put("cycle.hz", "3");
+                assertThat(settings.get("cycle.hz")).as("after a write transaction the look asks once more")
+                        .contains("3");
+                other.tables().settings().put("cycle.hz", "4");
+                assertThat(settings.get("cycle.hz")).as("and then keeps what it saw").contains("3");
+            }
+            assertThat(settings.get("cycle.hz")).as("after the look").contains("4");
+            other.tables().settings().put("cycle.hz", "5");
+            assertThat(settings.get("cycle.hz")).as("no look: every read asks").contains("5");
+        }
+    }
+
+    @Test
     void another_connections_commit_and_this_ones_rollbacks_are_seen() {
         Path file = dir.resolve("b.db");
         try (Store store = Store.open(file, Clock.systemUTC()); Store other = Store.open(file, Clock.systemUTC())) {
