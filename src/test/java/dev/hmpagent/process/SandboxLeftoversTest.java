@@ -67,21 +67,25 @@ class SandboxLeftoversTest {
         });
     }
 
+    private static final String LEFTOVER = "sleep 60.4142";
+
     @Test
     void a_real_leftover_is_still_reported_and_killed() throws Exception {
         ProcessRunner runner = runner(2);
         try {
-            ProcessResult r = start(runner, 1, "sleep 60 & echo started").get(60, TimeUnit.SECONDS);
+            // a duration no other test sleeps: the suite runs in two JVMs, and the other one may have its own
+            // "sleep 60" running just now (it was taken for a survivor of this one)
+            ProcessResult r = start(runner, 1, LEFTOVER + " & echo started").get(60, TimeUnit.SECONDS);
 
             assertThat(r.output()).isEqualTo("started\n");
             assertThat(r.reason()).isEqualTo("exit 0; 1 background process it left running killed");
             // killed inside the sandbox before the result; the host's process table may show it a moment longer, while
             // the kernel tears the sandbox down: a survivor is one still there after that
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (!SandboxTest.processesRunning("sleep 60").isEmpty() && System.nanoTime() < deadline) {
+            while (!SandboxTest.processesRunning(LEFTOVER).isEmpty() && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
             }
-            assertThat(SandboxTest.processesRunning("sleep 60")).as("no survivor").isEmpty();
+            assertThat(SandboxTest.processesRunning(LEFTOVER)).as("no survivor").isEmpty();
         } finally {
             runner.stopAll("test over");
         }
