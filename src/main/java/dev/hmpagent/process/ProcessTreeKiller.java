@@ -23,6 +23,8 @@ import java.util.stream.Collectors;
 final class ProcessTreeKiller {
     private static final int FORCED_ROUNDS = 5;
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Looks again at processes caught in {@code exec} ({@link ProcFs.Scan#unsure}): an exec takes microseconds. */
+    static final int UNSURE_LOOKS = 20;
 
     /** One tree: its root (dead or alive) and the environment entry its members carry. */
     record Tree(ProcessHandle root, String markerEntry) {
@@ -34,11 +36,18 @@ final class ProcessTreeKiller {
 
     private final ProcFs proc;
     private final Duration grace;
+    /** Waits before looking again at processes caught in {@code exec}. */
+    private final Runnable pause;
     private final long self = ProcessHandle.current().pid();
 
     ProcessTreeKiller(ProcFs proc, Duration grace) {
+        this(proc, grace, () -> LockSupport.parkNanos(POLL_NANOS));
+    }
+
+    ProcessTreeKiller(ProcFs proc, Duration grace, Runnable pause) {
         this.proc = Objects.requireNonNull(proc, "proc");
         this.grace = Objects.requireNonNull(grace, "grace");
+        this.pause = Objects.requireNonNull(pause, "pause");
     }
 
     /**
@@ -73,11 +82,28 @@ final class ProcessTreeKiller {
             }
         }
         Set<String> entries = trees.stream().map(Tree::markerEntry).collect(Collectors.toSet());
-        for (long pid : proc.pidsWith(entries)) {
+        for (long pid : marked(entries)) {
             ProcessHandle.of(pid).ifPresent(found::add);
         }
         found.removeIf(h -> h.pid() == self);
         return living(found);
+    }
+
+    /**
+     * The pids carrying one of the entries, a process caught in {@code exec} looked at again until its environment
+     * shows (or it is gone): a grandchild left running and caught so would otherwise escape the kill.
+     */
+    private Set<Long> marked(Set<String> entries) {
+        ProcFs.Scan scan = proc.scan(entries);
+        Set<Long> marked = new HashSet<>(scan.marked());
+        Set<Long> unsure = scan.unsure();
+        for (int look = 0; look < UNSURE_LOOKS && !unsure.isEmpty(); look++) {
+            pause.run();
+            ProcFs.Scan again = proc.scan(unsure, entries);
+            marked.addAll(again.marked());
+            unsure = again.unsure();
+        }
+        return marked;
     }
 
     private Set<ProcessHandle> living(Set<ProcessHandle> handles) {
