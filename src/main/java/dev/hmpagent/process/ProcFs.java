@@ -68,14 +68,17 @@ final class ProcFs {
         return new Scan(marked, unsure);
     }
 
-    /** No command line, not a zombie, not a kernel thread: between {@code fork} and the end of {@code exec}. */
+    /**
+     * Not a zombie, not a kernel thread (the stat first: one read for each of a host's kernel threads, which an agent
+     * running as root sees), and no command line: between {@code fork} and the end of {@code exec}.
+     */
     private static boolean inExec(Path dir) {
         try {
-            if (Files.readAllBytes(dir.resolve("cmdline")).length > 0) return false;
             String stat = Files.readString(dir.resolve("stat"), StandardCharsets.UTF_8);
             String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             // after the name: state, ppid, pgrp, session, tty_nr, tpgid, flags
-            return !after[0].equals("Z") && (Long.parseLong(after[6]) & PF_KTHREAD) == 0;
+            if (after[0].equals("Z") || (Long.parseLong(after[6]) & PF_KTHREAD) != 0) return false;
+            return Files.readAllBytes(dir.resolve("cmdline")).length == 0;
         } catch (IOException | RuntimeException e) {
             return false; // gone meanwhile, or a stat this code does not read
         }
