@@ -74,9 +74,7 @@ final class ProcFs {
      */
     private static boolean inExec(Path dir) {
         try {
-            String stat = Files.readString(dir.resolve("stat"), StandardCharsets.UTF_8);
-            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // after the name: state, ppid, pgrp, session, tty_nr, tpgid, flags
+            String[] after = statAfterName(dir);   // state, ppid, pgrp, session, tty_nr, tpgid, flags, ...
             if (after[0].equals("Z") || (Long.parseLong(after[6]) & PF_KTHREAD) != 0) return false;
             return Files.readAllBytes(dir.resolve("cmdline")).length == 0;
         } catch (IOException | RuntimeException e) {
@@ -86,14 +84,17 @@ final class ProcFs {
 
     /** True when the process has exited and only waits to be reaped (state Z in {@code /proc/<pid>/stat}). */
     boolean isZombie(long pid) {
-        String stat;
         try {
-            stat = Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
-        } catch (IOException e) {
+            return statAfterName(proc.resolve(Long.toString(pid)))[0].equals("Z");
+        } catch (IOException | RuntimeException e) {
             return false;
         }
-        int afterName = stat.lastIndexOf(')'); // the name may hold spaces and parentheses
-        return afterName >= 0 && stat.length() > afterName + 2 && stat.charAt(afterName + 2) == 'Z';
+    }
+
+    /** The fields of {@code /proc/<pid>/stat} after the name (which may hold spaces and parentheses), state first. */
+    private static String[] statAfterName(Path dir) throws IOException {
+        String stat = Files.readString(dir.resolve("stat"), StandardCharsets.UTF_8);
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
     private static boolean isPidDirectory(Path path) {

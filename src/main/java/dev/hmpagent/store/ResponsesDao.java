@@ -92,9 +92,7 @@ public final class ResponsesDao {
     public List<Shown> window(int k) {
         List<Shown> rows = new ArrayList<>(store.query("SELECT id, coalesce(tick_id, 0), content, reflection,"
                 + " novelty_score, interrupted, stagnation FROM llm_recent_responses ORDER BY id DESC LIMIT ?", rs -> {
-                    double novelty = rs.getDouble(5);
-                    Double noveltyOrNull = rs.wasNull() ? null : novelty;
-                    return new Shown(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), noveltyOrNull,
+                    return new Shown(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), novelty(rs),
                             rs.getInt(6) != 0, rs.getInt(7) != 0);
                 }, k));
         Collections.reverse(rows);
@@ -125,10 +123,14 @@ public final class ResponsesDao {
     }
 
     private static ResponseRow map(java.sql.ResultSet rs) throws java.sql.SQLException {
-        double novelty = rs.getDouble(5);
-        Double noveltyOrNull = rs.wasNull() ? null : novelty;
-        return new ResponseRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), noveltyOrNull,
+        return new ResponseRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), novelty(rs),
                 rs.getInt(6), rs.getInt(7), rs.getInt(8) != 0, rs.getInt(9) != 0, rs.getInt(10) != 0,
                 rs.getString(11), rs.getString(12));
+    }
+
+    /** The fifth column, {@code novelty_score}: null while the reply was not compared. */
+    private static Double novelty(java.sql.ResultSet rs) throws java.sql.SQLException {
+        double novelty = rs.getDouble(5);
+        return rs.wasNull() ? null : novelty;
     }
 }
